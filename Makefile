@@ -1,0 +1,36 @@
+# tablelog: `make run` serves the sample games, `make test` runs every check.
+# Both create the local virtualenv (.venv) and install the project into it first.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tablelog serve
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/notation.py
+	$(BIN)/python bench/store.py
+	$(BIN)/python bench/web.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""tablelog's command line: one click group, ``tablelog``, over the library."""

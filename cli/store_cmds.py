@@ -1,0 +1,3 @@
+"""Commands (being written)."""
+
+COMMANDS: list = []

@@ -1,0 +1,74 @@
+"""The engine's narrow error types and the violation record.
+
+A *violation* says why one event is refused: a stable ``code`` for machines, a plain
+``message`` with the concrete facts of the position, and the ``rule`` it breaks with its
+rulebook section and page.  Adapters (CLI, web) turn the exceptions below into exit codes
+or HTTP statuses; none of them is meant to reach a user as a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A citation: a rulebook section and the page it is printed on."""
+
+    section: str
+    page: int | None = None
+    source: str = "rulebook"
+
+    def cite(self) -> str:
+        """The citation as players quote it, e.g. ``p.5, Take up to 3 tokens``."""
+        where = f"p.{self.page}, " if self.page is not None else ""
+        prefix = "" if self.source == "rulebook" else f"{self.source}: "
+        return f"{prefix}{where}{self.section}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"section": self.section, "page": self.page, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Why an event is refused."""
+
+    code: str
+    message: str
+    rule: Rule
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule.cite()})"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "rule": self.rule.to_dict(),
+            "citation": self.rule.cite(),
+        }
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on bad input."""
+
+
+class EventFormatError(EngineError, ValueError):
+    """An event's data is malformed: unknown type, missing or mistyped field, unknown card.
+
+    ``field`` is the dotted path of the offending field when one is known.
+    """
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+class IllegalMoveError(EngineError):
+    """A well-formed event that the rules refuse in the current position."""
+
+    def __init__(self, violations: list[Violation], step: int | None = None):
+        self.violations = violations
+        self.step = step
+        where = f"event {step}: " if step is not None else ""
+        super().__init__(where + "; ".join(str(v) for v in violations))

@@ -1,0 +1,36 @@
+"""Rule citations: section and page of the official rulebook (printed page numbers of
+``splendor_duel_rulebook_print.txt``), or the secondary source where the rulebook is silent."""
+
+from __future__ import annotations
+
+from ..errors import Rule
+
+SETUP = Rule("Setup", 2)
+PLAYER_TURN = Rule("Player turn: optional actions in order, then one mandatory action", 4)
+USE_PRIVILEGE = Rule("Optional action 1, Use a Privilege", 4)
+REPLENISH = Rule("Optional action 2, Replenish the Game Board", 4)
+ORDER_OF_OPTIONAL = Rule(
+    "optional actions in the indicated order: no Privilege after a Replenish",
+    None,
+    "Board Game Arena rules summary",
+)
+TAKE_PRIVILEGE = Rule("Important: taking a Privilege", 4)
+MANDATORY = Rule("Mandatory Action", 5)
+TAKE_TOKENS = Rule("Take up to 3 tokens", 5)
+RESERVE = Rule("Take 1 Gold token and reserve 1 Jewel card", 6)
+PURCHASE = Rule("Purchase 1 Jewel card", 6)
+BONUSES = Rule("Purchase 1 Jewel card: bonuses reduce the cost, never below 0", 7)
+ABILITIES = Rule("Card abilities", 8)
+CROWNS = Rule("Crowns", 8)
+TOKEN_LIMIT = Rule("End of player turn: discard down to 10 tokens", 9)
+VICTORY = Rule("Victory conditions", 9)
+REFILL = Rule(
+    "a pyramid slot emptied by a reserve or purchase is refilled at the end of the turn",
+    None,
+    "publisher ruling reported by Board Game Arena",
+)
+NO_ACTION_POSSIBLE = Rule(
+    "no mandatory action and an empty bag: the turn ends without one (the rulebook is silent;"
+    " tablelog's ruling)",
+    5,
+)

@@ -1,0 +1,122 @@
+"""Seeded random games: the table's chance (shuffles, draws) and the players' choices both
+come from a ``random.Random`` the caller passes in, so a seed always gives the same game.
+
+Used by property tests, benchmarks and the sample data; the events it returns are exactly
+what a logger at a real table would have entered.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .catalogue import CARDS_BY_LEVEL, PYRAMID_SIZES, TOKEN_COUNTS
+from .events import (
+    BoardReplenished,
+    CardIdentified,
+    CardPurchased,
+    CardReserved,
+    CardRevealed,
+    Event,
+    GameSetUp,
+    PlayerResigned,
+)
+from .game import _APPLIERS, legal_moves
+from .state import ACTION, REVEAL, State
+
+
+class SimulatedTable:
+    """The hidden side of a simulated game: the shuffled decks and the bag's contents."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.decks = [list(ids) for ids in CARDS_BY_LEVEL]
+        for deck in self.decks:
+            rng.shuffle(deck)
+        #: Cards each player reserved blind without the log saying which (player -> ids).
+        self.hidden: list[list[str]] = [[], []]
+
+    def setup(self) -> GameSetUp:
+        tokens = [c for c, n in enumerate(TOKEN_COUNTS) for _ in range(n)]
+        self.rng.shuffle(tokens)
+        pyramid = tuple(
+            tuple(self.decks[level].pop() for _ in range(PYRAMID_SIZES[level]))
+            for level in range(3)
+        )
+        first = self.rng.randrange(2)
+        return GameSetUp(first, tuple(tokens), pyramid, (0, 1) if first == 0 else (1, 0))  # type: ignore[arg-type]
+
+    def draw(self, bag: list[int]) -> BoardReplenished:
+        tokens = [c for c, n in enumerate(bag) for _ in range(n)]
+        self.rng.shuffle(tokens)
+        return BoardReplenished(tuple(tokens))
+
+
+def random_game(
+    rng: random.Random,
+    *,
+    max_turns: int = 400,
+    purchase_bias: float = 0.8,
+    blind_known: float = 0.5,
+) -> list[Event]:
+    """Play one complete game with random legal decisions; returns its events.
+
+    ``purchase_bias`` is the chance of buying a card whenever one can be bought (random
+    play without it rarely finishes); ``blind_known`` the chance that a blind reserve is
+    logged with its card (otherwise it stays unknown until bought or identified).
+    A game still running after ``max_turns`` turns ends with a resignation.
+    """
+    table = SimulatedTable(rng)
+    state = State()
+    events: list[Event] = []
+
+    def push(event: Event) -> None:
+        events.append(event)
+        _APPLIERS[event.type](state, event)
+
+    push(table.setup())
+    while state.outcome is None:
+        if state.turn > max_turns:
+            push(PlayerResigned(state.current))
+            break
+        if state.awaiting == REVEAL:
+            level = state.refill[0]  # type: ignore[index]
+            push(CardRevealed(table.decks[level].pop()))
+            continue
+        if state.awaiting == ACTION and table.hidden[state.current] and rng.random() < 0.05:
+            push(CardIdentified(state.current, table.hidden[state.current].pop()))
+            continue
+        moves = legal_moves(state)
+        hidden = table.hidden[state.current]
+        moves = [m for m in moves if not _is_wrong_hidden_purchase(state, m, hidden)]
+        buys = [m for m in moves if m.type == "card_purchased"]
+        if buys and rng.random() < purchase_bias:
+            move = rng.choice(buys)
+        else:
+            move = rng.choice(moves)
+        if move.type == "board_replenished":
+            move = table.draw(state.bag)
+        elif move.type == "card_reserved" and move.deck is not None:  # type: ignore[union-attr]
+            card = table.decks[move.deck - 1].pop()  # type: ignore[union-attr]
+            if rng.random() < blind_known:
+                move = CardReserved(move.gold, card, move.deck)  # type: ignore[union-attr]
+            else:
+                hidden.append(card)
+        elif move.type == "card_purchased" and move.card in hidden:  # type: ignore[union-attr]
+            hidden.remove(move.card)  # type: ignore[union-attr]
+        push(move)
+    return events
+
+
+def _is_wrong_hidden_purchase(state: State, move: Event, hidden: list[str]) -> bool:
+    """legal_moves offers every identity a blind reserve could have; the table knows which."""
+    if not isinstance(move, CardPurchased):
+        return False
+    cid = move.card
+    if any(c == cid for row in state.pyramid for c in row):
+        return False
+    if any(c == cid for _, c in state.player.reserved):
+        return False
+    return cid not in hidden
+
+
+__all__ = ["SimulatedTable", "random_game", "CardReserved"]
