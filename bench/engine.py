@@ -1,0 +1,127 @@
+"""Speed of the Splendor Duel engine: playouts, folds and legal-move generation.
+
+Usage: python bench/engine.py [--repeats N] [--games N]
+
+Prints readable figures, then ONE JSON line with every figure.  Each figure is the median
+of several repeats over the same seeded games, so two runs on one machine are comparable:
+
+* ``playouts``: complete random games (simulate.random_game), games/s and events/s;
+* ``fold_checked``: rebuilding a game's final state from its events with full rule
+  checking (game.replay), games/s and events/s;
+* ``fold_unchecked``: the same fold without checks (game.apply_unchecked);
+* ``legal_moves``: calls/s of game.legal_moves on states where a mandatory action is due.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.splendor_duel import game, simulate  # noqa: E402
+from engine.splendor_duel.state import ACTION, State  # noqa: E402
+
+
+def _median_rate(run: Callable[[], int], repeats: int) -> tuple[float, float]:
+    """Run ``run`` ``repeats`` times; it returns how many units it did.  Returns the median
+    units per second and the median seconds per repeat."""
+    rates, times = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        units = run()
+        elapsed = time.perf_counter() - start
+        rates.append(units / elapsed)
+        times.append(elapsed)
+    return statistics.median(rates), statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="repeats per figure (median)")
+    parser.add_argument("--games", type=int, default=200, help="seeded games per repeat")
+    args = parser.parse_args()
+    repeats, n_games = args.repeats, args.games
+
+    seeds = list(range(n_games))
+    games = [simulate.random_game(random.Random(seed)) for seed in seeds]
+    n_events = sum(len(events) for events in games)
+    per_game = n_events / n_games
+
+    def playouts() -> int:
+        for seed in seeds:
+            simulate.random_game(random.Random(seed))
+        return n_games
+
+    def fold_checked() -> int:
+        for events in games:
+            game.replay(events)
+        return n_games
+
+    def fold_unchecked() -> int:
+        apply = game.apply_unchecked
+        for events in games:
+            state = State()
+            for event in events:
+                apply(state, event)
+        return n_games
+
+    # States where the mandatory action is due (awaiting the turn's action), copied out of
+    # the folds so every call sees a realistic position.
+    positions: list[State] = []
+    for events in games[:50]:
+        for i, state in enumerate(game.states(events)):
+            if state.awaiting == ACTION and i % 2 == 0:
+                positions.append(state)
+    calls_per_repeat = max(20_000, len(positions))
+
+    def legal_moves() -> int:
+        lm = game.legal_moves
+        done = 0
+        while done < calls_per_repeat:
+            for state in positions:
+                lm(state)
+            done += len(positions)
+        return done
+
+    figures: dict[str, object] = {
+        "python": platform.python_version(),
+        "repeats": repeats,
+        "games": n_games,
+        "events_per_game": round(per_game, 1),
+        "legal_moves_positions": len(positions),
+    }
+    print(f"Splendor Duel engine, Python {platform.python_version()}, median of {repeats} repeats")
+    print(f"{n_games} seeded random games, {per_game:.1f} events per game on average")
+
+    rate, _ = _median_rate(playouts, repeats)
+    figures["playouts_games_per_s"] = round(rate, 1)
+    figures["playouts_events_per_s"] = round(rate * per_game)
+    print(f"random playouts     {rate:10,.0f} games/s  {rate * per_game:12,.0f} events/s")
+
+    rate, _ = _median_rate(fold_checked, repeats)
+    figures["fold_checked_games_per_s"] = round(rate, 1)
+    figures["fold_checked_events_per_s"] = round(rate * per_game)
+    print(f"fold, rules checked {rate:10,.0f} games/s  {rate * per_game:12,.0f} events/s")
+
+    rate, _ = _median_rate(fold_unchecked, repeats)
+    figures["fold_unchecked_games_per_s"] = round(rate, 1)
+    figures["fold_unchecked_events_per_s"] = round(rate * per_game)
+    print(f"fold, unchecked     {rate:10,.0f} games/s  {rate * per_game:12,.0f} events/s")
+
+    rate, _ = _median_rate(legal_moves, repeats)
+    figures["legal_moves_calls_per_s"] = round(rate)
+    print(f"legal_moves         {rate:10,.0f} calls/s on {len(positions)} action positions")
+
+    print(json.dumps(figures, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
