@@ -1,0 +1,109 @@
+"""The replay site: a Flask app factory with two blueprints, the pages (``site``) and the
+JSON API (``api``).  Pages are rendered on the server and read without JavaScript; a small
+static script adds the keyboard and the step slider.
+
+>>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
+>>> sorted(bp for bp in app.blueprints)
+['api', 'site']
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from recorder import default_db_path
+
+from . import db
+from .timeline import TimelineCache
+
+log = logging.getLogger("tablelog.web")
+
+#: No inline script or style anywhere: scripts and styles come from /static only.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the site.  ``DATABASE`` is the SQLite file (default: ``$TABLELOG_DB`` or
+    ``./data/tablelog.db``); ``PER_PAGE`` the games per list page; ``TIMELINE_CACHE``
+    how many folded games to keep; ``STORE_PER_THREAD`` one connection per worker thread
+    instead of one per request."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        DATABASE=str(default_db_path()),
+        PER_PAGE=25,
+        MAX_PER_PAGE=100,
+        TIMELINE_CACHE=64,
+        STORE_PER_THREAD=False,
+        MAX_MOVE_LENGTH=200,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is not None:
+        app.config.update(test_config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["tablelog.timelines"] = TimelineCache(int(app.config["TIMELINE_CACHE"]))
+
+    db.init_app(app)
+    from . import api, site
+
+    app.register_blueprint(site.bp)
+    app.register_blueprint(api.bp)
+    _register_errors(app)
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _register_errors(app: Flask) -> None:
+    from recorder import StoreError
+
+    from .timeline import ReplayError
+
+    def _render(status: int, title: str, message: str) -> tuple[Any, int]:
+        if _wants_json():
+            return jsonify({"error": {"status": status, "title": title,
+                                      "message": message}}), status
+        return render_template("error.html", status=status, title=title,
+                               message=message), status
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> tuple[Any, int]:
+        status = exc.code or 500
+        return _render(status, exc.name, exc.description or exc.name)
+
+    @app.errorhandler(ReplayError)
+    def _replay_error(exc: ReplayError) -> tuple[Any, int]:
+        log.error("%s", exc)
+        return _render(500, "This game cannot be replayed", str(exc))
+
+    @app.errorhandler(StoreError)
+    def _store_error(exc: StoreError) -> tuple[Any, int]:
+        log.error("store error on %s: %s", request.path, exc)
+        return _render(500, "The game store failed", "the game store could not answer; "
+                       "see the server log")
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> tuple[Any, int]:
+        if isinstance(exc, HTTPException):
+            return _http_error(exc)
+        log.exception("unexpected error on %s", request.path)
+        return _render(500, InternalServerError.name,
+                       "something went wrong on our side; the server log has the details")

@@ -1,0 +1,41 @@
+"""The event store behind the site: one connection per request (Flask's ``g``), or, when
+``STORE_PER_THREAD`` is set (as ``tablelog serve`` does with its fixed pool of worker
+threads), one long-lived connection per worker thread."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask, current_app, g
+
+from recorder import EventStore
+
+_local = threading.local()
+
+
+def get_store() -> Any:
+    """The EventStore for the current request."""
+    app = current_app
+    if app.config.get("STORE_PER_THREAD"):
+        stores: dict[str, Any] = getattr(_local, "stores", None) or {}
+        _local.stores = stores
+        path = str(app.config["DATABASE"])
+        store = stores.get(path)
+        if store is None:
+            store = stores[path] = EventStore.open(path)
+        return store
+    if "store" not in g:
+        g.store = EventStore.open(str(app.config["DATABASE"]))
+    return g.store
+
+
+def close_store(_exc: BaseException | None = None) -> None:
+    """Close the request's store (teardown); per-thread stores stay open."""
+    store = g.pop("store", None)
+    if store is not None:
+        store.close()
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(close_store)

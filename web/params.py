@@ -1,0 +1,72 @@
+"""Query and path parameters, checked: a bad value is a 400 naming the parameter, an
+unknown game or step a 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, current_app, request
+
+from recorder import GameNotFound
+
+from .present import RESULT_FILTERS
+from .timeline import Timeline
+
+
+def int_arg(name: str, default: int | None, *, minimum: int = 0,
+            maximum: int | None = None) -> int | None:
+    """The integer query parameter ``name`` (``default`` when absent or empty)."""
+    raw = request.args.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        abort(400, description=f"parameter {name!r}: expected a whole number, got {raw[:40]!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"from {minimum} to {maximum}" if maximum is not None else f"{minimum} or more"
+        abort(400, description=f"parameter {name!r}: expected a number {bound}, got {value}")
+    return value
+
+
+def list_filters() -> dict[str, Any]:
+    """The games-list filters and paging: ``player``, ``result``, ``page``, ``per_page``."""
+    player = (request.args.get("player") or "").strip()
+    if len(player) > 100:
+        abort(400, description="parameter 'player': at most 100 characters")
+    result = (request.args.get("result") or "").strip()
+    if result and result not in RESULT_FILTERS:
+        abort(400, description=f"parameter 'result': one of {', '.join(RESULT_FILTERS)}, "
+                               f"got {result[:40]!r}")
+    cfg = current_app.config
+    per_page = int_arg("per_page", int(cfg["PER_PAGE"]), minimum=1,
+                       maximum=int(cfg["MAX_PER_PAGE"]))
+    page = int_arg("page", 1, minimum=1, maximum=1_000_000)
+    return {"player": player or None, "result": result or None, "page": page,
+            "per_page": per_page}
+
+
+def timeline(store: Any, game_id: str) -> Timeline:
+    """The folded game ``game_id`` or a 404."""
+    if not game_id or len(game_id) > 200:
+        abort(404, description="no such game")
+    cache = current_app.extensions["tablelog.timelines"]
+    try:
+        return cache.get(store, game_id)  # type: ignore[no-any-return]
+    except GameNotFound:
+        abort(404, description=f"no game {game_id!r} in this database")
+
+
+def step_value(raw: str | None, tl: Timeline, name: str = "step") -> int:
+    """A step number for ``tl``: 400 when not a number, 404 when the game has no such step;
+    absent means the last step."""
+    if raw is None or raw.strip() == "":
+        return tl.last_step
+    try:
+        step = int(raw.strip())
+    except ValueError:
+        abort(400, description=f"parameter {name!r}: expected a step number, got {raw[:40]!r}")
+    if step < 0 or step > tl.last_step:
+        abort(404, description=f"game {tl.row.id!r} has steps 0 to {tl.last_step}, "
+                               f"not {step}")
+    return step

@@ -1,0 +1,85 @@
+"""Sample games for an empty database: the repository's ``fixtures/games`` files, or,
+when there are none that load, a handful of seeded simulated games."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.errors import EngineError
+from engine.splendor_duel.simulate import random_game
+from recorder import ImportRejected, StoreError
+from recorder import io as recorder_io
+
+log = logging.getLogger("tablelog.web")
+
+#: The repository's sample games.
+FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+
+SIMULATED_PLAYERS = (
+    ("Ada", "Blaise"),
+    ("Chiara", "Dmitri"),
+    ("Emeka", "Fumiko"),
+    ("Gaspard", "Hana"),
+    ("Ines", "Jonas"),
+    ("Kalani", "Lea"),
+)
+
+
+def sample_files(folder: Path) -> list[Path]:
+    """The sample game files in ``folder`` (``*.tl`` then ``*.json``), sorted by name."""
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("*.tl")) + sorted(folder.glob("*.json"))
+
+
+def simulated_game(seed: int, players: tuple[str, str] | None = None) -> Any:
+    """A GameImport of the seeded random game ``seed``."""
+    names = players or SIMULATED_PLAYERS[seed % len(SIMULATED_PLAYERS)]
+    headers = {
+        "players": list(names),
+        "date": f"2024-{1 + seed % 12:02d}-{1 + seed % 28:02d}",
+        "event": f"Simulated game (seed {seed})",
+        "place": "tablelog",
+    }
+    return recorder_io.game_import_from_events(random_game(random.Random(seed)), headers)
+
+
+def ensure_sample_games(store: Any, folder: Path = FIXTURES_DIR, *, simulated: int = 6,
+                        say: Callable[[str], None] = log.info) -> int:
+    """Load sample games into ``store`` when it holds no game; returns how many were added.
+
+    Every fixture file that loads is imported; a file that does not is reported through
+    ``say`` and skipped.  If no fixture could be imported, ``simulated`` seeded random
+    games are added instead.
+    """
+    if store.count_games() > 0:
+        return 0
+    added = 0
+    files = sample_files(folder)
+    if not files:
+        say(f"no sample games in {folder}")
+    for path in files:
+        try:
+            records = recorder_io.load_file(path)
+        except (EngineError, StoreError, ValueError, OSError) as exc:
+            say(f"skipped sample {path.name}: {exc}")
+            continue
+        for record in records:
+            try:
+                store.import_game(record)
+            except (ImportRejected, EngineError, StoreError) as exc:
+                say(f"skipped a game of {path.name}: {exc}")
+                continue
+            added += 1
+    if added:
+        say(f"loaded {added} sample game{'s' if added != 1 else ''} from {folder}")
+        return added
+    for seed in range(1, simulated + 1):
+        store.import_game(simulated_game(seed))
+        added += 1
+    say(f"loaded {added} simulated sample games instead")
+    return added

@@ -1,0 +1,175 @@
+"""The pages: the games list, the replay of a game step by step, "Is this legal here?"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from . import params
+from .db import get_store
+from .moves import check_text
+from .present import (
+    RESULT_FILTERS,
+    change_lines,
+    changes,
+    player_names,
+    result_text,
+    table_view,
+)
+from .timeline import Timeline
+
+bp = Blueprint("site", __name__)
+
+RESULT_LABELS = {
+    "finished": "finished",
+    "playing": "in progress",
+    "points": "won on points",
+    "crowns": "won on crowns",
+    "color": "won on one colour",
+    "resignation": "won by resignation",
+}
+
+
+def game_summary(row: Any) -> dict[str, Any]:
+    """A games-list row: players, date, result, length."""
+    headers = row.headers or {}
+    names = player_names(headers)
+    if row.status == "finished":
+        result = result_text(row.winner, row.condition, names) or "finished"
+    elif row.status == "setup":
+        result = "not set up"
+    else:
+        result = "in progress"
+    date = headers.get("date")
+    return {
+        "id": row.id,
+        "names": names,
+        "date": date if isinstance(date, str) else "",
+        "place": headers.get("place") if isinstance(headers.get("place"), str) else "",
+        "event": headers.get("event") if isinstance(headers.get("event"), str) else "",
+        "status": row.status,
+        "winner": row.winner,
+        "condition": row.condition,
+        "result": result,
+        "turns": row.turns,
+        "events": row.event_count,
+    }
+
+
+@bp.route("/")
+def games() -> str:
+    """The games list with its player and result filters."""
+    f = params.list_filters()
+    store = get_store()
+    filters = {"player": f["player"], "result": f["result"]}
+    total = store.count_games(**filters)
+    per_page = f["per_page"]
+    pages = max(1, (total + per_page - 1) // per_page)
+    page = f["page"]
+    rows = store.list_games(**filters, limit=per_page, offset=(page - 1) * per_page)
+    keep = {k: v for k, v in (("player", f["player"]), ("result", f["result"])) if v}
+    if per_page != current_app.config["PER_PAGE"]:
+        keep["per_page"] = per_page
+    return render_template(
+        "games.html",
+        games=[game_summary(r) for r in rows],
+        total=total, page=page, pages=pages,
+        player=f["player"] or "", result=f["result"] or "",
+        results=[(r, RESULT_LABELS[r]) for r in RESULT_FILTERS],
+        prev_url=url_for("site.games", **keep, page=page - 1) if page > 1 else None,
+        next_url=url_for("site.games", **keep, page=page + 1) if page < pages else None,
+    )
+
+
+@bp.route("/games/<game_id>")
+def game(game_id: str) -> Response:
+    """A game's address leads to its last step (the position as it stands)."""
+    tl = params.timeline(get_store(), game_id)
+    return redirect(url_for("site.step", game_id=tl.row.id, step=tl.last_step))
+
+
+@bp.route("/games/<game_id>/goto")
+def goto(game_id: str) -> Response:
+    """The step slider's form without JavaScript: ``?step=N`` redirects to step N."""
+    tl = params.timeline(get_store(), game_id)
+    step = params.step_value(request.args.get("step"), tl)
+    return redirect(url_for("site.step", game_id=tl.row.id, step=step))
+
+
+@bp.route("/games/<game_id>/step/<step>")
+def step(game_id: str, step: str) -> str:
+    """The replay of ``game_id`` after ``step`` events (0: before the set-up)."""
+    tl = params.timeline(get_store(), game_id)
+    if not step.isdigit():
+        abort(400, description=f"step: expected a step number, got {step[:40]!r}")
+    n = params.step_value(step, tl)
+    state = tl.states[n]
+    names = tl.names
+    entry = tl.entries[n - 1] if n > 0 else None
+    if entry is not None:
+        before = tl.states[n - 1]
+        ch = changes(before, state)
+        lines = change_lines(before, state, entry.event, names, ch)
+    else:
+        ch, lines = None, []
+    move = request.args.get("move")
+    verdict = None
+    if move is not None:
+        move = move.strip()
+        limit = int(current_app.config["MAX_MOVE_LENGTH"])
+        if len(move) > limit:
+            abort(400, description=f"parameter 'move': at most {limit} characters")
+        if move:
+            verdict = check_text(state, move)
+    return render_template(
+        "replay.html",
+        game=game_summary(tl.row),
+        headers=_extra_headers(tl.row.headers or {}),
+        step=n,
+        last=tl.last_step,
+        entry=entry,
+        lines=lines,
+        table=table_view(state, names, ch),
+        turns=_turns(tl),
+        verdict=verdict,
+        move=move or "",
+    )
+
+
+def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
+    """Headers worth showing besides players and date (place, event, tags...)."""
+    out = []
+    for key in ("event", "place", "round"):
+        value = headers.get(key)
+        if isinstance(value, str | int) and str(value).strip():
+            out.append((key, str(value)))
+    tags = headers.get("tags")
+    if isinstance(tags, dict):
+        for key, value in sorted(tags.items()):
+            out.append((str(key), str(value)))
+    return out
+
+
+def _turns(tl: Timeline) -> list[dict[str, Any]]:
+    """The move list grouped by turn (computed once per folded game)."""
+    cached = tl.memo.get("turns")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    turns: list[dict[str, Any]] = []
+    for e in tl.entries:
+        if not turns or turns[-1]["turn"] != e.turn:
+            actor = e.actor if e.turn else None
+            turns.append({"turn": e.turn, "actor": actor,
+                          "name": tl.names[actor] if actor is not None else "",
+                          "moves": []})
+        turns[-1]["moves"].append({
+            "step": e.step, "text": e.text, "comment": e.comment,
+            "annotations": e.annotations, "illegal": e.played_illegally,
+            "violations": e.violations,
+            "other": e.actor is not None and e.actor != turns[-1]["actor"],
+            "actor_name": tl.names[e.actor] if e.actor is not None else "",
+        })
+    tl.memo["turns"] = turns
+    return turns
