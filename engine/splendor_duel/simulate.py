@@ -87,7 +87,8 @@ def random_game(
             continue
         moves = legal_moves(state)
         hidden = table.hidden[state.current]
-        moves = [m for m in moves if not _is_wrong_hidden_purchase(state, m, hidden)]
+        if hidden:
+            moves = [m for m in moves if not _is_wrong_hidden_purchase(state, m, hidden)]
         buys = [m for m in moves if m.type == "card_purchased"]
         if buys and rng.random() < purchase_bias:
             move = rng.choice(buys)

@@ -8,7 +8,6 @@ duel_positions.py) where reaching the position by play would take many turns.
 from __future__ import annotations
 
 import pytest
-
 from duel_positions import (
     DEFAULT_PYRAMID,
     board_text,
@@ -36,6 +35,7 @@ from duel_positions import (
 )
 from duel_positions import bonus_token as bonus_token_event
 from duel_positions import ev as event
+
 from engine.splendor_duel import game
 from engine.splendor_duel.catalogue import (
     BLACK,
@@ -43,7 +43,6 @@ from engine.splendor_duel.catalogue import (
     CARDS,
     EMPTY,
     GOLD,
-    GREEN,
     PEARL,
     RED,
     WHITE,
