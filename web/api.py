@@ -113,5 +113,5 @@ def check(game_id: str) -> Response:
     limit = int(current_app.config["MAX_MOVE_LENGTH"])
     if len(move) > limit:
         abort(400, description=f"parameter 'move': at most {limit} characters")
-    verdict = check_text(tl.states[n], move)
+    verdict = check_text(tl.states[n], move, tl.names)
     return jsonify({"game": tl.row.id, "step": n, **verdict.to_dict()})

@@ -20,10 +20,10 @@ except ImportError:  # pragma: no cover - depends on the engine version
     _notation = None  # type: ignore[assignment]
 
 
-def move_text(before: State, event: Any) -> str:
+def move_text(before: State, event: Any, names: tuple[str, str] | None = None) -> str:
     """The notation of ``event`` in the position ``before`` it."""
     if _notation is not None and hasattr(_notation, "move_text"):
-        return str(_notation.move_text(before, event))
+        return str(_notation.move_text(before, event, names))
     return _fallback_text(event)
 
 
@@ -56,16 +56,16 @@ class VerdictView:
                 "violations": self.violations, "changes": self.changes}
 
 
-def check_text(state: State, text: str) -> VerdictView:
+def check_text(state: State, text: str, names: tuple[str, str] | None = None) -> VerdictView:
     """Is the move written ``text`` legal in ``state``?  Never raises for bad input."""
     if _notation is None or not hasattr(_notation, "check_move"):
         return VerdictView(text, False,
                            error="moves in notation cannot be read by this version of tablelog")
-    verdict = _notation.check_move(state, text)
+    verdict = _notation.check_move(state, text, names)
     move = None
     if getattr(verdict, "event", None) is not None:
         try:
-            move = move_text(state, verdict.event)
+            move = move_text(state, verdict.event, names)
         except Exception:  # noqa: BLE001 - a best-effort echo of the parsed move
             move = None
     error = getattr(verdict, "error", None)

@@ -66,7 +66,9 @@ def step_value(raw: str | None, tl: Timeline, name: str = "step") -> int:
         step = int(raw.strip())
     except ValueError:
         abort(400, description=f"parameter {name!r}: expected a step number, got {raw[:40]!r}")
-    if step < 0 or step > tl.last_step:
+    if step < 0:
+        abort(400, description=f"parameter {name!r}: a step is 0 or more, got {step}")
+    if step > tl.last_step:
         abort(404, description=f"game {tl.row.id!r} has steps 0 to {tl.last_step}, "
                                f"not {step}")
     return step

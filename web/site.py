@@ -122,7 +122,7 @@ def step(game_id: str, step: str) -> str:
         if len(move) > limit:
             abort(400, description=f"parameter 'move': at most {limit} characters")
         if move:
-            verdict = check_text(state, move)
+            verdict = check_text(state, move, tl.names)
     return render_template(
         "replay.html",
         game=game_summary(tl.row),
@@ -165,7 +165,8 @@ def _turns(tl: Timeline) -> list[dict[str, Any]]:
                           "name": tl.names[actor] if actor is not None else "",
                           "moves": []})
         turns[-1]["moves"].append({
-            "step": e.step, "text": e.text, "comment": e.comment,
+            "step": e.step, "text": "set-up" if e.event.type == "game_set_up" else e.text,
+            "full": e.text, "comment": e.comment,
             "annotations": e.annotations, "illegal": e.played_illegally,
             "violations": e.violations,
             "other": e.actor is not None and e.actor != turns[-1]["actor"],

@@ -76,6 +76,7 @@ _ACTOR_FROM_EVENT = ("card_identified", "player_resigned")
 def build(row: Any, stored: list[Any]) -> Timeline:
     """Fold the stored events of ``row``; events played though illegal are forced."""
     rules = get_game(row.kind)
+    names = player_names(row.headers or {})
     state = rules.new_state()
     states = [state.copy()]
     entries: list[Entry] = []
@@ -83,7 +84,7 @@ def build(row: Any, stored: list[Any]) -> Timeline:
         n = stored_event.sequence
         try:
             event = rules.event_from_dict(stored_event.payload)
-            text = move_text(state, event)
+            text = move_text(state, event, names)
             turn, current, awaiting = state.turn, state.current, state.awaiting
             found = rules.force(state, event)
         except EngineError as exc:
