@@ -1,0 +1,526 @@
+"""The position string: one line of text that describes a Splendor Duel state completely,
+as FEN does for chess, so a dispute can be checked without the whole game.
+
+Seventeen fields separated by single spaces (``docs/notation.md`` documents each one)::
+
+    board bag pyramid decks player1 player2 privileges royals first to_move turn
+    awaiting pending flags refill last_card outcome
+
+>>> from engine.splendor_duel.state import State
+>>> text = position_string(State())
+>>> text.split()[:4]
+['...../...../...../...../.....', '-', '_/_/_', '30/24/13']
+>>> states_equal(parse_position(text), State())
+True
+
+Fields the fold derives (bonuses, points per colour, points, crowns, the set of unseen
+cards) are left out; in the rare state where the stored value differs from the derived
+one (a move forced through although illegal), it is appended as ``key=value``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import EngineError
+from .catalogue import (
+    CARDS,
+    CARDS_BY_LEVEL,
+    COLOR_LETTERS,
+    EMPTY,
+    PRIVILEGES,
+    ROYALS,
+    TOKEN_COUNTS,
+)
+from .state import (
+    ACTION,
+    BONUS_TOKEN,
+    COLOR,
+    DISCARD,
+    OVER,
+    REVEAL,
+    ROYAL,
+    SETUP,
+    STEAL,
+    Outcome,
+    PlayerState,
+    State,
+)
+
+AWAITING = (SETUP, ACTION, COLOR, BONUS_TOKEN, STEAL, ROYAL, DISCARD, REVEAL, OVER)
+RESOLUTIONS = (COLOR, BONUS_TOKEN, STEAL, ROYAL)
+CONDITIONS = ("points", "crowns", "color", "resignation")
+FIELDS = (
+    "board",
+    "bag",
+    "pyramid",
+    "decks",
+    "player1",
+    "player2",
+    "privileges",
+    "royals",
+    "first",
+    "to_move",
+    "turn",
+    "awaiting",
+    "pending",
+    "flags",
+    "refill",
+    "last_card",
+    "outcome",
+)
+
+
+class PositionError(EngineError, ValueError):
+    """A position string that cannot be read; ``column`` is 1-based, ``kind`` is
+    ``syntax`` or ``unknown`` (an unknown card, royal or colour)."""
+
+    def __init__(self, message: str, column: int, kind: str = "syntax"):
+        self.message = message
+        self.column = column
+        self.kind = kind
+        super().__init__(f"column {column}: {message}")
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+def counts_text(counts: list[int] | tuple[int, ...]) -> str:
+    """``W2B1Y1`` for two white, one blue and one Gold; ``-`` for none."""
+    out = "".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n)
+    return out or "-"
+
+
+def _default_color(card_id: str) -> int | None:
+    card = CARDS[card_id]
+    return None if card.is_joker else card.color
+
+
+def _player_text(p: PlayerState) -> str:
+    cards = []
+    for cid, color in p.cards:
+        if color == _default_color(cid):
+            cards.append(cid)
+        else:
+            cards.append(f"{cid}={'-' if color is None else COLOR_LETTERS[color]}")
+    reserved = [cid if cid is not None else f"L{lv}?" for lv, cid in p.reserved]
+    if any(cid is not None and CARDS[cid].level != lv for lv, cid in p.reserved):
+        reserved = [f"L{lv}={cid}" if cid is not None else f"L{lv}?" for lv, cid in p.reserved]
+    return "/".join(
+        (
+            counts_text(p.tokens),
+            ",".join(cards) or "-",
+            ",".join(reserved) or "-",
+            str(p.privileges),
+            ",".join(p.royals) or "-",
+            str(p.royals_due),
+        )
+    )
+
+
+def derived_unseen(state: State) -> list[set[str]]:
+    """Per level, the cards whose place the position does not show: in the deck or
+    reserved blind.  The fold keeps exactly this set in ``State.unseen``."""
+    out = [set(ids) for ids in CARDS_BY_LEVEL]
+    for row in state.pyramid:
+        for cid in row:
+            if cid is not None:
+                out[CARDS[cid].level - 1].discard(cid)
+    for p in state.players:
+        for cid, _ in p.cards:
+            out[CARDS[cid].level - 1].discard(cid)
+        for _, rid in p.reserved:
+            if rid is not None:
+                out[CARDS[rid].level - 1].discard(rid)
+    return out
+
+
+def _derive_player(p: PlayerState) -> None:
+    """Recompute bonuses, points per colour, points and crowns from cards and royals."""
+    bonuses = [0] * 5
+    color_points = [0] * 5
+    points = crowns = 0
+    for cid, color in p.cards:
+        card = CARDS[cid]
+        points += card.points
+        crowns += card.crowns
+        if color is not None:
+            bonuses[color] += card.bonus
+            color_points[color] += card.points
+    p.bonuses = bonuses
+    p.color_points = color_points
+    p.points = points + sum(ROYALS[r].points for r in p.royals)
+    p.crowns = crowns
+
+
+def _overrides(state: State) -> list[str]:
+    out: list[str] = []
+    for seat, p in enumerate(state.players, start=1):
+        probe = p.copy()
+        _derive_player(probe)
+        for field in ("bonuses", "color_points"):
+            if getattr(probe, field) != getattr(p, field):
+                out.append(f"{seat}.{field}={','.join(map(str, getattr(p, field)))}")
+        for field in ("points", "crowns"):
+            if getattr(probe, field) != getattr(p, field):
+                out.append(f"{seat}.{field}={getattr(p, field)}")
+    derived = derived_unseen(state)
+    for level in range(3):
+        if derived[level] != state.unseen[level]:
+            out.append(f"unseen{level + 1}={','.join(sorted(state.unseen[level])) or '-'}")
+    return out
+
+
+def position_string(state: State) -> str:
+    """The position string of ``state`` (see the module docstring and docs/notation.md)."""
+    board = "".join(COLOR_LETTERS[t] if t != EMPTY else "." for t in state.board)
+    rows = "/".join(board[i : i + 5] for i in range(0, 25, 5))
+    pyramid = "/".join(
+        ",".join(c if c is not None else "-" for c in row) if row else "_"
+        for row in state.pyramid
+    )
+    flags = ("r" if state.replenished else "") + ("x" if state.extra_turn else "")
+    refill = "-" if state.refill is None else f"{state.refill[0] + 1}.{state.refill[1] + 1}"
+    o = state.outcome
+    if o is None:
+        outcome = "-"
+    else:
+        outcome = f"{o.winner + 1}:{o.condition}"
+        if o.color is not None:
+            outcome += f":{COLOR_LETTERS[o.color]}"
+    fields = [
+        rows,
+        counts_text(state.bag),
+        pyramid,
+        "/".join(str(n) for n in state.decks),
+        _player_text(state.players[0]),
+        _player_text(state.players[1]),
+        str(state.table_privileges),
+        ",".join(state.royals) or "-",
+        str(state.first_player + 1),
+        str(state.current + 1),
+        str(state.turn),
+        state.awaiting,
+        ",".join(state.pending) or "-",
+        flags or "-",
+        refill,
+        state.last_card or "-",
+        outcome,
+    ]
+    fields.extend(_overrides(state))
+    return " ".join(fields)
+
+
+# --- reading ---------------------------------------------------------------------------
+
+_COUNTS_RE = re.compile(r"(?:[WBGRKPY]\d{1,2})+")
+_COUNT_ITEM_RE = re.compile(r"([WBGRKPY])(\d{1,2})")
+_CARD_RE = re.compile(r"[123]-\d\d")
+
+
+class _Reader:
+    """Reads the fields of one position string, keeping the column for error messages."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.fields: list[tuple[str, int]] = [
+            (m.group(), m.start() + 1) for m in re.finditer(r"\S+", text)
+        ]
+
+    def fail(self, message: str, column: int, kind: str = "syntax") -> PositionError:
+        return PositionError(message, column, kind)
+
+    def counts(self, value: str, column: int, what: str) -> list[int]:
+        counts = [0] * 7
+        if value == "-":
+            return counts
+        if not _COUNTS_RE.fullmatch(value):
+            raise self.fail(
+                f"{what}: expected token counts such as W2B1Y1 (letters WBGRKPY), or -, "
+                f"got {value!r}",
+                column,
+            )
+        for m in _COUNT_ITEM_RE.finditer(value):
+            counts[COLOR_LETTERS.index(m.group(1))] += int(m.group(2))
+        return counts
+
+    def card(self, value: str, column: int, what: str) -> str:
+        if value not in CARDS:
+            kind = "unknown" if _CARD_RE.fullmatch(value) else "syntax"
+            raise self.fail(
+                f"{what}: no Jewel card {value!r} in the catalogue (ids 1-01 .. 3-13)",
+                column,
+                kind,
+            )
+        return value
+
+    def number(self, value: str, column: int, what: str, low: int, high: int) -> int:
+        if not value.isdigit() or not low <= int(value) <= high:
+            raise self.fail(
+                f"{what}: expected a number from {low} to {high}, got {value!r}", column
+            )
+        return int(value)
+
+    def color(self, value: str, column: int, what: str) -> int:
+        if len(value) != 1 or value not in COLOR_LETTERS:
+            raise self.fail(f"{what}: expected a colour letter (WBGRKPY), got {value!r}", column)
+        return COLOR_LETTERS.index(value)
+
+
+def _split(value: str, sep: str, column: int) -> list[tuple[str, int]]:
+    """Split ``value`` at ``sep``, keeping each part's column."""
+    out = []
+    for part in value.split(sep):
+        out.append((part, column))
+        column += len(part) + 1
+    return out
+
+
+def parse_position(text: str) -> State:
+    """Rebuild the state a position string describes; PositionError names the column.
+
+    The result is checked for what a typo would break: every token of the game is
+    somewhere (4 of each gem colour, 2 Pearls, 3 Gold) and the 3 Privileges too.
+    """
+    r = _Reader(text)
+    fields = r.fields
+    if len(fields) < len(FIELDS):
+        column = fields[-1][1] + len(fields[-1][0]) if fields else 1
+        missing = FIELDS[len(fields)]
+        raise r.fail(
+            f"the position has {len(fields)} fields, {len(FIELDS)} are needed "
+            f"(the next is {missing})",
+            column,
+        )
+    s = State()
+    (value, col) = fields[0]
+    rows = _split(value, "/", col)
+    if len(rows) != 5 or any(len(row) != 5 for row, _ in rows):
+        raise r.fail("board: expected 5 rows of 5 letters (WBGRKPY or .) separated by /", col)
+    for ri, (row_text, rcol) in enumerate(rows):
+        for ci, ch in enumerate(row_text):
+            if ch == ".":
+                continue
+            if ch not in COLOR_LETTERS:
+                raise r.fail(
+                    f"board: {ch!r} is not a token letter (WBGRKPY, . for empty)", rcol + ci
+                )
+            s.board[ri * 5 + ci] = COLOR_LETTERS.index(ch)
+    value, col = fields[1]
+    s.bag = r.counts(value, col, "bag")
+    value, col = fields[2]
+    levels = _split(value, "/", col)
+    if len(levels) != 3:
+        raise r.fail("pyramid: expected 3 levels (1/2/3) separated by /", col)
+    pyramid: list[list[str | None]] = []
+    for lv, (level_text, lcol) in enumerate(levels, start=1):
+        row: list[str | None] = []
+        if level_text != "_":
+            for slot, scol in _split(level_text, ",", lcol):
+                if slot == "-":
+                    row.append(None)
+                    continue
+                cid = r.card(slot, scol, f"pyramid level {lv}")
+                if CARDS[cid].level != lv:
+                    raise r.fail(f"pyramid: {cid} is not a level-{lv} card", scol)
+                row.append(cid)
+        pyramid.append(row)
+    s.pyramid = pyramid
+    value, col = fields[3]
+    decks = _split(value, "/", col)
+    if len(decks) != 3:
+        raise r.fail("decks: expected the 3 deck sizes as n/n/n", col)
+    s.decks = [
+        r.number(n, c, f"deck {lv}", 0, len(CARDS_BY_LEVEL[lv - 1]))
+        for lv, (n, c) in enumerate(decks, start=1)
+    ]
+    for seat in (0, 1):
+        value, col = fields[4 + seat]
+        s.players[seat] = _parse_player(r, value, col, seat)
+    value, col = fields[6]
+    s.table_privileges = r.number(value, col, "privileges on the table", 0, PRIVILEGES)
+    value, col = fields[7]
+    royals: list[str] = []
+    if value != "-":
+        for rid, rcol in _split(value, ",", col):
+            if rid not in ROYALS:
+                raise r.fail(f"royals: no Royal card {rid!r} (R-1 .. R-4)", rcol, "unknown")
+            royals.append(rid)
+    s.royals = royals
+    s.first_player = r.number(*fields[8], "first player", 1, 2) - 1
+    s.current = r.number(*fields[9], "player to move", 1, 2) - 1
+    s.turn = r.number(*fields[10], "turn", 0, 100000)
+    value, col = fields[11]
+    if value not in AWAITING:
+        raise r.fail(f"awaiting: expected one of {', '.join(AWAITING)}, got {value!r}", col)
+    s.awaiting = value
+    value, col = fields[12]
+    pending: list[str] = []
+    if value != "-":
+        for kind, kcol in _split(value, ",", col):
+            if kind not in RESOLUTIONS:
+                raise r.fail(
+                    f"pending: expected resolutions among {', '.join(RESOLUTIONS)}, got {kind!r}",
+                    kcol,
+                )
+            pending.append(kind)
+    s.pending = pending
+    value, col = fields[13]
+    if value != "-" and (not set(value) <= {"r", "x"} or len(set(value)) != len(value)):
+        raise r.fail(f"flags: expected -, r, x or rx, got {value!r}", col)
+    s.replenished = "r" in value
+    s.extra_turn = "x" in value
+    value, col = fields[14]
+    if value != "-":
+        m = re.fullmatch(r"([123])\.([1-5])", value)
+        if not m:
+            raise r.fail(f"refill: expected - or level.slot such as 2.3, got {value!r}", col)
+        s.refill = (int(m.group(1)) - 1, int(m.group(2)) - 1)
+    value, col = fields[15]
+    s.last_card = None if value == "-" else r.card(value, col, "last card")
+    value, col = fields[16]
+    if value != "-":
+        parts = value.split(":")
+        if len(parts) not in (2, 3) or parts[0] not in ("1", "2") or parts[1] not in CONDITIONS:
+            raise r.fail(
+                "outcome: expected - or winner:condition such as 1:points or 2:color:R, "
+                f"got {value!r}",
+                col,
+            )
+        color = None
+        if len(parts) == 3:
+            color = r.color(parts[2], col + len(parts[0]) + len(parts[1]) + 2, "outcome")
+        s.outcome = Outcome(int(parts[0]) - 1, parts[1], color)
+    for p in s.players:
+        _derive_player(p)
+    s.unseen = derived_unseen(s)
+    for value, col in fields[17:]:
+        _apply_override(r, s, value, col)
+    if s.awaiting != SETUP:
+        _check_totals(r, s)
+    return s
+
+
+def _parse_player(r: _Reader, value: str, column: int, seat: int) -> PlayerState:
+    who = f"player {seat + 1}"
+    parts = _split(value, "/", column)
+    if len(parts) != 6:
+        raise r.fail(
+            f"{who}: expected tokens/cards/reserved/privileges/royals/royals_due "
+            f"(6 parts separated by /), got {len(parts)}",
+            column,
+        )
+    p = PlayerState()
+    p.tokens = r.counts(parts[0][0], parts[0][1], f"{who} tokens")
+    text, col = parts[1]
+    if text != "-":
+        for item, icol in _split(text, ",", col):
+            cid, _, color_text = item.partition("=")
+            cid = r.card(cid, icol, f"{who} cards")
+            color = _default_color(cid)
+            if color_text:
+                color = None if color_text == "-" else r.color(color_text, icol + 5, f"{who} cards")
+            p.cards.append((cid, color))
+    text, col = parts[2]
+    if text != "-":
+        for item, icol in _split(text, ",", col):
+            m = re.fullmatch(r"L([123])(?:\?|=(.+))", item)
+            if m:
+                level = int(m.group(1))
+                rid = None
+                if m.group(2) is not None:
+                    rid = r.card(m.group(2), icol + 3, f"{who} reserved")
+                p.reserved.append((level, rid))
+            else:
+                rid = r.card(item, icol, f"{who} reserved (an id, or L1? .. L3? for a blind one)")
+                p.reserved.append((CARDS[rid].level, rid))
+    p.privileges = r.number(parts[3][0], parts[3][1], f"{who} privileges", 0, PRIVILEGES)
+    text, col = parts[4]
+    if text != "-":
+        for rid, rcol in _split(text, ",", col):
+            if rid not in ROYALS:
+                raise r.fail(f"{who} royals: no Royal card {rid!r} (R-1 .. R-4)", rcol, "unknown")
+            p.royals.append(rid)
+    p.royals_due = r.number(parts[5][0], parts[5][1], f"{who} royals due", 0, 2)
+    return p
+
+
+def _apply_override(r: _Reader, s: State, value: str, column: int) -> None:
+    key, sep, data = value.partition("=")
+    if not sep:
+        raise r.fail(f"unexpected field {value!r} after the outcome", column)
+    m = re.fullmatch(r"([12])\.(bonuses|color_points|points|crowns)", key)
+    try:
+        if m:
+            p = s.players[int(m.group(1)) - 1]
+            if m.group(2) in ("bonuses", "color_points"):
+                numbers = [int(x) for x in data.split(",")]
+                if len(numbers) != 5:
+                    raise ValueError
+                setattr(p, m.group(2), numbers)
+            else:
+                setattr(p, m.group(2), int(data))
+            return
+        m = re.fullmatch(r"unseen([123])", key)
+        if m:
+            level = int(m.group(1))
+            ids = set() if data == "-" else set(data.split(","))
+            for cid in ids:
+                if cid not in CARDS or CARDS[cid].level != level:
+                    raise r.fail(f"{key}: {cid!r} is not a level-{level} card", column, "unknown")
+            s.unseen[level - 1] = ids
+            return
+    except ValueError:
+        raise r.fail(f"{key}: malformed value {data!r}", column) from None
+    raise r.fail(f"unknown field {key!r} after the outcome", column)
+
+
+def _check_totals(r: _Reader, s: State) -> None:
+    totals = s.token_totals()
+    for c, n in enumerate(totals):
+        if n != TOKEN_COUNTS[c]:
+            raise r.fail(
+                f"the position holds {n} {_COLOR_WORDS[c]} token{'s' if n != 1 else ''} in all "
+                f"(board, bag and players); the game has {TOKEN_COUNTS[c]}",
+                1,
+            )
+    held = s.table_privileges + s.players[0].privileges + s.players[1].privileges
+    if held != PRIVILEGES:
+        raise r.fail(
+            f"the position holds {held} Privileges in all (table and players); the game has 3",
+            r.fields[6][1],
+        )
+
+
+_COLOR_WORDS = ("white", "blue", "green", "red", "black", "pearl", "gold")
+
+
+# --- equality --------------------------------------------------------------------------
+
+
+def state_differences(a: State, b: State) -> list[str]:
+    """The fields in which two states differ (``players[1].tokens``, ``unseen`` ...)."""
+    out: list[str] = []
+    for slot in State.__slots__:
+        if slot == "players":
+            continue
+        if getattr(a, slot) != getattr(b, slot):
+            out.append(slot)
+    for i in (0, 1):
+        pa, pb = a.players[i], b.players[i]
+        for slot in PlayerState.__slots__:
+            if getattr(pa, slot) != getattr(pb, slot):
+                out.append(f"players[{i}].{slot}")
+    return out
+
+
+def states_equal(a: State, b: State) -> bool:
+    """True when the two states agree in every field of State and PlayerState."""
+    return not state_differences(a, b)
+
+
+def position_fields(text: str) -> dict[str, Any]:
+    """The named fields of a position string, for display (no validation)."""
+    parts = text.split()
+    return dict(zip(FIELDS, parts, strict=False))
