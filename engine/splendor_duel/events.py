@@ -214,45 +214,47 @@ def counts_to_dict(counts: Sequence[int]) -> dict[str, int]:
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The plain JSON form of an event (the stored payload, version ``PAYLOAD_VERSION``)."""
     t = event.type
-    if t == "tokens_taken":
-        return {"type": t, "spaces": [SPACE_NAMES[s] for s in event.spaces]}  # type: ignore[union-attr]
-    if t == "card_purchased":
-        return {"type": t, "card": event.card, "payment": counts_to_dict(event.payment)}  # type: ignore[union-attr]
-    if t in ("privilege_spent", "bonus_token_taken"):
-        return {"type": t, "space": SPACE_NAMES[event.space]}  # type: ignore[union-attr]
-    if t == "card_reserved":
-        out: dict[str, Any] = {"type": t, "gold": SPACE_NAMES[event.gold]}  # type: ignore[union-attr]
-        if event.deck is not None:  # type: ignore[union-attr]
-            out["deck"] = event.deck  # type: ignore[union-attr]
-        if event.card is not None:  # type: ignore[union-attr]
-            out["card"] = event.card  # type: ignore[union-attr]
-        return out
-    if t in ("color_copied", "token_stolen"):
-        return {"type": t, "color": COLOR_NAMES[event.color]}  # type: ignore[union-attr]
-    if t == "royal_taken":
-        return {"type": t, "royal": event.royal}  # type: ignore[union-attr]
-    if t == "tokens_discarded":
-        return {"type": t, "tokens": counts_to_dict(event.tokens)}  # type: ignore[union-attr]
-    if t == "card_revealed":
-        return {"type": t, "card": event.card}  # type: ignore[union-attr]
-    if t == "board_replenished":
-        tokens = event.tokens  # type: ignore[union-attr]
-        return {"type": t, "tokens": None if tokens is None else [COLOR_NAMES[c] for c in tokens]}
-    if t == "game_set_up":
-        e: GameSetUp = event  # type: ignore[assignment]
-        out = {
-            "type": t,
-            "first_player": e.first_player,
-            "board": [COLOR_NAMES[c] for c in e.board],
-            "pyramid": {str(level + 1): list(cards) for level, cards in enumerate(e.pyramid)},
-        }
-        if e.privileges is not None:
-            out["privileges"] = list(e.privileges)
-        return out
-    if t == "card_identified":
-        return {"type": t, "player": event.player, "card": event.card}  # type: ignore[union-attr]
-    if t == "player_resigned":
-        return {"type": t, "player": event.player}  # type: ignore[union-attr]
+    match event:
+        case TokensTaken(spaces=spaces):
+            return {"type": t, "spaces": [SPACE_NAMES[s] for s in spaces]}
+        case CardPurchased(card=card, payment=payment):
+            return {"type": t, "card": card, "payment": counts_to_dict(payment)}
+        case PrivilegeSpent(space=space) | BonusTokenTaken(space=space):
+            return {"type": t, "space": SPACE_NAMES[space]}
+        case CardReserved(gold=gold, card=card, deck=deck):
+            out: dict[str, Any] = {"type": t, "gold": SPACE_NAMES[gold]}
+            if deck is not None:
+                out["deck"] = deck
+            if card is not None:
+                out["card"] = card
+            return out
+        case ColorCopied(color=color) | TokenStolen(color=color):
+            return {"type": t, "color": COLOR_NAMES[color]}
+        case RoyalTaken(royal=royal):
+            return {"type": t, "royal": royal}
+        case TokensDiscarded(tokens=tokens):
+            return {"type": t, "tokens": counts_to_dict(tokens)}
+        case CardRevealed(card=card):
+            return {"type": t, "card": card}
+        case BoardReplenished(tokens=drawn):
+            return {
+                "type": t,
+                "tokens": None if drawn is None else [COLOR_NAMES[c] for c in drawn],
+            }
+        case GameSetUp():
+            out = {
+                "type": t,
+                "first_player": event.first_player,
+                "board": [COLOR_NAMES[c] for c in event.board],
+                "pyramid": {str(lv + 1): list(cards) for lv, cards in enumerate(event.pyramid)},
+            }
+            if event.privileges is not None:
+                out["privileges"] = list(event.privileges)
+            return out
+        case CardIdentified(player=player, card=card):
+            return {"type": t, "player": player, "card": card}
+        case PlayerResigned(player=player):
+            return {"type": t, "player": player}
     raise EventFormatError(f"unknown event type {t!r}", "type")
 
 
@@ -290,7 +292,9 @@ def _color(value: Any, field: str, *, gold: bool = True) -> int:
 
 def _card_id(value: Any, field: str) -> str:
     if not isinstance(value, str) or value not in CARDS:
-        raise EventFormatError(f"no Jewel card {value!r} in the catalogue (ids 1-01 .. 3-13)", field)
+        raise EventFormatError(
+            f"no Jewel card {value!r} in the catalogue (ids 1-01 .. 3-13)", field
+        )
     return value
 
 
@@ -412,12 +416,16 @@ def event_from_dict(data: Any) -> Event:
                 or len(privileges) != 2
                 or not all(isinstance(p, int) and not isinstance(p, bool) for p in privileges)
             ):
-                raise EventFormatError("expected [privileges of player 0, of player 1]", "privileges")
+                raise EventFormatError(
+                    "expected [privileges of player 0, of player 1]", "privileges"
+                )
             privileges = (privileges[0], privileges[1])
         return GameSetUp(first, colors, (rows[0], rows[1], rows[2]), privileges)
     if t == "card_identified":
         _unknown_fields(data, {"player", "card"})
-        return CardIdentified(_player(_need(data, "player"), "player"), _card_id(_need(data, "card"), "card"))
+        return CardIdentified(
+            _player(_need(data, "player"), "player"), _card_id(_need(data, "card"), "card")
+        )
     _unknown_fields(data, {"player"})
     return PlayerResigned(_player(_need(data, "player"), "player"))
 

@@ -16,9 +16,10 @@ publisher's ruling, the refill of the pyramid slot emptied during the turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
-from ..errors import IllegalMoveError, Violation
+from ..errors import IllegalMoveError, Rule, Violation
 from . import rules
 from .catalogue import (
     CARDS,
@@ -34,7 +35,6 @@ from .catalogue import (
     PYRAMID_SIZES,
     ROYAL_CROWN_THRESHOLDS,
     ROYALS,
-    SEGMENT_MASKS,
     SEGMENT_SET,
     SEGMENTS,
     SPACE_NAMES,
@@ -88,7 +88,7 @@ def new_game() -> State:
 # --- small helpers ---------------------------------------------------------------------
 
 
-def _v(code: str, message: str, rule) -> list[Violation]:  # type: ignore[no-untyped-def]
+def _v(code: str, message: str, rule: Rule) -> list[Violation]:
     return [Violation(code, message, rule)]
 
 
@@ -101,7 +101,12 @@ def _tokens_text(counts: Sequence[int]) -> str:
 def _token_on(space: int, token: int) -> str:
     if token == EMPTY:
         return f"{SPACE_NAMES[space]} is empty"
-    name = "a Gold" if token == GOLD else ("a Pearl" if token == PEARL else f"a {COLOR_NAMES[token]}")
+    if token == GOLD:
+        name = "a Gold"
+    elif token == PEARL:
+        name = "a Pearl"
+    else:
+        name = f"a {COLOR_NAMES[token]}"
     return f"{SPACE_NAMES[space]} holds {name} token"
 
 
@@ -155,6 +160,8 @@ def _where_is(state: State, card_id: str) -> str:
         if any(c == card_id for _, c in p.reserved):
             return f"{NAMES[i]} reserved it"
     if card_id in state.unseen[level - 1]:
+        if state.hidden_reserved(level):
+            return f"it is still in the level-{level} deck or reserved blind"
         return f"it is still in the level-{level} deck"
     return "it is not in play"
 
@@ -175,23 +182,24 @@ def check(state: State, event: Event) -> list[Violation]:
             return _v("game.not_set_up", "the game has not been set up yet", rules.SETUP)
         return _check_setup(event)  # type: ignore[arg-type]
     if state.outcome is not None:
-        o = state.outcome
-        how = _outcome_text(o)
-        return _v("game.over", f"the game is over: {NAMES[o.winner]} won {how}", rules.VICTORY)
+        return _game_over(state.outcome)
     checker = _CHECKERS[aw].get(t)
     if checker is None:
         return _out_of_order(state, event)
     return checker(state, event)
 
 
-def _outcome_text(o: Outcome) -> str:
+def _game_over(o: Outcome) -> list[Violation]:
     if o.condition == "points":
-        return f"with {VICTORY_POINTS} or more Prestige points"
-    if o.condition == "crowns":
-        return f"with {VICTORY_CROWNS} or more Crowns"
-    if o.condition == "color":
-        return f"with {VICTORY_COLOR_POINTS} or more Prestige points on {COLOR_NAMES[o.color or 0]} cards"
-    return "by resignation"
+        how = f"with {VICTORY_POINTS} or more Prestige points"
+    elif o.condition == "crowns":
+        how = f"with {VICTORY_CROWNS} or more Crowns"
+    elif o.condition == "color":
+        color = COLOR_NAMES[o.color or 0]
+        how = f"with {VICTORY_COLOR_POINTS} or more Prestige points on {color} cards"
+    else:
+        how = "by resignation"
+    return _v("game.over", f"the game is over: {NAMES[o.winner]} won {how}", rules.VICTORY)
 
 
 def _out_of_order(state: State, event: Event) -> list[Violation]:
@@ -342,7 +350,7 @@ def _check_privilege(state: State, e: PrivilegeSpent) -> list[Violation]:
     if not state.player.privileges:
         return _v("privilege.none_held", f"{name} holds no Privilege", rules.USE_PRIVILEGE)
     token = state.board[e.space]
-    if token == EMPTY or token == GOLD:
+    if token in (EMPTY, GOLD):
         code = "privilege.empty_space" if token == EMPTY else "privilege.gold"
         return _v(
             code,
@@ -356,7 +364,8 @@ def _check_replenish(state: State, e: BoardReplenished) -> list[Violation]:
     if not any(state.bag):
         return _v(
             "replenish.bag_empty",
-            "the bag is empty" + (" (the board was already replenished this turn)" if state.replenished else ""),
+            "the bag is empty"
+            + (" (the board was already replenished this turn)" if state.replenished else ""),
             rules.REPLENISH,
         )
     if e.tokens is None:
@@ -383,7 +392,8 @@ def _check_take(state: State, e: TokensTaken) -> list[Violation]:
             rules.TAKE_TOKENS,
         )
     if len(set(spaces)) != len(spaces):
-        return _v("take.same_space", "a space is listed twice", rules.TAKE_TOKENS)
+        twice = next(s for s in spaces if spaces.count(s) > 1)
+        return _v("take.same_space", f"{SPACE_NAMES[twice]} is listed twice", rules.TAKE_TOKENS)
     board = state.board
     for s in spaces:
         token = board[s]
@@ -418,7 +428,11 @@ def _check_reserve(state: State, e: CardReserved) -> list[Violation]:
     token = state.board[e.gold]
     if token != GOLD:
         if GOLD not in state.board:
-            return _v("reserve.no_gold", "there is no Gold token on the board", rules.RESERVE)
+            return _v(
+                "reserve.no_gold",
+                f"{_token_on(e.gold, token)} and there is no Gold token on the board",
+                rules.RESERVE,
+            )
         return _v("reserve.not_gold", f"{_token_on(e.gold, token)}, not Gold", rules.RESERVE)
     if e.deck is None:
         cid = e.card or ""
@@ -537,7 +551,12 @@ def _check_bonus_token(state: State, e: BonusTokenTaken) -> list[Violation]:
 
 def _check_steal(state: State, e: TokenStolen) -> list[Violation]:
     if e.color == GOLD:
-        return _v("ability.steal_gold", "a Gold token cannot be taken from the opponent", rules.ABILITIES)
+        return _v(
+            "ability.steal_gold",
+            f"{NAMES[1 - state.current]}'s Gold tokens cannot be taken; the steal ability takes "
+            "1 Gem or Pearl token",
+            rules.ABILITIES,
+        )
     if not state.opponent.tokens[e.color]:
         return _v(
             "ability.steal_missing",
@@ -621,11 +640,12 @@ def _check_resign(state: State, e: PlayerResigned) -> list[Violation]:
     if state.awaiting == SETUP:
         return _v("game.not_set_up", "the game has not been set up yet", rules.SETUP)
     if state.outcome is not None:
-        return _v("game.over", "the game is already over", rules.VICTORY)
+        return _game_over(state.outcome)
     return []
 
 
-_CHECKERS = {
+_Checker = Callable[[State, Any], list[Violation]]
+_CHECKERS: dict[str, dict[str, _Checker]] = {
     ACTION: {
         "privilege_spent": _check_privilege,
         "board_replenished": _check_replenish,
@@ -673,7 +693,13 @@ def _apply_privilege(state: State, e: PrivilegeSpent) -> None:
 def _apply_replenish(state: State, e: BoardReplenished) -> None:
     if e.tokens is None:
         raise IllegalMoveError(
-            [Violation("replenish.tokens", "the tokens drawn from the bag are not given", rules.REPLENISH)]
+            [
+                Violation(
+                    "replenish.tokens",
+                    "the tokens drawn from the bag are not given",
+                    rules.REPLENISH,
+                )
+            ]
         )
     board = state.board
     drawn = iter(e.tokens)
@@ -851,7 +877,7 @@ def _apply_resign(state: State, e: PlayerResigned) -> None:
     state.pending.clear()
 
 
-_APPLIERS = {
+_APPLIERS: dict[str, Callable[[State, Any], None]] = {
     "game_set_up": _apply_setup,
     "privilege_spent": _apply_privilege,
     "board_replenished": _apply_replenish,
@@ -987,7 +1013,10 @@ def replay(events: Iterable[Event], upto: int | None = None) -> State:
         violations = check(state, event)
         if violations:
             raise IllegalMoveError(violations, step=n)
-        _APPLIERS[event.type](state, event)
+        try:
+            _APPLIERS[event.type](state, event)
+        except IllegalMoveError as err:  # a template (see legal_moves) cannot be folded
+            raise IllegalMoveError(err.violations, step=n) from None
     return state
 
 
@@ -999,7 +1028,10 @@ def states(events: Iterable[Event]) -> Iterator[State]:
         violations = check(state, event)
         if violations:
             raise IllegalMoveError(violations, step=n)
-        _APPLIERS[event.type](state, event)
+        try:
+            _APPLIERS[event.type](state, event)
+        except IllegalMoveError as err:
+            raise IllegalMoveError(err.violations, step=n) from None
         yield state.copy()
 
 
@@ -1020,7 +1052,7 @@ def _lines_from(space: int) -> tuple[tuple[int, TokensTaken, int, TokensTaken | 
     or None).  Ordered by the 2nd space (right, down-left, down, down-right), so that
     walking them space by space lists the takes in the order of ``SEGMENTS``."""
     row, col = divmod(space, 5)
-    lines = []
+    lines: list[tuple[int, TokensTaken, int, TokensTaken | None]] = []
     for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
         r1, c1, r2, c2 = row + dr, col + dc, row + 2 * dr, col + 2 * dc
         if not (0 <= r1 < 5 and 0 <= c1 < 5):
@@ -1246,7 +1278,7 @@ def describe_state(state: State) -> str:
 
 
 def _consistent(state: State) -> bool:
-    """No negative holdings and every token and Privilege accounted for."""
+    """No negative holdings, and every token, Privilege and card accounted for once."""
     for p in state.players:
         if min(p.tokens) < 0 or p.privileges < 0:
             return False
@@ -1254,7 +1286,29 @@ def _consistent(state: State) -> bool:
         return False
     if state.token_totals() != list(TOKEN_COUNTS):
         return False
-    return state.table_privileges + state.players[0].privileges + state.players[1].privileges == PRIVILEGES
+    held = state.players[0].privileges + state.players[1].privileges
+    if state.table_privileges + held != PRIVILEGES:
+        return False
+    seen: list[str] = []
+    for level, row in enumerate(state.pyramid, start=1):
+        for cid in row:
+            if cid is not None:
+                if CARDS[cid].level != level:
+                    return False
+                seen.append(cid)
+    for p in state.players:
+        seen.extend(cid for cid, _ in p.cards)
+        seen.extend(cid for _, cid in p.reserved if cid is not None)
+    seen_set = set(seen)
+    if len(seen_set) != len(seen):
+        return False
+    for level in (1, 2, 3):
+        unseen = state.unseen[level - 1]
+        if unseen & seen_set or len(unseen) != state.decks[level - 1] + state.hidden_reserved(
+            level
+        ):
+            return False
+    return state.card_locations() == len(CARDS)
 
 
 def force(state: State, event: Event) -> list[Violation]:
@@ -1262,8 +1316,11 @@ def force(state: State, event: Event) -> list[Violation]:
 
     Returns the violations (empty if the event was legal after all).  The event must be
     of a kind due at this point and must leave the table consistent (nobody pays tokens
-    they do not hold, no space gives a token it does not have); otherwise it cannot be
-    replayed even as played, and IllegalMoveError is raised with its violations.
+    they do not hold, no space gives a token it does not have, no card is in two places);
+    otherwise it cannot be replayed even as played, and IllegalMoveError is raised with
+    its violations.  So an observation the deck or the bag cannot hold (a revealed card
+    that is elsewhere, tokens the bag does not hold) is never forced: it is a logging
+    error, not a move played against the rules.
     """
     violations = check(state, event)
     if not violations:

@@ -79,31 +79,33 @@ def random_game(
             push(PlayerResigned(state.current))
             break
         if state.awaiting == REVEAL:
-            level = state.refill[0]  # type: ignore[index]
-            push(CardRevealed(table.decks[level].pop()))
+            assert state.refill is not None
+            push(CardRevealed(table.decks[state.refill[0]].pop()))
             continue
-        if state.awaiting == ACTION and table.hidden[state.current] and rng.random() < 0.05:
-            push(CardIdentified(state.current, table.hidden[state.current].pop()))
+        hidden = table.hidden[state.current]
+        if state.awaiting == ACTION and hidden and rng.random() < 0.05:
+            push(CardIdentified(state.current, hidden.pop()))
             continue
         moves = legal_moves(state)
-        hidden = table.hidden[state.current]
         if hidden:
             moves = [m for m in moves if not _is_wrong_hidden_purchase(state, m, hidden)]
-        buys = [m for m in moves if m.type == "card_purchased"]
-        if buys and rng.random() < purchase_bias:
-            move = rng.choice(buys)
-        else:
-            move = rng.choice(moves)
-        if move.type == "board_replenished":
+            if not moves:
+                # Only purchases of what a blind reserve might be were offered, and the
+                # card really there is not affordable: the logger identifies it first.
+                push(CardIdentified(state.current, hidden.pop()))
+                continue
+        buys = [m for m in moves if isinstance(m, CardPurchased)]
+        move = rng.choice(buys) if buys and rng.random() < purchase_bias else rng.choice(moves)
+        if isinstance(move, BoardReplenished):
             move = table.draw(state.bag)
-        elif move.type == "card_reserved" and move.deck is not None:  # type: ignore[union-attr]
-            card = table.decks[move.deck - 1].pop()  # type: ignore[union-attr]
+        elif isinstance(move, CardReserved) and move.deck is not None:
+            card = table.decks[move.deck - 1].pop()
             if rng.random() < blind_known:
-                move = CardReserved(move.gold, card, move.deck)  # type: ignore[union-attr]
+                move = CardReserved(move.gold, card, move.deck)
             else:
                 hidden.append(card)
-        elif move.type == "card_purchased" and move.card in hidden:  # type: ignore[union-attr]
-            hidden.remove(move.card)  # type: ignore[union-attr]
+        elif isinstance(move, CardPurchased) and move.card in hidden:
+            hidden.remove(move.card)
         push(move)
     return events
 
