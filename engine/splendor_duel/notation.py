@@ -104,6 +104,7 @@ __all__ = [
     "describe_changes",
     "legal_move_texts",
     "move_text",
+    "name_players",
     "parse_game",
     "parse_move",
     "parse_position",
@@ -280,6 +281,20 @@ _SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
 def _counts_text(counts: Sequence[int]) -> str:
     """``B1 R2 Y1`` (colour letter and count, in WBGRKPY order)."""
     return " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n)
+
+
+def name_players(violations: Sequence[Violation], names: tuple[str, str]) -> list[Violation]:
+    """The violations with the engine's seat names ("player 0") replaced by the players'
+    names from the headers, so messages speak of Alice and Bob."""
+    seats = _game.NAMES
+    if tuple(names) == tuple(seats):
+        return list(violations)
+    pattern = re.compile("|".join(re.escape(n) for n in seats))
+    out = []
+    for v in violations:
+        message = pattern.sub(lambda m: names[seats.index(m.group())], v.message)
+        out.append(v if message == v.message else Violation(v.code, message, v.rule))
+    return out
 
 
 def _escape(text: str, closer: str) -> str:
@@ -1110,7 +1125,7 @@ class _GameParser:
             line,
             column,
             message,
-            violations,
+            name_players(violations, self.names),
             turn=state.turn if with_position else None,
             event_number=len(self.events) + 1 if with_position else None,
             position=position_string(state) if with_position else None,
@@ -1734,7 +1749,7 @@ class _GameParser:
             self.flagged.append(
                 Flagged(
                     len(self.events) + 1, where[0], where[1], turn or state.turn,
-                    " ".join([keyword, *args]), violations, before,
+                    " ".join([keyword, *args]), name_players(violations, self.names), before,
                 )
             )
         else:
@@ -1882,13 +1897,15 @@ def parse_move(state: State, text: str, names: tuple[str, str] | None = None) ->
 def check_move(state: State, text: str, names: tuple[str, str] | None = None) -> Verdict:
     """Is the decision ``text`` legal in ``state``?  If not, why (violations citing the
     rulebook); if so, what it changes.  Never raises for bad input."""
+    names = names or ("Player 1", "Player 2")
     try:
         event = parse_move(state, text, names)
     except NotationError as err:
-        return Verdict(False, None, list(err.violations), [], err)
+        err.violations = name_players(err.violations, names)
+        return Verdict(False, None, err.violations, [], err)
     violations = _game.check(state, event)
     if violations:
-        return Verdict(False, event, violations, [])
+        return Verdict(False, event, name_players(violations, names), [])
     if isinstance(event, BoardReplenished) and event.tokens is None:
         return Verdict(True, event, [], _replenish_changes(state, names))
     after = state.copy()
