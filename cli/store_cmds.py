@@ -1,3 +1,229 @@
-"""Commands (being written)."""
+"""Commands over the event store: init, import, export, games, show, rebuild-projections.
 
-COMMANDS: list = []
+Each is a few lines over :mod:`recorder`; the database is ``--db PATH``, else
+``$TABLELOG_DB``, else ``./data/tablelog.db``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from engine.splendor_duel.text import render_state
+from recorder import EventStore, ImportRejected, StoreError, default_db_path
+from recorder.io import export_json, export_notation, load_file
+from recorder.store import RESULT_CONDITIONS, RESULT_STATUSES, GameImport
+
+#: Show a progress bar when importing at least this many files.
+PROGRESS_FROM = 10
+
+
+def db_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--db",
+        "db_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        envvar="TABLELOG_DB",
+        default=None,
+        help="Database file [env TABLELOG_DB; default ./data/tablelog.db].",
+    )(command)
+
+
+@contextmanager
+def opened(db_path: Path | None) -> Iterator[EventStore]:
+    """The store, with its errors turned into a one-line message and exit code 1."""
+    try:
+        with EventStore.open(db_path or default_db_path()) as store:
+            yield store
+    except StoreError as err:
+        raise click.ClickException(str(err)) from None
+
+
+@click.command("init")
+@db_option
+def init_cmd(db_path: Path | None) -> None:
+    """Create the database (or bring its schema up to date)."""
+    with opened(db_path) as store:
+        click.echo(f"{store.path}: tablelog database, schema version {store.schema_version}")
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--quiet", "-q", is_flag=True, help="Report only errors and the totals.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes checking games while one writes.",
+)
+@db_option
+def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | None) -> None:
+    """Import game files (JSON game files; text notation files).
+
+    Every event is checked by the rules engine.  A bad game is reported as
+    FILE: event N: field: message (page, rule) and nothing of it is written; the other
+    games still import.  The exit code is 1 if any file failed.
+    """
+    failed = imported = already = 0
+    pending: list[tuple[str, int | None, GameImport]] = []
+
+    def flush() -> None:
+        nonlocal failed, imported, already
+        results = store.import_games([r for _, _, r in pending], workers=jobs)
+        for (source, game, _), result in zip(pending, results, strict=True):
+            if isinstance(result, ImportRejected):
+                failed += 1
+                click.echo(str(result.located(source=source, game=game)), err=True)
+            elif result.created:
+                imported += 1
+                if not quiet and not bar_shown:
+                    flagged = f", {len(result.flagged)} played illegally" if result.flagged else ""
+                    counts = f"{result.events} events{flagged}"
+                    click.echo(f"{source}: imported game {result.game_id} ({counts})")
+            else:
+                already += 1
+                if not quiet and not bar_shown:
+                    click.echo(f"{source}: game {result.game_id} is already stored")
+        pending.clear()
+
+    bar_shown = len(files) >= PROGRESS_FROM
+    with opened(db_path) as store, click.progressbar(
+        files, label="Importing", file=sys.stderr, hidden=not bar_shown
+    ) as bar:
+        for path in bar:
+            try:
+                games = load_file(path)
+            except ImportRejected as err:
+                failed += 1
+                click.echo(str(err.located(source=str(path))), err=True)
+                continue
+            for i, record in enumerate(games, start=1):
+                pending.append((str(path), i if len(games) > 1 else None, record))
+            if len(pending) >= 200:
+                flush()
+        if pending:
+            flush()
+    if bar_shown or quiet or failed:
+        click.echo(
+            f"{imported} imported, {already} already stored, {failed} failed", err=bool(failed)
+        )
+    if failed:
+        sys.exit(1)
+
+
+@click.command("export")
+@click.argument("game")
+@click.option(
+    "--format", "fmt", type=click.Choice(["json", "notation"]), default="json", show_default=True
+)
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
+)
+@db_option
+def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -> None:
+    """Export a game as canonical JSON (re-importing it changes nothing) or notation."""
+    with opened(db_path) as store:
+        text = export_json(store, game) if fmt == "json" else export_notation(store, game)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_bytes(text.encode("utf-8"))
+
+
+@click.command("games")
+@click.option("--player", help="Only games with this player (either seat, any case).")
+@click.option(
+    "--result",
+    type=click.Choice(RESULT_STATUSES + RESULT_CONDITIONS),
+    help="Only games in this state or won this way.",
+)
+@click.option("--from", "date_from", help="Only games dated on or after YYYY-MM-DD.")
+@click.option("--to", "date_to", help="Only games dated on or before YYYY-MM-DD.")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0)
+@db_option
+def games_cmd(
+    player: str | None,
+    result: str | None,
+    date_from: str | None,
+    date_to: str | None,
+    limit: int,
+    offset: int,
+    db_path: Path | None,
+) -> None:
+    """List games, most recent activity first."""
+    with opened(db_path) as store:
+        filters = {"player": player, "result": result, "date_from": date_from, "date_to": date_to}
+        rows = store.list_games(**filters, limit=limit, offset=offset)
+        total = store.count_games(**filters)
+    table = [("id", "date", "players", "status", "result", "turns", "events")]
+    for g in rows:
+        if g.status == "finished":
+            outcome = f"{g.winner_name} by {g.condition}"
+        elif g.status == "playing":
+            outcome = f"{g.players[g.to_move]} to move" if g.to_move is not None else ""
+        else:
+            outcome = ""
+        table.append(
+            (
+                g.id,
+                str(g.headers.get("date") or ""),
+                " vs ".join(g.players),
+                g.status,
+                outcome,
+                str(g.turns),
+                str(g.event_count),
+            )
+        )
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    shown = f"{offset + 1}-{offset + len(rows)} of " if rows and len(rows) < total else ""
+    click.echo(f"{shown}{total} game{'s' if total != 1 else ''}")
+
+
+@click.command("show")
+@click.argument("game")
+@click.option("--step", type=int, help="Show the state after this many events (default: all).")
+@db_option
+def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
+    """Show a game's state as text: board, bag, pyramid, players, whose turn."""
+    with opened(db_path) as store:
+        row = store.game(game)
+        state = store.state_at(game, step)
+    click.echo(f"Game {row.id}: {' vs '.join(row.players)}", nl=True)
+    click.echo(
+        render_state(
+            state,
+            row.players,
+            step=row.event_count if step is None else step,
+            total=row.event_count,
+        ),
+        nl=False,
+    )
+
+
+@click.command("rebuild-projections")
+@db_option
+def rebuild_cmd(db_path: Path | None) -> None:
+    """Recompute the game summaries and player index from the events."""
+    with opened(db_path) as store:
+        n = store.rebuild_projections()
+    click.echo(f"rebuilt the projections of {n} game{'s' if n != 1 else ''}")
+
+
+COMMANDS: list[click.Command] = [
+    init_cmd,
+    import_cmd,
+    export_cmd,
+    games_cmd,
+    show_cmd,
+    rebuild_cmd,
+]

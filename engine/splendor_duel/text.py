@@ -1,0 +1,146 @@
+"""A Splendor Duel position as readable text (pure: no I/O).
+
+>>> import random
+>>> from engine.splendor_duel import simulate, game
+>>> state = game.replay(simulate.random_game(random.Random(2)), upto=1)
+>>> print(render_state(state, ("Ann", "Bo")).splitlines()[0])
+Turn 1: Ann to play (optional actions, then a mandatory action)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, ROYALS
+from .state import (
+    ACTION,
+    BONUS_TOKEN,
+    COLOR,
+    DISCARD,
+    OVER,
+    REVEAL,
+    ROYAL,
+    SETUP,
+    STEAL,
+    PlayerState,
+    State,
+)
+
+_AWAITING = {
+    ACTION: "to play (optional actions, then a mandatory action)",
+    COLOR: "to choose the colour of the joker card just bought",
+    BONUS_TOKEN: "to take a token of the bought card's colour from the board",
+    STEAL: "to take a token from the opponent",
+    ROYAL: "to take a Royal card",
+    DISCARD: "to discard down to 10 tokens",
+    REVEAL: "— the table reveals the card that refills the pyramid",
+}
+
+_CONDITIONS = {
+    "points": "with 20 or more Prestige points",
+    "crowns": "with 10 or more Crowns",
+    "color": "with 10 or more Prestige points in one colour",
+    "resignation": "by resignation",
+}
+
+
+def _tokens(counts: Sequence[int]) -> str:
+    parts = [f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n]
+    return " ".join(parts) if parts else "none"
+
+
+def _token_names(counts: Sequence[int]) -> str:
+    parts = [f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(counts) if n]
+    return ", ".join(parts) if parts else "empty"
+
+
+def board_grid(state: State) -> list[str]:
+    """The 5x5 board with column letters a-e and row digits 1-5 (``.`` for empty)."""
+    lines = ["    a b c d e"]
+    for row in range(5):
+        cells = []
+        for col in range(5):
+            t = state.board[row * 5 + col]
+            cells.append("." if t == EMPTY else COLOR_LETTERS[t])
+        lines.append(f"  {row + 1} " + " ".join(cells))
+    return lines
+
+
+def _card(cid: str | None) -> str:
+    if cid is None:
+        return "(empty)"
+    return f"{cid} {CARDS[cid].describe()}"
+
+
+def _player_lines(state: State, seat: int, name: str) -> list[str]:
+    p: PlayerState = state.players[seat]
+    points = p.card_points + p.royal_points
+    lines = [
+        f"{name} (seat {seat}{', first player' if state.first_player == seat else ''}):"
+        f" {points} points, {p.crowns} crowns, {p.privileges} privileges",
+        f"  tokens   {_tokens(p.tokens)} ({p.token_count})",
+        f"  bonuses  {_tokens(p.bonuses)}",
+        f"  colour points {_tokens(p.color_points)}",
+    ]
+    cards = [
+        f"{cid}{'' if color is None else '=' + COLOR_LETTERS[color]}" for cid, color in p.cards
+    ]
+    lines.append(f"  cards    {' '.join(cards) if cards else 'none'}")
+    reserved = [cid if cid is not None else f"level-{lv} (unknown)" for lv, cid in p.reserved]
+    lines.append(f"  reserved {', '.join(reserved) if reserved else 'none'}")
+    lines.append(f"  royals   {', '.join(p.royals) if p.royals else 'none'}")
+    return lines
+
+
+def render_state(
+    state: State,
+    names: Sequence[str] = ("player 0", "player 1"),
+    *,
+    step: int | None = None,
+    total: int | None = None,
+) -> str:
+    """The position as text: whose turn and at which point, the board with coordinates,
+    the bag, the pyramid, the Royal cards and Privileges on the table, both players."""
+    lines: list[str] = []
+    if state.awaiting == SETUP:
+        lines.append("The game has not been set up yet.")
+    elif state.awaiting == OVER or state.outcome is not None:
+        o = state.outcome
+        if o is None:
+            lines.append("The game is over.")
+        else:
+            how = _CONDITIONS.get(o.condition, o.condition)
+            if o.condition == "color" and o.color is not None:
+                how = f"with 10 or more Prestige points in {COLOR_NAMES[o.color]}"
+            lines.append(f"Game over after turn {state.turn}: {names[o.winner]} won {how}.")
+    else:
+        doing = _AWAITING.get(state.awaiting, f"to {state.awaiting}")
+        lines.append(f"Turn {state.turn}: {names[state.current]} {doing}")
+    if step is not None:
+        lines.append(f"After step {step}" + (f" of {total}" if total is not None else ""))
+    if state.awaiting == SETUP:
+        return "\n".join(lines) + "\n"
+    lines.append("")
+    lines.append("Board:")
+    lines.extend(board_grid(state))
+    lines.append(f"Bag: {_token_names(state.bag)}")
+    lines.append(f"Privileges on the table: {state.table_privileges}")
+    lines.append(f"Royal cards available: {', '.join(state.royals) if state.royals else 'none'}")
+    lines.append("")
+    lines.append("Pyramid:")
+    for level in (2, 1, 0):
+        row = state.pyramid[level]
+        lines.append(f"  level {level + 1} (deck {state.decks[level]} left):")
+        for slot, cid in enumerate(row):
+            lines.append(f"    {slot + 1}. {_card(cid)}")
+    for seat in (0, 1):
+        lines.append("")
+        lines.extend(_player_lines(state, seat, names[seat]))
+    royals_known = [r for r in ROYALS if r not in state.royals]
+    if royals_known:
+        lines.append("")
+        lines.append(f"Royal cards taken: {', '.join(royals_known)}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["board_grid", "render_state"]

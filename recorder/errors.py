@@ -1,0 +1,177 @@
+"""The store's narrow error types.
+
+Every error a user can cause (a bad file, an illegal event, a stale write, an unknown game)
+is one of these, with a message that names the place: the file, the game, the event number
+or sequence, the field, and for a refused move the rule with its rulebook page.  The CLI
+and the web turn them into an exit code or an HTTP status; none is meant to reach a user as
+a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.errors import Violation
+
+
+class StoreError(Exception):
+    """Base class of every error the recorder raises on bad input or a bad database."""
+
+
+class GameNotFound(StoreError, KeyError):
+    """No game with this id is stored."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        super().__init__(f"no game {game_id!r} in this database")
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return str(self.args[0])
+
+
+class StepOutOfRange(StoreError, IndexError):
+    """A step beyond the last stored event (or below 0) was asked for."""
+
+    def __init__(self, game_id: str, step: int, last: int):
+        self.game_id = game_id
+        self.step = step
+        self.last = last
+        super().__init__(f"game {game_id}: there is no step {step} (steps run from 0 to {last})")
+
+
+class ConcurrencyError(StoreError):
+    """Another writer appended first: the expected sequence is stale."""
+
+    def __init__(self, game_id: str, expected: int, actual: int):
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"game {game_id}: expected to append after event {expected}, "
+            f"but the game now has {actual} events (expected sequence {expected}, "
+            f"actual {actual}); reload and try again"
+        )
+
+
+class EventIdConflict(StoreError):
+    """An event id that is already stored was sent with a different payload or place."""
+
+    def __init__(self, event_id: str, message: str):
+        self.event_id = event_id
+        super().__init__(f"event id {event_id!r}: {message}")
+
+
+class CorruptEvent(StoreError):
+    """A stored event can no longer be read or replayed; names the game and the sequence."""
+
+    def __init__(self, game_id: str, sequence: int, message: str):
+        self.game_id = game_id
+        self.sequence = sequence
+        super().__init__(f"game {game_id}, event {sequence}: {message}")
+
+
+class SchemaVersionError(StoreError):
+    """The database was written by a newer tablelog, or is not a tablelog database."""
+
+
+class EventRejected(StoreError):
+    """An event (or a game's headers) refused before anything was written.
+
+    ``event_number`` is the 1-based number of the event in its game (None for a problem
+    outside the events, such as a header); ``violations`` the rules it breaks (empty for
+    a format problem, whose text is in ``message``); ``field`` the dotted path of the
+    offending field when one is known.  ``source``, ``line`` and ``column`` say where in a
+    file the problem is, when it comes from one; ``game`` numbers the game inside a file
+    that holds several.
+    """
+
+    def __init__(
+        self,
+        event_number: int | None,
+        problem: str | Sequence[Violation],
+        field: str | None = None,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        game: int | None = None,
+    ):
+        self.event_number = event_number
+        if isinstance(problem, str):
+            self.violations: list[Violation] = []
+            self.message = problem
+        else:
+            self.violations = list(problem)
+            self.message = "; ".join(str(v) for v in self.violations)
+        self.field = field
+        self.source = source
+        self.line = line
+        self.column = column
+        self.game = game
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        parts = []
+        if self.source is not None:
+            where = self.source
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            parts.append(where)
+        if self.game is not None:
+            parts.append(f"game {self.game}")
+        if self.event_number is not None:
+            parts.append(f"event {self.event_number}")
+        if self.field:
+            parts.append(self.field)
+        parts.append(self.message)
+        return ": ".join(parts)
+
+    def located(self, *, source: str | None = None, game: int | None = None) -> EventRejected:
+        """The same error placed in a file (and a game of that file)."""
+        clone = type(self)(
+            self.event_number,
+            self.violations or self.message,
+            self.field,
+            source=source if source is not None else self.source,
+            line=self.line,
+            column=self.column,
+            game=game if game is not None else self.game,
+        )
+        return clone
+
+    def __str__(self) -> str:
+        return self._text()
+
+    def __reduce__(self) -> tuple:  # type: ignore[type-arg]
+        # Picklable (errors travel back from the import worker processes).
+        return (
+            _rebuild_rejected,
+            (
+                type(self),
+                self.event_number,
+                self.violations or self.message,
+                self.field,
+                {
+                    "source": self.source,
+                    "line": self.line,
+                    "column": self.column,
+                    "game": self.game,
+                },
+            ),
+        )
+
+
+def _rebuild_rejected(
+    cls: type, number: int | None, problem: object, field: str | None, where: dict
+) -> EventRejected:  # type: ignore[type-arg]
+    return cls(number, problem, field, **where)  # type: ignore[no-any-return]
+
+
+class ImportRejected(EventRejected):
+    """A game refused by ``import_game`` or ``load_file``: nothing of it was written."""
+
+
+class AppendRejected(EventRejected):
+    """A batch refused by ``append``: none of its events was written."""

@@ -1,0 +1,268 @@
+"""Game files in and out: JSON game files, text notation files, canonical JSON export.
+
+A JSON game file::
+
+    {"format": "tablelog-game", "version": 1, "kind": "splendor-duel",
+     "id": "optional-id",
+     "headers": {"players": ["Ann", "Bo"], "date": "2024-05-01", ...},
+     "events": [{"type": "game_set_up", ...},
+                {"type": "tokens_taken", "spaces": ["c3", "d3"],
+                 "meta": {"comment": "greedy"}}, ...]}
+
+A file may also hold a list of such objects.  Text notation files (``*.tl``, or text that
+starts with ``[``) are read by the engine's notation parser.
+
+:func:`export_json` writes the canonical form: keys sorted, 2-space indent, a trailing
+newline, ``id`` only when it is not the one derived from the content, ``meta`` only when
+a logger wrote something, ``event_id`` only when it was given rather than derived.  So
+importing a canonical file and exporting it again gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.games import get_game
+
+from . import schemas
+from .errors import ImportRejected, StoreError
+from .store import (
+    EventStore,
+    GameImport,
+    _dumps,
+    _dumps_sorted,
+    content_digest,
+    derived_event_id,
+    derived_game_id,
+)
+
+NOTATION_SUFFIXES = (".tl",)
+
+
+def game_import_from_events(
+    events: Sequence[Any],
+    headers: Mapping[str, Any],
+    meta: Sequence[Mapping[str, Any] | None] | None = None,
+    *,
+    kind: str = "splendor-duel",
+    game_id: str | None = None,
+) -> GameImport:
+    """A :class:`GameImport` from engine event objects (a simulated game, a parsed log).
+
+    >>> import random
+    >>> from engine.splendor_duel import simulate
+    >>> record = game_import_from_events(
+    ...     simulate.random_game(random.Random(1)), {"players": ["Ann", "Bo"]})
+    >>> record.events[0]["type"], record.kind
+    ('game_set_up', 'splendor-duel')
+    """
+    rules = get_game(kind)
+    return GameImport(
+        kind=kind,
+        headers=dict(headers),
+        events=[rules.event_to_dict(e) for e in events],
+        meta=[None if m is None else dict(m) for m in meta] if meta is not None else [],
+        game_id=game_id,
+    )
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+def load_file(path: str | os.PathLike[str]) -> list[GameImport]:
+    """The games in a file, JSON or text notation (detected from the name and content).
+
+    Raises :class:`ImportRejected` naming the file and the place (line and column for
+    bad JSON or notation; event number and field for a bad event) on the first problem.
+    Nothing is written: pass the result to :meth:`EventStore.import_game`.
+    """
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise ImportRejected(
+            None, f"cannot read the file: {err.strerror or err}", source=source
+        ) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ImportRejected(None, f"not UTF-8 text (byte {err.start})", source=source) from None
+    return load_text(text, source)
+
+
+def load_text(text: str, source: str = "<string>") -> list[GameImport]:
+    """The games in ``text`` (see :func:`load_file`); ``source`` names it in errors."""
+    if _is_notation(text, source):
+        return [_load_notation(text, source)]
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ImportRejected(
+            None, f"invalid JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
+        ) from None
+    if isinstance(data, list):
+        if not data:
+            raise ImportRejected(None, "the file holds an empty list of games", source=source)
+        return [
+            game_import_from_document(item, source=source, game=i)
+            for i, item in enumerate(data, start=1)
+        ]
+    return [game_import_from_document(data, source=source)]
+
+
+def _is_notation(text: str, source: str) -> bool:
+    lower = source.lower()
+    if lower.endswith(NOTATION_SUFFIXES):
+        return True
+    if lower.endswith(".json"):
+        return False
+    head = text.lstrip()
+    if not head.startswith("["):
+        return False
+    # A JSON list of games opens with "[" then "{" (or is empty); notation headers such
+    # as [Players "Ann" "Bo"] open with "[" then a letter.
+    rest = head[1:].lstrip()
+    return not (rest.startswith("{") or rest.startswith("]") or rest == "")
+
+
+def game_import_from_document(
+    data: Any, *, source: str | None = None, game: int | None = None
+) -> GameImport:
+    """Validate one JSON game document (already parsed) and turn it into a GameImport."""
+
+    def reject(number: int | None, message: str, path: str | None) -> ImportRejected:
+        return ImportRejected(number, message, path or None, source=source, game=game)
+
+    problem = schemas.file_errors(data)
+    if problem is not None:
+        raise reject(None, problem[1], problem[0])
+    kind = data["kind"]
+    rules = get_game(kind)
+    payload_version = schemas.FILE_PAYLOAD_VERSION[data["version"]]
+    events: list[dict[str, Any]] = []
+    metas: list[dict[str, Any] | None] = []
+    ids: list[str | None] = []
+    for number, item in enumerate(data["events"], start=1):
+        if not isinstance(item, Mapping):
+            raise reject(number, "an event is a JSON object", None)
+        payload = dict(item)
+        meta = payload.pop("meta", None)
+        event_id = payload.pop("event_id", None)
+        if payload_version != rules.payload_version:
+            try:
+                payload = rules.upcast(payload, payload_version)
+            except Exception as err:  # an upcaster meeting a malformed old payload
+                raise reject(number, f"cannot bring the payload up to date: {err}", None) from None
+        problem = schemas.payload_errors_cached(kind, payload)
+        if problem is not None:
+            raise reject(number, problem[1], problem[0])
+        if meta is not None:
+            problem = schemas.meta_errors(meta)
+            if problem is not None:
+                raise reject(number, problem[1], problem[0])
+        if event_id is not None and (
+            not isinstance(event_id, str) or not schemas.EVENT_ID_RE.match(event_id)
+        ):
+            raise reject(
+                number, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id"
+            )
+        events.append(payload)
+        metas.append(meta)
+        ids.append(event_id)
+    return GameImport(
+        kind=kind,
+        headers=dict(data["headers"]),
+        events=events,
+        meta=metas,
+        game_id=data.get("id"),
+        event_ids=ids if any(i is not None for i in ids) else None,
+    )
+
+
+def _load_notation(text: str, source: str) -> GameImport:
+    try:
+        from engine.splendor_duel.notation import parse_game
+    except ImportError:
+        raise ImportRejected(
+            None,
+            "notation import is not available in this tablelog; import JSON game files",
+            source=source,
+        ) from None
+    parsed = parse_game(text, source)
+    if parsed.errors:
+        err = parsed.errors[0]
+        violations = list(getattr(err, "violations", None) or [])
+        raise ImportRejected(
+            None,
+            violations or str(getattr(err, "message", err)),
+            source=source,
+            line=getattr(err, "line", None),
+            column=getattr(err, "column", None),
+        )
+    return game_import_from_events(
+        parsed.events, parsed.headers, list(parsed.meta) if parsed.meta else None
+    )
+
+
+# --- exporting ---------------------------------------------------------------------------
+
+
+def game_document(store: EventStore, game_id: str) -> dict[str, Any]:
+    """The canonical JSON document of a stored game (see the module docstring)."""
+    kind, headers, stored = store.stored_content(game_id)
+    items = []
+    digest_rows = []
+    for ev in stored:
+        item: dict[str, Any] = dict(ev.payload)
+        user_meta = {k: v for k, v in ev.meta.items() if k != "violations"}
+        if user_meta:
+            item["meta"] = user_meta
+        explicit = ev.event_id != derived_event_id(game_id, ev.sequence)
+        if explicit:
+            item["event_id"] = ev.event_id
+        items.append(item)
+        digest_rows.append(
+            (
+                _dumps(ev.payload),
+                _dumps_sorted(user_meta) if user_meta else None,
+                ev.event_id if explicit else None,
+            )
+        )
+    doc: dict[str, Any] = {
+        "format": schemas.FILE_FORMAT,
+        "version": schemas.FILE_VERSION,
+        "kind": kind,
+        "headers": headers,
+        "events": items,
+    }
+    digest = content_digest(kind, _dumps_sorted(headers), digest_rows)
+    if derived_game_id(digest) != game_id:
+        doc["id"] = game_id
+    return doc
+
+
+def export_json(store: EventStore, game_id: str) -> str:
+    """The game as canonical JSON text: sorted keys, 2-space indent, trailing newline."""
+    return (
+        json.dumps(game_document(store, game_id), indent=2, sort_keys=True, ensure_ascii=False)
+        + "\n"
+    )
+
+
+def export_notation(store: EventStore, game_id: str) -> str:
+    """The game in the text notation (the engine's ``write_game``)."""
+    try:
+        from engine.splendor_duel.notation import write_game
+    except ImportError:
+        raise StoreError(
+            "notation export is not available in this tablelog; use --format json"
+        ) from None
+    kind, headers, stored = store.stored_content(game_id)
+    if kind != "splendor-duel":
+        raise StoreError(f"the notation is for Splendor Duel games; game {game_id} is {kind}")
+    meta = [{k: v for k, v in ev.meta.items() if k != "violations"} or None for ev in stored]
+    return str(write_game(headers, [ev.event for ev in stored], meta))

@@ -1,0 +1,184 @@
+"""The database schema, as an ordered list of migrations.
+
+Each migration runs once, inside the same ``BEGIN IMMEDIATE`` transaction that records it
+in ``schema_migrations`` and sets ``PRAGMA user_version``; :meth:`EventStore.open` applies
+the pending ones.  A database whose version is newer than the last migration here is
+refused rather than guessed at.
+
+The tables, in the words of the game:
+
+* ``games`` — one row per game: id, kind, headers (JSON) and the header facts worth a
+  column (players, date, place, tags), status, created and last-activity times;
+* ``events`` — the record itself: one row per event, numbered from 1 in each game, append
+  only (triggers refuse UPDATE, DELETE and INSERT OR REPLACE, and an insert out of
+  sequence);
+* ``game_summaries`` and ``game_players`` — projections for listing and filtering, updated
+  in the same transaction as the events and rebuildable from them;
+* views ``game_list`` and ``event_log`` for reading the file in any SQLite tool.
+"""
+
+from __future__ import annotations
+
+APPEND_ONLY = "events are append-only"
+
+MIGRATION_1 = f"""
+CREATE TABLE schema_migrations (
+    version INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+);
+
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    players TEXT NOT NULL CHECK (json_valid(players)),
+    date TEXT,
+    place TEXT,
+    tags TEXT CHECK (tags IS NULL OR json_valid(tags)),
+    headers TEXT NOT NULL CHECK (json_valid(headers)),
+    status TEXT NOT NULL CHECK (status IN ('setup', 'playing', 'finished')),
+    created_at TEXT NOT NULL,
+    last_activity TEXT NOT NULL
+);
+
+CREATE TABLE events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    sequence INTEGER NOT NULL CHECK (sequence >= 1),
+    event_id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL CHECK (json_valid(payload)),
+    payload_version INTEGER NOT NULL,
+    meta TEXT CHECK (meta IS NULL OR json_valid(meta)),
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, sequence)
+) WITHOUT ROWID;
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT,
+        '{APPEND_ONLY}: a stored event cannot be changed (record a correction as a new event)');
+END;
+
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a stored event cannot be deleted');
+END;
+
+-- Fires before any conflict resolution, so INSERT OR REPLACE / OR IGNORE on a stored
+-- event is refused too (a REPLACE would otherwise delete the stored row without firing
+-- the delete trigger unless recursive_triggers is on).  Three index look-ups: the event
+-- before exists (or this is event 1), none at or after it, and the event id is new.
+CREATE TRIGGER events_append_in_sequence BEFORE INSERT ON events
+WHEN (NEW.sequence > 1 AND NOT EXISTS (
+        SELECT 1 FROM events WHERE game_id = NEW.game_id AND sequence = NEW.sequence - 1))
+    OR EXISTS (SELECT 1 FROM events WHERE game_id = NEW.game_id AND sequence >= NEW.sequence)
+    OR EXISTS (SELECT 1 FROM events WHERE event_id = NEW.event_id)
+BEGIN
+    SELECT RAISE(ABORT,
+        '{APPEND_ONLY}: a new event follows the last of its game, under a new event id');
+END;
+
+CREATE TRIGGER games_keep_identity
+BEFORE UPDATE OF id, kind, players, date, place, tags, headers, created_at ON games
+BEGIN
+    SELECT RAISE(ABORT, 'a game''s id, kind, headers and creation time cannot be changed');
+END;
+
+CREATE TRIGGER games_keep_recorded BEFORE DELETE ON games
+WHEN EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id)
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a game with recorded events cannot be deleted');
+END;
+
+CREATE TABLE game_summaries (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    kind TEXT NOT NULL,
+    player_0 TEXT,
+    player_1 TEXT,
+    date TEXT,
+    status TEXT NOT NULL,
+    winner INTEGER,
+    winner_name TEXT,
+    condition TEXT,
+    turns INTEGER NOT NULL,
+    to_move INTEGER,
+    event_count INTEGER NOT NULL,
+    flagged_count INTEGER NOT NULL,
+    last_activity TEXT NOT NULL
+);
+CREATE INDEX game_summaries_by_activity ON game_summaries (last_activity DESC, game_id);
+CREATE INDEX game_summaries_by_date ON game_summaries (date);
+
+CREATE TABLE game_players (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL COLLATE NOCASE,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX game_players_by_name ON game_players (name);
+
+CREATE VIEW game_list AS
+SELECT
+    s.game_id AS id,
+    s.date,
+    s.player_0 || ' vs ' || s.player_1 AS players,
+    g.place,
+    s.status,
+    s.winner_name AS winner,
+    s.condition,
+    s.turns,
+    s.event_count AS events,
+    s.flagged_count AS played_illegally,
+    s.last_activity
+FROM game_summaries AS s JOIN games AS g ON g.id = s.game_id;
+
+CREATE VIEW event_log AS
+SELECT
+    e.game_id,
+    e.sequence,
+    e.type,
+    CASE e.type
+        WHEN 'tokens_taken' THEN
+            (SELECT group_concat(value, ' ') FROM json_each(e.payload, '$.spaces'))
+        WHEN 'card_purchased' THEN
+            json_extract(e.payload, '$.card') || ' paying ' ||
+            COALESCE((SELECT group_concat(value || ' ' || key, ', ')
+                      FROM json_each(e.payload, '$.payment')), 'nothing')
+        WHEN 'card_reserved' THEN
+            COALESCE(json_extract(e.payload, '$.card'),
+                     'level-' || json_extract(e.payload, '$.deck') || ' deck') ||
+            ' with the Gold on ' || json_extract(e.payload, '$.gold')
+        WHEN 'privilege_spent' THEN json_extract(e.payload, '$.space')
+        WHEN 'bonus_token_taken' THEN json_extract(e.payload, '$.space')
+        WHEN 'color_copied' THEN json_extract(e.payload, '$.color')
+        WHEN 'token_stolen' THEN json_extract(e.payload, '$.color')
+        WHEN 'royal_taken' THEN json_extract(e.payload, '$.royal')
+        WHEN 'card_revealed' THEN json_extract(e.payload, '$.card')
+        WHEN 'card_identified' THEN
+            'player ' || json_extract(e.payload, '$.player') || ': ' ||
+            json_extract(e.payload, '$.card')
+        WHEN 'player_resigned' THEN 'player ' || json_extract(e.payload, '$.player')
+        WHEN 'tokens_discarded' THEN
+            (SELECT group_concat(value || ' ' || key, ', ')
+             FROM json_each(e.payload, '$.tokens'))
+        WHEN 'board_replenished' THEN
+            (SELECT group_concat(value, ' ') FROM json_each(e.payload, '$.tokens'))
+        WHEN 'game_set_up' THEN
+            'player ' || json_extract(e.payload, '$.first_player') || ' starts'
+        ELSE NULL
+    END AS details,
+    json_extract(e.meta, '$.comment') AS comment,
+    COALESCE(json_extract(e.meta, '$.played_illegally'), 0) AS played_illegally,
+    e.payload,
+    e.payload_version,
+    e.event_id,
+    e.recorded_at
+FROM events AS e;
+"""
+
+#: (version, description, SQL), applied in order.
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
+]
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
