@@ -20,7 +20,13 @@ class Rule:
     source: str = "rulebook"
 
     def cite(self) -> str:
-        """The citation as players quote it, e.g. ``p.5, Take up to 3 tokens``."""
+        """The citation as players quote it.
+
+        >>> Rule("Take up to 3 tokens", 5).cite()
+        'p.5, Take up to 3 tokens'
+        >>> Rule("no Privilege after a Replenish", None, "Board Game Arena rules summary").cite()
+        'Board Game Arena rules summary: no Privilege after a Replenish'
+        """
         where = f"p.{self.page}, " if self.page is not None else ""
         prefix = "" if self.source == "rulebook" else f"{self.source}: "
         return f"{prefix}{where}{self.section}"

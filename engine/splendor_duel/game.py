@@ -12,6 +12,23 @@ The turn (rulebook p.4-9): optional actions in order (spend Privileges, then rep
 one mandatory action (take tokens, reserve with a Gold, or purchase), the abilities and
 Royal cards it triggers, a discard down to 10 tokens, the victory check and, by the
 publisher's ruling, the refill of the pyramid slot emptied during the turn.
+
+A table set up with the tokens in colour order along the spiral (the 3 Gold last, on
+e3, e4 and e5):
+
+>>> from engine.splendor_duel.catalogue import CARDS_BY_LEVEL, PYRAMID_SIZES, TOKEN_COUNTS
+>>> from engine.splendor_duel.events import GameSetUp, event_from_dict
+>>> board = tuple(c for c, n in enumerate(TOKEN_COUNTS) for _ in range(n))
+>>> pyramid = tuple(ids[:n] for ids, n in zip(CARDS_BY_LEVEL, PYRAMID_SIZES))
+>>> state = replay([GameSetUp(0, board, pyramid)])
+>>> for v in check(state, event_from_dict({"type": "tokens_taken", "spaces": ["d3", "e3"]})):
+...     print(v.code, "-", v)
+take.gold - e3 holds a Gold token; Gold is only taken by reserving a card (p.5, Take up to 3 tokens)
+>>> len(legal_moves(state))   # 121 takes; 3 Gold x (12 pyramid cards + 3 decks) reserves
+166
+>>> play(state, event_from_dict({"type": "tokens_taken", "spaces": ["b3", "c3", "d3"]}))
+>>> state.players[0].tokens[:2], state.current   # 2 white, 1 blue; player 1's turn
+([2, 1], 1)
 """
 
 from __future__ import annotations
@@ -1197,10 +1214,8 @@ def _discards(tokens: Sequence[int], k: int) -> list[Counts]:
 def legal_moves(state: State) -> list[Event]:
     """Every legal next decision of the player to move (see the module docstring).
 
-    >>> from engine.splendor_duel.events import event_from_dict
-    >>> state = new_game()
-    >>> len(legal_moves(state))          # the setup is an observation, not a decision
-    0
+    >>> legal_moves(new_game())          # the setup is an observation, not a decision
+    []
     """
     aw = state.awaiting
     if aw == ACTION:

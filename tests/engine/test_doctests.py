@@ -1,0 +1,33 @@
+"""The examples in the engine's docstrings run as tests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "engine.errors",
+    "engine.splendor_duel",
+    "engine.splendor_duel.catalogue",
+    "engine.splendor_duel.events",
+    "engine.splendor_duel.game",
+    "engine.splendor_duel.rules",
+    "engine.splendor_duel.simulate",
+    "engine.splendor_duel.state",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_the_engine_has_examples():
+    attempted = sum(
+        doctest.testmod(importlib.import_module(name), report=False).attempted for name in MODULES
+    )
+    assert attempted >= 20
