@@ -1525,14 +1525,16 @@ class _GameParser:
             return
         if number != state.turn and state.awaiting != OVER:
             if number > state.turn:
-                msg = f"turn {number} starts here but turn {state.turn} is not over: " + _due_text(
-                    state, self.names
+                self.error(
+                    "illegal", line.number, m.start(1) + 1,
+                    f"turn {number} starts here, but turn {state.turn} is not over",
+                    [_due_violation(state)], with_position=True,
                 )
-            else:
-                msg = (
-                    f"this is turn {state.turn}, not {number} (turns are numbered from 1; an "
-                    "extra turn counts as a turn)"
-                )
+                return
+            msg = (
+                f"this is turn {state.turn}, not {number} (turns are numbered from 1; an "
+                "extra turn counts as a turn)"
+            )
             self.error("syntax", line.number, m.start(1) + 1, msg, with_position=True)
             return
         if number != state.turn:
@@ -1807,29 +1809,20 @@ class _GameParser:
                 )
 
 
-def _due_text(state: State, names: tuple[str, str]) -> str:
-    """What the state waits for, in words (for turn-number errors)."""
-    name = names[state.current]
-    aw = state.awaiting
-    if aw == ACTION:
-        return f"{name} has not made the mandatory action"
-    if aw == COLOR:
-        return f"{name} must choose the colour joker {state.last_card} copies (copy X)"
-    if aw == BONUS_TOKEN:
-        return f"{name} must take the token {state.last_card}'s ability gives (token SPACE)"
-    if aw == STEAL:
-        return f"{name} must take a token from the opponent (steal X)"
-    if aw == ROYAL:
-        return f"{name} must take a Royal card (royal R-n)"
-    if aw == DISCARD:
-        return (
-            f"{name} holds {state.player.token_count} tokens and must discard down to 10 "
-            "(disc ...)"
+def _due_violation(state: State) -> Violation:
+    """What the state waits for, as the engine words it (``turn.discard_due`` ...)."""
+    if state.awaiting == ACTION:
+        return Violation(
+            "turn.action_due",
+            f"{_game.NAMES[state.current]} has not played turn {state.turn} yet: the "
+            "mandatory action is due",
+            rules.MANDATORY,
         )
-    if aw == REVEAL:
-        level = (state.refill or (0, 0))[0] + 1
-        return f"the empty level-{level} pyramid slot must be refilled (reveal {level}-NN)"
-    return aw
+    probe: Event = TokensTaken((0,)) if state.awaiting == REVEAL else CardRevealed("1-01")
+    found = _game.check(state, probe)
+    if found:
+        return found[0]
+    return Violation("turn.not_over", "the turn is not over", rules.PLAYER_TURN)
 
 
 def parse_game(
