@@ -105,7 +105,8 @@ class PlayerState:
 
 
 class State:
-    """A Splendor Duel position.  Build one with :func:`engine.splendor_duel.new_game`."""
+    """A Splendor Duel position.  ``State()`` is the empty table (:func:`game.new_game`),
+    waiting for the ``game_set_up`` event; folding events brings it to any later step."""
 
     __slots__ = (
         "board",
