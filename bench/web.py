@@ -39,30 +39,40 @@ from recorder import EventStore, GameImport  # noqa: E402
 NAMES = ("Ada", "Blaise", "Chiara", "Dmitri", "Emeka", "Fumiko", "Gaspard", "Hana")
 
 
-def build_db(path: Path, games: int) -> None:
-    """``games`` seeded random games imported through the store."""
+def build_db(path: Path, games: int, chunk: int = 250) -> None:
+    """``games`` seeded random games imported through the store (in batches when the
+    store offers ``import_games``)."""
     tmp = path.with_suffix(".building")
     for suffix in ("", "-wal", "-shm"):
         Path(str(tmp) + suffix).unlink(missing_ok=True)
     started = time.perf_counter()
     with EventStore.open(str(tmp)) as store:
-        for seed in range(games):
-            rng = random.Random(seed)
-            events = random_game(rng)
-            a, b = rng.sample(NAMES, 2)
-            store.import_game(GameImport(
-                kind="splendor-duel",
-                headers={"players": [a, b],
-                         "date": f"2024-{1 + seed % 12:02d}-{1 + seed % 28:02d}"},
-                events=[ev.event_to_dict(e) for e in events],
-                meta=[None] * len(events),
-                game_id=None,
-            ))
-            if seed and seed % 1000 == 0:
-                print(f"  {seed} games ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        for first in range(0, games, chunk):
+            records = [_record(seed) for seed in range(first, min(games, first + chunk))]
+            if hasattr(store, "import_games"):
+                store.import_games(records, batch_size=chunk)
+            else:
+                for record in records:
+                    store.import_game(record)
+            done = min(games, first + chunk)
+            if done % 1000 == 0:
+                print(f"  {done} games ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     os.replace(tmp, path)
     for suffix in ("-wal", "-shm"):
         Path(str(tmp) + suffix).unlink(missing_ok=True)
+
+
+def _record(seed: int) -> GameImport:
+    rng = random.Random(seed)
+    events = random_game(rng)
+    a, b = rng.sample(NAMES, 2)
+    return GameImport(
+        kind="splendor-duel",
+        headers={"players": [a, b], "date": f"2024-{1 + seed % 12:02d}-{1 + seed % 28:02d}"},
+        events=[ev.event_to_dict(e) for e in events],
+        meta=[None] * len(events),
+        game_id=None,
+    )
 
 
 def game_lengths(path: Path, games: int) -> list[tuple[str, int]]:

@@ -3,6 +3,7 @@ the legality check.  Errors are JSON too (``{"error": {"status", "title", "messa
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
@@ -11,7 +12,7 @@ from werkzeug.wrappers import Response
 from . import params
 from .db import get_store
 from .moves import check_text
-from .present import state_json
+from .present import player_names, state_json
 from .site import game_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -91,15 +92,24 @@ def game(game_id: str) -> Response:
 @bp.route("/games/<game_id>/state")
 def state(game_id: str) -> Response:
     """``?step=N``: the state after N events (the last step when absent)."""
-    tl = params.timeline(get_store(), game_id)
-    n = params.step_value(request.args.get("step"), tl)
-    key = ("state-json", n)
-    body = tl.memo.get(key)
-    if body is None:
-        body = {"game": tl.row.id, "step": n, "last_step": tl.last_step,
-                "state": state_json(tl.states[n], tl.names)}
-        tl.memo[key] = body
-    return jsonify(body)
+    store = get_store()
+    row = params.game_row(store, game_id)
+    n = params.step_number(request.args.get("step"), row.id, row.event_count)
+    cache = current_app.extensions["tablelog.timelines"]
+    tl = cache.peek(row)
+    if tl is not None:
+        body = tl.memo.get(("state-json", n))
+        if body is None:
+            body = tl.memo[("state-json", n)] = _state_body(row, n, tl.state(n), tl.names)
+    else:
+        # a game nobody is replaying: one fold in the store, no move list needed
+        body = _state_body(row, n, store.state_at(row.id, n), player_names(row.headers or {}))
+    return Response(body, mimetype="application/json")
+
+
+def _state_body(row: Any, step: int, state: Any, names: tuple[str, str]) -> str:
+    return json.dumps({"game": row.id, "step": step, "last_step": row.event_count,
+                       "state": state_json(state, names)}, separators=(",", ":"))
 
 
 @bp.route("/games/<game_id>/check")
@@ -113,5 +123,5 @@ def check(game_id: str) -> Response:
     limit = int(current_app.config["MAX_MOVE_LENGTH"])
     if len(move) > limit:
         abort(400, description=f"parameter 'move': at most {limit} characters")
-    verdict = check_text(tl.states[n], move, tl.names)
+    verdict = check_text(tl.state(n), move, tl.names)
     return jsonify({"game": tl.row.id, "step": n, **verdict.to_dict()})

@@ -46,6 +46,16 @@ def list_filters() -> dict[str, Any]:
             "per_page": per_page}
 
 
+def game_row(store: Any, game_id: str) -> Any:
+    """The stored row of ``game_id`` or a 404."""
+    if not game_id or len(game_id) > 200:
+        abort(404, description="no such game")
+    try:
+        return store.game(game_id)
+    except GameNotFound:
+        abort(404, description=f"no game {game_id!r} in this database")
+
+
 def timeline(store: Any, game_id: str) -> Timeline:
     """The folded game ``game_id`` or a 404."""
     if not game_id or len(game_id) > 200:
@@ -57,18 +67,22 @@ def timeline(store: Any, game_id: str) -> Timeline:
         abort(404, description=f"no game {game_id!r} in this database")
 
 
-def step_value(raw: str | None, tl: Timeline, name: str = "step") -> int:
-    """A step number for ``tl``: 400 when not a number, 404 when the game has no such step;
-    absent means the last step."""
+def step_number(raw: str | None, game_id: str, last: int, name: str = "step") -> int:
+    """A step number of a game with ``last`` steps: 400 when not a number or negative,
+    404 when the game has no such step; absent means the last step."""
     if raw is None or raw.strip() == "":
-        return tl.last_step
+        return last
     try:
         step = int(raw.strip())
     except ValueError:
         abort(400, description=f"parameter {name!r}: expected a step number, got {raw[:40]!r}")
     if step < 0:
         abort(400, description=f"parameter {name!r}: a step is 0 or more, got {step}")
-    if step > tl.last_step:
-        abort(404, description=f"game {tl.row.id!r} has steps 0 to {tl.last_step}, "
-                               f"not {step}")
+    if step > last:
+        abort(404, description=f"game {game_id!r} has steps 0 to {last}, not {step}")
     return step
+
+
+def step_value(raw: str | None, tl: Timeline, name: str = "step") -> int:
+    """A step number of the folded game ``tl`` (see :func:`step_number`)."""
+    return step_number(raw, tl.row.id, tl.last_step, name)

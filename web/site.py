@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from . import params
@@ -105,11 +106,10 @@ def step(game_id: str, step: str) -> str:
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
     n = params.step_value(step, tl)
-    state = tl.states[n]
+    before, state = tl.states_around(n)
     names = tl.names
     entry = tl.entries[n - 1] if n > 0 else None
-    if entry is not None:
-        before = tl.states[n - 1]
+    if entry is not None and before is not None:
         ch = changes(before, state)
         lines = change_lines(before, state, entry.event, names, ch)
     else:
@@ -132,7 +132,7 @@ def step(game_id: str, step: str) -> str:
         entry=entry,
         lines=lines,
         table=table_view(state, names, ch),
-        turns=_turns(tl),
+        moves_html=_moves_html(tl, n),
         verdict=verdict,
         move=move or "",
     )
@@ -150,6 +150,19 @@ def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
         for key, value in sorted(tags.items()):
             out.append((str(key), str(value)))
     return out
+
+
+def _moves_html(tl: Timeline, step: int) -> Markup:
+    """The move list, rendered once per folded game, with ``step`` marked as current."""
+    html = tl.memo.get("moves-html")
+    if html is None:
+        base = url_for("site.step", game_id=tl.row.id, step=0)[:-1]
+        html = tl.memo["moves-html"] = render_template("_moves.html", turns=_turns(tl),
+                                                       base=base)
+    if step:
+        mark = f'<li id="m{step}"><a '
+        html = html.replace(mark, f'<li id="m{step}" class="current"><a aria-current="step" ', 1)
+    return Markup(html)
 
 
 def _turns(tl: Timeline) -> list[dict[str, Any]]:

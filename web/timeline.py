@@ -1,4 +1,6 @@
-"""A recorded game folded once: every step's state and move text, kept in a small cache.
+"""A recorded game folded once: its move list (notation, turn, who) and snapshots of the
+state every few steps, kept in a small cache.  The state at any step is the nearest
+snapshot at or before it plus a few events.
 
 Stored events are immutable and only ever appended, so a game's fold is identified by its
 id and its event count; a game that grew is folded again on its next request.
@@ -16,6 +18,9 @@ from engine.games import get_game
 
 from .moves import move_text
 from .present import player_names
+
+#: A state snapshot is kept every this many steps.
+SNAPSHOT_EVERY = 8
 
 
 class ReplayError(Exception):
@@ -51,14 +56,15 @@ class Entry:
 
 
 class Timeline:
-    """A game's rows and every state from step 0 (before any event) to the last step."""
+    """A game's row, its move list and the state at any step (0: before any event)."""
 
-    def __init__(self, row: Any, entries: list[Entry], states: list[Any]):
+    def __init__(self, row: Any, entries: list[Entry], snapshots: list[Any], rules: Any):
         self.row = row
         self.entries = entries
-        self.states = states
         self.names = player_names(row.headers or {})
-        #: Rendered fragments that depend only on the game, filled lazily by the views.
+        self._snapshots = snapshots
+        self._rules = rules
+        #: Things computed from the game alone (rendered fragments, JSON), filled lazily.
         self.memo: dict[Any, Any] = {}
 
     @property
@@ -69,6 +75,25 @@ class Timeline:
     def event_count(self) -> int:
         return len(self.entries)
 
+    def state(self, step: int) -> Any:
+        """A fresh copy of the state after ``step`` events (0 <= step <= last_step)."""
+        if not 0 <= step <= self.last_step:
+            raise IndexError(step)
+        base = step // SNAPSHOT_EVERY
+        state = self._snapshots[base].copy()
+        for entry in self.entries[base * SNAPSHOT_EVERY:step]:
+            self._rules.force(state, entry.event)
+        return state
+
+    def states_around(self, step: int) -> tuple[Any | None, Any]:
+        """The states before and after event ``step`` (None before step 0)."""
+        if step == 0:
+            return None, self.state(0)
+        before = self.state(step - 1)
+        after = before.copy()
+        self._rules.force(after, self.entries[step - 1].event)
+        return before, after
+
 
 _ACTOR_FROM_EVENT = ("card_identified", "player_resigned")
 
@@ -78,18 +103,20 @@ def build(row: Any, stored: list[Any]) -> Timeline:
     rules = get_game(row.kind)
     names = player_names(row.headers or {})
     state = rules.new_state()
-    states = [state.copy()]
+    snapshots = [state.copy()]
     entries: list[Entry] = []
     for stored_event in stored:
         n = stored_event.sequence
         try:
-            event = rules.event_from_dict(stored_event.payload)
+            event = getattr(stored_event, "event", None)
+            if event is None:
+                event = rules.event_from_dict(stored_event.payload)
             text = move_text(state, event, names)
             turn, current, awaiting = state.turn, state.current, state.awaiting
             found = rules.force(state, event)
         except EngineError as exc:
             raise ReplayError(f"event {n} of game {row.id} cannot be replayed: {exc}") from exc
-        meta = dict(stored_event.meta or {})
+        meta = stored_event.meta or {}
         stored_violations = meta.get("violations")
         if isinstance(stored_violations, list) and stored_violations:
             violations = tuple(v if isinstance(v, dict) else {"message": str(v)}
@@ -102,29 +129,37 @@ def build(row: Any, stored: list[Any]) -> Timeline:
             actor = None
         else:
             actor = current
-        entries.append(Entry(n, event, dict(stored_event.payload), meta, turn, actor, text,
+        entries.append(Entry(n, event, stored_event.payload, meta, turn, actor, text,
                              violations))
-        states.append(state.copy())
-    return Timeline(row, entries, states)
+        if len(entries) % SNAPSHOT_EVERY == 0:
+            snapshots.append(state.copy())
+    return Timeline(row, entries, snapshots, rules)
 
 
 class TimelineCache:
     """A thread-safe LRU of folded games, keyed by game id and checked by event count."""
 
-    def __init__(self, size: int = 64):
+    def __init__(self, size: int = 256):
         self.size = max(0, size)
         self._items: OrderedDict[str, Timeline] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, store: Any, game_id: str) -> Timeline:
-        """The folded game ``game_id`` (GameNotFound from the store when unknown)."""
-        row = store.game(game_id)
+    def peek(self, row: Any) -> Timeline | None:
+        """The cached fold of ``row``'s game if it is up to date."""
         with self._lock:
             cached = self._items.get(row.id)
             if cached is not None and cached.event_count == row.event_count:
                 self._items.move_to_end(row.id)
                 cached.row = row
                 return cached
+        return None
+
+    def get(self, store: Any, game_id: str) -> Timeline:
+        """The folded game ``game_id`` (GameNotFound from the store when unknown)."""
+        row = store.game(game_id)
+        cached = self.peek(row)
+        if cached is not None:
+            return cached
         timeline = build(row, store.events(row.id))
         if self.size:
             with self._lock:
