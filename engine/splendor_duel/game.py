@@ -53,7 +53,6 @@ from .catalogue import (
     ROYAL_CROWN_THRESHOLDS,
     ROYALS,
     SEGMENT_SET,
-    SEGMENTS,
     SPACE_NAMES,
     SPIRAL_SPACES,
     TOKEN_COUNTS,
@@ -1088,9 +1087,6 @@ def _lines_from(space: int) -> tuple[tuple[int, TokensTaken, int, TokensTaken | 
 
 _SINGLE_TAKES = tuple(TokensTaken((s,)) for s in range(25))
 _LINES = tuple(_lines_from(s) for s in range(25))
-assert sum(1 + len(lines) + sum(t is not None for *_, t in lines) for lines in _LINES) == len(
-    SEGMENTS
-)
 _PRIVILEGE_MOVES = tuple(PrivilegeSpent(s) for s in range(25))
 _BONUS_MOVES = tuple(BonusTokenTaken(s) for s in range(25))
 _STEAL_MOVES = tuple(TokenStolen(c) for c in range(6))

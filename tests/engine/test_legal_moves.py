@@ -22,7 +22,7 @@ import pytest
 from duel_positions import buy, do, hold, put, reserve, reserved_for, start
 
 from engine.splendor_duel import game, simulate
-from engine.splendor_duel.catalogue import CARDS, GOLD, ROYAL_IDS
+from engine.splendor_duel.catalogue import CARDS, GOLD, ROYAL_IDS, SEGMENTS
 from engine.splendor_duel.events import (
     BoardReplenished,
     BonusTokenTaken,
@@ -172,3 +172,12 @@ def test_each_distinct_payment_is_a_separate_move():
     payments = sorted(m.payment for m in buys if m.card == "1-03")
     assert payments == sorted(game.payments(state.players[0], "1-03"))
     assert len(payments) == len(set(payments)) == 9  # Gold: 0 (1 way), 1 (3), 2 (5)
+
+
+def test_takes_on_a_full_board_are_the_145_lines_in_order():
+    """With no Gold on the board, every straight line of 1-3 spaces is a take, listed in
+    the catalogue's order (by length, then by spaces)."""
+    state = start()
+    state.board = [0, 1, 2, 3, 4] * 5  # not a real board (5 of a colour): the takes only
+    takes = [m.spaces for m in game.legal_moves(state) if isinstance(m, TokensTaken)]
+    assert takes == list(SEGMENTS)
