@@ -567,7 +567,7 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TURN_RE = re.compile(
     r"\s*(\d+)\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?"
 )
-_CARD_RE = re.compile(r"([123])-(\d{1,2})")
+_CARD_RE = re.compile(r"(\d)-(\d{1,2})")
 _LEVEL_RE = re.compile(r"[Ll]([123])")
 _COUNTS_RE = re.compile(r"(?:[WBGRKPY]\d{0,2})+")
 _COUNT_ITEM_RE = re.compile(r"([WBGRKPY])(\d{0,2})")
