@@ -52,7 +52,10 @@ class SplendorDuel:
 
     def summary(self, state: State) -> dict[str, Any]:
         o = state.outcome
-        status = "setup" if state.awaiting == SETUP else ("finished" if state.awaiting == OVER else "playing")
+        if state.awaiting == SETUP:
+            status = "setup"
+        else:
+            status = "finished" if state.awaiting == OVER else "playing"
         return {
             "status": status,
             "winner": None if o is None else o.winner,
