@@ -1,0 +1,133 @@
+"""Fixtures for the store's contract tests.
+
+Every contract test talks to the store through the ``backend`` fixture, which is
+parametrized by store implementation.  Only SQLite exists today; a PostgreSQL store would
+add one more :class:`Backend` (open a store, run raw SQL on a separate connection, damage
+a stored payload, name itself to a child process) and the whole suite runs against it.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.splendor_duel import simulate
+from recorder import EventStore
+from recorder.io import game_import_from_events
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+
+class SqliteBackend:
+    """The SQLite store in a real database file under the test's tmp_path."""
+
+    name = "sqlite"
+    #: What a refused raw statement raises.
+    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+
+    def __init__(self, tmp_path: Path):
+        self.path = tmp_path / "data" / "tablelog.db"
+
+    @property
+    def spec(self) -> str:
+        """How a child process opens the same store (see store_spec.py)."""
+        return f"sqlite:{self.path}"
+
+    def open(self) -> EventStore:
+        return EventStore.open(self.path)
+
+    def raw(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run SQL on a plain connection, as a SQLite shell would (no recursive triggers,
+        no foreign keys)."""
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.close()
+
+    def tamper_statements(self, game_id: str) -> list[str]:
+        """Raw statements that would change, remove or replace a stored event."""
+        g = game_id.replace("'", "''")
+        return [
+            f"UPDATE events SET payload = '{{}}' WHERE game_id = '{g}' AND sequence = 2",
+            f"UPDATE events SET recorded_at = 'x' WHERE game_id = '{g}'",
+            f"DELETE FROM events WHERE game_id = '{g}' AND sequence = 2",
+            f"DELETE FROM events WHERE game_id = '{g}'",
+            f"INSERT OR REPLACE INTO events SELECT * FROM events WHERE game_id = '{g}'"
+            " AND sequence = 2",
+            f"REPLACE INTO events (game_id, sequence, event_id, type, payload,"
+            f" payload_version, recorded_at) VALUES ('{g}', 2, 'other-id', 'tokens_taken',"
+            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 'now')""",
+            f"INSERT OR IGNORE INTO events (game_id, sequence, event_id, type, payload,"
+            f" payload_version, recorded_at) VALUES ('{g}', 2, 'other-id', 'tokens_taken',"
+            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 'now')""",
+            f"INSERT INTO events (game_id, sequence, event_id, type, payload,"
+            f" payload_version, recorded_at) VALUES ('{g}', 999, 'gap-id', 'tokens_taken',"
+            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 'now')""",
+            f"DELETE FROM games WHERE id = '{g}'",
+        ]
+
+    def damage_payload(self, game_id: str, sequence: int, text: str) -> None:
+        """Simulate a damaged file: overwrite one stored payload behind the store's back
+        (the append-only trigger has to be lifted to do it, as it would be by a disk
+        fault)."""
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            (trigger_sql,) = conn.execute(
+                "SELECT sql FROM sqlite_master WHERE name = 'events_no_update'"
+            ).fetchone()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("PRAGMA ignore_check_constraints = ON")
+            conn.execute("DROP TRIGGER events_no_update")
+            conn.execute(
+                "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = ?",
+                (text, game_id, sequence),
+            )
+            conn.execute(trigger_sql)
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+
+    def integrity_check(self) -> str:
+        return str(self.raw("PRAGMA integrity_check")[0][0])
+
+
+BACKENDS = {"sqlite": SqliteBackend}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> SqliteBackend:
+    return BACKENDS[request.param](tmp_path)
+
+
+@pytest.fixture
+def store(backend: SqliteBackend) -> Iterator[EventStore]:
+    with backend.open() as s:
+        yield s
+
+
+@cache
+def simulated(seed: int) -> tuple[Any, ...]:
+    """A complete seeded random game's events (cached per test session)."""
+    return tuple(simulate.random_game(random.Random(seed)))
+
+
+def record(seed: int, players: tuple[str, str] = ("Ann", "Bo"), **headers: Any) -> Any:
+    """A GameImport of simulated game ``seed``."""
+    return game_import_from_events(
+        simulated(seed), {"players": list(players), **headers}
+    )
+
+
+@pytest.fixture
+def games() -> Any:
+    return simulated
