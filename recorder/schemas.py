@@ -194,7 +194,7 @@ class GameSetUpSchema(_Payload):
     first_player = StrictInt(0, 1, required=True)
     board = fields.List(Color(), required=True, validate=validate.Length(max=25))
     pyramid = Pyramid(required=True)
-    privileges = fields.List(StrictInt(0, 3), validate=validate.Length(equal=2))
+    privileges = fields.List(StrictInt(0, 3), validate=validate.Length(equal=2), allow_none=True)
 
 
 class SpaceSchema(_Payload):

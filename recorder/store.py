@@ -179,7 +179,7 @@ class _Prepared:
 
 
 _CANONICAL: dict[Any, tuple[str, str] | tuple[str, str, str]] = {}
-_PARSED: dict[tuple[str, int, str], Any] = {}
+_PARSED: dict[tuple[str, int, int, str], Any] = {}
 _CACHE_LIMIT = 200_000
 
 
@@ -1039,7 +1039,7 @@ class EventStore:
         parsed = _PARSED
         play = rules.play
         for seq, payload_text, version, meta_text in rows:
-            key = (kind, version, payload_text)
+            key = (kind, version, current, payload_text)
             event = parsed.get(key)
             if event is None:
                 event = _parse_stored(game_id, seq, rules, payload_text, version, current)
