@@ -1,0 +1,166 @@
+"""Round trips over many seeded random games, and fuzzing: the notation and the position
+string never lose anything, and no damaged input raises anything but a positioned error."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.splendor_duel import game, simulate
+from engine.splendor_duel.catalogue import GOLD, SEGMENT_SET
+from engine.splendor_duel.events import TokensTaken
+from engine.splendor_duel.notation import (
+    NotationError,
+    parse_game,
+    parse_move,
+    write_game,
+)
+from engine.splendor_duel.position import (
+    PositionError,
+    parse_position,
+    position_string,
+    state_differences,
+)
+
+GAMES = 1000
+HEADERS = {"players": ["Alice", "Bob"], "date": "2024-01-01", "place": "Lyon"}
+
+
+@cache
+def seeded_games() -> tuple[tuple, ...]:
+    return tuple(tuple(simulate.random_game(random.Random(seed))) for seed in range(GAMES))
+
+
+@cache
+def sample_text() -> str:
+    return write_game(HEADERS, list(seeded_games()[0]))
+
+
+def test_a_thousand_games_round_trip_through_the_notation():
+    for seed, events in enumerate(seeded_games()):
+        events = list(events)
+        text = write_game(HEADERS, events)
+        parsed = parse_game(text, f"seed-{seed}")
+        assert parsed.errors == [], (seed, str(parsed.errors[0]))
+        assert parsed.events == events, seed
+        assert write_game(parsed.headers, parsed.events, parsed.meta) == text, seed
+
+
+def test_position_strings_round_trip_on_many_states():
+    checked = 0
+    for seed, events in enumerate(seeded_games()[:300]):
+        for n, state in enumerate(game.states(events)):
+            if (n + seed) % 4:
+                continue
+            text = position_string(state)
+            back = parse_position(text)
+            assert state_differences(state, back) == [], (seed, n, text)
+            assert position_string(back) == text
+            checked += 1
+    assert checked > 10_000
+
+
+def test_a_forced_move_keeps_the_position_string_complete():
+    events = list(seeded_games()[1])
+    state = next(s for n, s in enumerate(game.states(events)) if n > 20 and s.awaiting == "action")
+    gems = [s for s in range(25) if 0 <= state.board[s] < GOLD]
+    pair = next((a, b) for a in gems for b in gems if a < b and (a, b) not in SEGMENT_SET)
+    assert game.force(state, TokensTaken(pair))
+    back = parse_position(position_string(state))
+    assert state_differences(state, back) == []
+
+
+# --- fuzzing ---------------------------------------------------------------------------
+
+
+def _assert_positioned(parsed, text: str) -> None:
+    lines = text.count("\n") + 2
+    for err in parsed.errors:
+        assert err.kind in ("syntax", "unknown", "illegal")
+        assert 1 <= err.line <= lines, str(err)
+        assert err.column >= 1, str(err)
+        assert str(err).startswith(f"fuzz:{err.line}:{err.column}: ")
+
+
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_files_never_raise_and_errors_have_a_place(data):
+    text = sample_text()
+    for _ in range(data.draw(st.integers(1, 4))):
+        kind = data.draw(st.sampled_from(["delete", "insert", "replace", "swap", "token"]))
+        at = data.draw(st.integers(0, max(0, len(text) - 1)))
+        if kind == "delete":
+            text = text[:at] + text[at + data.draw(st.integers(1, 12)) :]
+        elif kind == "insert":
+            chunk = data.draw(st.text(alphabet='abc12345WBGRKPY{}()"[]!?@=.:- \n#\\', max_size=6))
+            text = text[:at] + chunk + text[at:]
+        elif kind == "replace":
+            ch = data.draw(st.characters(blacklist_categories=("Cs",)))
+            text = text[:at] + ch + text[at + 1 :]
+        elif kind == "swap":
+            lines = text.split("\n")
+            i = data.draw(st.integers(0, len(lines) - 1))
+            j = data.draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+            text = "\n".join(lines)
+        else:
+            words = text.split(" ")
+            i = data.draw(st.integers(0, len(words) - 1))
+            words[i] = data.draw(
+                st.sampled_from(["take", "buy", "c9", "3-14", "R-7", "(", "{", "!illegal", ""])
+            )
+            text = " ".join(words)
+    for stop in (True, False):
+        parsed = parse_game(text, "fuzz", stop_at_first_error=stop)
+        _assert_positioned(parsed, text)
+
+
+@FUZZ
+@given(st.integers(0, 10**6))
+def test_truncated_files_never_raise_and_errors_have_a_place(cut):
+    text = sample_text()
+    text = text[: cut % len(text)]
+    parsed = parse_game(text, "fuzz")
+    _assert_positioned(parsed, text)
+    # A truncated finished game always says something: its Result header is "1-0" or
+    # "0-1" and the moves stop short, or the cut broke a line.
+    if text.count("\n") > 12:
+        assert parsed.errors
+
+
+@FUZZ
+@given(st.text(max_size=40))
+def test_parse_move_raises_only_notation_errors(text):
+    state = game.replay(list(seeded_games()[2])[:25])
+    try:
+        parse_move(state, text)
+    except NotationError as err:
+        assert err.line == 1 and err.column >= 1
+
+
+@FUZZ
+@given(st.data())
+def test_parse_position_raises_only_position_errors(data):
+    events = list(seeded_games()[3])
+    state = game.replay(events[: data.draw(st.integers(0, len(events)))])
+    text = position_string(state)
+    at = data.draw(st.integers(0, len(text) - 1))
+    chunk = data.draw(st.text(alphabet="WBGRKPY.-/,:=0123456789 _rxL?", max_size=4))
+    damaged = text[:at] + chunk + text[at + data.draw(st.integers(0, 3)) :]
+    try:
+        back = parse_position(damaged)
+    except PositionError as err:
+        assert err.column >= 1 and err.kind in ("syntax", "unknown")
+    else:
+        assert parse_position(position_string(back)) is not None
