@@ -4,7 +4,7 @@
 >>> from engine.splendor_duel import simulate, game
 >>> state = game.replay(simulate.random_game(random.Random(2)), upto=1)
 >>> print(render_state(state, ("Ann", "Bo")).splitlines()[0])
-Turn 1: Ann to play (optional actions, then a mandatory action)
+Turn 1: Bo to play (optional actions, then a mandatory action)
 """
 
 from __future__ import annotations
