@@ -140,7 +140,7 @@ def _validate_json(path: Path) -> list[GameReport]:
     reports = []
     for index, record in enumerate(games, start=1):
         names = _names(record.headers)
-        state, problem, flagged = notation.validate_payloads(record.events, record.meta)
+        state, problem, flagged = notation.validate_payloads(record.events, record.meta, names)
         errors = []
         if problem is not None:
             errors.append({"kind": "illegal" if problem.violations else "syntax",

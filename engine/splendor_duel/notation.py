@@ -2076,7 +2076,9 @@ class PayloadProblem:
 
 
 def validate_payloads(
-    payloads: Sequence[Any], meta: Sequence[dict[str, Any] | None] | None = None
+    payloads: Sequence[Any],
+    meta: Sequence[dict[str, Any] | None] | None = None,
+    names: tuple[str, str] = ("Player 1", "Player 2"),
 ) -> tuple[State, PayloadProblem | None, list[Flagged]]:
     """Fold a game given as JSON event payloads (``event_to_dict`` form), as the store
     imports it: events whose meta says ``played_illegally`` are forced.  Returns the
@@ -2095,30 +2097,33 @@ def validate_payloads(
             return state, PayloadProblem(number, str(err), err.field, [], state.turn, None), flagged
         if isinstance(m, dict) and m.get("played_illegally"):
             before = position_string(state)
-            text = move_text_safe(state, event)
+            text = move_text_safe(state, event, names)
+            turn = state.turn
             try:
                 violations = _game.force(state, event)
             except IllegalMoveError as err:
                 return state, PayloadProblem(
-                    number, "cannot be replayed even as played", None, err.violations,
-                    state.turn, before,
+                    number, "cannot be replayed even as played", None,
+                    name_players(err.violations, names), turn, before,
                 ), flagged
-            flagged.append(Flagged(number, 0, 0, state.turn, text, violations, before))
+            flagged.append(
+                Flagged(number, 0, 0, turn, text, name_players(violations, names), before)
+            )
             continue
         violations = _game.check(state, event)
         if violations:
             return state, PayloadProblem(
-                number, f"{event.type.replace('_', ' ')} is not allowed here", None, violations,
-                state.turn, position_string(state),
+                number, f"{move_text_safe(state, event, names)} is not allowed here", None,
+                name_players(violations, names), state.turn, position_string(state),
             ), flagged
         _game.apply_unchecked(state, event)
     return state, None, flagged
 
 
-def move_text_safe(state: State, event: Event) -> str:
+def move_text_safe(state: State, event: Event, names: tuple[str, str] | None = None) -> str:
     """:func:`move_text`, falling back to the event type if the text cannot be made."""
     try:
-        return move_text(state, event)
+        return move_text(state, event, names)
     except (IndexError, KeyError, ValueError, TypeError):
         return event.type
 
