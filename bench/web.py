@@ -195,7 +195,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--requests", type=int, default=150, help="per client and workload")
     parser.add_argument("--seconds", type=float, default=60, help="time bound per workload")
-    parser.add_argument("--threads", type=int, default=8, help="server worker threads")
+    parser.add_argument("--threads", type=int, default=4, help="server worker threads")
     parser.add_argument("--db", type=Path, default=None)
     parser.add_argument("--fresh", action="store_true", help="rebuild the cached database")
     args = parser.parse_args()

@@ -16,7 +16,7 @@ COMMANDS: list[click.Command] = []
               help="Port to listen on.")
 @click.option("--db", "db_path", envvar="TABLELOG_DB", type=click.Path(dir_okay=False),
               default=None, help="SQLite database (default: $TABLELOG_DB or ./data/tablelog.db).")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
+@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64),
               help="Worker threads.")
 @click.option("--samples", "samples_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder of sample games for an empty database "

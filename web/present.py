@@ -64,11 +64,18 @@ def tokens_text(counts: Sequence[int]) -> str:
                     for c, n in enumerate(counts) if n)
 
 
+SHORT_CONDITIONS = {"points": "on points", "crowns": "on crowns", "color": "on one colour",
+                    "resignation": "by resignation"}
+
+
 def result_text(winner: int | None, condition: str | None, names: Sequence[str],
-                color: int | None = None) -> str:
-    """``Ann won on Crowns (10 or more)``; an empty string while nobody has won."""
+                color: int | None = None, *, short: bool = False) -> str:
+    """``Ann won on Crowns (10 or more)`` (``Ann won on crowns`` when ``short``); an
+    empty string while nobody has won."""
     if winner is None or condition is None:
         return ""
+    if short:
+        return f"{names[winner]} won {SHORT_CONDITIONS.get(condition, condition)}"
     if condition == "resignation":
         return f"{names[winner]} won: {names[1 - winner]} resigned"
     how = CONDITION_WORDS.get(condition, condition)

@@ -48,7 +48,7 @@ def test_games_list_shows_players_date_result_and_length(client: Any, store: Any
     assert "Ann" in html and "Bert" in html and "2024-01-10" in html
     row = store.game(store.list_games(player="Dana")[0].id)
     assert f"{row.turns} turns" in html
-    assert "won on" in html or "resigned" in html
+    assert "won on" in html or "won by resignation" in html
     assert "in progress" in html  # the unfinished game
 
 
