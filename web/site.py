@@ -138,6 +138,9 @@ def step(game_id: str, step: str) -> str:
     )
 
 
+SPOILERS = frozenset({"result", "victory", "winner", "termination"})
+
+
 def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
     """Headers worth showing besides players and date (place, event, tags...)."""
     out = []
@@ -148,7 +151,9 @@ def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
     tags = headers.get("tags")
     if isinstance(tags, dict):
         for key, value in sorted(tags.items()):
-            out.append((str(key), str(value)))
+            # the result is told at the last step, not in the replay's heading
+            if str(key).lower() not in SPOILERS:
+                out.append((str(key), str(value)))
     return out
 
 
