@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from markupsafe import Markup
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
 
 from recorder import default_db_path
 
@@ -44,7 +44,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TIMELINE_CACHE=256,
         STORE_PER_THREAD=False,
         MAX_MOVE_LENGTH=200,
-        JSON_SORT_KEYS=False,
     )
     if test_config is not None:
         app.config.update(test_config)
@@ -135,5 +134,5 @@ def _register_errors(app: Flask) -> None:
         if isinstance(exc, HTTPException):
             return _http_error(exc)
         log.exception("unexpected error on %s", request.path)
-        return _render(500, InternalServerError.name,
+        return _render(500, "Internal Server Error",
                        "something went wrong on our side; the server log has the details")

@@ -256,10 +256,10 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
         for color in order if color in groups
     ]
     reserved = []
-    for i, (level, cid) in enumerate(p.reserved):
+    for i, (level, reserved_id) in enumerate(p.reserved):
         reserved.append({
             "level": level,
-            "card": None if cid is None else card_view(cid),
+            "card": None if reserved_id is None else card_view(reserved_id),
             "new": i in ch.reserved_added[seat],
         })
     return {
