@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
-from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from recorder import default_db_path
@@ -51,8 +50,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.timelines"] = TimelineCache(int(app.config["TIMELINE_CACHE"]))
 
     db.init_app(app)
-    _register_card_cache(app)
-    from . import api, site
+    from . import api, render, site
+
+    app.jinja_env.globals["render"] = render
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
@@ -67,34 +67,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         return response
 
     return app
-
-
-def _register_card_cache(app: Flask) -> None:
-    """``card_html(card, extra)`` and ``token_html(letter, color, extra)`` for the
-    templates: a card's markup depends only on its id, the colour it counts as and the
-    extra classes, a token's on its colour, so each is rendered once."""
-    cache: dict[tuple[str, str, str], Markup] = {}
-
-    def card_html(card: Mapping[str, Any], extra: str = "") -> Markup:
-        key = (card["id"], card["color"], extra)
-        html = cache.get(key)
-        if html is None:
-            macro = app.jinja_env.get_template("_macros.html").module.card  # type: ignore[attr-defined]
-            html = cache[key] = Markup(macro(card, extra))
-        return html
-
-    tokens: dict[tuple[str, str, str], Markup] = {}
-
-    def token_html(letter: str, color: str, extra: str = "") -> Markup:
-        key = (letter, color, extra)
-        html = tokens.get(key)
-        if html is None:
-            macro = app.jinja_env.get_template("_macros.html").module.token  # type: ignore[attr-defined]
-            html = tokens[key] = Markup(macro(letter, color, extra))
-        return html
-
-    app.jinja_env.globals["card_html"] = card_html
-    app.jinja_env.globals["token_html"] = token_html
 
 
 def _wants_json() -> bool:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from . import params
+from . import params, render
 from .db import get_store
 from .moves import check_text
 from .present import (
@@ -162,52 +162,8 @@ def _moves_html(tl: Timeline, step: int) -> Markup:
     html = tl.memo.get("moves-html")
     if html is None:
         base = url_for("site.step", game_id=tl.row.id, step=0)[:-1]
-        html = tl.memo["moves-html"] = move_list_html(tl, base)
+        html = tl.memo["moves-html"] = render.move_list(tl.entries, tl.names, base)
     if step:
         mark = f'<li id="m{step}"><a '
         html = html.replace(mark, f'<li id="m{step}" class="current"><a aria-current="step" ', 1)
     return Markup(html)
-
-
-def move_list_html(tl: Timeline, base: str) -> str:
-    """The move list grouped by turn, each decision a link to its step.
-
-    Written with escaped f-strings rather than a template: it is the longest part of the
-    page (one entry per event) and is built once per game, on the first view.
-    """
-    out = ['<ol class="moves" id="moves">']
-    turn_no: int | None = None
-    turn_actor: int | None = None
-    names = [escape(n) for n in tl.names]
-    for e in tl.entries:
-        if e.turn != turn_no:
-            if turn_no is not None:
-                out.append("</ol></li>")
-            turn_no = e.turn
-            turn_actor = e.actor if e.turn else None
-            seat = f" seat-{turn_actor}" if turn_actor is not None else ""
-            label = e.turn if e.turn else "Setup"
-            who = f' <span class="who">{names[turn_actor]}</span>' if turn_actor is not None else ""
-            out.append(f'<li class="turn{seat}"><span class="tno">{label}</span>{who}'
-                       '<ol class="steps">')
-        setup = e.event.type == "game_set_up"
-        title = f' title="{escape(e.text)}"' if setup else ""
-        other = (f'<span class="who">{names[e.actor]}:</span> '
-                 if e.actor is not None and e.actor != turn_actor else "")
-        text = "set-up" if setup else escape(e.text)
-        parts = [f'<li id="m{e.step}"><a href="{base}{e.step}"{title}>{other}{text}</a>']
-        for note in e.annotations:
-            parts.append(f' <span class="annotation">{escape(note)}</span>')
-        if e.played_illegally:
-            why = "; ".join(str(v.get("message", "")) for v in e.violations)
-            parts.append(f' <span class="flag" title="{escape(why)}">illegal</span>')
-        if e.comment:
-            parts.append(f'<p class="comment">{escape(e.comment)}</p>')
-        parts.append("</li>")
-        out.append("".join(parts))
-    if turn_no is None:
-        out.append('<li class="none">No moves recorded.</li>')
-    else:
-        out.append("</ol></li>")
-    out.append("</ol>")
-    return "\n".join(out)

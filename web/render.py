@@ -1,0 +1,252 @@
+"""Markup for the repeated pieces of the replay: tokens, cards, Royal cards, Privileges,
+the board, a player's panel and the move list.
+
+These are written as escaped f-strings rather than Jinja templates because the replay
+page draws hundreds of them: here they cost about a twentieth of the template version
+(bench/web.py measures the page).  Every value that is not a fixed literal or a number
+goes through :func:`markupsafe.escape`; the page layout itself stays in
+``templates/replay.html``.
+
+>>> from engine.splendor_duel.state import State
+>>> from web.present import table_view
+>>> view = table_view(State(), ("<Ann>", "Bob"))
+>>> "&lt;Ann&gt;" in player_html(view["players"][0])
+True
+>>> str(token("R", "red"))
+'<span class="token t-red" title="red">R</span>'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup, escape
+
+_TOKENS: dict[tuple[str, str, str], Markup] = {}
+_CARDS: dict[tuple[str, str, str], Markup] = {}
+
+
+def _cls(extra: str) -> str:
+    return f" {escape(extra)}" if extra else ""
+
+
+def token(letter: str, color: str, extra: str = "") -> Markup:
+    """A token: a coloured disc with its letter."""
+    key = (letter, color, extra)
+    html = _TOKENS.get(key)
+    if html is None:
+        c = escape(color)
+        html = _TOKENS[key] = Markup(
+            f'<span class="token t-{c}{_cls(extra)}" title="{c}">{escape(letter)}</span>')
+    return html
+
+
+def card(view: Mapping[str, Any], extra: str = "") -> Markup:
+    """A Jewel card as printed: bonus colour and count, points, crowns, abilities, cost.
+    ``view`` comes from :func:`web.present.card_view`; the markup depends only on the
+    card, the colour it counts as and ``extra``, so each is built once."""
+    key = (view["id"], view["color"], extra)
+    html = _CARDS.get(key)
+    if html is None:
+        html = _CARDS[key] = Markup(_card(view, extra))
+    return html
+
+
+def _card(c: Mapping[str, Any], extra: str) -> str:
+    color = escape(c["color"])
+    joker = " joker" if c["joker"] else ""
+    gems = f'<i class="gem g-{color}"></i>' * c["bonus"]
+    marks = []
+    if c["crowns"]:
+        n = c["crowns"]
+        marks.append(f'<span class="card-crowns" title="{n} crown{"s" if n > 1 else ""}">'
+                     f'{"♛" * n}</span>')
+    for a in c["abilities"]:
+        marks.append(f'<span class="ability ab-{escape(a["name"])}" title="{escape(a["title"])}">'
+                     f'{escape(a["symbol"])}</span>')
+    cost = "".join(
+        f'<li class="pip t-{escape(p["color"])}" title="{p["n"]} {escape(p["color"])}">'
+        f'{p["n"]}</li>' for p in c["cost"])
+    cid = escape(c["id"])
+    return (
+        f'<div class="card c-{color}{joker}{_cls(extra)}" title="{escape(c["title"])}"'
+        f' data-card="{cid}"><div class="card-band">'
+        f'<span class="card-points">{c["points"] or ""}</span>'
+        f'<span class="card-bonus">{gems}</span></div>'
+        f'<div class="card-body"><div class="card-marks">{"".join(marks)}</div>'
+        f'<ul class="cost" aria-label="cost">{cost}</ul>'
+        f'<span class="card-id">{cid}</span></div></div>'
+    )
+
+
+def card_back(level: int, extra: str = "") -> Markup:
+    """A face-down card of ``level`` (a blind reserve not identified yet)."""
+    return Markup(f'<div class="card back lv-{int(level)}{_cls(extra)}" title="a face-down '
+                  f'level-{int(level)} card"><span>{"I" * int(level)}</span></div>')
+
+
+def royal(r: Mapping[str, Any], extra: str = "") -> Markup:
+    """A Royal card: its points and ability."""
+    ability = r["ability"]
+    about = f", {escape(ability['title'])}" if ability else ""
+    icon = (f'<span class="ability ab-{escape(ability["name"])}">{escape(ability["symbol"])}'
+            "</span>" if ability else "")
+    return Markup(
+        f'<div class="royal{_cls(extra)}" data-royal="{escape(r["id"])}" title="Royal card '
+        f'{escape(r["id"])}: {r["points"]} points{about}"><span class="royal-crown" '
+        f'aria-hidden="true">♛</span><span class="royal-points">{r["points"]}</span>{icon}</div>')
+
+
+def privileges(n: int, extra: str = "") -> Markup:
+    """``n`` Privilege scrolls ("none" when there are none)."""
+    inner = '<i class="scroll"></i>' * n if n else '<span class="none">none</span>'
+    return Markup(f'<span class="privileges{_cls(extra)}" title="{n} Privilege'
+                  f'{"s" if n != 1 else ""}">{inner}</span>')
+
+
+def board(table: Mapping[str, Any]) -> Markup:
+    """The 5×5 board with its coordinates (a1 top-left), the spiral's order in small
+    numbers, the tokens, and what the step took (a ghost token) or placed."""
+    out = [f'<div class="board" data-bag="{table["bag_total"]}"><span class="corner"></span>']
+    out.extend(f'<span class="colh">{c}</span>' for c in "abcde")
+    cells = table["board"]
+    for row in range(5):
+        out.append(f'<span class="rowh">{row + 1}</span>')
+        for col in range(5):
+            sp = cells[row * 5 + col]
+            cls = "space" + (" taken" if sp["taken"] else "") + (" placed" if sp["placed"] else "")
+            letter = sp["token"]
+            if letter:
+                inner = token(letter, sp["color"])
+                title = f'{sp["name"]}: {sp["color"]}'
+            else:
+                inner = (token(sp["taken_letter"], sp["taken_color"], "ghost")
+                         if sp["taken"] else Markup(""))
+                title = sp["name"]
+            out.append(f'<span class="{cls}" data-space="{sp["name"]}" data-token="{letter or ""}"'
+                       f' title="{escape(title)}"><span class="spiral">{sp["spiral"]}</span>'
+                       f"{inner}</span>")
+    out.append("</div>")
+    return Markup("".join(out))
+
+
+def _meter(value: int, top: int, cls: str = "") -> str:
+    klass = f' class="{cls}"' if cls else ""
+    return f'<meter{klass} min="0" max="{top}" value="{min(value, top)}"></meter>'
+
+
+def player_html(p: Mapping[str, Any]) -> Markup:
+    """A player's panel: points against 20, crowns against 10, Privileges, tokens,
+    bonuses and points by colour, the cards bought grouped by colour, reserved cards
+    (face down while unknown) and Royal cards; the step's changes highlighted."""
+    t = p["targets"]
+    name = escape(p["name"])
+    badges = (' <span class="badge">to play</span>' if p["to_move"] else "") + (
+        ' <span class="badge win">winner</span>' if p["winner"] else "")
+    section = f"player seat-{int(p['seat'])}" + (" to-move" if p["to_move"] else "") + (
+        " winner" if p["winner"] else "")
+    out = [
+        f'<section class="{section}" data-seat="{p["seat"]}" aria-label="{name}">',
+        f'<h2><span class="name">{name}</span>{badges}</h2>',
+        '<div class="scores">',
+        f'<div class="score"><span class="k">Points</span> {_meter(p["points"], t["points"])}'
+        f' <b class="v points">{p["points"]}</b><span class="of">/{t["points"]}</span></div>',
+        f'<div class="score"><span class="k">Crowns</span> '
+        f'{_meter(p["crowns"], t["crowns"], "crowns")} <b class="v crowns">{p["crowns"]}</b>'
+        f'<span class="of">/{t["crowns"]}</span></div>',
+        f'<div class="score{" changed" if p["privileges_changed"] else ""}"><span class="k">'
+        f'Privileges</span> {privileges(p["privileges"])}</div>',
+        "</div>",
+        '<table class="holdings"><thead><tr><th></th>',
+        "".join(f'<th>{token(x["letter"], x["color"], "small")}</th>' for x in p["tokens"]),
+        "</tr></thead><tbody>",
+        f'<tr class="tokens"><th scope="row">Tokens <span class="total">{p["token_count"]}'
+        "</span></th>",
+        "".join(_token_cell(x) for x in p["tokens"]),
+        '</tr><tr class="bonuses"><th scope="row">Bonuses</th>',
+        "".join(f'<td class="{"" if x["n"] else "zero"}">{x["n"]}</td>' for x in p["bonuses"]),
+        "<td></td><td></td></tr>",
+        f'<tr class="colorpoints"><th scope="row">Points <span class="of">/{t["color"]}</span>'
+        "</th>",
+        "".join(f'<td class="{"" if x["n"] else "zero"}">{x["n"]}'
+                f'{_meter(x["n"], t["color"], "m-" + x["color"])}</td>'
+                for x in p["color_points"]),
+        "<td></td><td></td></tr></tbody></table>",
+        '<div class="tableau" aria-label="cards bought">',
+        _tableau(p["card_groups"]),
+        "</div>",
+        '<div class="extras"><div class="reserved"><span class="k">Reserved</span>',
+        "".join(card(r["card"], "small new" if r["new"] else "small") if r["card"]
+                else card_back(r["level"], "small new" if r["new"] else "small")
+                for r in p["reserved"]) or ' <span class="none">none</span>',
+        '</div><div class="player-royals"><span class="k">Royals</span>',
+        "".join(royal(r, "new" if r["new"] else "") for r in p["royals"])
+        or ' <span class="none">none</span>',
+        "</div></div></section>",
+    ]
+    return Markup("".join(out))
+
+
+def _token_cell(x: Mapping[str, Any]) -> str:
+    n, delta = x["n"], x["delta"]
+    cls = ("" if n else "zero") + (" up" if delta > 0 else "") + (" down" if delta < 0 else "")
+    small = f'<small class="delta">{delta:+d}</small>' if delta else ""
+    return f'<td class="{cls.strip()}" data-color="{x["letter"]}">{n}{small}</td>'
+
+
+def _tableau(groups: Sequence[Mapping[str, Any]]) -> str:
+    if not groups:
+        return '<span class="none">no cards yet</span>'
+    out = []
+    for g in groups:
+        n = len(g["cards"])
+        color = escape(g["color"])
+        cards = "".join(card(c, "mini new" if c["new"] else "mini") for c in g["cards"])
+        out.append(f'<div class="stack s-{color}" title="{color}: {n} card{"s" if n != 1 else ""}'
+                   f', {g["points"]} points">{cards}</div>')
+    return "".join(out)
+
+
+def move_list(entries: Sequence[Any], names: Sequence[str], base: str) -> str:
+    """The move list grouped by turn, each decision a link to its step.
+
+    ``entries`` are :class:`web.timeline.Entry` objects; ``base`` the step address
+    without its number.  Built once per game (the view marks the current step).
+    """
+    out = ['<ol class="moves" id="moves">']
+    turn_no: int | None = None
+    turn_actor: int | None = None
+    names = [escape(n) for n in names]
+    for e in entries:
+        if e.turn != turn_no:
+            if turn_no is not None:
+                out.append("</ol></li>")
+            turn_no = e.turn
+            turn_actor = e.actor if e.turn else None
+            seat = f" seat-{turn_actor}" if turn_actor is not None else ""
+            label = e.turn if e.turn else "Setup"
+            who = f' <span class="who">{names[turn_actor]}</span>' if turn_actor is not None else ""
+            out.append(f'<li class="turn{seat}"><span class="tno">{label}</span>{who}'
+                       '<ol class="steps">')
+        setup = e.event.type == "game_set_up"
+        title = f' title="{escape(e.text)}"' if setup else ""
+        other = (f'<span class="who">{names[e.actor]}:</span> '
+                 if e.actor is not None and e.actor != turn_actor else "")
+        text = "set-up" if setup else escape(e.text)
+        parts = [f'<li id="m{e.step}"><a href="{base}{e.step}"{title}>{other}{text}</a>']
+        for note in e.annotations:
+            parts.append(f' <span class="annotation">{escape(note)}</span>')
+        if e.played_illegally:
+            why = "; ".join(str(v.get("message", "")) for v in e.violations)
+            parts.append(f' <span class="flag" title="{escape(why)}">illegal</span>')
+        if e.comment:
+            parts.append(f'<p class="comment">{escape(e.comment)}</p>')
+        parts.append("</li>")
+        out.append("".join(parts))
+    if turn_no is None:
+        out.append('<li class="none">No moves recorded.</li>')
+    else:
+        out.append("</ol></li>")
+    out.append("</ol>")
+    return "\n".join(out)
