@@ -318,7 +318,12 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db: str | None)
     except _Unreadable as err:
         click.echo(f"error: {err}", err=True)
         raise SystemExit(EXIT_UNREADABLE) from None
-    verdict = notation.check_move(state, text, names)
+    try:
+        verdict = notation.check_move(state, text, names)
+    except (KeyError, IndexError, ValueError, TypeError) as err:
+        # A hand-written position the rules cannot work from; say so instead of a traceback.
+        click.echo(f"error: cannot check {text!r} in {label}: {err!r}", err=True)
+        raise SystemExit(EXIT_UNREADABLE) from None
     shown = text
     if verdict.legal and verdict.event is not None:
         shown = notation.move_text_safe(state, verdict.event)
@@ -357,11 +362,15 @@ def moves_cmd(target: str, as_json: bool, db: str | None) -> None:
     """List every legal decision in TARGET (GAME, GAME:STEP or a quoted position string),
     one per line in notation."""
     try:
-        state, names, _label = _load_target(target, db)
+        state, names, _ = _load_target(target, db)
     except _Unreadable as err:
         click.echo(f"error: {err}", err=True)
         raise SystemExit(EXIT_UNREADABLE) from None
-    texts = notation.legal_move_texts(state, names)
+    try:
+        texts = notation.legal_move_texts(state, names)
+    except (KeyError, IndexError, ValueError, TypeError) as err:
+        click.echo(f"error: cannot list the moves of this position: {err!r}", err=True)
+        raise SystemExit(EXIT_UNREADABLE) from None
     if as_json:
         click.echo(json.dumps({"where": _where_text(state, names), "moves": texts},
                               indent=2, ensure_ascii=False))

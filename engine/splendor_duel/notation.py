@@ -558,7 +558,8 @@ def _fold(state: State, event: Event, meta: dict[str, Any] | None, number: int) 
 # --- reading: tokens -------------------------------------------------------------------
 
 _TOKEN_RE = re.compile(
-    r"""\{(?:[^}\\]|\\.)*\}?|"(?:[^"\\\n]|\\.)*"?|\((?:[^)\\\n]|\\.)*\)?|[!?]+[a-z]*|[^\s{}()"!?]+""",
+    r"""\{(?:[^}\\]|\\.)*\}?|"(?:[^"\\\n]|\\.)*"?|\((?:[^)\\\n]|\\.)*\)?|[!?]+[a-z]*"""
+    r"""|[^\s{}()"!?]+|[})]""",
     re.S,
 )
 _COMMENT_RE = re.compile(r"\{(?:[^}\\]|\\.)*\}", re.S)
@@ -1308,6 +1309,11 @@ class _GameParser:
         text = line.text
         tokens = _TOKEN_RE.findall(text)
         word = tokens[0]
+        if word in ("}", ")"):
+            self.error(
+                "syntax", line.number, text.index(word) + 1, f"a {word!r} without its opening"
+            )
+            return k + 1
         if word[0] in "{(!?":
             self.setup_notes(line, 0, text, tokens)
             return k + 1
@@ -1645,7 +1651,7 @@ class _GameParser:
             while j < n:
                 t = tokens[j]
                 c = t[0]
-                if c == "{" or c == "!" or c == "?":
+                if c == "{" or c == "!" or c == "?" or c == "}" or c == ")":
                     break
                 if t in handlers and tokens[j - 1] != "by":
                     break
@@ -1687,7 +1693,9 @@ class _GameParser:
     def stray(self, line: _Line, body_at: int, body: str, tokens: list[str], i: int) -> None:
         tok = tokens[i]
         where = self.token_place(line, body_at, body, i)
-        if tok[0] == "(":
+        if tok in ("}", ")"):
+            msg = f"a {tok!r} without its opening"
+        elif tok[0] == "(":
             msg = f"a note {tok} must follow a decision"
         elif tok[0] in "!?":
             msg = f"the mark {tok!r} must follow a decision"
@@ -1895,7 +1903,7 @@ def parse_move(state: State, text: str, names: tuple[str, str] | None = None) ->
         t = tokens[k]
         if t in _HANDLERS and tokens[k - 1] != "by":
             raise fail("syntax", k, "one decision at a time")
-        if t[0] in "{!?" or (t[0] == "(" and not (keyword == "buy" and _is_payment(t))):
+        if t[0] in "{!?})" or (t[0] == "(" and not (keyword == "buy" and _is_payment(t))):
             end = k
             break
     args = tokens[1:end]

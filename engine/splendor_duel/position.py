@@ -399,7 +399,30 @@ def parse_position(text: str) -> State:
         _apply_override(r, s, value, col)
     if s.awaiting != SETUP:
         _check_totals(r, s)
+    _check_point(r, s)
     return s
+
+
+def _check_point(r: _Reader, s: State) -> None:
+    """The point of the turn must be one the fold can reach (what the engine relies on)."""
+    aw, col = s.awaiting, r.fields[11][1]
+    if aw in RESOLUTIONS and (not s.pending or s.pending[0] != aw):
+        raise r.fail(f"awaiting {aw}: the pending resolutions must start with {aw}", col)
+    if aw in (COLOR, BONUS_TOKEN) and s.last_card is None:
+        raise r.fail(f"awaiting {aw}: the last card (field 16) must be given", col)
+    if aw == BONUS_TOKEN and CARDS[s.last_card or "1-01"].color is None:
+        raise r.fail(f"awaiting {aw}: {s.last_card} has no colour to take a token of", col)
+    if aw == REVEAL and s.refill is None:
+        raise r.fail("awaiting reveal: the pyramid slot to refill (field 15) must be given", col)
+    if s.refill is not None:
+        level, slot = s.refill
+        if slot >= len(s.pyramid[level]):
+            raise r.fail(
+                f"refill: level {level + 1} of the pyramid has no slot {slot + 1}",
+                r.fields[14][1],
+            )
+    if (aw == OVER) != (s.outcome is not None):
+        raise r.fail("awaiting over goes with an outcome (field 17), and only it", col)
 
 
 def _parse_player(r: _Reader, value: str, column: int, seat: int) -> PlayerState:
@@ -421,6 +444,11 @@ def _parse_player(r: _Reader, value: str, column: int, seat: int) -> PlayerState
             color = _default_color(cid)
             if color_text:
                 color = None if color_text == "-" else r.color(color_text, icol + 5, f"{who} cards")
+                if color is not None and color >= 5:
+                    raise r.fail(
+                        f"{who} cards: a card counts as a gem colour (WBGRK), not {color_text!r}",
+                        icol + 5,
+                    )
             p.cards.append((cid, color))
     text, col = parts[2]
     if text != "-":

@@ -519,3 +519,30 @@ def test_legal_move_texts_read_back_as_the_legal_moves():
 def test_the_examples_in_the_docstrings_run():
     for module in (notation, position):
         assert doctest.testmod(module).failed == 0
+
+
+def test_stray_closing_brackets_are_reported_not_skipped():
+    err = only_error("1. Alice: take a1 =W }\n")
+    assert err.kind == "syntax" and "'}' without its opening" in err.message
+    err = parse_game(HEAD.replace("level3", "}\nlevel3"), "t.tl").errors[0]
+    assert err.kind == "syntax" and (err.line, err.column) == (16, 1)
+
+
+def test_a_position_must_be_one_the_rules_can_work_from():
+    start = position.position_string(state_after(""))
+    joker_as_gold = start.replace("-/-/-/0/-/0", "-/1-26=Y/-/0/-/0", 1)
+    with pytest.raises(position.PositionError, match="gem colour"):
+        position.parse_position(joker_as_gold)
+    colour_without_card = start.replace(" action - - - - -", " color color - - - -")
+    with pytest.raises(position.PositionError, match="last card"):
+        position.parse_position(colour_without_card)
+    reveal_without_slot = start.replace(" action - - - - -", " reveal - - - - -")
+    with pytest.raises(position.PositionError, match="refill"):
+        position.parse_position(reveal_without_slot)
+    over_without_outcome = start.replace(" action - - - - -", " over - - - - -")
+    with pytest.raises(position.PositionError, match="outcome"):
+        position.parse_position(over_without_outcome)
+    short = " ".join(start.split()[:9])
+    with pytest.raises(position.PositionError) as caught:
+        position.parse_position(short)
+    assert "the next is to_move" in str(caught.value)
