@@ -1827,7 +1827,8 @@ class _GameParser:
         victory = self.tags.get("Victory")
         if victory is not None and o is not None:
             expected = o.condition if o.color is None else f"color {COLOR_NAMES[o.color]}"
-            if victory.strip().lower() != expected:
+            said = " ".join(victory.lower().replace("colour", "color").split())
+            if said not in (expected, o.condition):
                 line, col = self.tag_lines.get("Victory", (1, 0))
                 self.error(
                     "illegal", line, col + 1,

@@ -546,3 +546,13 @@ def test_a_position_must_be_one_the_rules_can_work_from():
     with pytest.raises(position.PositionError) as caught:
         position.parse_position(short)
     assert "the next is to_move" in str(caught.value)
+
+
+def test_the_victory_header_is_checked_and_reads_either_spelling():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "fixtures/games/colour.tl").read_text("utf-8")
+    for said in ("colour red", "Color Red", "color"):
+        assert parse_game(text.replace('"color red"', f'"{said}"')).errors == []
+    err = parse_game(text.replace('"color red"', '"crowns"')).errors[0]
+    assert err.violations[0].code == "result.mismatch"
