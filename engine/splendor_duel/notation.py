@@ -1036,7 +1036,7 @@ _UNCACHED = frozenset({"id", "resign"})
 # A plain line's decisions: a lowercase keyword, then arguments, each with at least one
 # character that is not a lowercase letter (c3, 1-05, =WWB, @a1, L2, WBRKP, a payment).
 _DECISION_RE = re.compile(
-    r"""\s*([a-z]+)((?:\s+[^\s{}()!?"]*[^a-z\s{}()!?"][^\s{}()!?"]*|\s*\([^()]*\))*)\s*|(\S+)"""
+    r"""\s*([a-z]+(?:\s+[^\s{}()!?"]*[^a-z\s{}()!?"][^\s{}()!?"]*|\s*\([^()]*\))*)\s*|(\S+)"""
 )
 
 
@@ -1230,9 +1230,9 @@ class _GameParser:
         while k < n:
             line = lines[k]
             k += 1
-            if not line.text.strip():
-                continue
             text = line.text
+            if not text or text.isspace():
+                continue
             m = _TURN_FAST_RE.match(text)
             if m is None or (m.group(2) is None and ":" in text):
                 m = _TURN_RE.match(text)
@@ -1604,10 +1604,10 @@ class _GameParser:
             apply = _game.apply_unchecked
             cache = _TEXT_CACHE
             board = state.board
-            for keyword, rest, junk in _DECISION_RE.findall(body):
+            for decision, junk in _DECISION_RE.findall(body):
                 if junk:
                     break
-                entry = cache.get(keyword + rest)
+                entry = cache.get(decision)
                 if entry is None or state.turn != turn:
                     break
                 event, colors = entry
