@@ -9,7 +9,6 @@ and every row of the wrong rules summary (rules README) has a log.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from functools import cache
 from pathlib import Path
@@ -128,14 +127,6 @@ def test_the_dispute_is_flagged_not_refused():
         "disputed",
         "ruling: stands as played",
     ]
-
-
-def test_the_fixture_files_are_what_the_builder_writes(capsys):
-    spec = importlib.util.spec_from_file_location("fixtures_build", ROOT / "fixtures" / "build.py")
-    assert spec and spec.loader
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
-    assert build.main(["--check"]) == 0, capsys.readouterr().out
 
 
 # --- the illegal logs -------------------------------------------------------------------
