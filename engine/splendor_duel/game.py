@@ -82,6 +82,7 @@ from .state import (
     ACTION,
     BONUS_TOKEN,
     COLOR,
+    DEFAULT_NAMES,
     DISCARD,
     OVER,
     REVEAL,
@@ -93,7 +94,7 @@ from .state import (
     State,
 )
 
-NAMES = ("player 0", "player 1")
+NAMES = DEFAULT_NAMES
 
 
 def new_game() -> State:
@@ -172,9 +173,9 @@ def _where_is(state: State, card_id: str) -> str:
         return "it is in the pyramid"
     for i, p in enumerate(state.players):
         if any(c == card_id for c, _ in p.cards):
-            return f"{NAMES[i]} bought it"
+            return f"{state.names[i]} bought it"
         if any(c == card_id for _, c in p.reserved):
-            return f"{NAMES[i]} reserved it"
+            return f"{state.names[i]} reserved it"
     if card_id in state.unseen[level - 1]:
         if state.hidden_reserved(level):
             return f"it is still in the level-{level} deck or reserved blind"
@@ -196,16 +197,16 @@ def check(state: State, event: Event) -> list[Violation]:
     if aw == SETUP:
         if t != "game_set_up":
             return _v("game.not_set_up", "the game has not been set up yet", rules.SETUP)
-        return _check_setup(event)  # type: ignore[arg-type]
+        return _check_setup(state, event)  # type: ignore[arg-type]
     if state.outcome is not None:
-        return _game_over(state.outcome)
+        return _game_over(state, state.outcome)
     checker = _CHECKERS[aw].get(t)
     if checker is None:
         return _out_of_order(state, event)
     return checker(state, event)
 
 
-def _game_over(o: Outcome) -> list[Violation]:
+def _game_over(state: State, o: Outcome) -> list[Violation]:
     if o.condition == "points":
         how = f"with {VICTORY_POINTS} or more Prestige points"
     elif o.condition == "crowns":
@@ -215,12 +216,12 @@ def _game_over(o: Outcome) -> list[Violation]:
         how = f"with {VICTORY_COLOR_POINTS} or more Prestige points on {color} cards"
     else:
         how = "by resignation"
-    return _v("game.over", f"the game is over: {NAMES[o.winner]} won {how}", rules.VICTORY)
+    return _v("game.over", f"the game is over: {state.names[o.winner]} won {how}", rules.VICTORY)
 
 
 def _out_of_order(state: State, event: Event) -> list[Violation]:
     t = event.type
-    name = NAMES[state.current]
+    name = state.names[state.current]
     p = state.player
     if t == "game_set_up":
         return _v("game.already_set_up", "the game is already set up", rules.SETUP)
@@ -263,7 +264,7 @@ def _out_of_order(state: State, event: Event) -> list[Violation]:
     if aw == STEAL:
         return _v(
             "turn.steal_due",
-            f"{name} must first take 1 Gem or Pearl token from {NAMES[1 - state.current]} "
+            f"{name} must first take 1 Gem or Pearl token from {state.names[1 - state.current]} "
             "(steal ability)",
             rules.ABILITIES,
         )
@@ -289,7 +290,7 @@ def _out_of_order(state: State, event: Event) -> list[Violation]:
     )
 
 
-def _check_setup(e: GameSetUp) -> list[Violation]:
+def _check_setup(state: State, e: GameSetUp) -> list[Violation]:
     out: list[Violation] = []
     if len(e.board) != 25:
         out.append(
@@ -345,9 +346,10 @@ def _check_setup(e: GameSetUp) -> list[Violation]:
             out.append(
                 Violation(
                     "setup.privileges",
-                    f"the setup gives {NAMES[0]} {e.privileges[0]} and {NAMES[1]} "
+                    f"the setup gives {state.names[0]} {e.privileges[0]} and {state.names[1]} "
                     f"{e.privileges[1]} Privileges; the first player's opponent "
-                    f"({NAMES[second]}) starts with 1 Privilege and the first player with none",
+                    f"({state.names[second]}) starts with 1 Privilege and the first player "
+                    "with none",
                     rules.SETUP,
                 )
             )
@@ -355,7 +357,7 @@ def _check_setup(e: GameSetUp) -> list[Violation]:
 
 
 def _check_privilege(state: State, e: PrivilegeSpent) -> list[Violation]:
-    name = NAMES[state.current]
+    name = state.names[state.current]
     if state.replenished:
         return _v(
             "privilege.after_replenish",
@@ -438,7 +440,7 @@ def _check_take(state: State, e: TokensTaken) -> list[Violation]:
 
 def _check_reserve(state: State, e: CardReserved) -> list[Violation]:
     p = state.player
-    name = NAMES[state.current]
+    name = state.names[state.current]
     if len(p.reserved) >= MAX_RESERVED:
         return _v("reserve.limit", f"{name} already has 3 reserved cards", rules.RESERVE)
     token = state.board[e.gold]
@@ -489,7 +491,7 @@ def _locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
 
 
 def _check_purchase(state: State, e: CardPurchased) -> list[Violation]:
-    name = NAMES[state.current]
+    name = state.names[state.current]
     cid = e.card
     if _locate_purchase(state, cid) is None:
         return _v(
@@ -546,7 +548,7 @@ def _check_color(state: State, e: ColorCopied) -> list[Violation]:
     if e.color >= len(GEMS) or not state.player.bonuses[e.color]:
         return _v(
             "ability.color",
-            f"{NAMES[state.current]} has no card with a {COLOR_NAMES[e.color]} bonus to copy",
+            f"{state.names[state.current]} has no card with a {COLOR_NAMES[e.color]} bonus to copy",
             rules.ABILITIES,
         )
     return []
@@ -569,14 +571,14 @@ def _check_steal(state: State, e: TokenStolen) -> list[Violation]:
     if e.color == GOLD:
         return _v(
             "ability.steal_gold",
-            f"{NAMES[1 - state.current]}'s Gold tokens cannot be taken; the steal ability takes "
-            "1 Gem or Pearl token",
+            f"{state.names[1 - state.current]}'s Gold tokens cannot be taken; the steal ability "
+            "takes 1 Gem or Pearl token",
             rules.ABILITIES,
         )
     if not state.opponent.tokens[e.color]:
         return _v(
             "ability.steal_missing",
-            f"{NAMES[1 - state.current]} holds no {COLOR_NAMES[e.color]} token",
+            f"{state.names[1 - state.current]} holds no {COLOR_NAMES[e.color]} token",
             rules.ABILITIES,
         )
     return []
@@ -584,7 +586,9 @@ def _check_steal(state: State, e: TokenStolen) -> list[Violation]:
 
 def _check_royal(state: State, e: RoyalTaken) -> list[Violation]:
     if e.royal not in state.royals:
-        owner = next((NAMES[i] for i, p in enumerate(state.players) if e.royal in p.royals), None)
+        owner = next(
+            (state.names[i] for i, p in enumerate(state.players) if e.royal in p.royals), None
+        )
         return _v(
             "royal.not_available",
             f"{e.royal} is not available ({owner} took it)",
@@ -599,7 +603,7 @@ def _check_discard(state: State, e: TokensDiscarded) -> list[Violation]:
     if sum(e.tokens) != excess:
         return _v(
             "discard.count",
-            f"{NAMES[state.current]} holds {p.token_count} tokens and must discard exactly "
+            f"{state.names[state.current]} holds {p.token_count} tokens and must discard exactly "
             f"{excess}, not {sum(e.tokens)}",
             rules.TOKEN_LIMIT,
         )
@@ -607,7 +611,7 @@ def _check_discard(state: State, e: TokensDiscarded) -> list[Violation]:
         if e.tokens[c] > p.tokens[c]:
             return _v(
                 "discard.not_held",
-                f"{NAMES[state.current]} holds {p.tokens[c]} {COLOR_NAMES[c]}, "
+                f"{state.names[state.current]} holds {p.tokens[c]} {COLOR_NAMES[c]}, "
                 f"not {e.tokens[c]}",
                 rules.TOKEN_LIMIT,
             )
@@ -640,7 +644,7 @@ def _check_identify(state: State, e: CardIdentified) -> list[Violation]:
     if not any(c is None and lv == level for lv, c in p.reserved):
         return _v(
             "identify.no_hidden_card",
-            f"{NAMES[e.player]} has no unidentified level-{level} reserved card",
+            f"{state.names[e.player]} has no unidentified level-{level} reserved card",
             rules.RESERVE,
         )
     if e.card not in state.unseen[level - 1]:
@@ -656,7 +660,7 @@ def _check_resign(state: State, e: PlayerResigned) -> list[Violation]:
     if state.awaiting == SETUP:
         return _v("game.not_set_up", "the game has not been set up yet", rules.SETUP)
     if state.outcome is not None:
-        return _game_over(state.outcome)
+        return _game_over(state, state.outcome)
     return []
 
 
@@ -1017,12 +1021,15 @@ def apply(state: State, event: Event) -> State:
     return new
 
 
-def replay(events: Iterable[Event], upto: int | None = None) -> State:
+def replay(
+    events: Iterable[Event], upto: int | None = None, names: tuple[str, str] = DEFAULT_NAMES
+) -> State:
     """Fold ``events`` (all, or the first ``upto``) from the empty table, checking each.
 
-    IllegalMoveError carries the 1-based number of the refused event in ``step``.
+    IllegalMoveError carries the 1-based number of the refused event in ``step``;
+    ``names`` are the players' names used in violation messages.
     """
-    state = State()
+    state = State(names)
     for n, event in enumerate(events, start=1):
         if upto is not None and n > upto:
             break
@@ -1036,9 +1043,9 @@ def replay(events: Iterable[Event], upto: int | None = None) -> State:
     return state
 
 
-def states(events: Iterable[Event]) -> Iterator[State]:
+def states(events: Iterable[Event], names: tuple[str, str] = DEFAULT_NAMES) -> Iterator[State]:
     """The state before the first event, then after each event (independent copies)."""
-    state = State()
+    state = State(names)
     yield state.copy()
     for n, event in enumerate(events, start=1):
         violations = check(state, event)
@@ -1285,7 +1292,7 @@ def describe_state(state: State) -> str:
     if state.awaiting == SETUP:
         return "not set up"
     board = "".join(COLOR_LETTERS[t] if t >= 0 else "." for t in state.board)
-    return f"turn {state.turn}, {NAMES[state.current]} to {state.awaiting}, board {board}"
+    return f"turn {state.turn}, {state.names[state.current]} to {state.awaiting}, board {board}"
 
 
 def _consistent(state: State) -> bool:

@@ -32,6 +32,9 @@ DISCARD = "discard"  # down to 10 tokens at the end of the turn
 REVEAL = "reveal"  # an observation: the card that refills the pyramid slot
 OVER = "over"  # the game has ended
 
+#: Seat names used in messages when the game's headers give none.
+DEFAULT_NAMES = ("player 0", "player 1")
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -127,9 +130,10 @@ class State:
         "extra_turn",
         "refill",
         "outcome",
+        "names",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, names: tuple[str, str] = DEFAULT_NAMES) -> None:
         self.board = [EMPTY] * 25
         self.bag = [0] * 7
         self.pyramid: list[list[str | None]] = [[], [], []]
@@ -155,6 +159,8 @@ class State:
         #: (level index, slot) of the pyramid slot to refill at the end of the turn.
         self.refill: tuple[int, int] | None = None
         self.outcome: Outcome | None = None
+        #: How violation messages name the seats; not part of the position.
+        self.names = names
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -176,6 +182,7 @@ class State:
         s.extra_turn = self.extra_turn
         s.refill = self.refill
         s.outcome = self.outcome
+        s.names = self.names
         return s
 
     # --- read-only helpers -------------------------------------------------------------
