@@ -21,8 +21,8 @@ class GameRules(Protocol):
     #: Version of the event payload layout that :meth:`event_to_dict` writes.
     payload_version: int
 
-    def new_state(self) -> Any:
-        """The empty table, before the setup event."""
+    def new_state(self, names: tuple[str, str] | None = None) -> Any:
+        """The empty table, before the setup event; ``names`` name the seats in messages."""
 
     def event_from_dict(self, data: Mapping[str, Any]) -> Any:
         """Parse a current-version payload; EventFormatError names the bad field."""

@@ -351,7 +351,8 @@ def prepare_game(record: GameImport) -> _Prepared:
         _parse_payload(kind, rules, raw, i, ImportRejected)
         for i, raw in enumerate(raw_events, start=1)
     ]
-    state = rules.new_state()
+    names = _player_names(headers)
+    state = rules.new_state((names[0], names[1]))
     folded, flagged = _fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
     digest = content_digest(
         kind, headers_json, [(p, u, e) for (_, p, _, u), e in zip(folded, given_ids, strict=True)]
@@ -768,7 +769,7 @@ class EventStore:
         metas = [
             _clean_meta(m, first + i, AppendRejected) for i, m in enumerate(meta or [None] * n)
         ]
-        kind = self._kind(game_id)
+        kind, names = self._kind_and_names(game_id)
         rules = get_game(kind)
         parsed = [
             _parse_payload(kind, rules, raw, first + i, AppendRejected)
@@ -782,7 +783,7 @@ class EventStore:
                     return retry
             if actual != expected_sequence:
                 raise ConcurrencyError(game_id, expected_sequence, actual)
-            state = self._state_for_write(conn, game_id, kind, rules, actual)
+            state = self._state_for_write(conn, game_id, kind, rules, actual, names)
             folded, flagged = _fold_new(kind, rules, state, parsed, metas, first, AppendRejected)
             now = self._clock()
             ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
@@ -895,11 +896,18 @@ class EventStore:
         )
 
     def _kind(self, game_id: str) -> str:
+        return self._kind_and_names(game_id)[0]
+
+    def _kind_and_names(self, game_id: str) -> tuple[str, tuple[str, str]]:
+        """The game's kind and its players' names (for the engine's messages)."""
         with self._lock:
-            row = self._conn.execute("SELECT kind FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._conn.execute(
+                "SELECT kind, players FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
         if row is None:
             raise GameNotFound(game_id)
-        return str(row[0])
+        names = _player_names({"players": json.loads(row[1])})
+        return str(row[0]), (names[0], names[1])
 
     @staticmethod
     def _last_sequence(conn: sqlite3.Connection, game_id: str) -> int:
@@ -909,7 +917,13 @@ class EventStore:
         return int(row[0] or 0)
 
     def _state_for_write(
-        self, conn: sqlite3.Connection, game_id: str, kind: str, rules: GameRules, actual: int
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        actual: int,
+        names: tuple[str, str],
     ) -> Any:
         cached = self._states.get(game_id)
         if cached is not None and cached[0] == actual:
@@ -919,7 +933,7 @@ class EventStore:
             " ORDER BY sequence",
             (game_id,),
         ).fetchall()
-        return self._replay_rows(game_id, kind, rules, rows)
+        return self._replay_rows(game_id, kind, rules, rows, names)
 
     def _remember_state(self, game_id: str, sequence: int, state: Any) -> None:
         with self._lock:
@@ -1019,22 +1033,29 @@ class EventStore:
     def state_at(self, game_id: str, step: int | None = None) -> Any:
         """The engine state after the first ``step`` events (all when None; 0 is the
         empty table).  :class:`StepOutOfRange` for a step beyond the last event."""
-        kind = self._kind(game_id)
+        kind, names = self._kind_and_names(game_id)
         rules = get_game(kind)
         if step is not None and (not isinstance(step, int) or step < 0):
             raise StepOutOfRange(game_id, step, self._count(game_id))
         rows = self._event_rows(game_id, step, full=False)
         if step is not None and len(rows) < step:
             raise StepOutOfRange(game_id, step, len(rows))
-        return self._replay_rows(game_id, kind, rules, rows)
+        return self._replay_rows(game_id, kind, rules, rows, names)
 
     def _count(self, game_id: str) -> int:
         with self._lock:
             return self._last_sequence(self._conn, game_id)
 
-    def _replay_rows(self, game_id: str, kind: str, rules: GameRules, rows: Sequence[Any]) -> Any:
+    def _replay_rows(
+        self,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        rows: Sequence[Any],
+        names: tuple[str, str] | None = None,
+    ) -> Any:
         """Fold stored rows (sequence, payload, version, meta) with the rules."""
-        state = rules.new_state()
+        state = rules.new_state(names)
         current = rules.payload_version
         parsed = _PARSED
         play = rules.play

@@ -102,7 +102,7 @@ def build(row: Any, stored: list[Any]) -> Timeline:
     """Fold the stored events of ``row``; events played though illegal are forced."""
     rules = get_game(row.kind)
     names = player_names(row.headers or {})
-    state = rules.new_state()
+    state = rules.new_state((names[0], names[1]))
     snapshots = [state.copy()]
     entries: list[Entry] = []
     for stored_event in stored:

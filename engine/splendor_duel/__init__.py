@@ -26,8 +26,8 @@ class SplendorDuel:
     title = "Splendor Duel"
     payload_version = _events.PAYLOAD_VERSION
 
-    def new_state(self) -> State:
-        return State()
+    def new_state(self, names: tuple[str, str] | None = None) -> State:
+        return State(names) if names else State()
 
     def event_from_dict(self, data: Mapping[str, Any]) -> _events.Event:
         return _events.event_from_dict(data)

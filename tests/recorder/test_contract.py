@@ -58,8 +58,9 @@ def test_import_stores_every_event_and_folds_to_the_engine_state(store):
     assert [s.payload for s in stored] == [ev.event_to_dict(e) for e in events]
     assert [s.event for s in stored] == list(events)
     assert all(s.version == 1 and s.meta == {} for s in stored)
-    final = rules.replay(events)
+    final = rules.replay(events, names=("Ann", "Bo"))
     state = store.state_at(result.game_id)
+    assert state.names == ("Ann", "Bo")
     assert rules.describe_state(state) == rules.describe_state(final)
     assert state.outcome == final.outcome
     row = store.game(result.game_id)
@@ -76,7 +77,7 @@ def test_import_stores_every_event_and_folds_to_the_engine_state(store):
 def test_state_at_any_step_matches_the_engine_fold(store):
     gid = store.import_game(record(2)).game_id
     events = simulated(2)
-    states = list(rules.states(events))
+    states = list(rules.states(events, names=("Ann", "Bo")))
     for step in (0, 1, 2, 17, len(events) // 2, len(events)):
         got = store.state_at(gid, step)
         assert rules.describe_state(got) == rules.describe_state(states[step])
