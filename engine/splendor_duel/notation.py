@@ -726,6 +726,9 @@ class _Context:
         )
 
 
+_NO_NAMES = _Context(("Player 1", "Player 2"))
+
+
 # Each handler reads one decision's arguments; with ``state`` None it only checks the
 # syntax (used after the first error when the caller wants every problem reported).
 
@@ -1040,21 +1043,40 @@ _DECISION_RE = re.compile(
 )
 
 
-def _plain(body: str) -> bool:
-    return not (
-        "{" in body or "!" in body or "?" in body or '"' in body or " by " in body
-    )
+_Entry = tuple[Event, tuple[tuple[int, int], ...] | None]
 
 
-def _remember(keyword: str, args: list[str], event: Event) -> None:
-    if len(_TEXT_CACHE) > 100_000:
-        _TEXT_CACHE.clear()
+def _remember(keyword: str, args: list[str], event: Event, text: str | None = None) -> _Entry:
+    """Keep the event a decision text stands for (not a replenish: its draws rarely
+    repeat), with the (space, colour) pairs a take's written colours claim."""
     colors = None
     if keyword == "take" and args and args[-1][0] == "=":
         colors = tuple(
             (_SPACES[args[k]], _LETTER[letter]) for k, letter in enumerate(args[-1][1:])
         )
-    _TEXT_CACHE[keyword + " " + " ".join(args) if args else keyword] = (event, colors)
+    entry = (event, colors)
+    if keyword != "repl":
+        if len(_TEXT_CACHE) > 100_000:
+            _TEXT_CACHE.clear()
+        _TEXT_CACHE[text or (keyword + " " + " ".join(args) if args else keyword)] = entry
+    return entry
+
+
+def _learn(text: str) -> _Entry | None:
+    """Read a decision of a plain line that needs no position; None if it needs one (or
+    is wrong: the token-by-token path then reports it with its place)."""
+    tokens = _TOKEN_RE.findall(text)
+    keyword = tokens[0]
+    handler = _HANDLERS.get(keyword)
+    if handler is None or keyword in _UNCACHED:
+        return None
+    try:
+        event = handler(tokens[1:], None, _NO_NAMES)
+    except _Fail:
+        return None
+    if event is None:
+        return None
+    return _remember(keyword, tokens[1:], event, text)
 
 
 def _is_payment(tok: str) -> bool:
@@ -1225,31 +1247,42 @@ class _GameParser:
             k = self.setup_line(lines, k, setup_parts)
         end_line = lines[k] if k < n else None
         self.finish_setup(setup_parts, end_line or setup_line, end_line is None)
-        # Turns.
+        # Turns.  Most lines are plain (no comment, mark, description or player named in
+        # a decision) and made of decisions read before: those are checked and applied
+        # straight from the cache of decision texts; anything else goes to decisions().
         current: int | None = None
+        state = self.state
+        events = self.events
+        meta = self.meta
+        names = self.names
+        check = _game.check
+        apply = _game.apply_unchecked
+        cache = _TEXT_CACHE
+        split = _DECISION_RE.findall
+        fast_turn = _TURN_FAST_RE.match
         while k < n:
             line = lines[k]
             k += 1
             text = line.text
             if not text or text.isspace():
                 continue
-            m = _TURN_FAST_RE.match(text)
+            m = fast_turn(text)
             if m is None or (m.group(2) is None and ":" in text):
                 m = _TURN_RE.match(text)
             if m:
                 current = int(m.group(1))
-                state = self.state
+                name = m.group(2)
                 if not (
                     current == state.turn
                     and self.live
-                    and (m.group(2) is None or m.group(2) == self.names[state.current])
+                    and (name is None or name == names[state.current])
                     and state.awaiting != OVER
                 ):
                     self.turn_start(line, m, current)
                 body_at = m.end()
             else:
-                if line.text.lstrip().startswith("["):
-                    self.error("syntax", line.number, line.text.index("[") + 1,
+                if text.lstrip().startswith("["):
+                    self.error("syntax", line.number, text.index("[") + 1,
                                "headers come first, before the setup")
                     continue
                 body_at = 0
@@ -1258,7 +1291,39 @@ class _GameParser:
                         "syntax", line.number, 1,
                         "expected a turn number such as '1.' before the decisions",
                     )
-            self.decisions(line, body_at, current)
+            skip = 0
+            if self.live and current is not None:
+                body = text[body_at:]
+                if not (
+                    "{" in body or "!" in body or "?" in body or '"' in body or " by " in body
+                ):
+                    board = state.board
+                    for decision, junk in split(body):
+                        if junk:
+                            break
+                        entry = cache.get(decision)
+                        if entry is None:
+                            entry = _learn(decision)
+                        if entry is None or state.turn != current:
+                            break
+                        event, colors = entry
+                        if colors is not None:
+                            for sp, c in colors:
+                                if board[sp] != c:
+                                    break
+                            else:
+                                colors = None
+                            if colors is not None:
+                                break
+                        if check(state, event):
+                            break
+                        apply(state, event)
+                        events.append(event)
+                        meta.append(None)
+                        skip += 1
+                    else:
+                        continue
+            self.decisions(line, body_at, current, skip)
         if self.live:
             self.check_result()
 
@@ -1591,42 +1656,10 @@ class _GameParser:
                     with_position=True,
                 )
 
-    def decisions(self, line: _Line, body_at: int, turn: int | None) -> None:
+    def decisions(self, line: _Line, body_at: int, turn: int | None, skip: int = 0) -> None:
+        """Read the decisions of one line token by token, after the first ``skip`` (the
+        plain-line path in :meth:`_run` already applied those)."""
         body = line.text[body_at:] if body_at else line.text
-        skip = 0
-        if self.live and turn is not None and _plain(body):
-            # The fast path for a plain line (no comment, mark, description or player
-            # name) whose decisions were all read before: check and apply them straight.
-            state = self.state
-            events = self.events
-            meta = self.meta
-            check = _game.check
-            apply = _game.apply_unchecked
-            cache = _TEXT_CACHE
-            board = state.board
-            for decision, junk in _DECISION_RE.findall(body):
-                if junk:
-                    break
-                entry = cache.get(decision)
-                if entry is None or state.turn != turn:
-                    break
-                event, colors = entry
-                if colors is not None:
-                    for sp, c in colors:
-                        if board[sp] != c:
-                            break
-                    else:
-                        colors = None
-                    if colors is not None:
-                        break
-                if check(state, event):
-                    break
-                apply(state, event)
-                events.append(event)
-                meta.append(None)
-                skip += 1
-            else:
-                return
         tokens = _TOKEN_RE.findall(body)
         n = len(tokens)
         i = 0
