@@ -373,7 +373,7 @@ def event_from_dict(data: Any) -> Event:
     if t == "royal_taken":
         _unknown_fields(data, {"royal"})
         royal = _need(data, "royal")
-        if royal not in ROYALS:
+        if not isinstance(royal, str) or royal not in ROYALS:
             raise EventFormatError(f"no Royal card {royal!r} (R-1 .. R-4)", "royal")
         return RoyalTaken(royal)
     if t == "tokens_discarded":
