@@ -164,3 +164,32 @@ def test_parse_position_raises_only_position_errors(data):
         assert err.column >= 1 and err.kind in ("syntax", "unknown")
     else:
         assert parse_position(position_string(back)) is not None
+
+
+def _summary(parsed):
+    return (parsed.events, parsed.meta, [str(e) for e in parsed.errors], parsed.headers)
+
+
+@FUZZ
+@given(st.data())
+def test_the_cache_of_decision_texts_never_changes_a_result(data):
+    """Plain lines are read from a cache of decision texts; reading every line token by
+    token must give exactly the same events, meta and errors."""
+    from engine.splendor_duel import notation
+
+    text = sample_text()
+    lines = text.split("\n")
+    i = data.draw(st.integers(10, len(lines) - 2))
+    words = lines[i].split(" ")
+    j = data.draw(st.integers(0, len(words) - 1))
+    words[j] = data.draw(st.sampled_from(["take", "c3", "=WWB", "(B1)", "1-05", "res", "L2"]))
+    lines[i] = " ".join(words)
+    damaged = "\n".join(lines)
+    fast = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
+    notation._TEXT_CACHE.clear()
+    notation._PLAIN_LINES = False
+    try:
+        slow = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
+    finally:
+        notation._PLAIN_LINES = True
+    assert fast == slow
