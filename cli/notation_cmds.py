@@ -309,8 +309,10 @@ def _violation_dicts(violations: list[Violation]) -> list[dict[str, Any]]:
 def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db: str | None) -> None:
     """Is MOVE legal in TARGET (GAME, GAME:STEP or a quoted position string)?
 
-    If not, says why, citing the rulebook (exit 1); if so, what it changes (exit 0).
-    Example: tablelog check 3f2a:41 buy 2-05 (B1 R2 Y1)
+    If not, says why, citing the rulebook (exit 1); if so, what it changes (exit 0);
+    exit 2 when the move, the position or the game cannot be read.
+
+    Example: tablelog check 3f2a:41 "buy 2-05 (B1 R2 Y1)"
     """
     text = " ".join(move)
     try:
