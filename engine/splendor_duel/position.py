@@ -528,10 +528,12 @@ _COLOR_WORDS = ("white", "blue", "green", "red", "black", "pearl", "gold")
 
 
 def state_differences(a: State, b: State) -> list[str]:
-    """The fields in which two states differ (``players[1].tokens``, ``unseen`` ...)."""
+    """The fields in which two states differ (``players[1].tokens``, ``unseen`` ...).
+
+    The players' names only word messages and are not part of the position."""
     out: list[str] = []
     for slot in State.__slots__:
-        if slot == "players":
+        if slot in ("players", "names"):
             continue
         if getattr(a, slot) != getattr(b, slot):
             out.append(slot)
