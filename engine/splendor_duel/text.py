@@ -72,12 +72,18 @@ def _card(cid: str | None) -> str:
     return f"{cid} {CARDS[cid].describe()}"
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 crown``, ``2 crowns``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _player_lines(state: State, seat: int, name: str) -> list[str]:
     p: PlayerState = state.players[seat]
     points = p.card_points + p.royal_points
     lines = [
         f"{name} (seat {seat}{', first player' if state.first_player == seat else ''}):"
-        f" {points} points, {p.crowns} crowns, {p.privileges} privileges",
+        f" {_count(points, 'point')}, {_count(p.crowns, 'crown')},"
+        f" {_count(p.privileges, 'privilege')}",
         f"  tokens   {_tokens(p.tokens)} ({p.token_count})",
         f"  bonuses  {_tokens(p.bonuses)}",
         f"  colour points {_tokens(p.color_points)}",
