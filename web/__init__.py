@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from recorder import default_db_path
 
 from . import db
+from .cache import ResponseCache, code_token
 from .timeline import TimelineCache
 
 log = logging.getLogger("tablelog.web")
@@ -33,14 +34,16 @@ CONTENT_SECURITY_POLICY = (
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the site.  ``DATABASE`` is the SQLite file (default: ``$TABLELOG_DB`` or
     ``./data/tablelog.db``); ``PER_PAGE`` the games per list page; ``TIMELINE_CACHE``
-    how many folded games to keep; ``STORE_PER_THREAD`` one connection per worker thread
-    instead of one per request."""
+    how many folded games to keep; ``RESPONSE_CACHE_BYTES`` how many bytes of rendered
+    steps (pages and state JSON) to keep; ``STORE_PER_THREAD`` one connection per worker
+    thread instead of one per request."""
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE=str(default_db_path()),
         PER_PAGE=25,
         MAX_PER_PAGE=100,
         TIMELINE_CACHE=256,
+        RESPONSE_CACHE_BYTES=32 * 1024 * 1024,
         STORE_PER_THREAD=False,
         MAX_MOVE_LENGTH=200,
     )
@@ -48,6 +51,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["tablelog.timelines"] = TimelineCache(int(app.config["TIMELINE_CACHE"]))
+    app.extensions["tablelog.responses"] = ResponseCache(
+        int(app.config["RESPONSE_CACHE_BYTES"]))
+    app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
     from . import api, render, site

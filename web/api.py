@@ -10,12 +10,15 @@ from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from . import params
+from .cache import cached_answer
 from .db import get_store
 from .moves import check_text
 from .present import player_names, state_json
 from .site import game_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+JSON = "application/json"
 
 
 def _game_json(row: Any) -> dict[str, Any]:
@@ -72,8 +75,12 @@ def games() -> Response:
 def game(game_id: str) -> Response:
     """A game's headers and its events, each with its meta."""
     store = get_store()
-    tl = params.timeline(store, game_id)
-    out = _game_json(tl.row)
+    row = params.game_row(store, game_id)
+    return cached_answer("game-json", row, None, lambda: (_game_body(store, row), JSON))
+
+
+def _game_body(store: Any, row: Any) -> str:
+    out = _game_json(row)
     out["events"] = [
         {
             "sequence": e.sequence,
@@ -84,9 +91,9 @@ def game(game_id: str) -> Response:
             "recorded_at": _text(e.recorded_at),
             "meta": e.meta or {},
         }
-        for e in store.events(tl.row.id)
+        for e in store.events(row.id, row.event_count)
     ]
-    return jsonify(out)
+    return json.dumps(out, separators=(",", ":"))
 
 
 @bp.route("/games/<game_id>/state")
@@ -95,16 +102,16 @@ def state(game_id: str) -> Response:
     store = get_store()
     row = params.game_row(store, game_id)
     n = params.step_number(request.args.get("step"), row.id, row.event_count)
-    cache = current_app.extensions["tablelog.timelines"]
-    tl = cache.peek(row)
-    if tl is not None:
-        body = tl.memo.get(("state-json", n))
-        if body is None:
-            body = tl.memo[("state-json", n)] = _state_body(row, n, tl.state(n), tl.names)
-    else:
+
+    def render() -> tuple[str, str]:
+        tl = current_app.extensions["tablelog.timelines"].peek(row)
+        if tl is not None:
+            return _state_body(row, n, tl.state(n), tl.names), JSON
         # a game nobody is replaying: one fold in the store, no move list needed
-        body = _state_body(row, n, store.state_at(row.id, n), player_names(row.headers or {}))
-    return Response(body, mimetype="application/json")
+        names = player_names(row.headers or {})
+        return _state_body(row, n, store.state_at(row.id, n), names), JSON
+
+    return cached_answer("state-json", row, n, render)
 
 
 def _state_body(row: Any, step: int, state: Any, names: tuple[str, str]) -> str:

@@ -67,6 +67,11 @@ def timeline(store: Any, game_id: str) -> Timeline:
         abort(404, description=f"no game {game_id!r} in this database")
 
 
+def timeline_for(store: Any, row: Any) -> Timeline:
+    """The folded game of the stored ``row`` (see :meth:`TimelineCache.for_row`)."""
+    return current_app.extensions["tablelog.timelines"].for_row(store, row)  # type: ignore[no-any-return]
+
+
 def step_number(raw: str | None, game_id: str, last: int, name: str = "step") -> int:
     """A step number of a game with ``last`` steps: 400 when not a number or negative,
     404 when the game has no such step; absent means the last step."""

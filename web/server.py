@@ -1,10 +1,19 @@
-"""Serving the site with waitress, a production WSGI server with a fixed pool of worker
-threads (each keeps its own store connection, see :mod:`web.db`)."""
+"""Serving the site: several worker processes under gunicorn's pre-fork server (the
+default), or one process with waitress's pool of worker threads.
+
+Python runs one thread at a time in a process, so one process uses one core however many
+threads it has; a replay step is all computation (folding, rendering), so the cores are
+used by processes.  Each worker process keeps its own caches and its own store
+connections (see :mod:`web.db`); SQLite in WAL mode lets them all read at once.
+gunicorn runs on Unix only; waitress runs everywhere.
+"""
 
 from __future__ import annotations
 
 import gc
 import logging
+import os
+import socket
 import threading
 from typing import Any
 
@@ -28,11 +37,70 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 4) -> None:
-    """Serve ``app`` until interrupted."""
+def default_workers() -> int:
+    """One worker process per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def listen(host: str, port: int, backlog: int = 2048) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (port 0: any free port); ``OSError``
+    when the address cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=backlog)
+
+
+def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 4,
+          sock: socket.socket | None = None) -> None:
+    """Serve ``app`` in this process with waitress's ``threads`` worker threads until
+    interrupted (on ``sock`` when given, already listening)."""
     tune_gc()
-    waitress.serve(app, host=host, port=port, threads=threads, ident="tablelog",
-                   clear_untrusted_proxy_headers=True)
+    where: dict[str, Any] = {"sockets": [sock]} if sock is not None else {
+        "host": host, "port": port}
+    waitress.serve(app, threads=threads, ident="tablelog",
+                   clear_untrusted_proxy_headers=True, **where)
+
+
+def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int = 1,
+                  timeout: int = 60) -> None:
+    """Serve ``app`` with gunicorn: ``workers`` processes forked from this one, each
+    answering one request at a time (``threads`` 1: gunicorn's sync worker) or with a
+    pool of ``threads`` (its gthread worker, which also keeps connections alive), on the
+    listening ``sock`` (gunicorn takes it over and closes it), until SIGINT or SIGTERM."""
+    from gunicorn.app.base import BaseApplication
+
+    settings: dict[str, Any] = {
+        "bind": [f"fd://{sock.detach()}"],
+        "workers": workers,
+        "worker_class": "sync" if threads == 1 else "gthread",
+        "threads": threads,
+        "timeout": timeout,
+        "graceful_timeout": 10,
+        "keepalive": 5,
+        "proc_name": "tablelog",
+        "preload_app": True,
+        # one server does not need gunicorn's runtime control socket (a file in $HOME)
+        "control_socket_disable": True,
+        "errorlog": "-",
+        "loglevel": "info",
+    }
+
+    class _Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            known = self.cfg.settings
+            for key, value in settings.items():
+                if key in known:  # an older gunicorn lacks the newer settings
+                    self.cfg.set(key, value)
+
+        def load(self) -> Flask:
+            return app
+
+    # what exists now (modules, templates) is shared with the workers and frozen out of
+    # the collector's way in each of them
+    tune_gc()
+    _Server().run()
 
 
 class BackgroundServer:

@@ -9,6 +9,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from . import params, render
+from .cache import cached_answer
 from .db import get_store
 from .moves import check_text
 from .present import (
@@ -87,25 +88,44 @@ def games() -> str:
 @bp.route("/games/<game_id>")
 def game(game_id: str) -> Response:
     """A game's address leads to its last step (the position as it stands)."""
-    tl = params.timeline(get_store(), game_id)
-    return redirect(url_for("site.step", game_id=tl.row.id, step=tl.last_step))
+    row = params.game_row(get_store(), game_id)
+    return redirect(url_for("site.step", game_id=row.id, step=row.event_count))
 
 
 @bp.route("/games/<game_id>/goto")
 def goto(game_id: str) -> Response:
     """The step slider's form without JavaScript: ``?step=N`` redirects to step N."""
-    tl = params.timeline(get_store(), game_id)
-    step = params.step_value(request.args.get("step"), tl)
-    return redirect(url_for("site.step", game_id=tl.row.id, step=step))
+    row = params.game_row(get_store(), game_id)
+    step = params.step_number(request.args.get("step"), row.id, row.event_count)
+    return redirect(url_for("site.step", game_id=row.id, step=step))
 
 
 @bp.route("/games/<game_id>/step/<step>")
-def step(game_id: str, step: str) -> str:
-    """The replay of ``game_id`` after ``step`` events (0: before the set-up)."""
-    tl = params.timeline(get_store(), game_id)
+def step(game_id: str, step: str) -> Response | str:
+    """The replay of ``game_id`` after ``step`` events (0: before the set-up).  Without a
+    move to check, the page is the same for everyone until the game grows: it is kept
+    rendered and carries an ``ETag`` (see :mod:`web.cache`)."""
+    store = get_store()
+    row = params.game_row(store, game_id)
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
-    n = params.step_value(step, tl)
+    n = params.step_number(step, row.id, row.event_count)
+    move = request.args.get("move")
+    if move is None:
+        return cached_answer("page", row, n, lambda: (_replay_page(store, row, n, None), HTML))
+    move = move.strip()
+    limit = int(current_app.config["MAX_MOVE_LENGTH"])
+    if len(move) > limit:
+        abort(400, description=f"parameter 'move': at most {limit} characters")
+    return _replay_page(store, row, n, move)
+
+
+HTML = "text/html"
+
+
+def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
+    """The replay page at step ``n``; with the verdict on ``move`` when one is given."""
+    tl = params.timeline_for(store, row)
     before, state = tl.states_around(n)
     names = tl.names
     entry = tl.entries[n - 1] if n > 0 else None
@@ -114,15 +134,7 @@ def step(game_id: str, step: str) -> str:
         lines = change_lines(before, state, entry.event, names, ch)
     else:
         ch, lines = None, []
-    move = request.args.get("move")
-    verdict = None
-    if move is not None:
-        move = move.strip()
-        limit = int(current_app.config["MAX_MOVE_LENGTH"])
-        if len(move) > limit:
-            abort(400, description=f"parameter 'move': at most {limit} characters")
-        if move:
-            verdict = check_text(state, move, tl.names)
+    verdict = check_text(state, move, tl.names) if move else None
     return render_template(
         "replay.html",
         game=game_summary(tl.row),

@@ -156,11 +156,15 @@ class TimelineCache:
 
     def get(self, store: Any, game_id: str) -> Timeline:
         """The folded game ``game_id`` (GameNotFound from the store when unknown)."""
-        row = store.game(game_id)
+        return self.for_row(store, store.game(game_id))
+
+    def for_row(self, store: Any, row: Any) -> Timeline:
+        """The folded game of ``row``, as far as ``row`` says it is recorded (an append
+        made since ``row`` was read is left for the next request)."""
         cached = self.peek(row)
         if cached is not None:
             return cached
-        timeline = build(row, store.events(row.id))
+        timeline = build(row, store.events(row.id, row.event_count))
         if self.size:
             with self._lock:
                 self._items[row.id] = timeline

@@ -1,0 +1,158 @@
+"""Rendered answers kept in memory, and the validators that let a browser keep them too.
+
+A stored game's events never change once written and only appends add steps, so the
+replay page and the state JSON of a step are fixed by the game, how far it has been
+recorded and the step.  A cache key holds the game's id, its event count and the time of
+its last append (see :func:`game_version`): an append changes the key, and the answer is
+rendered again on its next request.  Entries for a game's older versions are simply no
+longer asked for and leave the LRU in their turn.
+
+The same key, with a digest of the code that renders (:func:`code_token`), makes a strong
+``ETag``.  Every worker process computes the same ``ETag`` for the same answer, so a
+browser's conditional GET gets its ``304 Not Modified`` from any of them.
+
+>>> cache = ResponseCache(max_bytes=10)
+>>> cache.put(("a",), Cached(b"12345", '"x"', "text/plain"))
+>>> cache.put(("b",), Cached(b"123456", '"y"', "text/plain"))  # over 10 bytes: "a" leaves
+>>> cache.get(("a",)) is None, cache.get(("b",)).body
+(True, b'123456')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import current_app, request
+from werkzeug.wrappers import Response
+
+#: Browsers may keep an answer but must ask again before using it (a step of a game still
+#: being recorded changes when it grows); the question costs a ``304`` and no body.
+CACHE_CONTROL = "no-cache"
+
+_ROOT = Path(__file__).resolve().parent.parent
+#: The code whose output is cached: the site (views, templates) and the rules (states,
+#: move texts, verdicts).
+CODE_DIRS = (_ROOT / "web", _ROOT / "engine")
+CODE_SUFFIXES = frozenset({".py", ".html"})
+
+
+@dataclass(frozen=True, slots=True)
+class Cached:
+    """A rendered answer: its body, its strong ``ETag`` (quoted) and its media type."""
+
+    body: bytes
+    etag: str
+    mimetype: str
+
+
+class ResponseCache:
+    """A thread-safe LRU of rendered answers, bounded by the bytes of their bodies."""
+
+    def __init__(self, max_bytes: int = 32 * 1024 * 1024):
+        self.max_bytes = max(0, max_bytes)
+        self._items: OrderedDict[Hashable, Cached] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable) -> Cached | None:
+        """The answer stored under ``key``, now the most recently used, or None."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def put(self, key: Hashable, value: Cached) -> None:
+        """Keep ``value`` under ``key``; the least recently used leave to make room."""
+        size = len(value.body)
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old.body)
+            self._items[key] = value
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                _, gone = self._items.popitem(last=False)
+                self._bytes -= len(gone.body)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def size_bytes(self) -> int:
+        """The bytes of the bodies held."""
+        return self._bytes
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+def game_version(row: Any) -> tuple[str, int, str, str]:
+    """What identifies a game as recorded so far: its id, its event count and the times of
+    its creation and of its last append (a database rebuilt with the same game ids does
+    not answer with another's pages)."""
+    return (row.id, int(row.event_count), str(row.created_at), str(row.last_activity))
+
+
+def make_etag(token: str, what: str, version: Iterable[Any], *rest: Any) -> str:
+    """A strong ``ETag`` (quoted) for the answer ``what`` of a game at ``version``."""
+    text = "\x1f".join(str(part) for part in (token, what, *version, *rest))
+    return '"' + hashlib.blake2b(text.encode(), digest_size=12).hexdigest() + '"'
+
+
+def code_token(dirs: Iterable[Path] = CODE_DIRS) -> str:
+    """A digest of the source files under ``dirs``: the same in every worker process, and
+    another one once the code that renders has changed (old ``ETag`` values stop matching)."""
+    digest = hashlib.blake2b(digest_size=12)
+    for folder in dirs:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in CODE_SUFFIXES and path.is_file():
+                digest.update(str(path.relative_to(folder.parent)).encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def matches(if_none_match: Any, etag: str) -> bool:
+    """Whether a request's ``If-None-Match`` (werkzeug's parsed ``ETags``) names ``etag``
+    (the weak comparison that RFC 9110 asks for this header)."""
+    return bool(if_none_match) and bool(if_none_match.contains_weak(etag.strip('"')))
+
+
+def cached_answer(what: str, row: Any, step: int | None,
+                  render: Callable[[], tuple[str | bytes, str]]) -> Response:
+    """The answer ``what`` for game ``row`` at ``step``: ``304`` when the request's
+    ``If-None-Match`` names it, else from the app's :class:`ResponseCache`, else
+    ``render()`` (body, media type) kept for next time.  Both carry the ``ETag`` and
+    :data:`CACHE_CONTROL`."""
+    app = current_app
+    version = game_version(row)
+    etag = make_etag(app.extensions["tablelog.code"], what, version, step)
+    if matches(request.if_none_match, etag):
+        response = Response(status=304)
+    else:
+        cache: ResponseCache = app.extensions["tablelog.responses"]
+        key = (what, version, step)
+        found = cache.get(key)
+        if found is None:
+            body, mimetype = render()
+            found = Cached(body.encode() if isinstance(body, str) else body, etag, mimetype)
+            cache.put(key, found)
+        response = Response(found.body, mimetype=found.mimetype)
+    response.headers["ETag"] = etag
+    response.headers["Cache-Control"] = CACHE_CONTROL
+    return response
