@@ -16,8 +16,14 @@ import click
 
 from engine.splendor_duel.text import render_state
 from recorder import EventStore, ImportRejected, StoreError, default_db_path
-from recorder.io import export_json, export_notation, load_file
-from recorder.store import RESULT_CONDITIONS, RESULT_STATUSES, GameImport
+from recorder.io import (
+    PARALLEL_FROM,
+    default_jobs,
+    export_json,
+    export_notation,
+    import_files,
+)
+from recorder.store import RESULT_CONDITIONS, RESULT_STATUSES
 
 #: Show a progress bar when importing at least this many files.
 PROGRESS_FROM = 10
@@ -58,10 +64,10 @@ def init_cmd(db_path: Path | None) -> None:
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Processes checking games while one writes.",
+    type=click.IntRange(0, 64),
+    default=0,
+    help=f"Processes reading and checking games while this one writes "
+    f"[default: one per core for {PARALLEL_FROM} files or more, else 1].",
 )
 @db_option
 def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | None) -> None:
@@ -72,15 +78,20 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
     games still import.  The exit code is 1 if any file failed.
     """
     failed = imported = already = 0
-    pending: list[tuple[str, int | None, GameImport]] = []
-
-    def flush() -> None:
-        nonlocal failed, imported, already
-        results = store.import_games([r for _, _, r in pending], workers=jobs)
-        for (source, game, _), result in zip(pending, results, strict=True):
+    bar_shown = len(files) >= PROGRESS_FROM
+    with opened(db_path) as store, click.progressbar(
+        length=len(files), label="Importing", file=sys.stderr, hidden=not bar_shown
+    ) as bar:
+        last_source = None
+        results = import_files(store, files, jobs=jobs or default_jobs(len(files)))
+        for source, _, result in results:
+            if source != last_source:
+                if last_source is not None:
+                    bar.update(1)
+                last_source = source
             if isinstance(result, ImportRejected):
                 failed += 1
-                click.echo(str(result.located(source=source, game=game)), err=True)
+                click.echo(str(result), err=True)
             elif result.created:
                 imported += 1
                 if not quiet and not bar_shown:
@@ -91,25 +102,8 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
                 already += 1
                 if not quiet and not bar_shown:
                     click.echo(f"{source}: game {result.game_id} is already stored")
-        pending.clear()
-
-    bar_shown = len(files) >= PROGRESS_FROM
-    with opened(db_path) as store, click.progressbar(
-        files, label="Importing", file=sys.stderr, hidden=not bar_shown
-    ) as bar:
-        for path in bar:
-            try:
-                games = load_file(path)
-            except ImportRejected as err:
-                failed += 1
-                click.echo(str(err.located(source=str(path))), err=True)
-                continue
-            for i, record in enumerate(games, start=1):
-                pending.append((str(path), i if len(games) > 1 else None, record))
-            if len(pending) >= 200:
-                flush()
-        if pending:
-            flush()
+        if last_source is not None:
+            bar.update(1)
     if bar_shown or quiet or failed:
         click.echo(
             f"{imported} imported, {already} already stored, {failed} failed", err=bool(failed)

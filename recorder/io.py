@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.games import get_game
 
@@ -33,8 +33,12 @@ from .errors import ImportRejected, StoreError
 from .store import (
     EventStore,
     GameImport,
+    ImportResult,
     _dumps,
     _dumps_sorted,
+    _parse_payload,
+    _prepare_or_error,
+    _Prepared,
     content_digest,
     derived_event_id,
     derived_game_id,
@@ -143,7 +147,9 @@ def game_import_from_document(
     kind = data["kind"]
     rules = get_game(kind)
     payload_version = schemas.FILE_PAYLOAD_VERSION[data["version"]]
+    upcast = payload_version != rules.payload_version
     events: list[dict[str, Any]] = []
+    parsed: list[Any] = []
     metas: list[dict[str, Any] | None] = []
     ids: list[str | None] = []
     for number, item in enumerate(data["events"], start=1):
@@ -152,14 +158,17 @@ def game_import_from_document(
         payload = dict(item)
         meta = payload.pop("meta", None)
         event_id = payload.pop("event_id", None)
-        if payload_version != rules.payload_version:
+        if upcast:
             try:
                 payload = rules.upcast(payload, payload_version)
             except Exception as err:  # an upcaster meeting a malformed old payload
                 raise reject(number, f"cannot bring the payload up to date: {err}", None) from None
-        problem = schemas.payload_errors_cached(kind, payload)
-        if problem is not None:
-            raise reject(number, problem[1], problem[0])
+        # The engine's parser validates (the payload schema words its refusals), and what
+        # it parsed is kept so that checking the game does not parse it again.
+        try:
+            parsed.append(_parse_payload(kind, rules, payload, number, ImportRejected))
+        except ImportRejected as err:
+            raise err.located(source=source, game=game) from None
         if meta is not None:
             problem = schemas.meta_errors(meta)
             if problem is not None:
@@ -180,6 +189,7 @@ def game_import_from_document(
         meta=metas,
         game_id=data.get("id"),
         event_ids=ids if any(i is not None for i in ids) else None,
+        parsed=parsed,
     )
 
 
@@ -206,6 +216,76 @@ def _load_notation(text: str, source: str) -> GameImport:
     return game_import_from_events(
         parsed.events, parsed.headers, list(parsed.meta) if parsed.meta else None
     )
+
+
+# --- importing files ---------------------------------------------------------------------
+
+#: With this many files or more, :func:`default_jobs` checks games in one process per core.
+PARALLEL_FROM = 32
+#: Files per task sent to a checking process.
+TASK_FILES = 8
+
+
+def default_jobs(files: int) -> int:
+    """How many processes should check games when importing ``files`` files: one per core
+    for many files (starting the processes takes a fraction of a second, which pays once
+    there is more than a few seconds of checking), else 1 (this process does everything)."""
+    cores = os.cpu_count() or 1
+    return cores if files >= PARALLEL_FROM and cores > 1 else 1
+
+
+def import_files(
+    store: EventStore,
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    jobs: int = 1,
+    batch_size: int = 100,
+) -> Iterator[tuple[str, int | None, ImportResult | ImportRejected]]:
+    """Import game files, JSON or notation, in order.  With ``jobs`` > 1 the files are
+    read, validated and every game checked by the engine in that many processes while
+    this one writes (``batch_size`` games per transaction, each game whole or absent).
+
+    Yields per game ``(source, game, result)``: ``game`` numbers the game in a file that
+    holds several (else None); ``result`` is the :class:`ImportResult` or the
+    :class:`ImportRejected` that refused it, naming the file and the place.  A file that
+    cannot be read yields one ImportRejected.  Nothing is yielded before it is committed.
+    """
+    sources = [str(p) for p in paths]
+    numbered = list(enumerate(sources))
+    if jobs > 1 and len(sources) > 1:
+        size = TASK_FILES
+    else:
+        jobs, size = 0, 1
+    tasks = (numbered[i : i + size] for i in range(0, len(numbered), size))
+    for written in store.import_stream(tasks, _load_and_prepare, jobs, batch_size):
+        for (index, game), result in written:
+            yield sources[index], game, result
+
+
+def _load_and_prepare(
+    files: Sequence[tuple[int, str]],
+) -> list[tuple[tuple[int, int | None], _Prepared | ImportRejected]]:
+    """A checking process's task for :func:`import_files`: read files and prepare their
+    games, each tagged with (file index, game number in the file or None)."""
+    out: list[tuple[tuple[int, int | None], _Prepared | ImportRejected]] = []
+    for index, source in files:
+        try:
+            games = load_file(source)
+        except ImportRejected as err:
+            out.append(((index, None), _located(err, source, None)))
+            continue
+        several = len(games) > 1
+        for number, record in enumerate(games, start=1):
+            game = number if several else None
+            item = _prepare_or_error(record)
+            if isinstance(item, ImportRejected):
+                item = _located(item, source, game)
+            out.append(((index, game), item))
+    return out
+
+
+def _located(err: ImportRejected, source: str, game: int | None) -> ImportRejected:
+    return cast(ImportRejected, err.located(source=source, game=game))
 
 
 # --- exporting ---------------------------------------------------------------------------

@@ -22,14 +22,15 @@ committed or nothing is.  See ``docs/store.md`` for the schema and the choices b
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import hashlib
 import json
 import os
 import secrets
 import sqlite3
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,9 @@ class GameImport:
     meta: list[dict[str, Any] | None] = field(default_factory=list)
     game_id: str | None = None
     event_ids: list[str | None] | None = None
+    #: The engine events of ``events`` when a loader already parsed them (checked, so
+    #: they are not parsed twice); None to parse ``events``.
+    parsed: list[Any] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -162,23 +166,36 @@ def _player_names(headers: Mapping[str, Any]) -> list[str]:
 # --- preparation (pure: validation, rule checks, canonical forms) ---------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Prepared:
+    """A game validated, checked by the rules and reduced to the exact values the writer
+    stores.  It crosses from a checking process to the writing one, so it is small: the
+    events travel as one JSON text that SQLite itself turns into rows."""
+
     kind: str
-    headers: dict[str, Any]
-    headers_json: str
     game_id: str
-    #: (event_id, type, payload JSON, meta JSON or None), in order.
-    rows: list[tuple[str, str, str, str | None]]
-    #: Per event: the user's meta JSON (what a file holds), for comparing content.
-    user_meta: list[str | None]
-    explicit_ids: list[bool]
+    headers_json: str
+    #: ``games`` row without the times: id, kind, players, date, place, tags, headers, status.
+    game_row: tuple[Any, ...]
+    #: ``game_summaries`` row without last_activity: game_id .. flagged_count.
+    summary_row: tuple[Any, ...]
+    #: The events as a JSON array of ``[type, payload JSON, stored meta JSON]`` (the meta
+    #: left out when there is none); see :data:`_INSERT_EVENTS_JSON`.
+    events_json: str
+    event_count: int
+    #: Event ids given by the caller, one per event (None: every id is derived).
+    event_ids: list[str | None] | None
     flagged: list[tuple[int, list[Violation]]]
-    summary: dict[str, Any]
-    flagged_count: int
+
+    def event_rows(self) -> list[tuple[str, str, str | None]]:
+        """(type, payload JSON, stored meta JSON) per event, for the slow paths."""
+        return [
+            (item[0], item[1], item[2] if len(item) > 2 else None)
+            for item in json.loads(self.events_json)
+        ]
 
 
-_CANONICAL: dict[Any, tuple[str, str] | tuple[str, str, str]] = {}
+_CANONICAL: dict[Any, tuple[str, str, str]] = {}
 _PARSED: dict[tuple[str, int, int, str], Any] = {}
 _CACHE_LIMIT = 200_000
 
@@ -199,7 +216,9 @@ def _format_problem(err: EventFormatError) -> tuple[str | None, str]:
 
 
 def _parse_payload(kind: str, rules: GameRules, raw: Any, number: int, cls: type) -> Any:
-    """The engine event of a payload; the marshmallow schema names a bad field."""
+    """The engine event of a payload.  The engine's parser is the validator (it refuses
+    exactly what the payload schema refuses, as tests/recorder/test_schemas.py proves);
+    when it refuses, the marshmallow schema words the error and names the field."""
     try:
         return rules.event_from_dict(raw)
     except EventFormatError as err:
@@ -215,19 +234,20 @@ def _parse_payload(kind: str, rules: GameRules, raw: Any, number: int, cls: type
         raise cls(number, message, path or None) from None
 
 
-def _canonical(kind: str, rules: GameRules, event: Any, number: int, cls: type) -> tuple[str, str]:
-    """(type, payload JSON) of an event, checked once against the payload schema."""
+def _canonical(kind: str, rules: GameRules, event: Any) -> tuple[str, str, str]:
+    """(type, payload JSON, the event's row in a game's events JSON without meta), cached
+    by event: most events recur from game to game.  The payload is the engine's own
+    output for an event it parsed, so it is not validated again."""
     key = (kind, event)
     hit = _CANONICAL.get(key)
     if hit is None:
         payload = rules.event_to_dict(event)
-        problem = schemas.payload_errors(kind, payload)
-        if problem is not None:
-            raise cls(number, problem[1], problem[0] or None)
+        etype = payload["type"]
+        payload_json = _dumps(payload)
         if len(_CANONICAL) >= _CACHE_LIMIT:
             _CANONICAL.clear()
-        hit = _CANONICAL[key] = (payload["type"], _dumps(payload))
-    return hit  # type: ignore[return-value]
+        hit = _CANONICAL[key] = (etype, payload_json, _dumps([etype, payload_json]))
+    return hit
 
 
 def _clean_meta(raw: Any, number: int, cls: type) -> dict[str, Any] | None:
@@ -247,23 +267,41 @@ def _clean_meta(raw: Any, number: int, cls: type) -> dict[str, Any] | None:
     return out or None
 
 
+#: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
+#: logger's meta JSON (what a file holds), and the event's row in a game's events JSON.
+_Row = tuple[str, str, str | None, str | None, str]
+
+
 def _fold_new(
     kind: str,
     rules: GameRules,
     state: Any,
     parsed: Sequence[Any],
-    metas: Sequence[dict[str, Any] | None],
+    metas: Sequence[dict[str, Any] | None] | None,
     first_number: int,
     cls: type,
-) -> tuple[list[tuple[str, str, str | None, str | None]], list[tuple[int, list[Violation]]]]:
-    """Check and apply ``parsed`` events to ``state`` in place; returns per event
-    (type, payload JSON, stored meta JSON, user meta JSON) and the flagged ones."""
-    out: list[tuple[str, str, str | None, str | None]] = []
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]]]:
+    """Check and apply ``parsed`` events to ``state`` in place (``metas`` None: no event
+    has meta); returns a :data:`_Row` per event and the events flagged as played
+    illegally with their violations."""
+    out: list[_Row] = []
     flagged: list[tuple[int, list[Violation]]] = []
     play = rules.play
+    if metas is None:
+        # The common case, kept lean: no meta, every event checked and applied.
+        number = first_number
+        try:
+            for event in parsed:
+                etype, payload_json, fragment = _canonical(kind, rules, event)
+                play(state, event)
+                out.append((etype, payload_json, None, None, fragment))
+                number += 1
+        except IllegalMoveError as err:
+            raise cls(number, err.violations) from None
+        return out, flagged
     for i, event in enumerate(parsed):
         number = first_number + i
-        etype, payload_json = _canonical(kind, rules, event, number, cls)
+        etype, payload_json, fragment = _canonical(kind, rules, event)
         meta = metas[i]
         if meta is not None and meta.get("played_illegally"):
             try:
@@ -275,23 +313,39 @@ def _fold_new(
                     + "; ".join(str(v) for v in err.violations),
                 ) from None
             user_json = _dumps_sorted(meta)
+            stored_json = user_json
             if violations:
                 flagged.append((number, violations))
                 stored = dict(meta)
                 stored["violations"] = [v.to_dict() for v in violations]
-                out.append((etype, payload_json, _dumps_sorted(stored), user_json))
-            else:
-                out.append((etype, payload_json, user_json, user_json))
+                stored_json = _dumps_sorted(stored)
+            out.append(
+                (
+                    etype,
+                    payload_json,
+                    stored_json,
+                    user_json,
+                    _dumps([etype, payload_json, stored_json]),
+                )
+            )
             continue
         try:
             play(state, event)
         except IllegalMoveError as err:
             raise cls(number, err.violations) from None
         if meta is None:
-            out.append((etype, payload_json, None, None))
+            out.append((etype, payload_json, None, None, fragment))
         else:
             user_json = _dumps_sorted(meta)
-            out.append((etype, payload_json, user_json, user_json))
+            out.append(
+                (
+                    etype,
+                    payload_json,
+                    user_json,
+                    user_json,
+                    _dumps([etype, payload_json, user_json]),
+                )
+            )
     return out, flagged
 
 
@@ -301,11 +355,21 @@ def content_digest(
     """SHA-256 of a game's canonical content: kind, headers, and per event the payload,
     the logger's meta and an explicitly given event id.  A game imported without an id
     gets the first 12 hex digits as its id."""
-    h = hashlib.sha256()
-    h.update(f"tablelog-game 1\n{kind}\n{headers_json}\n".encode())
-    for payload_json, user_meta, event_id in events:
-        h.update(f"{payload_json}\t{user_meta or ''}\t{event_id or ''}\n".encode())
-    return h.hexdigest()
+    text = f"tablelog-game 1\n{kind}\n{headers_json}\n" + "".join(
+        [
+            f"{payload_json}\t{user_meta or ''}\t{event_id or ''}\n"
+            for payload_json, user_meta, event_id in events
+        ]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _digest_plain(kind: str, headers_json: str, payloads: Sequence[str]) -> str:
+    """:func:`content_digest` of a game whose events carry no meta and no given ids."""
+    text = f"tablelog-game 1\n{kind}\n{headers_json}\n"
+    if payloads:
+        text += "\t\t\n".join(payloads) + "\t\t\n"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def derived_game_id(digest: str) -> str:
@@ -336,45 +400,76 @@ def prepare_game(record: GameImport) -> _Prepared:
     if not isinstance(raw_events, list):
         raise ImportRejected(None, "expected a list of events", "events")
     n = len(raw_events)
-    raw_meta = list(record.meta or [])
+    raw_meta = record.meta or []
     if len(raw_meta) > n:
         raise ImportRejected(None, f"{len(raw_meta)} meta entries for {n} events", "meta")
-    raw_meta += [None] * (n - len(raw_meta))
     if record.game_id is not None and (
         not isinstance(record.game_id, str) or not schemas.GAME_ID_RE.match(record.game_id)
     ):
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = _check_event_ids(record.event_ids, n, ImportRejected)
+    explicit = any(g is not None for g in given_ids)
 
-    metas = [_clean_meta(m, i, ImportRejected) for i, m in enumerate(raw_meta, start=1)]
-    parsed = [
-        _parse_payload(kind, rules, raw, i, ImportRejected)
-        for i, raw in enumerate(raw_events, start=1)
-    ]
+    metas: list[dict[str, Any] | None] | None = None
+    if any(m is not None for m in raw_meta):
+        metas = [_clean_meta(m, i, ImportRejected) for i, m in enumerate(raw_meta, start=1)]
+        metas += [None] * (n - len(metas))
+        if all(m is None for m in metas):
+            metas = None
+    parsed = record.parsed
+    if parsed is None or len(parsed) != n:
+        parsed = [
+            _parse_payload(kind, rules, raw, i, ImportRejected)
+            for i, raw in enumerate(raw_events, start=1)
+        ]
     names = _player_names(headers)
     state = rules.new_state((names[0], names[1]))
     folded, flagged = _fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
-    digest = content_digest(
-        kind, headers_json, [(p, u, e) for (_, p, _, u), e in zip(folded, given_ids, strict=True)]
-    )
-    game_id = record.game_id or derived_game_id(digest)
-    rows = [
-        (given or derived_event_id(game_id, i), etype, payload, stored)
-        for i, ((etype, payload, stored, _), given) in enumerate(
-            zip(folded, given_ids, strict=True), start=1
+    if metas is None and not explicit:
+        digest = _digest_plain(kind, headers_json, [r[1] for r in folded])
+    else:
+        digest = content_digest(
+            kind, headers_json, [(r[1], r[3], e) for r, e in zip(folded, given_ids, strict=True)]
         )
-    ]
+    game_id = record.game_id or derived_game_id(digest)
+    summary = rules.summary(state)
+    status = summary["status"]
+    winner = summary.get("winner")
+    tags = headers.get("tags")
+    flagged_count = 0 if metas is None else sum(1 for m in metas if m and m.get("played_illegally"))
     return _Prepared(
         kind=kind,
-        headers=headers,
-        headers_json=headers_json,
         game_id=game_id,
-        rows=rows,
-        user_meta=[u for _, _, _, u in folded],
-        explicit_ids=[g is not None for g in given_ids],
+        headers_json=headers_json,
+        game_row=(
+            game_id,
+            kind,
+            _dumps(names),
+            headers.get("date"),
+            headers.get("place"),
+            None if tags is None else _dumps_sorted(tags),
+            headers_json,
+            status,
+        ),
+        summary_row=(
+            game_id,
+            kind,
+            names[0],
+            names[1],
+            headers.get("date"),
+            status,
+            winner,
+            None if winner is None else names[winner],
+            summary.get("condition"),
+            summary.get("turns") or 0,
+            summary.get("to_move"),
+            n,
+            flagged_count,
+        ),
+        events_json="[" + ",".join([r[4] for r in folded]) + "]",
+        event_count=n,
+        event_ids=given_ids if explicit else None,
         flagged=flagged,
-        summary=rules.summary(state),
-        flagged_count=sum(1 for m in metas if m and m.get("played_illegally")),
     )
 
 
@@ -383,6 +478,19 @@ def _prepare_or_error(record: GameImport) -> _Prepared | ImportRejected:
         return prepare_game(record)
     except ImportRejected as err:
         return err
+
+
+def _prepare_chunk(records: Sequence[GameImport]) -> list[tuple[None, _Prepared | ImportRejected]]:
+    """A checking process's task: prepare a few games (see :meth:`EventStore.import_games`)."""
+    return [(None, _prepare_or_error(r)) for r in records]
+
+
+def _worker_init() -> None:
+    """Set up a checking process: its heap is mostly modules and caches that live as long
+    as it does, and the games it checks make no reference cycles worth chasing often, so
+    the cyclic garbage collector runs far less often (about 5% of the checking time)."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 def _check_event_ids(ids: Any, n: int, cls: type) -> list[str | None]:
@@ -403,6 +511,67 @@ def _check_event_ids(ids: Any, n: int, cls: type) -> list[str | None]:
 
 
 # --- the store -------------------------------------------------------------------------
+
+#: Games per task sent to a checking process: enough to make the hand-over cheap, few
+#: enough to keep every process busy until the end.
+TASK_GAMES = 25
+#: Most ``?`` parameters in one statement (SQLite's limit is far higher).
+_MAX_PARAMS = 500
+
+#: A new game's events in one statement: SQLite's ``json_each`` turns the game's events
+#: JSON (``[[type, payload, meta], ...]``, see :class:`_Prepared`) into rows, numbered from
+#: 1 with derived event ids.  One call with four parameters per game instead of eight
+#: parameters per event: the writer does almost nothing in Python, and nothing per event.
+_INSERT_EVENTS_JSON = (
+    "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
+    " recorded_at) SELECT ?1, key + 1, ?1 || ':' || (key + 1), json_extract(value, '$[0]'),"
+    " json_extract(value, '$[1]'), ?2, json_extract(value, '$[2]'), ?3 FROM json_each(?4)"
+)
+
+
+def _stored_game_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` name stored games (one look-up per few hundred ids)."""
+    found: set[str] = set()
+    for start in range(0, len(ids), _MAX_PARAMS):
+        part = ids[start : start + _MAX_PARAMS]
+        found.update(
+            row[0]
+            for row in conn.execute(
+                f"SELECT id FROM games WHERE id IN ({','.join('?' * len(part))})", part
+            )
+        )
+    return found
+
+
+def _prepared_chunks(
+    tasks: Iterable[Any],
+    prepare: Callable[[Any], list[tuple[Any, _Prepared | ImportRejected]]],
+    workers: int,
+) -> Iterator[list[tuple[Any, _Prepared | ImportRejected]]]:
+    """``prepare(task)`` for each task, in order: here, or in ``workers`` processes (more
+    than one) with a few tasks in flight per process, so they never wait for the writer
+    and prepared games never pile up in memory."""
+    if workers <= 1:
+        for task in tasks:
+            yield prepare(task)
+        return
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    # spawn: the processes start clean rather than as copies of a caller that may hold
+    # threads, locks and an open database connection.
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init)
+    window: deque[Future[list[tuple[Any, _Prepared | ImportRejected]]]] = deque()
+    try:
+        for task in tasks:
+            window.append(pool.submit(prepare, task))
+            if len(window) >= 3 * workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _split_sql(script: str) -> Iterator[str]:
@@ -544,9 +713,10 @@ class EventStore:
         """Check every event of a whole game with the engine and store it in one
         transaction, or nothing (ImportRejected names the first bad event).  Importing
         the same content again changes nothing and returns ``created=False``."""
-        prepared = prepare_game(record)
-        with self._transaction() as conn:
-            return self._write_prepared(conn, prepared, self._clock())
+        result = self._write_batch([prepare_game(record)])[0]
+        if isinstance(result, ImportRejected):
+            raise result
+        return result
 
     def import_games(
         self,
@@ -562,112 +732,202 @@ class EventStore:
         CPU-bound) run in that many processes while this one writes.  ``progress`` is
         called with the number of games done after each batch.  Returns, per record, its
         result or the error that refused it."""
-        out: list[ImportResult | ImportRejected] = []
         batch_size = max(1, batch_size)
         if workers > 1 and len(records) > batch_size:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                prepared_all = pool.map(_prepare_or_error, records, chunksize=16)
-                batch: list[_Prepared | ImportRejected] = []
-                for item in prepared_all:
-                    batch.append(item)
-                    if len(batch) == batch_size:
-                        out.extend(self._write_batch(batch))
-                        batch = []
-                        if progress:
-                            progress(len(out))
-                if batch:
-                    out.extend(self._write_batch(batch))
-                    if progress:
-                        progress(len(out))
-            return out
-        for start in range(0, len(records), batch_size):
-            chunk = records[start : start + batch_size]
-            out.extend(self._write_batch([_prepare_or_error(r) for r in chunk]))
+            size = max(1, min(TASK_GAMES, batch_size))
+        else:
+            workers, size = 0, batch_size
+        chunks = (records[i : i + size] for i in range(0, len(records), size))
+        out: list[ImportResult | ImportRejected] = []
+        for written in self.import_stream(chunks, _prepare_chunk, workers, batch_size):
+            out.extend(result for _, result in written)
             if progress:
                 progress(len(out))
         return out
 
+    def import_stream(
+        self,
+        tasks: Iterable[Any],
+        prepare: Callable[[Any], list[tuple[Any, _Prepared | ImportRejected]]],
+        workers: int = 0,
+        batch_size: int = 100,
+    ) -> Iterator[list[tuple[Any, ImportResult | ImportRejected]]]:
+        """The import pipeline: ``prepare`` turns each task into ``(tag, prepared game or
+        the error that refused it)`` pairs, in ``workers`` processes when more than one
+        (else here), and this process writes them ``batch_size`` games per transaction;
+        yields each written batch as ``(tag, result)`` pairs, in task order.
+
+        ``prepare`` must be a module-level function (it is sent to the processes by
+        name); :func:`prepare_game` makes a prepared game from a :class:`GameImport`."""
+        batch_size = max(1, batch_size)
+        pending: list[tuple[Any, _Prepared | ImportRejected]] = []
+        for items in _prepared_chunks(tasks, prepare, workers):
+            pending.extend(items)
+            while len(pending) >= batch_size:
+                head, pending = pending[:batch_size], pending[batch_size:]
+                yield self._write_tagged(head)
+        if pending:
+            yield self._write_tagged(pending)
+
+    def _write_tagged(
+        self, items: Sequence[tuple[Any, _Prepared | ImportRejected]]
+    ) -> list[tuple[Any, ImportResult | ImportRejected]]:
+        results = self._write_batch([item for _, item in items])
+        return [(tag, result) for (tag, _), result in zip(items, results, strict=True)]
+
     def _write_batch(
         self, prepared: Sequence[_Prepared | ImportRejected]
     ) -> list[ImportResult | ImportRejected]:
-        results: list[ImportResult | ImportRejected] = []
+        """Write prepared games in one transaction, each whole or not at all; returns per
+        game its result or the error that refused it."""
         with self._transaction() as conn:
-            now = self._clock()
-            for item in prepared:
-                if isinstance(item, ImportRejected):
-                    results.append(item)
-                    continue
-                conn.execute("SAVEPOINT game")
-                try:
-                    results.append(self._write_prepared(conn, item, now))
-                except ImportRejected as err:
-                    conn.execute("ROLLBACK TO game")
-                    results.append(err)
-                conn.execute("RELEASE game")
-        return results
+            return self._write_games(conn, prepared, self._clock())
+
+    def _write_games(
+        self,
+        conn: sqlite3.Connection,
+        prepared: Sequence[_Prepared | ImportRejected],
+        now: str,
+    ) -> list[ImportResult | ImportRejected]:
+        results: list[ImportResult | ImportRejected | None] = [None] * len(prepared)
+        stored = _stored_game_ids(conn, [p.game_id for p in prepared if isinstance(p, _Prepared)])
+        seen: set[str] = set()
+        fast: list[int] = []
+        slow: list[int] = []
+        for i, p in enumerate(prepared):
+            if isinstance(p, ImportRejected):
+                results[i] = p
+                continue
+            # New games with derived event ids cannot clash with anything stored or with
+            # one another, so they are inserted together; a game already stored (or seen
+            # earlier in the batch) is compared, and one with given event ids may clash,
+            # so those go one by one, each under its own savepoint.
+            if p.game_id in stored or p.game_id in seen or p.event_ids is not None:
+                slow.append(i)
+            else:
+                fast.append(i)
+            seen.add(p.game_id)
+        if fast:
+            conn.execute("SAVEPOINT new_games")
+            try:
+                self._insert_games(conn, [prepared[i] for i in fast], now)  # type: ignore[misc]
+            except sqlite3.IntegrityError:
+                # Not expected; write them one by one below, where a refusal is one game's.
+                conn.execute("ROLLBACK TO new_games")
+                slow = sorted(slow + fast)
+                fast = []
+            conn.execute("RELEASE new_games")
+            for i in fast:
+                p = prepared[i]
+                assert isinstance(p, _Prepared)
+                results[i] = ImportResult(p.game_id, True, p.event_count, p.flagged)
+        for i in slow:
+            p = prepared[i]
+            assert isinstance(p, _Prepared)
+            conn.execute("SAVEPOINT game")
+            try:
+                results[i] = self._write_prepared(conn, p, now)
+            except ImportRejected as err:
+                conn.execute("ROLLBACK TO game")
+                results[i] = err
+            conn.execute("RELEASE game")
+        return results  # type: ignore[return-value]
 
     def create_game(
         self, headers: dict[str, Any], *, kind: str = "splendor-duel", game_id: str | None = None
     ) -> GameRow:
         """A new game with no events yet, for logging live with :meth:`append`.  Without
         ``game_id`` a fresh random id is chosen; an id already in use is refused."""
-        record = GameImport(kind=kind, headers=headers, events=[], game_id=game_id)
+        record = GameImport(
+            kind=kind, headers=headers, events=[], game_id=game_id or secrets.token_hex(6)
+        )
         prepared = prepare_game(record)
-        prepared.game_id = game_id or secrets.token_hex(6)
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (prepared.game_id,)).fetchone():
                 raise ImportRejected(None, f"game {prepared.game_id} already exists", "id")
-            self._write_prepared(conn, prepared, self._clock())
+            self._insert_games(conn, [prepared], self._clock())
         return self.game(prepared.game_id)
 
+    def _insert_games(self, conn: sqlite3.Connection, games: Sequence[_Prepared], now: str) -> None:
+        """Insert new games: their rows, events and projections (no checks here: the
+        triggers and constraints still refuse anything out of place)."""
+        conn.executemany(
+            "INSERT INTO games (id, kind, players, date, place, tags, headers, status,"
+            " created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(*p.game_row, now, now) for p in games],
+        )
+        for p in games:
+            version = get_game(p.kind).payload_version
+            if p.event_ids is None:
+                conn.execute(_INSERT_EVENTS_JSON, (p.game_id, version, now, p.events_json))
+            else:
+                conn.executemany(
+                    "INSERT INTO events (game_id, sequence, event_id, type, payload,"
+                    " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            p.game_id,
+                            seq,
+                            given or derived_event_id(p.game_id, seq),
+                            etype,
+                            payload,
+                            version,
+                            meta,
+                            now,
+                        )
+                        for seq, ((etype, payload, meta), given) in enumerate(
+                            zip(p.event_rows(), p.event_ids, strict=True), start=1
+                        )
+                    ],
+                )
+        conn.executemany(
+            "INSERT OR REPLACE INTO game_summaries (game_id, kind, player_0, player_1, date,"
+            " status, winner, winner_name, condition, turns, to_move, event_count,"
+            " flagged_count, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(*p.summary_row, now) for p in games],
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO game_players (game_id, seat, name) VALUES (?, ?, ?)",
+            [
+                row
+                for p in games
+                for row in ((p.game_id, 0, p.summary_row[2]), (p.game_id, 1, p.summary_row[3]))
+            ],
+        )
+
     def _write_prepared(self, conn: sqlite3.Connection, p: _Prepared, now: str) -> ImportResult:
+        """Write one game, comparing it with a stored game of the same id."""
         gid = p.game_id
         existing = conn.execute("SELECT kind, headers FROM games WHERE id = ?", (gid,)).fetchone()
         if existing is not None:
             if self._same_content(conn, p, existing):
-                return ImportResult(gid, False, len(p.rows), p.flagged)
+                return ImportResult(gid, False, p.event_count, p.flagged)
             raise ImportRejected(None, f"game {gid} is already stored with different content", "id")
-        headers = p.headers
-        status = p.summary["status"]
-        tags = headers.get("tags")
-        conn.execute(
-            "INSERT INTO games (id, kind, players, date, place, tags, headers, status,"
-            " created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                gid,
-                p.kind,
-                _dumps(_player_names(headers)),
-                headers.get("date"),
-                headers.get("place"),
-                None if tags is None else _dumps_sorted(tags),
-                p.headers_json,
-                status,
-                now,
-                now,
-            ),
-        )
-        version = get_game(p.kind).payload_version
-        conn.executemany(
-            "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-            " meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (gid, seq, eid, etype, payload, version, meta, now)
-                for seq, (eid, etype, payload, meta) in enumerate(p.rows, start=1)
-            ],
-        )
-        self._write_summary(
-            conn, gid, p.kind, headers, p.summary, len(p.rows), p.flagged_count, now
-        )
-        names = _player_names(headers)
-        conn.executemany(
-            "INSERT INTO game_players (game_id, seat, name) VALUES (?, ?, ?)",
-            [(gid, 0, names[0]), (gid, 1, names[1])],
-        )
-        return ImportResult(gid, True, len(p.rows), p.flagged)
+        if p.event_ids is not None:
+            given = [eid for eid in p.event_ids if eid is not None]
+            taken = {
+                row[0]: row[1:]
+                for start in range(0, len(given), _MAX_PARAMS)
+                for row in conn.execute(
+                    "SELECT event_id, game_id, sequence FROM events WHERE event_id IN ("
+                    + ",".join("?" * len(given[start : start + _MAX_PARAMS]))
+                    + ")",
+                    given[start : start + _MAX_PARAMS],
+                )
+            }
+            for number, eid in enumerate(p.event_ids, start=1):
+                if eid in taken:
+                    other, seq = taken[eid]
+                    raise ImportRejected(
+                        number,
+                        f"event id {eid!r} is already stored (game {other}, event {seq})",
+                        "event_id",
+                    )
+        try:
+            self._insert_games(conn, [p], now)
+        except sqlite3.IntegrityError as err:
+            raise ImportRejected(None, f"game {gid} cannot be stored: {err}") from None
+        return ImportResult(gid, True, p.event_count, p.flagged)
 
     def _same_content(self, conn: sqlite3.Connection, p: _Prepared, existing: Any) -> bool:
         kind, headers_json = existing
@@ -678,16 +938,16 @@ class EventStore:
             " ORDER BY sequence",
             (p.game_id,),
         ).fetchall()
-        if len(stored) != len(p.rows):
+        rows = p.event_rows()
+        if len(stored) != len(rows):
             return False
-        for (seq, eid, payload, meta), (peid, _, ppayload, _), umeta, explicit in zip(
-            stored, p.rows, p.user_meta, p.explicit_ids, strict=True
+        given = p.event_ids or [None] * len(rows)
+        for (seq, eid, payload, meta), (_, ppayload, pmeta), geid in zip(
+            stored, rows, given, strict=True
         ):
-            if payload != ppayload or _user_meta_json(meta) != umeta:
+            if payload != ppayload or _user_meta_json(meta) != _user_meta_json(pmeta):
                 return False
-            if explicit and eid != peid:
-                return False
-            if not explicit and eid != derived_event_id(p.game_id, seq):
+            if eid != (geid if geid is not None else derived_event_id(p.game_id, seq)):
                 return False
         return True
 
@@ -794,7 +1054,7 @@ class EventStore:
                     " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (game_id, first + i, ids[i], etype, payload, version, stored, now)
-                        for i, (etype, payload, stored, _) in enumerate(folded)
+                        for i, (etype, payload, stored, _, _) in enumerate(folded)
                     ],
                 )
             except sqlite3.IntegrityError as err:
@@ -868,9 +1128,9 @@ class EventStore:
             )
         sequences: list[int] = []
         flagged: list[tuple[int, list[Violation]]] = []
-        for i, (eid, event) in enumerate(zip(ids, parsed, strict=True)):
+        for eid, event in zip(ids, parsed, strict=True):
             stored_game, seq, payload, meta = found[eid]
-            _, payload_json = _canonical(kind, rules, event, i + 1, AppendRejected)
+            _, payload_json, _ = _canonical(kind, rules, event)
             if stored_game != game_id:
                 raise EventIdConflict(eid, f"is already stored in game {stored_game}")
             if payload != payload_json:
