@@ -10,6 +10,7 @@ templates render and the JSON API returns.  Nothing here holds a rule; it only r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -88,7 +89,13 @@ def result_text(winner: int | None, condition: str | None, names: Sequence[str],
 
 
 def card_view(card_id: str, copied: int | None = None) -> dict[str, Any]:
-    """One Jewel card as drawn: bonus colour and count, points, crowns, abilities, cost."""
+    """One Jewel card as drawn: bonus colour and count, points, crowns, abilities, cost.
+    A fresh dict each time (callers add their own keys); what it holds is shared."""
+    return dict(_card_view(card_id, copied))
+
+
+@functools.cache
+def _card_view(card_id: str, copied: int | None) -> dict[str, Any]:
     card = CARDS[card_id]
     if card.is_joker:
         color = COLOR_NAMES[copied] if copied is not None else "joker"

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -58,43 +62,114 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _get(port: int, path: str) -> tuple[int, bytes, Any]:
+def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, Any]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
-        conn.request("GET", path)
+        conn.request("GET", path, headers=headers or {})
         r = conn.getresponse()
         return r.status, r.read(), r.headers
     finally:
         conn.close()
 
 
-def test_serve_creates_the_database_loads_samples_and_answers(tmp_path: Path) -> None:
-    db = tmp_path / "data" / "site.db"
+@contextmanager
+def _serving(tmp_path: Path, *options: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``tablelog serve`` as a real process over a new database of simulated games, once
+    it answers; its output is read when it has stopped."""
     port = _free_port()
-    env = {**os.environ, "TABLELOG_DB": str(db)}
+    env = {**os.environ, "TABLELOG_DB": str(tmp_path / "data" / "site.db")}
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "tablelog"), "serve", "--port", str(port),
-         "--samples", str(tmp_path / "none")],
+         "--samples", str(tmp_path / "none"), *options],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                status, body, headers = _get(port, "/")
+                _get(port, "/api/games?per_page=1")
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise AssertionError(proc.stdout.read() if proc.stdout else "") from None
                 time.sleep(0.2)
+        yield proc, port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc)."""
+    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir()
+            for c in (task / "children").read_text().split()]
+
+
+def test_serve_creates_the_database_loads_samples_and_answers(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "site.db"
+    with _serving(tmp_path) as (proc, port):
+        status, body, headers = _get(port, "/")
         assert status == 200 and b"vs" in body
         assert "script-src 'self'" in headers["Content-Security-Policy"]
         status, body, _ = _get(port, "/api/games")
         assert status == 200 and b'"total":6' in body
         status, _, _ = _get(port, "/games/unknown")
         assert status == 404
-    finally:
-        proc.terminate()
-        out, _ = proc.communicate(timeout=20)
+    out = proc.stdout.read() if proc.stdout else ""
     assert db.exists()
     assert "simulated" in out
+
+
+def _first_game(port: int) -> str:
+    status, body, _ = _get(port, "/api/games?per_page=1")
+    assert status == 200
+    return str(json.loads(body)["games"][0]["id"])
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_serve_with_worker_processes(tmp_path: Path, threads: str) -> None:
+    """Two worker processes answer (one request at a time each, or with threads and kept
+    connections); each answers a step with the same bytes and ETag, and a conditional GET
+    with a 304, whichever worker takes the connection."""
+    with _serving(tmp_path, "--workers", "2", "--threads", threads) as (proc, port):
+        if sys.platform == "linux":
+            assert len(_children(proc.pid)) == 2
+        gid = _first_game(port)
+        answers = {_get(port, f"/games/{gid}/step/9")[1] for _ in range(8)}
+        assert len(answers) == 1
+        tags = {_get(port, f"/api/games/{gid}/state?step=9")[2]["ETag"] for _ in range(8)}
+        assert len(tags) == 1
+        status, body, headers = _get(port, f"/api/games/{gid}/state?step=9",
+                                     {"If-None-Match": tags.pop()})
+        assert status == 304 and body == b""
+        assert headers["Cache-Control"] == "no-cache"
+    out = proc.stdout.read() if proc.stdout else ""
+    each = "1 thread each" if threads == "1" else f"{threads} threads each"
+    assert f"with 2 worker processes (gunicorn), {each}" in out
+    assert "Traceback" not in out
+
+
+def test_serve_in_one_process(tmp_path: Path) -> None:
+    with _serving(tmp_path, "--workers", "1", "--threads", "2") as (proc, port):
+        if sys.platform == "linux":
+            assert _children(proc.pid) == []
+        gid = _first_game(port)
+        status, _, headers = _get(port, f"/games/{gid}/step/4")
+        assert status == 200
+        status, _, _ = _get(port, f"/games/{gid}/step/4", {"If-None-Match": headers["ETag"]})
+        assert status == 304
+    out = proc.stdout.read() if proc.stdout else ""
+    assert "with one process (waitress), 2 threads" in out
+
+
+def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "t.db"),
+                                          "--samples", str(tmp_path / "none"),
+                                          "--port", str(port)])
+    assert result.exit_code != 0
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "Traceback" not in result.output
