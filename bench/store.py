@@ -1,13 +1,21 @@
 """Benchmark the event store; ends by printing one JSON line of figures.
 
     python bench/store.py                      # 10,000 games imported, state in 100,000
-    python bench/store.py --games 1000 --state-games 5000   # a quick run
+    python bench/store.py --games 2000 --state-games 3000 --samples 200   # a quick run
 
 * import: ``--games`` seeded random games (simulated on every core first), imported with
-  full rule checking into a fresh file, in batches of 100 games per transaction; once in
-  this process alone and once with ``--workers`` processes checking while this one
-  writes (games/s, events/s); plus where the time goes (preparing = validation and rule
-  checks, writing = SQLite);
+  full rule checking into a fresh file, 100 games per transaction, three ways:
+
+  - from memory (``EventStore.import_games``), in this process alone;
+  - from memory with ``--workers`` checking processes while this one writes;
+  - from files, one JSON game file per game, as ``tablelog import`` does it
+    (``recorder.io.import_files``), with ``--workers`` processes reading and checking;
+
+  each ``--repeat`` times into a fresh file, reporting the median (games/s, events/s);
+* where the time goes, on the first 1,000 games: preparing (validation, the engine's
+  parse + check + apply, canonical JSON, the content hash), of which the engine alone;
+  handing a prepared game from a checking process to the writer (pickling both ways);
+  writing (SQLite), and writing without the append-only trigger, to show its cost;
 * state at a step: the database is filled to ``--state-games`` games (the same simulated
   games imported again under other headers, so other ids; generating 100,000 distinct
   games would take several minutes more), then ``--samples`` random (game, step) pairs
@@ -15,7 +23,7 @@
   warm (as in a running server) and cold;
 * bytes per game on disk.
 
-Filling 100,000 games takes a few minutes and about 3 GB in the temporary folder, which
+Filling 100,000 games takes a few minutes and about 2.5 GB in the temporary folder, which
 is removed at the end (``--keep`` keeps it).
 """
 
@@ -25,6 +33,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import pickle
 import random
 import shutil
 import statistics
@@ -35,10 +44,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.games import get_game  # noqa: E402
 from engine.splendor_duel import events as ev  # noqa: E402
 from engine.splendor_duel import simulate  # noqa: E402
 from recorder import EventStore, GameImport  # noqa: E402
 from recorder import store as store_module  # noqa: E402
+from recorder.io import import_files  # noqa: E402
 
 
 def simulate_payloads(seed: int) -> list[dict]:
@@ -50,18 +61,34 @@ def make_games(n: int, processes: int) -> list[list[dict]]:
         return pool.map(simulate_payloads, range(n), chunksize=50)
 
 
+def headers(i: int, round_: int) -> dict:
+    return {
+        "players": ["Ann", "Bo"],
+        "date": f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}",
+        "round": str(round_),
+    }
+
+
 def records(games: list[list[dict]], round_: int) -> list[GameImport]:
-    return [
-        GameImport(
-            headers={
-                "players": ["Ann", "Bo"],
-                "date": f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}",
-                "round": str(round_),
-            },
-            events=events,
-        )
-        for i, events in enumerate(games)
-    ]
+    return [GameImport(headers=headers(i, round_), events=events) for i, events in enumerate(games)]
+
+
+def write_files(folder: Path, games: list[list[dict]]) -> list[Path]:
+    """One JSON game file per game, as a logger would keep them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, events in enumerate(games):
+        doc = {
+            "format": "tablelog-game",
+            "version": 1,
+            "kind": "splendor-duel",
+            "headers": headers(i, 0),
+            "events": events,
+        }
+        path = folder / f"game-{i:05d}.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        paths.append(path)
+    return paths
 
 
 def fresh(path: Path) -> EventStore:
@@ -70,7 +97,15 @@ def fresh(path: Path) -> EventStore:
     return EventStore.open(path)
 
 
-def import_rate(path: Path, recs: list[GameImport], workers: int) -> dict:
+def rate(n_games: int, n_events: int, elapsed: float) -> dict:
+    return {
+        "games_per_s": round(n_games / elapsed, 1),
+        "events_per_s": round(n_events / elapsed),
+        "seconds": round(elapsed, 2),
+    }
+
+
+def import_records(path: Path, recs: list[GameImport], workers: int) -> float:
     with fresh(path) as store:
         t0 = time.perf_counter()
         results = store.import_games(recs, workers=workers)
@@ -78,34 +113,79 @@ def import_rate(path: Path, recs: list[GameImport], workers: int) -> dict:
     failed = [r for r in results if not hasattr(r, "created")]
     if failed:
         raise SystemExit(f"import refused a simulated game: {failed[0]}")
-    events = sum(len(r.events) for r in recs)
-    return {
-        "games_per_s": round(len(recs) / elapsed, 1),
-        "events_per_s": round(events / elapsed),
-        "seconds": round(elapsed, 2),
-    }
+    return elapsed
+
+
+def import_paths(path: Path, paths: list[Path], jobs: int) -> float:
+    with fresh(path) as store:
+        t0 = time.perf_counter()
+        results = [r for _, _, r in import_files(store, paths, jobs=jobs)]
+        elapsed = time.perf_counter() - t0
+    failed = [r for r in results if not hasattr(r, "created")]
+    if failed:
+        raise SystemExit(f"import refused a simulated game file: {failed[0]}")
+    return elapsed
+
+
+def median_rate(runs: list[float], n_games: int, n_events: int) -> dict:
+    out = rate(n_games, n_events, statistics.median(runs))
+    out["runs_games_per_s"] = [round(n_games / s, 1) for s in runs]
+    return out
 
 
 def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
-    """Prepare (validate + check) and write separately, on a sample of games."""
-    with fresh(path) as store:
-        t0 = time.perf_counter()
-        prepared = [store_module.prepare_game(r) for r in recs]
-        t1 = time.perf_counter()
-        store._write_batch(prepared)
-        t2 = time.perf_counter()
-    # The same writes into a scratch file without the append-only trigger, to show what
-    # that guarantee costs (the store itself always has it).
-    with fresh(path) as store:
-        store.db.execute("DROP TRIGGER events_append_in_sequence")
-        t3 = time.perf_counter()
-        store._write_batch(prepared)
-        t4 = time.perf_counter()
+    """Prepare, hand over and write separately, on a sample of games (medians of 3)."""
+    rules = get_game("splendor-duel")
     n = len(recs)
+
+    def engine_only() -> None:
+        for r in recs:
+            state = rules.new_state(("Ann", "Bo"))
+            for payload in r.events:
+                rules.play(state, rules.event_from_dict(payload))
+
+    def timed(fn) -> float:  # type: ignore[no-untyped-def]
+        runs = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            fn()
+            runs.append(time.perf_counter() - t0)
+        return statistics.median(runs) / n * 1000
+
+    engine_ms = timed(engine_only)
+    prepare_ms = timed(lambda: [store_module.prepare_game(r) for r in recs])
+    prepared = [store_module.prepare_game(r) for r in recs]
+    chunks = [prepared[i : i + 25] for i in range(0, n, 25)]
+    blobs = [pickle.dumps(c, pickle.HIGHEST_PROTOCOL) for c in chunks]
+    handover_ms = timed(lambda: [pickle.loads(pickle.dumps(c, -1)) for c in chunks])
+    unpickle_ms = timed(lambda: [pickle.loads(b) for b in blobs])
+    record_blobs = [pickle.dumps(r, pickle.HIGHEST_PROTOCOL) for r in recs]
+    records_ms = timed(lambda: [pickle.dumps(r, -1) for r in recs])
+
+    def write(drop_trigger: bool) -> float:
+        runs = []
+        for _ in range(3):
+            with fresh(path) as store:
+                if drop_trigger:
+                    store.db.execute("DROP TRIGGER events_append_in_sequence")
+                t0 = time.perf_counter()
+                for i in range(0, n, 100):
+                    store._write_batch(prepared[i : i + 100])
+                runs.append(time.perf_counter() - t0)
+        return statistics.median(runs) / n * 1000
+
+    write_ms = write(False)
+    write_bare_ms = write(True)
     return {
-        "prepare_ms_per_game": round((t1 - t0) / n * 1000, 3),
-        "write_ms_per_game": round((t2 - t1) / n * 1000, 3),
-        "write_ms_per_game_without_append_trigger": round((t4 - t3) / n * 1000, 3),
+        "prepare_ms_per_game": round(prepare_ms, 3),
+        "prepare_engine_ms_per_game": round(engine_ms, 3),
+        "handover_ms_per_game": round(handover_ms, 3),
+        "handover_unpickle_in_writer_ms_per_game": round(unpickle_ms, 3),
+        "record_pickle_in_writer_ms_per_game": round(records_ms, 3),
+        "prepared_bytes_per_game": round(sum(map(len, blobs)) / n),
+        "record_bytes_per_game": round(sum(map(len, record_blobs)) / n),
+        "write_ms_per_game": round(write_ms, 3),
+        "write_ms_per_game_without_append_trigger": round(write_bare_ms, 3),
     }
 
 
@@ -126,8 +206,8 @@ def state_times(path: Path, samples: int, cold: bool, seed: int) -> dict:
     rng = random.Random(seed)
     times = []
     with EventStore.open(path) as store:
-        ids = [r[0] for r in store.db.execute("SELECT game_id, event_count FROM game_summaries")]
         counts = dict(store.db.execute("SELECT game_id, event_count FROM game_summaries"))
+        ids = list(counts)
         for _ in range(samples):
             gid = rng.choice(ids)
             step = rng.randint(0, counts[gid])
@@ -148,7 +228,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--state-games", type=int, default=100_000)
     parser.add_argument("--samples", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repeat", type=int, default=3, help="imports of each kind")
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
 
@@ -160,32 +241,48 @@ def main() -> None:
         simulated_s = time.perf_counter() - t0
         print(f"simulated {len(games)} games in {simulated_s:.1f}s", file=sys.stderr)
         recs = records(games, 0)
+        paths = write_files(tmp / "files", games)
+        n_events = sum(len(r.events) for r in recs)
+        w = args.workers
 
-        single = import_rate(tmp / "single.db", recs, workers=0)
-        print(f"import, one process: {single}", file=sys.stderr)
-        parallel = import_rate(tmp / "store.db", recs, workers=args.workers)
-        print(f"import, {args.workers} checking processes: {parallel}", file=sys.stderr)
+        runs: dict[str, list[float]] = {"single": [], "workers": [], "files": []}
+        for i in range(args.repeat):
+            runs["single"].append(import_records(tmp / "single.db", recs, workers=0))
+            runs["workers"].append(import_records(tmp / "store.db", recs, workers=w))
+            runs["files"].append(import_paths(tmp / "files.db", paths, jobs=w))
+            print(
+                f"import round {i + 1}: "
+                + ", ".join(f"{k} {len(recs) / v[-1]:.0f} games/s" for k, v in runs.items()),
+                file=sys.stderr,
+            )
+        single = median_rate(runs["single"], len(recs), n_events)
+        parallel = median_rate(runs["workers"], len(recs), n_events)
+        from_files = median_rate(runs["files"], len(recs), n_events)
         split = where_time_goes(tmp / "split.db", recs[: min(1000, len(recs))])
         print(f"where the time goes: {split}", file=sys.stderr)
 
-        bytes_per_game = 0
         with EventStore.open(tmp / "single.db") as store:
             store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         bytes_per_game = round(os.path.getsize(tmp / "single.db") / len(recs))
 
-        total = fill(tmp / "store.db", games, args.state_games, args.workers)
+        total = fill(tmp / "store.db", games, args.state_games, w)
         warm = state_times(tmp / "store.db", args.samples, cold=False, seed=1)
         cold = state_times(tmp / "store.db", args.samples, cold=True, seed=2)
         print(f"state at a step, warm: {warm}, cold: {cold}", file=sys.stderr)
-        events = sum(len(r.events) for r in recs)
         figures = {
             "bench": "store",
             "games_imported": len(recs),
-            "events_imported": events,
+            "events_imported": n_events,
+            "repeat": args.repeat,
             "import_games_per_s": single["games_per_s"],
             "import_events_per_s": single["events_per_s"],
-            f"import_games_per_s_{args.workers}_workers": parallel["games_per_s"],
-            f"import_events_per_s_{args.workers}_workers": parallel["events_per_s"],
+            "import_games_per_s_runs": single["runs_games_per_s"],
+            f"import_games_per_s_{w}_workers": parallel["games_per_s"],
+            f"import_events_per_s_{w}_workers": parallel["events_per_s"],
+            f"import_games_per_s_{w}_workers_runs": parallel["runs_games_per_s"],
+            f"import_files_games_per_s_{w}_jobs": from_files["games_per_s"],
+            f"import_files_events_per_s_{w}_jobs": from_files["events_per_s"],
+            f"import_files_games_per_s_{w}_jobs_runs": from_files["runs_games_per_s"],
             **split,
             "state_db_games": total,
             "state_at_median_ms": warm["median_ms"],
@@ -194,6 +291,7 @@ def main() -> None:
             "state_at_cold_p95_ms": cold["p95_ms"],
             "bytes_per_game": bytes_per_game,
             "cores": cores,
+            "load_average_1min": round(os.getloadavg()[0], 2),
         }
         print(json.dumps(figures))
     finally:

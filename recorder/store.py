@@ -195,7 +195,11 @@ class _Prepared:
         ]
 
 
-_CANONICAL: dict[Any, tuple[str, str, str]] = {}
+#: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
+#: logger's meta JSON (what a file holds), and the event's row in a game's events JSON.
+_Row = tuple[str, str, str | None, str | None, str]
+
+_CANONICAL: dict[str, dict[Any, _Row]] = {}
 _PARSED: dict[tuple[str, int, int, str], Any] = {}
 _CACHE_LIMIT = 200_000
 
@@ -234,20 +238,22 @@ def _parse_payload(kind: str, rules: GameRules, raw: Any, number: int, cls: type
         raise cls(number, message, path or None) from None
 
 
-def _canonical(kind: str, rules: GameRules, event: Any) -> tuple[str, str, str]:
-    """(type, payload JSON, the event's row in a game's events JSON without meta), cached
-    by event: most events recur from game to game.  The payload is the engine's own
-    output for an event it parsed, so it is not validated again."""
-    key = (kind, event)
-    hit = _CANONICAL.get(key)
-    if hit is None:
+def _canonical(kind: str, rules: GameRules, event: Any) -> _Row:
+    """The :data:`_Row` of an event without meta, cached by event: most events recur
+    from game to game.  The payload is the engine's own output for an event it parsed, so
+    it is not validated again."""
+    cache = _CANONICAL.get(kind)
+    if cache is None:
+        cache = _CANONICAL[kind] = {}
+    row = cache.get(event)
+    if row is None:
         payload = rules.event_to_dict(event)
         etype = payload["type"]
         payload_json = _dumps(payload)
-        if len(_CANONICAL) >= _CACHE_LIMIT:
-            _CANONICAL.clear()
-        hit = _CANONICAL[key] = (etype, payload_json, _dumps([etype, payload_json]))
-    return hit
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        row = cache[event] = (etype, payload_json, None, None, _dumps([etype, payload_json]))
+    return row
 
 
 def _clean_meta(raw: Any, number: int, cls: type) -> dict[str, Any] | None:
@@ -267,11 +273,6 @@ def _clean_meta(raw: Any, number: int, cls: type) -> dict[str, Any] | None:
     return out or None
 
 
-#: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
-#: logger's meta JSON (what a file holds), and the event's row in a game's events JSON.
-_Row = tuple[str, str, str | None, str | None, str]
-
-
 def _fold_new(
     kind: str,
     rules: GameRules,
@@ -289,19 +290,21 @@ def _fold_new(
     play = rules.play
     if metas is None:
         # The common case, kept lean: no meta, every event checked and applied.
+        cache = _CANONICAL.get(kind) or {}
         number = first_number
         try:
             for event in parsed:
-                etype, payload_json, fragment = _canonical(kind, rules, event)
+                row = cache.get(event) or _canonical(kind, rules, event)
                 play(state, event)
-                out.append((etype, payload_json, None, None, fragment))
+                out.append(row)
                 number += 1
         except IllegalMoveError as err:
             raise cls(number, err.violations) from None
         return out, flagged
     for i, event in enumerate(parsed):
         number = first_number + i
-        etype, payload_json, fragment = _canonical(kind, rules, event)
+        row = _canonical(kind, rules, event)
+        etype, payload_json = row[0], row[1]
         meta = metas[i]
         if meta is not None and meta.get("played_illegally"):
             try:
@@ -334,7 +337,7 @@ def _fold_new(
         except IllegalMoveError as err:
             raise cls(number, err.violations) from None
         if meta is None:
-            out.append((etype, payload_json, None, None, fragment))
+            out.append(row)
         else:
             user_json = _dumps_sorted(meta)
             out.append(
@@ -1130,7 +1133,7 @@ class EventStore:
         flagged: list[tuple[int, list[Violation]]] = []
         for eid, event in zip(ids, parsed, strict=True):
             stored_game, seq, payload, meta = found[eid]
-            _, payload_json, _ = _canonical(kind, rules, event)
+            payload_json = _canonical(kind, rules, event)[1]
             if stored_game != game_id:
                 raise EventIdConflict(eid, f"is already stored in game {stored_game}")
             if payload != payload_json:

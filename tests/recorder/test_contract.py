@@ -398,8 +398,8 @@ def test_rebuilt_projections_equal_the_incremental_ones(store, backend):
 
 
 def test_the_schema_version_is_recorded(store, backend):
-    assert store.schema_version == 1
-    assert backend.raw("SELECT version FROM schema_migrations") == [(1,)]
+    assert store.schema_version == 2
+    assert backend.raw("SELECT version FROM schema_migrations") == [(1,), (2,)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
     names = {r[0] for r in backend.raw("SELECT name FROM sqlite_master WHERE type = 'view'")}
     assert {"game_list", "event_log"} <= names
