@@ -136,7 +136,13 @@ def _is_notation(text: str, source: str) -> bool:
 def game_import_from_document(
     data: Any, *, source: str | None = None, game: int | None = None
 ) -> GameImport:
-    """Validate one JSON game document (already parsed) and turn it into a GameImport."""
+    """Validate one JSON game document (already parsed) and turn it into a GameImport.
+
+    The envelope, headers and meta are checked with the marshmallow schemas; each payload
+    with the engine's parser, which refuses exactly what the payload schema refuses (the
+    schema then words the error).  The engine events are kept in the GameImport, so
+    checking the game does not parse them again; its ``events`` are the document's own
+    dicts (an event's ``meta`` and ``event_id`` taken out), not copies."""
 
     def reject(number: int | None, message: str, path: str | None) -> ImportRejected:
         return ImportRejected(number, message, path or None, source=source, game=game)
@@ -148,37 +154,45 @@ def game_import_from_document(
     rules = get_game(kind)
     payload_version = schemas.FILE_PAYLOAD_VERSION[data["version"]]
     upcast = payload_version != rules.payload_version
+    from_dict = rules.event_from_dict
     events: list[dict[str, Any]] = []
     parsed: list[Any] = []
     metas: list[dict[str, Any] | None] = []
     ids: list[str | None] = []
     for number, item in enumerate(data["events"], start=1):
-        if not isinstance(item, Mapping):
-            raise reject(number, "an event is a JSON object", None)
-        payload = dict(item)
-        meta = payload.pop("meta", None)
-        event_id = payload.pop("event_id", None)
-        if upcast:
-            try:
-                payload = rules.upcast(payload, payload_version)
-            except Exception as err:  # an upcaster meeting a malformed old payload
-                raise reject(number, f"cannot bring the payload up to date: {err}", None) from None
-        # The engine's parser validates (the payload schema words its refusals), and what
-        # it parsed is kept so that checking the game does not parse it again.
+        meta = event_id = None
+        if type(item) is dict and not upcast and "meta" not in item and "event_id" not in item:
+            payload = item  # the common case: a current payload and nothing else
+        else:
+            if not isinstance(item, Mapping):
+                raise reject(number, "an event is a JSON object", None)
+            payload = dict(item)
+            meta = payload.pop("meta", None)
+            event_id = payload.pop("event_id", None)
+            if upcast:
+                try:
+                    payload = rules.upcast(payload, payload_version)
+                except Exception as err:  # an upcaster meeting a malformed old payload
+                    raise reject(
+                        number, f"cannot bring the payload up to date: {err}", None
+                    ) from None
+            if meta is not None:
+                problem = schemas.meta_errors(meta)
+                if problem is not None:
+                    raise reject(number, problem[1], problem[0])
+            if event_id is not None and (
+                not isinstance(event_id, str) or not schemas.EVENT_ID_RE.match(event_id)
+            ):
+                raise reject(
+                    number, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id"
+                )
         try:
-            parsed.append(_parse_payload(kind, rules, payload, number, ImportRejected))
-        except ImportRejected as err:
-            raise err.located(source=source, game=game) from None
-        if meta is not None:
-            problem = schemas.meta_errors(meta)
-            if problem is not None:
-                raise reject(number, problem[1], problem[0])
-        if event_id is not None and (
-            not isinstance(event_id, str) or not schemas.EVENT_ID_RE.match(event_id)
-        ):
-            raise reject(
-                number, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id"
-            )
+            parsed.append(from_dict(payload))
+        except (TypeError, ValueError, KeyError, AttributeError):
+            try:  # the same parse again, for the error worded by the payload schema
+                parsed.append(_parse_payload(kind, rules, payload, number, ImportRejected))
+            except ImportRejected as err:
+                raise _located(err, source, game) from None
         events.append(payload)
         metas.append(meta)
         ids.append(event_id)
@@ -284,7 +298,7 @@ def _load_and_prepare(
     return out
 
 
-def _located(err: ImportRejected, source: str, game: int | None) -> ImportRejected:
+def _located(err: ImportRejected, source: str | None, game: int | None) -> ImportRejected:
     return cast(ImportRejected, err.located(source=source, game=game))
 
 

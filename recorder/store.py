@@ -179,9 +179,11 @@ class _Prepared:
     game_row: tuple[Any, ...]
     #: ``game_summaries`` row without last_activity: game_id .. flagged_count.
     summary_row: tuple[Any, ...]
-    #: The events as a JSON array of ``[type, payload JSON, stored meta JSON]`` (the meta
-    #: left out when there is none); see :data:`_INSERT_EVENTS_JSON`.
+    #: The events as one JSON array, which SQLite turns into rows (:data:`_INSERT_EVENTS`):
+    #: of their payload JSON texts, or with ``with_meta`` of ``[type, payload JSON, stored
+    #: meta JSON]`` (the meta left out for an event without).
     events_json: str
+    with_meta: bool
     event_count: int
     #: Event ids given by the caller, one per event (None: every id is derived).
     event_ids: list[str | None] | None
@@ -189,14 +191,15 @@ class _Prepared:
 
     def event_rows(self) -> list[tuple[str, str, str | None]]:
         """(type, payload JSON, stored meta JSON) per event, for the slow paths."""
-        return [
-            (item[0], item[1], item[2] if len(item) > 2 else None)
-            for item in json.loads(self.events_json)
-        ]
+        items = json.loads(self.events_json)
+        if not self.with_meta:
+            return [(json.loads(payload)["type"], payload, None) for payload in items]
+        return [(item[0], item[1], item[2] if len(item) > 2 else None) for item in items]
 
 
 #: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
-#: logger's meta JSON (what a file holds), and the event's row in a game's events JSON.
+#: logger's meta JSON (what a file holds), and for an event without meta its element in a
+#: game's events JSON (the payload as a JSON string; empty for an event with meta).
 _Row = tuple[str, str, str | None, str | None, str]
 
 _CANONICAL: dict[str, dict[Any, _Row]] = {}
@@ -252,7 +255,7 @@ def _canonical(kind: str, rules: GameRules, event: Any) -> _Row:
         payload_json = _dumps(payload)
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
-        row = cache[event] = (etype, payload_json, None, None, _dumps([etype, payload_json]))
+        row = cache[event] = (etype, payload_json, None, None, _dumps(payload_json))
     return row
 
 
@@ -322,15 +325,7 @@ def _fold_new(
                 stored = dict(meta)
                 stored["violations"] = [v.to_dict() for v in violations]
                 stored_json = _dumps_sorted(stored)
-            out.append(
-                (
-                    etype,
-                    payload_json,
-                    stored_json,
-                    user_json,
-                    _dumps([etype, payload_json, stored_json]),
-                )
-            )
+            out.append((etype, payload_json, stored_json, user_json, ""))
             continue
         try:
             play(state, event)
@@ -340,15 +335,7 @@ def _fold_new(
             out.append(row)
         else:
             user_json = _dumps_sorted(meta)
-            out.append(
-                (
-                    etype,
-                    payload_json,
-                    user_json,
-                    user_json,
-                    _dumps([etype, payload_json, user_json]),
-                )
-            )
+            out.append((etype, payload_json, user_json, user_json, ""))
     return out, flagged
 
 
@@ -469,7 +456,12 @@ def prepare_game(record: GameImport) -> _Prepared:
             n,
             flagged_count,
         ),
-        events_json="[" + ",".join([r[4] for r in folded]) + "]",
+        events_json=(
+            "[" + ",".join([r[4] for r in folded]) + "]"
+            if metas is None
+            else _dumps([[r[0], r[1]] if r[2] is None else [r[0], r[1], r[2]] for r in folded])
+        ),
+        with_meta=metas is not None,
         event_count=n,
         event_ids=given_ids if explicit else None,
         flagged=flagged,
@@ -518,14 +510,23 @@ def _check_event_ids(ids: Any, n: int, cls: type) -> list[str | None]:
 #: Games per task sent to a checking process: enough to make the hand-over cheap, few
 #: enough to keep every process busy until the end.
 TASK_GAMES = 25
+#: SQLite's page cache while importing, as ``PRAGMA cache_size`` takes it (negative: KiB).
+IMPORT_CACHE_SIZE = -65536
 #: Most ``?`` parameters in one statement (SQLite's limit is far higher).
 _MAX_PARAMS = 500
 
 #: A new game's events in one statement: SQLite's ``json_each`` turns the game's events
-#: JSON (``[[type, payload, meta], ...]``, see :class:`_Prepared`) into rows, numbered from
-#: 1 with derived event ids.  One call with four parameters per game instead of eight
-#: parameters per event: the writer does almost nothing in Python, and nothing per event.
-_INSERT_EVENTS_JSON = (
+#: JSON (see :class:`_Prepared`) into rows, numbered from 1 with derived event ids.  One
+#: call with four parameters per game instead of eight parameters per event, so the writer
+#: does almost nothing in Python, and nothing per event; the type is read back from the
+#: payload, which measured cheaper than sending it alongside.
+_INSERT_EVENTS = (
+    "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
+    " recorded_at) SELECT ?1, key + 1, ?1 || ':' || (key + 1), json_extract(value, '$.type'),"
+    " value, ?2, NULL, ?3 FROM json_each(?4)"
+)
+#: The same for a game whose events carry meta: ``[[type, payload, meta], ...]``.
+_INSERT_EVENTS_WITH_META = (
     "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
     " recorded_at) SELECT ?1, key + 1, ?1 || ':' || (key + 1), json_extract(value, '$[0]'),"
     " json_extract(value, '$[1]'), ?2, json_extract(value, '$[2]'), ?3 FROM json_each(?4)"
@@ -764,13 +765,22 @@ class EventStore:
         name); :func:`prepare_game` makes a prepared game from a :class:`GameImport`."""
         batch_size = max(1, batch_size)
         pending: list[tuple[Any, _Prepared | ImportRejected]] = []
-        for items in _prepared_chunks(tasks, prepare, workers):
-            pending.extend(items)
-            while len(pending) >= batch_size:
-                head, pending = pending[:batch_size], pending[batch_size:]
-                yield self._write_tagged(head)
-        if pending:
-            yield self._write_tagged(pending)
+        with self._lock:
+            cache_size = self._conn.execute("PRAGMA cache_size").fetchone()[0]
+            # A bigger page cache for the import: each game's rows land at their own
+            # place in the event table, and the pages stay at hand for the next ones.
+            self._conn.execute(f"PRAGMA cache_size = {IMPORT_CACHE_SIZE}")
+        try:
+            for items in _prepared_chunks(tasks, prepare, workers):
+                pending.extend(items)
+                while len(pending) >= batch_size:
+                    head, pending = pending[:batch_size], pending[batch_size:]
+                    yield self._write_tagged(head)
+            if pending:
+                yield self._write_tagged(pending)
+        finally:
+            with self._lock:
+                self._conn.execute(f"PRAGMA cache_size = {int(cache_size)}")
 
     def _write_tagged(
         self, items: Sequence[tuple[Any, _Prepared | ImportRejected]]
@@ -862,7 +872,8 @@ class EventStore:
         for p in games:
             version = get_game(p.kind).payload_version
             if p.event_ids is None:
-                conn.execute(_INSERT_EVENTS_JSON, (p.game_id, version, now, p.events_json))
+                sql = _INSERT_EVENTS_WITH_META if p.with_meta else _INSERT_EVENTS
+                conn.execute(sql, (p.game_id, version, now, p.events_json))
             else:
                 conn.executemany(
                     "INSERT INTO events (game_id, sequence, event_id, type, payload,"

@@ -7,6 +7,8 @@ import copy
 
 import pytest
 from conftest import simulated
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import EventFormatError
 from engine.splendor_duel import events as ev
@@ -99,3 +101,119 @@ def test_headers_and_meta():
     assert schemas.meta_errors({"comment": "ok", "annotations": ["!"]}) is None
     assert schemas.meta_errors({"annotations": "!"})[0] == "meta.annotations"
     assert schemas.meta_errors({"violations": []}) == ("meta.violations", "unknown field")
+
+
+# --- the schema and the engine's parser refuse the same payloads --------------------------
+#
+# The store validates a payload with the engine's parser alone and asks the schema only to
+# word a refusal, so the two must agree both ways: whatever one refuses, the other refuses.
+
+ODD = [None, True, False, 0, 1, 2, 3, 4, -1, 25, 26, 1.0, 0.0, 2.0, 2.5, "", "c3", "C3"]
+ODD += ["f6", "R-1", "R-9", "1-01", "2-01", "3-13", "9-99", "red", "R", "r", "Red", "gold"]
+ODD += ["Y", "pearl", "teal", [], ["c3"], ["red", "blue"], {}, {"red": 1}, {"1": []}, "x", [1]]
+
+
+def seed_payloads() -> list[dict]:
+    """One real payload per event type and shape, plus the shapes random games rarely make."""
+    seen: dict[tuple, dict] = {}
+    for p in all_payloads():
+        seen.setdefault((p["type"], tuple(sorted(p))), p)
+    for extra in (
+        {"type": "card_reserved", "gold": "a1", "deck": 2},
+        {"type": "card_reserved", "gold": "a1", "deck": 1, "card": "1-01"},
+        {"type": "board_replenished", "tokens": None},
+        {"type": "card_identified", "player": 1, "card": "1-01"},
+        {"type": "player_resigned", "player": 1},
+    ):
+        seen.setdefault((extra["type"], tuple(sorted(extra))), extra)
+    return list(seen.values())
+
+
+SEEDS = seed_payloads()
+
+
+def paths(value: object, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            out += paths(sub, (*prefix, key))
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            out += paths(sub, (*prefix, i))
+    return out
+
+
+def mutate(rng, payload: dict) -> dict:
+    """The payload with one or two random changes anywhere in it: a value replaced by an
+    odd one, a key dropped or added, a list repeated past its bounds."""
+    p = copy.deepcopy(payload)
+    for _ in range(rng.randint(1, 2)):
+        where = rng.choice([q for q in paths(p) if q] or [()])
+        if not where:
+            p[rng.choice(["spaces", "card", "deck", "x"])] = copy.deepcopy(rng.choice(ODD))
+            continue
+        parent = p
+        for key in where[:-1]:
+            parent = parent[key]
+        last = where[-1]
+        roll = rng.random()
+        if roll < 0.7:
+            parent[last] = copy.deepcopy(rng.choice(ODD))
+        elif roll < 0.8 and isinstance(parent, dict):
+            del parent[last]
+        elif roll < 0.9 and isinstance(parent[last], list):
+            parent[last] = parent[last] * rng.randint(2, 30)
+        elif isinstance(parent, dict):
+            parent[rng.choice(["1", "2", "4", "red", "R", "gold", "deck", "card"])] = copy.deepcopy(
+                rng.choice(ODD)
+            )
+    return p
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
+def test_the_schema_and_the_engine_parser_refuse_the_same_payloads(seed, rng):
+    payload = mutate(rng, seed)
+    refused_by_engine = engine_refuses(payload)
+    problem = schemas.payload_errors("splendor-duel", payload)
+    assert refused_by_engine == (problem is not None), (payload, problem)
+    if not refused_by_engine:
+        # What both accept, the engine writes back in a form the schema accepts too.
+        assert (
+            schemas.payload_errors("splendor-duel", ev.event_to_dict(ev.event_from_dict(payload)))
+            is None
+        )
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "card_reserved", "gold": "a1", "deck": 2.0},
+        {"type": "player_resigned", "player": 1.0},
+        {"type": "game_set_up", "first_player": 0.0, "board": [], "pyramid": {}},
+        {"type": "card_identified", "player": 1.0, "card": "1-01"},
+    ],
+)
+def test_a_float_is_not_a_whole_number_for_either(payload):
+    assert engine_refuses(payload)
+    assert schemas.payload_errors("splendor-duel", payload)[1].startswith("expected a whole")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "tokens_taken", "spaces": ["a1"] * 26},
+        {"type": "board_replenished", "tokens": ["red"] * 26},
+        {
+            "type": "game_set_up",
+            "first_player": 0,
+            "board": [],
+            "pyramid": {},
+            "privileges": [4, -1],
+        },
+    ],
+)
+def test_counts_beyond_the_board_are_for_the_rules_to_refuse(payload):
+    # Well formed; the rules refuse them with the rule broken (p.5 take up to 3 tokens...).
+    assert not engine_refuses(payload)
+    assert schemas.payload_errors("splendor-duel", payload) is None

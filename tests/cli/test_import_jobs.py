@@ -1,0 +1,85 @@
+"""``tablelog import --jobs``: processes reading and checking games while one writes, with
+the same output and the same database as one process; a sensible default."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from engine.splendor_duel import events as ev
+from engine.splendor_duel import simulate
+from recorder.io import PARALLEL_FROM, default_jobs
+
+
+def write_game(path: Path, seed: int) -> Path:
+    doc = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": "splendor-duel",
+        "headers": {"players": ["Ann", "Bo"], "date": f"2024-05-{1 + seed % 28:02d}"},
+        "events": [ev.event_to_dict(e) for e in simulate.random_game(random.Random(seed))],
+    }
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> list[str]:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    paths = [write_game(folder / f"game{seed:02d}.json", seed) for seed in range(12)]
+    bad = json.loads(paths[4].read_text())
+    bad["events"][20] = bad["events"][0]
+    paths[4].write_text(json.dumps(bad))
+    (folder / "broken.json").write_text("{")
+    return [str(p) for p in [*paths[:7], folder / "broken.json", *paths[7:]]]
+
+
+def rows(db: Path) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(
+            "SELECT game_id, sequence, event_id, type, payload, meta FROM events"
+            " ORDER BY game_id, sequence"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def test_importing_with_processes_reports_and_stores_what_one_process_does(tmp_path, files):
+    runner = CliRunner()
+    outcomes = {}
+    for jobs in ("1", "2"):
+        db = tmp_path / f"jobs{jobs}.db"
+        result = runner.invoke(cli, ["import", "--jobs", jobs, "--db", str(db), *files])
+        assert result.exit_code == 1, result.output
+        outcomes[jobs] = (result.stdout, result.stderr.splitlines()[-3:], rows(db))
+    assert outcomes["2"] == outcomes["1"]
+    stdout, last_lines, stored = outcomes["2"]
+    assert "11 imported, 0 already stored, 2 failed" in last_lines[-1]
+    assert any(line.startswith(f"{files[4]}: event 21: ") for line in last_lines)
+    assert any(line.startswith(f"{files[7]}:1:") for line in last_lines)
+    assert len({game for game, *_ in stored}) == 11
+    # Again, in processes by default: everything is already stored.
+    again = runner.invoke(cli, ["import", "--db", str(tmp_path / "jobs2.db"), *files])
+    assert "0 imported, 11 already stored, 2 failed" in again.stderr
+
+
+def test_the_default_is_one_process_per_core_for_many_files():
+    cores = os.cpu_count() or 1
+    assert default_jobs(1) == default_jobs(PARALLEL_FROM - 1) == 1
+    assert default_jobs(PARALLEL_FROM) == (cores if cores > 1 else 1)
+    assert default_jobs(10 * PARALLEL_FROM) == default_jobs(PARALLEL_FROM)
+
+
+def test_the_help_tells_the_default(tmp_path):
+    result = CliRunner().invoke(cli, ["import", "--help"])
+    assert result.exit_code == 0
+    assert f"one per core for {PARALLEL_FROM} files or more" in " ".join(result.output.split())

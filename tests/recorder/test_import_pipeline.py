@@ -1,0 +1,281 @@
+"""The import pipeline: checking processes, batches that mix new, repeated, conflicting
+and refused games, the JSON hand-over of events to SQLite, and the fallback when a batch
+meets something unexpected.  Real files, real processes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import HERE, record, simulated
+from test_contract import illegal_take
+
+from engine.splendor_duel import events as ev
+from engine.splendor_duel import game as rules
+from recorder import EventStore, GameImport, ImportRejected, ImportResult
+from recorder import store as store_module
+from recorder.io import export_json, import_files, load_file
+
+CLOCK = "2024-05-01T20:15:03.123Z"
+TABLES = {
+    "games": "SELECT * FROM games ORDER BY id",
+    "events": "SELECT * FROM events ORDER BY game_id, sequence",
+    "game_summaries": "SELECT * FROM game_summaries ORDER BY game_id",
+    "game_players": "SELECT * FROM game_players ORDER BY game_id, seat",
+}
+
+
+def open_at(path: Path) -> EventStore:
+    return EventStore.open(path, clock=lambda: CLOCK)
+
+
+def dump(path: Path) -> dict[str, list[tuple]]:
+    conn = sqlite3.connect(path)
+    try:
+        return {name: conn.execute(sql).fetchall() for name, sql in TABLES.items()}
+    finally:
+        conn.close()
+
+
+def payloads(seed: int) -> list[dict]:
+    return [ev.event_to_dict(e) for e in simulated(seed)]
+
+
+def summary(result: ImportResult | ImportRejected) -> tuple:
+    if isinstance(result, ImportRejected):
+        return ("rejected", str(result))
+    return ("created" if result.created else "stored", result.game_id, result.events)
+
+
+# --- processes store exactly what one process stores ------------------------------------
+
+
+def test_checking_processes_store_exactly_what_one_process_stores(tmp_path):
+    records = [record(seed, date=f"2024-05-{seed:02d}") for seed in range(1, 25)]
+    records[7] = replace(records[7], events=records[7].events[:40])  # a game in progress
+    bad = list(records[11].events)
+    bad[30] = bad[0]
+    records[11] = replace(records[11], events=bad)
+    with open_at(tmp_path / "one.db") as store:
+        alone = store.import_games(records, batch_size=5)
+    with open_at(tmp_path / "many.db") as store:
+        seen: list[int] = []
+        pooled = store.import_games(records, batch_size=5, workers=2, progress=seen.append)
+    assert [summary(r) for r in pooled] == [summary(r) for r in alone]
+    assert isinstance(pooled[11], ImportRejected) and pooled[11].event_number == 31
+    assert seen == [5, 10, 15, 20, 24]
+    assert dump(tmp_path / "many.db") == dump(tmp_path / "one.db")
+
+
+# --- one batch, every kind of game --------------------------------------------------------
+
+
+def test_a_batch_mixes_new_repeated_conflicting_and_refused_games(store, backend):
+    setup = payloads(6)[0]
+    take = illegal_take(rules.replay([ev.event_from_dict(setup)]))
+    with_ids = GameImport(
+        headers={"players": ["Eve", "Fay"]},
+        events=payloads(6)[:20],
+        event_ids=[f"live-{i}" for i in range(20)],
+    )
+    reused_id = GameImport(
+        headers={"players": ["Gus", "Hal"]},
+        events=payloads(7)[:3],
+        event_ids=["own-1", "live-5", "own-3"],
+    )
+    flagged = GameImport(
+        headers={"players": ["Ann", "Bo"]},
+        events=[setup, take],
+        meta=[{"comment": "set up"}, {"played_illegally": True, "comment": "nobody saw"}],
+    )
+    illegal = record(8)
+    illegal.events[12] = illegal.events[0]
+    batch = [
+        record(1),
+        record(2),
+        record(1),  # the same content again: already stored (earlier in this batch)
+        replace(record(3), game_id="club-1"),
+        replace(record(4), game_id="club-1"),  # the same id, other content
+        illegal,
+        with_ids,
+        reused_id,  # an id of the game before
+        flagged,
+    ]
+    results = store.import_games(batch)
+    kinds = [summary(r)[0] for r in results]
+    assert kinds == [
+        "created",
+        "created",
+        "stored",
+        "created",
+        "rejected",
+        "rejected",
+        "created",
+        "rejected",
+        "created",
+    ]
+    assert results[2].game_id == results[0].game_id
+    assert "club-1 is already stored with different content" in str(results[4])
+    assert results[5].event_number == 13 and results[5].violations
+    assert results[7].event_number == 2 and results[7].field == "event_id"
+    assert "'live-5' is already stored" in str(results[7])
+    assert [seq for seq, _ in results[8].flagged] == [2]
+    # What was refused left nothing; what was stored is whole.
+    assert store.count_games() == 5
+    assert backend.raw("SELECT count(*) FROM events WHERE event_id LIKE 'own-%'") == [(0,)]
+    assert len(store.events("club-1")) == len(simulated(3))
+    stored_ids = [s.event_id for s in store.events(results[6].game_id)]
+    assert stored_ids == [f"live-{i}" for i in range(20)]
+    meta = store.events(results[8].game_id)[1].meta
+    assert meta["comment"] == "nobody saw" and meta["violations"][0]["code"]
+    assert store.game(results[8].game_id).flagged_count == 1
+    # Importing the whole batch again changes nothing and says so.
+    again = store.import_games(batch)
+    assert [summary(r)[0] for r in again] == [
+        "stored",
+        "stored",
+        "stored",
+        "stored",
+        "rejected",
+        "rejected",
+        "stored",
+        "rejected",
+        "stored",
+    ]
+
+
+def test_meta_text_reaches_the_database_exactly(store, backend):
+    comment = 'quote " backslash \\ tab \t newline \n nul \x00 line-sep \u2028 é 😀 </script>'
+    events = payloads(9)[:6]
+    meta = [None, {"comment": comment, "annotations": ["!?", "\\n"]}, None, None, None, None]
+    result = store.import_game(
+        GameImport(headers={"players": ["Ann", "Bo"]}, events=events, meta=meta)
+    )
+    (stored,) = backend.raw(
+        "SELECT meta FROM events WHERE game_id = ? AND sequence = 2", (result.game_id,)
+    )
+    assert stored[0] == store_module._dumps_sorted(
+        {"annotations": ["!?", "\\n"], "comment": comment}
+    )
+    assert [s.payload for s in store.events(result.game_id)] == events
+    exported = export_json(store, result.game_id)
+    assert json.loads(exported)["events"][1]["meta"]["comment"] == comment
+
+
+def test_payloads_reach_the_database_exactly(store, backend):
+    result = store.import_game(record(10))
+    stored = backend.raw(
+        "SELECT type, payload, event_id FROM events WHERE game_id = ? ORDER BY sequence",
+        (result.game_id,),
+    )
+    expected = [
+        (p["type"], json.dumps(p, separators=(",", ":")), f"{result.game_id}:{i}")
+        for i, p in enumerate(payloads(10), start=1)
+    ]
+    assert stored == expected
+
+
+# --- the fallback ---------------------------------------------------------------------------
+
+
+def test_an_unexpected_refusal_in_a_batch_costs_only_that_game(store, backend):
+    # An event left behind for a game id that has no game row (written with foreign keys
+    # off, as a SQLite shell would): the batch's insert of that game meets the append
+    # trigger, so the batch is written again game by game, and only that game is refused.
+    backend.raw(
+        "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
+        " recorded_at) VALUES ('orphan', 1, 'orphan:1', 'player_resigned',"
+        """ '{"type":"player_resigned","player":0}', 1, 'then')"""
+    )
+    batch = [record(11), replace(record(12), game_id="orphan"), record(13)]
+    results = store.import_games(batch)
+    assert [summary(r)[0] for r in results] == ["created", "rejected", "created"]
+    assert "game orphan cannot be stored" in str(results[1])
+    assert backend.raw("SELECT count(*) FROM games WHERE id = 'orphan'") == [(0,)]
+    assert backend.raw("SELECT count(*) FROM events WHERE game_id = 'orphan'") == [(1,)]
+    assert len(store.events(results[2].game_id)) == len(simulated(13))
+
+
+# --- files ----------------------------------------------------------------------------------
+
+
+def game_file(folder: Path, name: str, seed: int, **headers: str) -> Path:
+    doc = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": "splendor-duel",
+        "headers": {"players": ["Ann", "Bo"], **headers},
+        "events": payloads(seed),
+    }
+    path = folder / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> list[Path]:
+    """Sixteen one-game files, a file of three games, a bad file, a missing one."""
+    files = tmp_path / "files"
+    files.mkdir()
+    paths = [game_file(files, f"g{i:02d}.json", 20 + i, date="2024-06-01") for i in range(16)]
+    trio = [json.loads(game_file(files, "t.json", 40 + i).read_text()) for i in range(3)]
+    trio[1]["events"][5] = trio[1]["events"][0]  # legal JSON, illegal move: game 2 only
+    (files / "three.json").write_text(json.dumps(trio), encoding="utf-8")
+    (files / "t.json").unlink()
+    (files / "broken.json").write_text('{"format": "tablelog-game", "version": 1,')
+    paths[5:5] = [files / "three.json", files / "broken.json", files / "missing.json"]
+    fixture = HERE / "fixtures" / "v1_game.json"
+    return [*paths, fixture]
+
+
+def test_files_checked_in_processes_import_as_in_one_process(tmp_path, folder):
+    with open_at(tmp_path / "one.db") as store:
+        alone = [(s, g, summary(r)) for s, g, r in import_files(store, folder, jobs=1)]
+    with open_at(tmp_path / "many.db") as store:
+        pooled = [(s, g, summary(r)) for s, g, r in import_files(store, folder, jobs=2)]
+    assert pooled == alone
+    assert dump(tmp_path / "many.db") == dump(tmp_path / "one.db")
+    by_place = {(Path(s).name, g): r for s, g, r in pooled}
+    assert len(pooled) == 16 + 3 + 2 + 1
+    assert by_place[("three.json", 1)][0] == by_place[("three.json", 3)][0] == "created"
+    assert by_place[("three.json", 2)][0] == "rejected"
+    assert by_place[("three.json", 2)][1].startswith(f"{folder[5]}: game 2: event 6: ")
+    assert "(p." in by_place[("three.json", 2)][1]
+    assert by_place[("broken.json", None)][1].startswith(f"{folder[6]}:1:")
+    assert "cannot read the file" in by_place[("missing.json", None)][1]
+    # Again: every game is already stored, and the bad files are still refused.
+    with open_at(tmp_path / "many.db") as store:
+        again = [summary(r)[0] for _, _, r in import_files(store, folder, jobs=2)]
+    assert again.count("stored") == 16 + 2 + 1 and again.count("rejected") == 3
+
+
+def test_a_loaded_file_keeps_the_parsed_events(tmp_path):
+    (game,) = load_file(game_file(tmp_path, "g.json", 3))
+    assert game.parsed == list(simulated(3))
+    assert game.events == payloads(3)
+
+
+# --- ids derived from content stay what they were -----------------------------------------
+
+
+def reference_digest(kind: str, headers: dict, events: list[dict]) -> str:
+    """The documented content hash, written out plainly."""
+    text = "tablelog-game 1\n" + kind + "\n"
+    text += json.dumps(headers, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    text += "\n"
+    for payload in events:
+        text += json.dumps(payload, separators=(",", ":"), ensure_ascii=False) + "\t\t\n"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_derived_game_id_is_the_documented_content_hash(store, seed):
+    headers = {"players": ["Ann", "Bo"], "date": "2024-05-01", "place": "Lyon"}
+    result = store.import_game(GameImport(headers=headers, events=payloads(seed)))
+    assert result.game_id == reference_digest("splendor-duel", headers, payloads(seed))[:12]
+    empty = store_module.prepare_game(GameImport(headers=headers, events=[]))
+    assert empty.game_id == reference_digest("splendor-duel", headers, [])[:12]
