@@ -17,8 +17,15 @@ threads in one Python process, whose own waits inflate what it measures.
 Ends by printing one JSON line with the median and 95th percentile in milliseconds of the
 replay page and of the state API, and which client and server were used.
 
-    python bench/web.py [--games 10000] [--clients 16] [--requests 150] [--workers N]
-                        [--client auto|wrk|processes|threads] [--paced-ms 100] [--db PATH]
+    python bench/web.py [--games 10000] [--clients 16] [--workers N] [--threads N]
+                        [--client auto|wrk|processes|threads] [--paced-ms 100]
+                        [--only page,api,cold_page,cold_api] [--db PATH]
+
+The Python clients send ``--requests`` requests each per workload (a third of that for
+``cold``); wrk runs ``--wrk-seconds`` per viewer workload (half for ``cold``).  Each
+figure also gives the answers per second and the server's CPU time per request (its
+processes' user and system time, from /proc), which shows the cost of a request even
+when other work on the machine shifts the latencies.
 
 The generated database is cached under /tmp between runs (``--fresh`` rebuilds it).
 """

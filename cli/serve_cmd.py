@@ -20,9 +20,8 @@ COMMANDS: list[click.Command] = []
               help="Worker processes (default: one per core). With more than one, gunicorn "
               "forks them; 1 serves in this process with waitress.")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
-              help="Threads per worker (default: 2 with several workers, which then keep "
-              "connections alive; 1 makes each answer one request at a time and close the "
-              "connection; 4 with one worker).")
+              help="Threads per worker (default: 1 with several workers, each answering one "
+              "request at a time; more keeps connections alive; 4 with one worker).")
 @click.option("--samples", "samples_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder of sample games for an empty database "
               "(default: the repository's fixtures/games).")
@@ -55,7 +54,7 @@ def serve(host: str, port: int, db_path: str | None, workers: int | None, thread
     if workers > 1 and not _gunicorn_available():
         click.echo("gunicorn cannot run here: serving with one process (waitress)", err=True)
         workers = 1
-    threads = threads or (2 if workers > 1 else 4)
+    threads = threads or (1 if workers > 1 else 4)
     try:
         sock = listen(host, port)
     except OSError as exc:

@@ -36,9 +36,9 @@ from werkzeug.wrappers import Response
 CACHE_CONTROL = "no-cache"
 
 _ROOT = Path(__file__).resolve().parent.parent
-#: The code whose output is cached: the site (views, templates) and the rules (states,
-#: move texts, verdicts).
-CODE_DIRS = (_ROOT / "web", _ROOT / "engine")
+#: The code whose output is cached: the site (views, templates), the rules (states, move
+#: texts, verdicts) and the store (how stored events are read and folded).
+CODE_DIRS = (_ROOT / "web", _ROOT / "engine", _ROOT / "recorder")
 CODE_SUFFIXES = frozenset({".py", ".html"})
 
 

@@ -65,10 +65,17 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 
 
 def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int = 1,
                   timeout: int = 60) -> None:
-    """Serve ``app`` with gunicorn: ``workers`` processes forked from this one, each
-    answering one request at a time (``threads`` 1: gunicorn's sync worker) or with a
-    pool of ``threads`` (its gthread worker, which also keeps connections alive), on the
-    listening ``sock`` (gunicorn takes it over and closes it), until SIGINT or SIGTERM."""
+    """Serve ``app`` with gunicorn: ``workers`` processes forked from this one, on the
+    listening ``sock`` (gunicorn takes it over and closes it), until SIGINT or SIGTERM.
+
+    With ``threads`` 1 (gunicorn's sync worker) each process answers one request at a
+    time and closes the connection: requests wait in the kernel's queue, first come first
+    served, for whichever process is free, which keeps the slowest answers close to the
+    typical ones when every core is busy (bench/web.py).  More ``threads`` (its gthread
+    worker) keep connections alive, so a reader stepping through a game keeps meeting the
+    process that folded it, but a process's threads then share one core and its answers
+    spread wider.  A sync worker waits for a slow client: on an open network, put a
+    buffering proxy in front."""
     from gunicorn.app.base import BaseApplication
 
     settings: dict[str, Any] = {

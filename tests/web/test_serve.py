@@ -132,7 +132,10 @@ def test_serve_with_worker_processes(tmp_path: Path, threads: str) -> None:
     connections); each answers a step with the same bytes and ETag, and a conditional GET
     with a 304, whichever worker takes the connection."""
     with _serving(tmp_path, "--workers", "2", "--threads", threads) as (proc, port):
-        if sys.platform == "linux":
+        if sys.platform == "linux":  # the second may still be starting
+            deadline = time.monotonic() + 30
+            while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.1)
             assert len(_children(proc.pid)) == 2
         gid = _first_game(port)
         answers = {_get(port, f"/games/{gid}/step/9")[1] for _ in range(8)}
@@ -143,6 +146,15 @@ def test_serve_with_worker_processes(tmp_path: Path, threads: str) -> None:
                                      {"If-None-Match": tags.pop()})
         assert status == 304 and body == b""
         assert headers["Cache-Control"] == "no-cache"
+        # with threads a connection is kept for the next request; without, it is closed
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request("GET", f"/games/{gid}/step/10")
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200 and response.will_close == (threads == "1")
+        finally:
+            conn.close()
     out = proc.stdout.read() if proc.stdout else ""
     each = "1 thread each" if threads == "1" else f"{threads} threads each"
     assert f"with 2 worker processes (gunicorn), {each}" in out
