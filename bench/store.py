@@ -4,7 +4,7 @@
     python bench/store.py --games 2000 --state-games 3000 --samples 200   # a quick run
 
 * import: ``--games`` seeded random games (simulated on every core first), imported with
-  full rule checking into a fresh file, 100 games per transaction, three ways:
+  full rule checking into a fresh file, 500 games per transaction, three ways:
 
   - from memory (``EventStore.import_games``), in this process alone;
   - from memory with ``--workers`` checking processes while this one writes;
@@ -162,6 +162,8 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
     record_blobs = [pickle.dumps(r, pickle.HIGHEST_PROTOCOL) for r in recs]
     records_ms = timed(lambda: [pickle.dumps(r, -1) for r in recs])
 
+    batch = store_module.DEFAULT_BATCH
+
     def write(drop_trigger: bool) -> float:
         runs = []
         for _ in range(3):
@@ -169,8 +171,8 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
                 if drop_trigger:
                     store.db.execute("DROP TRIGGER events_append_in_sequence")
                 t0 = time.perf_counter()
-                for i in range(0, n, 100):
-                    store._write_batch(prepared[i : i + 100])
+                for i in range(0, n, batch):
+                    store._write_batch(prepared[i : i + batch])
                 runs.append(time.perf_counter() - t0)
         return statistics.median(runs) / n * 1000
 

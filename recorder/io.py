@@ -31,6 +31,7 @@ from engine.games import get_game
 from . import schemas
 from .errors import ImportRejected, StoreError
 from .store import (
+    DEFAULT_BATCH,
     EventStore,
     GameImport,
     ImportResult,
@@ -253,7 +254,7 @@ def import_files(
     paths: Sequence[str | os.PathLike[str]],
     *,
     jobs: int = 1,
-    batch_size: int = 100,
+    batch_size: int = DEFAULT_BATCH,
 ) -> Iterator[tuple[str, int | None, ImportResult | ImportRejected]]:
     """Import game files, JSON or notation, in order.  With ``jobs`` > 1 the files are
     read, validated and every game checked by the engine in that many processes while
@@ -271,7 +272,8 @@ def import_files(
     else:
         jobs, size = 0, 1
     tasks = (numbered[i : i + size] for i in range(0, len(numbered), size))
-    for written in store.import_stream(tasks, _load_and_prepare, jobs, batch_size):
+    ahead = 2 * batch_size // size + jobs
+    for written in store.import_stream(tasks, _load_and_prepare, jobs, batch_size, ahead):
         for (index, game), result in written:
             yield sources[index], game, result
 

@@ -507,6 +507,9 @@ def _check_event_ids(ids: Any, n: int, cls: type) -> list[str | None]:
 
 # --- the store -------------------------------------------------------------------------
 
+#: Games per import transaction: each game is still whole or absent, and one sync to disk
+#: serves them all (500 measured about 7% faster than 100, and more gains little).
+DEFAULT_BATCH = 500
 #: Games per task sent to a checking process: enough to make the hand-over cheap, few
 #: enough to keep every process busy until the end.
 TASK_GAMES = 25
@@ -551,10 +554,11 @@ def _prepared_chunks(
     tasks: Iterable[Any],
     prepare: Callable[[Any], list[tuple[Any, _Prepared | ImportRejected]]],
     workers: int,
+    ahead: int,
 ) -> Iterator[list[tuple[Any, _Prepared | ImportRejected]]]:
     """``prepare(task)`` for each task, in order: here, or in ``workers`` processes (more
-    than one) with a few tasks in flight per process, so they never wait for the writer
-    and prepared games never pile up in memory."""
+    than one) with up to ``ahead`` tasks in flight, so that they keep checking while the
+    writer writes a batch, and prepared games never pile up in memory."""
     if workers <= 1:
         for task in tasks:
             yield prepare(task)
@@ -570,7 +574,7 @@ def _prepared_chunks(
     try:
         for task in tasks:
             window.append(pool.submit(prepare, task))
-            if len(window) >= 3 * workers:
+            if len(window) >= max(ahead, 2 * workers):
                 yield window.popleft().result()
         while window:
             yield window.popleft().result()
@@ -726,7 +730,7 @@ class EventStore:
         self,
         records: Sequence[GameImport],
         *,
-        batch_size: int = 100,
+        batch_size: int = DEFAULT_BATCH,
         workers: int = 0,
         progress: Callable[[int], None] | None = None,
     ) -> list[ImportResult | ImportRejected]:
@@ -743,7 +747,8 @@ class EventStore:
             workers, size = 0, batch_size
         chunks = (records[i : i + size] for i in range(0, len(records), size))
         out: list[ImportResult | ImportRejected] = []
-        for written in self.import_stream(chunks, _prepare_chunk, workers, batch_size):
+        ahead = 2 * batch_size // size + workers
+        for written in self.import_stream(chunks, _prepare_chunk, workers, batch_size, ahead):
             out.extend(result for _, result in written)
             if progress:
                 progress(len(out))
@@ -754,12 +759,15 @@ class EventStore:
         tasks: Iterable[Any],
         prepare: Callable[[Any], list[tuple[Any, _Prepared | ImportRejected]]],
         workers: int = 0,
-        batch_size: int = 100,
+        batch_size: int = DEFAULT_BATCH,
+        ahead: int = 8,
     ) -> Iterator[list[tuple[Any, ImportResult | ImportRejected]]]:
         """The import pipeline: ``prepare`` turns each task into ``(tag, prepared game or
         the error that refused it)`` pairs, in ``workers`` processes when more than one
         (else here), and this process writes them ``batch_size`` games per transaction;
-        yields each written batch as ``(tag, result)`` pairs, in task order.
+        yields each written batch as ``(tag, result)`` pairs, in task order.  With
+        processes, up to ``ahead`` tasks are in flight: enough to keep them checking while
+        a batch is written.
 
         ``prepare`` must be a module-level function (it is sent to the processes by
         name); :func:`prepare_game` makes a prepared game from a :class:`GameImport`."""
@@ -771,7 +779,7 @@ class EventStore:
             # place in the event table, and the pages stay at hand for the next ones.
             self._conn.execute(f"PRAGMA cache_size = {IMPORT_CACHE_SIZE}")
         try:
-            for items in _prepared_chunks(tasks, prepare, workers):
+            for items in _prepared_chunks(tasks, prepare, workers, ahead):
                 pending.extend(items)
                 while len(pending) >= batch_size:
                     head, pending = pending[:batch_size], pending[batch_size:]
