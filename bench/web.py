@@ -143,6 +143,16 @@ def server_cpu_seconds(pid: int) -> float | None:
     return total / ticks
 
 
+def machine_busy_seconds() -> float | None:
+    """CPU time spent so far by everything on the machine (all cores, /proc/stat)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+        user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    except (OSError, ValueError):
+        return None
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 # --- the clients: each runs a plan (one list of paths per client) -------------------------
 
 #: What a client run gives back: latencies in ms of the answers with status 200, and the
@@ -458,12 +468,18 @@ def main() -> None:
 
         def runner(port: int, plan: list[list[str]], seconds: float,
                    pace: float) -> dict[str, Any]:
-            before = server_cpu_seconds(proc.pid)
+            before, busy_before = server_cpu_seconds(proc.pid), machine_busy_seconds()
+            t0 = time.monotonic()
             out = run_plan(port, plan, seconds, pace)
-            after = server_cpu_seconds(proc.pid)
+            elapsed = time.monotonic() - t0
+            after, busy_after = server_cpu_seconds(proc.pid), machine_busy_seconds()
             if before is not None and after is not None and out.get("requests"):
                 out["server_cpu_ms_per_request"] = round(
                     (after - before) * 1000 / out["requests"], 3)
+                # how many of the machine's cores the server, and everything, kept busy
+                out["server_cores"] = round((after - before) / elapsed, 2)
+            if busy_before is not None and busy_after is not None:
+                out["machine_busy_cores"] = round((busy_after - busy_before) / elapsed, 2)
             return out
 
         page = "/games/{gid}/step/{step}"

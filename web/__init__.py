@@ -30,13 +30,22 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 
+#: Headers on every answer (the fast path of :mod:`web.fast` adds them too).
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+)
+
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the site.  ``DATABASE`` is the SQLite file (default: ``$TABLELOG_DB`` or
     ``./data/tablelog.db``); ``PER_PAGE`` the games per list page; ``TIMELINE_CACHE``
     how many folded games to keep; ``RESPONSE_CACHE_BYTES`` how many bytes of rendered
     steps (pages and state JSON) to keep; ``STORE_PER_THREAD`` one connection per worker
-    thread instead of one per request."""
+    thread instead of one per request; ``FAST_PATH`` whether the most frequent requests
+    (a step's state, a kept page) are answered before Flask (see :mod:`web.fast`)."""
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE=str(default_db_path()),
@@ -45,6 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TIMELINE_CACHE=256,
         RESPONSE_CACHE_BYTES=32 * 1024 * 1024,
         STORE_PER_THREAD=False,
+        FAST_PATH=True,
         MAX_MOVE_LENGTH=200,
     )
     if test_config is not None:
@@ -66,12 +76,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.after_request
     def _headers(response: Response) -> Response:
-        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers.setdefault("X-Frame-Options", "DENY")
+        for name, value in SECURITY_HEADERS:
+            response.headers.setdefault(name, value)
         return response
 
+    if app.config["FAST_PATH"]:
+        from .fast import FastPath
+
+        app.wsgi_app = FastPath(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

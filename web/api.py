@@ -102,19 +102,19 @@ def state(game_id: str) -> Response:
     store = get_store()
     row = params.game_row(store, game_id)
     n = params.step_number(request.args.get("step"), row.id, row.event_count)
-
-    def render() -> tuple[str, str]:
-        tl = current_app.extensions["tablelog.timelines"].peek(row)
-        if tl is not None:
-            return _state_body(row, n, tl.state(n), tl.names), JSON
-        # a game nobody is replaying: one fold in the store, no move list needed
-        names = player_names(row.headers or {})
-        return _state_body(row, n, store.state_at(row.id, n), names), JSON
-
-    return cached_answer("state-json", row, n, render)
+    timelines = current_app.extensions["tablelog.timelines"]
+    return cached_answer("state-json", row, n,
+                         lambda: (state_body(store, timelines, row, n), JSON))
 
 
-def _state_body(row: Any, step: int, state: Any, names: tuple[str, str]) -> str:
+def state_body(store: Any, timelines: Any, row: Any, step: int) -> str:
+    """The state API's answer for ``row``'s game after ``step`` events: from the game's
+    fold when a reader of its pages made one, else one fold in the store."""
+    tl = timelines.peek(row)
+    if tl is not None:
+        state, names = tl.state(step), tl.names
+    else:
+        state, names = store.state_at(row.id, step), player_names(row.headers or {})
     return json.dumps({"game": row.id, "step": step, "last_step": row.event_count,
                        "state": state_json(state, names)}, separators=(",", ":"))
 

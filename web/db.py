@@ -18,16 +18,21 @@ def get_store() -> Any:
     """The EventStore for the current request."""
     app = current_app
     if app.config.get("STORE_PER_THREAD"):
-        stores: dict[str, Any] = getattr(_local, "stores", None) or {}
-        _local.stores = stores
-        path = str(app.config["DATABASE"])
-        store = stores.get(path)
-        if store is None:
-            store = stores[path] = EventStore.open(path)
-        return store
+        return thread_store(str(app.config["DATABASE"]))
     if "store" not in g:
         g.store = EventStore.open(str(app.config["DATABASE"]))
     return g.store
+
+
+def thread_store(path: str) -> Any:
+    """This thread's long-lived EventStore over ``path``."""
+    stores: dict[str, Any] | None = getattr(_local, "stores", None)
+    if stores is None:
+        stores = _local.stores = {}
+    store = stores.get(path)
+    if store is None:
+        store = stores[path] = EventStore.open(path)
+    return store
 
 
 def close_store(_exc: BaseException | None = None) -> None:
