@@ -94,7 +94,7 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int = 
         "loglevel": "info",
     }
 
-    class _Server(BaseApplication):  # type: ignore[misc]
+    class _Server(BaseApplication):
         def load_config(self) -> None:
             known = self.cfg.settings
             for key, value in settings.items():
