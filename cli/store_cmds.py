@@ -66,8 +66,9 @@ def init_cmd(db_path: Path | None) -> None:
     "-j",
     type=click.IntRange(0, 64),
     default=0,
-    help=f"Processes reading and checking games while this one writes "
-    f"[default: one per core for {PARALLEL_FROM} files or more, else 1].",
+    help="Processes reading and checking games while this one writes; with 1 this "
+    "process checks while a thread writes [default: 0, which chooses 1, or with "
+    f"{PARALLEL_FROM} files or more on 3 cores or more, one per core but one].",
 )
 @db_option
 def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | None) -> None:

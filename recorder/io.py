@@ -235,18 +235,21 @@ def _load_notation(text: str, source: str) -> GameImport:
 
 # --- importing files ---------------------------------------------------------------------
 
-#: With this many files or more, :func:`default_jobs` checks games in one process per core.
+#: With this many files or more, :func:`default_jobs` may check games in processes.
 PARALLEL_FROM = 32
 #: Files per task sent to a checking process.
 TASK_FILES = 8
 
 
 def default_jobs(files: int) -> int:
-    """How many processes should check games when importing ``files`` files: one per core
-    for many files (starting the processes takes a fraction of a second, which pays once
-    there is more than a few seconds of checking), else 1 (this process does everything)."""
+    """How many processes should read and check games when importing ``files`` files.
+
+    1 means this process checks while a thread of its own writes, which already keeps two
+    cores busy (SQLite writes without Python's global lock); on two cores that measured
+    as fast as checking processes, with less work in all (nothing is handed between
+    processes).  With more cores and many files, every core but the writer's checks."""
     cores = os.cpu_count() or 1
-    return cores if files >= PARALLEL_FROM and cores > 1 else 1
+    return cores - 1 if files >= PARALLEL_FROM and cores > 2 else 1
 
 
 def import_files(
@@ -256,9 +259,10 @@ def import_files(
     jobs: int = 1,
     batch_size: int = DEFAULT_BATCH,
 ) -> Iterator[tuple[str, int | None, ImportResult | ImportRejected]]:
-    """Import game files, JSON or notation, in order.  With ``jobs`` > 1 the files are
-    read, validated and every game checked by the engine in that many processes while
-    this one writes (``batch_size`` games per transaction, each game whole or absent).
+    """Import game files, JSON or notation, in order: each file is read and validated and
+    every game checked by the engine, here while a thread writes, or with ``jobs`` > 1 in
+    that many processes while this one writes (``batch_size`` games per transaction, each
+    game whole or absent).
 
     Yields per game ``(source, game, result)``: ``game`` numbers the game in a file that
     holds several (else None); ``result`` is the :class:`ImportResult` or the

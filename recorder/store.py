@@ -26,8 +26,10 @@ import gc
 import hashlib
 import json
 import os
+import queue
 import secrets
 import sqlite3
+import sys
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -528,6 +530,29 @@ _INSERT_EVENTS = (
     " recorded_at) SELECT ?1, key + 1, ?1 || ':' || (key + 1), json_extract(value, '$.type'),"
     " value, ?2, NULL, ?3 FROM json_each(?4)"
 )
+
+
+def _columns(n: int) -> str:
+    return ", ".join(f"json_extract(value, '$[{i}]')" for i in range(n))
+
+
+#: The rows of new games, their summaries and their players, one statement each for a
+#: whole batch (from the JSON lists of :attr:`_Prepared.game_row` and ``summary_row``).
+_INSERT_GAMES = (
+    "INSERT INTO games (id, kind, players, date, place, tags, headers, status, created_at,"
+    f" last_activity) SELECT {_columns(8)}, ?2, ?2 FROM json_each(?1)"
+)
+_INSERT_SUMMARIES = (
+    "INSERT OR REPLACE INTO game_summaries (game_id, kind, player_0, player_1, date, status,"
+    " winner, winner_name, condition, turns, to_move, event_count, flagged_count,"
+    f" last_activity) SELECT {_columns(13)}, ?2 FROM json_each(?1)"
+)
+_INSERT_PLAYERS = (
+    "INSERT OR REPLACE INTO game_players (game_id, seat, name)"
+    " SELECT json_extract(value, '$[0]'), 0, json_extract(value, '$[2]') FROM json_each(?1)"
+    " UNION ALL"
+    " SELECT json_extract(value, '$[0]'), 1, json_extract(value, '$[3]') FROM json_each(?1)"
+)
 #: The same for a game whose events carry meta: ``[[type, payload, meta], ...]``.
 _INSERT_EVENTS_WITH_META = (
     "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
@@ -580,6 +605,49 @@ def _prepared_chunks(
             yield window.popleft().result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _batches(
+    chunks: Iterable[list[tuple[Any, _Prepared | ImportRejected]]], size: int
+) -> Iterator[list[tuple[Any, _Prepared | ImportRejected]]]:
+    """The prepared games of ``chunks`` regrouped ``size`` at a time (the last fewer)."""
+    pending: list[tuple[Any, _Prepared | ImportRejected]] = []
+    for items in chunks:
+        pending.extend(items)
+        while len(pending) >= size:
+            head, pending = pending[:size], pending[size:]
+            yield head
+    if pending:
+        yield pending
+
+
+#: How often the interpreter offers its global lock to another thread while an import
+#: writes in a thread of its own, in seconds (Python's default is 0.005).
+IMPORT_SWITCH_INTERVAL = 0.0002
+_SWITCHES = threading.Lock()
+_switch_users = 0
+_switch_saved = 0.005
+
+
+@contextmanager
+def _prompt_thread_switches() -> Iterator[None]:
+    """While it lasts, a thread waiting for the interpreter's lock gets it within 0.2 ms
+    rather than 5: the import's writer thread needs it back after every SQLite statement,
+    and waiting 5 ms each time made the thread useless.  The interval is restored when the
+    last import that asked for it ends."""
+    global _switch_users, _switch_saved
+    with _SWITCHES:
+        if _switch_users == 0:
+            _switch_saved = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switch_saved, IMPORT_SWITCH_INTERVAL))
+        _switch_users += 1
+    try:
+        yield
+    finally:
+        with _SWITCHES:
+            _switch_users -= 1
+            if _switch_users == 0:
+                sys.setswitchinterval(_switch_saved)
 
 
 def _split_sql(script: str) -> Iterator[str]:
@@ -771,24 +839,84 @@ class EventStore:
 
         ``prepare`` must be a module-level function (it is sent to the processes by
         name); :func:`prepare_game` makes a prepared game from a :class:`GameImport`."""
-        batch_size = max(1, batch_size)
-        pending: list[tuple[Any, _Prepared | ImportRejected]] = []
+        batches = _batches(_prepared_chunks(tasks, prepare, workers, ahead), max(1, batch_size))
+        with self._import_settings(threaded=workers <= 1):
+            if workers > 1:
+                # The processes check; this thread only writes.
+                for batch in batches:
+                    yield self._write_tagged(batch)
+            else:
+                yield from self._write_in_thread(batches)
+
+    @contextmanager
+    def _import_settings(self, *, threaded: bool) -> Iterator[None]:
         with self._lock:
             cache_size = self._conn.execute("PRAGMA cache_size").fetchone()[0]
             # A bigger page cache for the import: each game's rows land at their own
             # place in the event table, and the pages stay at hand for the next ones.
             self._conn.execute(f"PRAGMA cache_size = {IMPORT_CACHE_SIZE}")
         try:
-            for items in _prepared_chunks(tasks, prepare, workers, ahead):
-                pending.extend(items)
-                while len(pending) >= batch_size:
-                    head, pending = pending[:batch_size], pending[batch_size:]
-                    yield self._write_tagged(head)
-            if pending:
-                yield self._write_tagged(pending)
+            if threaded:
+                with _prompt_thread_switches():
+                    yield
+            else:
+                yield
         finally:
             with self._lock:
                 self._conn.execute(f"PRAGMA cache_size = {int(cache_size)}")
+
+    def _write_in_thread(
+        self, batches: Iterator[list[tuple[Any, _Prepared | ImportRejected]]]
+    ) -> Iterator[list[tuple[Any, ImportResult | ImportRejected]]]:
+        """Write ``batches`` in a thread of their own while this one prepares the next:
+        SQLite does its work without Python's global lock, so checking and writing run
+        on two cores in one process, with nothing to hand between processes."""
+        todo: queue.Queue[list[tuple[Any, _Prepared | ImportRejected]] | None] = queue.Queue(2)
+        done: queue.Queue[list[tuple[Any, ImportResult | ImportRejected]] | BaseException]
+        done = queue.Queue()
+
+        def write() -> None:
+            failed = False
+            while (batch := todo.get()) is not None:
+                if failed:
+                    continue  # keep taking batches, so that the other thread never blocks
+                try:
+                    done.put(self._write_tagged(batch))
+                except BaseException as err:  # handed to the other thread, which raises it
+                    failed = True
+                    done.put(err)
+
+        writer = threading.Thread(target=write, name="tablelog-import-writer", daemon=True)
+        writer.start()
+        sent = received = 0
+        closed = False
+        try:
+            for batch in batches:
+                todo.put(batch)
+                sent += 1
+                while received < sent:  # hand back what is written, without waiting
+                    try:
+                        item = done.get_nowait()
+                    except queue.Empty:
+                        break
+                    received += 1
+                    if isinstance(item, BaseException):
+                        raise item
+                    yield item
+            todo.put(None)
+            closed = True
+            while received < sent:
+                item = done.get()
+                received += 1
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            # Whatever happens here, what was handed over is written (or refused by the
+            # error already raised) before the thread ends.
+            if not closed:
+                todo.put(None)
+            writer.join()
 
     def _write_tagged(
         self, items: Sequence[tuple[Any, _Prepared | ImportRejected]]
@@ -872,11 +1000,7 @@ class EventStore:
     def _insert_games(self, conn: sqlite3.Connection, games: Sequence[_Prepared], now: str) -> None:
         """Insert new games: their rows, events and projections (no checks here: the
         triggers and constraints still refuse anything out of place)."""
-        conn.executemany(
-            "INSERT INTO games (id, kind, players, date, place, tags, headers, status,"
-            " created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(*p.game_row, now, now) for p in games],
-        )
+        conn.execute(_INSERT_GAMES, (_dumps([p.game_row for p in games]), now))
         for p in games:
             version = get_game(p.kind).payload_version
             if p.event_ids is None:
@@ -902,20 +1026,9 @@ class EventStore:
                         )
                     ],
                 )
-        conn.executemany(
-            "INSERT OR REPLACE INTO game_summaries (game_id, kind, player_0, player_1, date,"
-            " status, winner, winner_name, condition, turns, to_move, event_count,"
-            " flagged_count, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(*p.summary_row, now) for p in games],
-        )
-        conn.executemany(
-            "INSERT OR REPLACE INTO game_players (game_id, seat, name) VALUES (?, ?, ?)",
-            [
-                row
-                for p in games
-                for row in ((p.game_id, 0, p.summary_row[2]), (p.game_id, 1, p.summary_row[3]))
-            ],
-        )
+        summaries = _dumps([p.summary_row for p in games])
+        conn.execute(_INSERT_SUMMARIES, (summaries, now))
+        conn.execute(_INSERT_PLAYERS, (summaries,))
 
     def _write_prepared(self, conn: sqlite3.Connection, p: _Prepared, now: str) -> ImportResult:
         """Write one game, comparing it with a stored game of the same id."""

@@ -72,14 +72,17 @@ def test_importing_with_processes_reports_and_stores_what_one_process_does(tmp_p
     assert "0 imported, 11 already stored, 2 failed" in again.stderr
 
 
-def test_the_default_is_one_process_per_core_for_many_files():
-    cores = os.cpu_count() or 1
+@pytest.mark.parametrize("cores", [None, 1, 2, 3, 8])
+def test_the_default_checks_in_processes_only_for_many_files_on_many_cores(monkeypatch, cores):
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
     assert default_jobs(1) == default_jobs(PARALLEL_FROM - 1) == 1
-    assert default_jobs(PARALLEL_FROM) == (cores if cores > 1 else 1)
-    assert default_jobs(10 * PARALLEL_FROM) == default_jobs(PARALLEL_FROM)
+    many = default_jobs(PARALLEL_FROM)
+    assert many == ((cores - 1) if cores and cores > 2 else 1)
+    assert default_jobs(10 * PARALLEL_FROM) == many
 
 
-def test_the_help_tells_the_default(tmp_path):
+def test_the_help_tells_the_default():
     result = CliRunner().invoke(cli, ["import", "--help"])
     assert result.exit_code == 0
-    assert f"one per core for {PARALLEL_FROM} files or more" in " ".join(result.output.split())
+    text = " ".join(result.output.split())
+    assert f"with {PARALLEL_FROM} files or more on 3 cores or more, one per core but one" in text

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -279,3 +281,64 @@ def test_a_derived_game_id_is_the_documented_content_hash(store, seed):
     assert result.game_id == reference_digest("splendor-duel", headers, payloads(seed))[:12]
     empty = store_module.prepare_game(GameImport(headers=headers, events=[]))
     assert empty.game_id == reference_digest("splendor-duel", headers, [])[:12]
+
+
+# --- the writer thread ------------------------------------------------------------------------
+
+
+def writer_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "tablelog-import-writer"]
+
+
+def test_the_writer_thread_prompts_thread_switches_only_while_it_runs(store):
+    before = sys.getswitchinterval()
+    during: list[float] = []
+    store.import_games(
+        [record(seed) for seed in range(1, 5)],
+        batch_size=2,
+        progress=lambda _: during.append(sys.getswitchinterval()),
+    )
+    assert during == pytest.approx([store_module.IMPORT_SWITCH_INTERVAL] * 2)
+    assert sys.getswitchinterval() == before
+    assert not writer_threads()
+
+
+def test_a_failed_write_reaches_the_caller_and_writes_nothing_more(store, backend):
+    store.db.execute("PRAGMA busy_timeout = 50")
+    blocker = sqlite3.connect(backend.path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            store.import_games([record(seed) for seed in range(1, 7)], batch_size=2)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert not writer_threads()
+    assert backend.raw("SELECT count(*) FROM games") == [(0,)]
+    assert store.import_games([record(1)])[0].created
+
+
+def failing_prepare(task: list[GameImport]) -> list:
+    if task[0].headers.get("round") == "boom":
+        raise RuntimeError("checking failed")
+    return store_module._prepare_chunk(task)
+
+
+def test_a_failure_while_checking_ends_the_writer_after_what_was_handed_over(store):
+    tasks = [[record(1)], [record(2)], [replace(record(3), headers={"round": "boom"})]]
+    seen = []
+    with pytest.raises(RuntimeError, match="checking failed"):
+        for batch in store.import_stream(iter(tasks), failing_prepare, batch_size=1):
+            seen.extend(summary(r)[0] for _, r in batch)
+    assert not writer_threads()
+    assert store.count_games() == 2  # both batches handed over before the failure
+    assert seen in ([], ["created"], ["created", "created"])
+
+
+def test_leaving_the_import_early_stops_the_writer(store, folder):
+    results = import_files(store, folder, batch_size=2)
+    first = next(results)
+    assert summary(first[2])[0] == "created"
+    results.close()
+    assert not writer_threads()
+    assert store.count_games() >= 2
