@@ -4,14 +4,17 @@
     python bench/store.py --games 2000 --state-games 3000 --samples 200   # a quick run
 
 * import: ``--games`` seeded random games (simulated on every core first), imported with
-  full rule checking into a fresh file, 500 games per transaction, three ways:
+  full rule checking into a fresh file, 500 games per transaction, four ways:
 
-  - from memory (``EventStore.import_games``), in this process alone;
+  - from memory (``EventStore.import_games``) in one process: it checks while a thread
+    of its own writes;
   - from memory with ``--workers`` checking processes while this one writes;
   - from files, one JSON game file per game, as ``tablelog import`` does it
-    (``recorder.io.import_files``), with ``--workers`` processes reading and checking;
+    (``recorder.io.import_files``): in one process, and with ``--workers`` processes
+    reading and checking;
 
-  each ``--repeat`` times into a fresh file, reporting the median (games/s, events/s);
+  each ``--repeat`` times into a fresh file, reporting the median (games/s, events/s) and
+  every run, with the machine's load average (other work slows every figure);
 * where the time goes, on the first 1,000 games: preparing (validation, the engine's
   parse + check + apply, canonical JSON, the content hash), of which the engine alone;
   handing a prepared game from a checking process to the writer (pickling both ways);
@@ -247,11 +250,14 @@ def main() -> None:
         n_events = sum(len(r.events) for r in recs)
         w = args.workers
 
-        runs: dict[str, list[float]] = {"single": [], "workers": [], "files": []}
+        runs: dict[str, list[float]] = {"single": [], "workers": [], "files": [], "jobs": []}
+        loads = []
         for i in range(args.repeat):
+            loads.append(os.getloadavg()[0])
             runs["single"].append(import_records(tmp / "single.db", recs, workers=0))
             runs["workers"].append(import_records(tmp / "store.db", recs, workers=w))
-            runs["files"].append(import_paths(tmp / "files.db", paths, jobs=w))
+            runs["files"].append(import_paths(tmp / "files.db", paths, jobs=1))
+            runs["jobs"].append(import_paths(tmp / "files.db", paths, jobs=w))
             print(
                 f"import round {i + 1}: "
                 + ", ".join(f"{k} {len(recs) / v[-1]:.0f} games/s" for k, v in runs.items()),
@@ -260,6 +266,7 @@ def main() -> None:
         single = median_rate(runs["single"], len(recs), n_events)
         parallel = median_rate(runs["workers"], len(recs), n_events)
         from_files = median_rate(runs["files"], len(recs), n_events)
+        from_files_jobs = median_rate(runs["jobs"], len(recs), n_events)
         split = where_time_goes(tmp / "split.db", recs[: min(1000, len(recs))])
         print(f"where the time goes: {split}", file=sys.stderr)
 
@@ -282,9 +289,13 @@ def main() -> None:
             f"import_games_per_s_{w}_workers": parallel["games_per_s"],
             f"import_events_per_s_{w}_workers": parallel["events_per_s"],
             f"import_games_per_s_{w}_workers_runs": parallel["runs_games_per_s"],
-            f"import_files_games_per_s_{w}_jobs": from_files["games_per_s"],
-            f"import_files_events_per_s_{w}_jobs": from_files["events_per_s"],
-            f"import_files_games_per_s_{w}_jobs_runs": from_files["runs_games_per_s"],
+            "import_files_games_per_s": from_files["games_per_s"],
+            "import_files_events_per_s": from_files["events_per_s"],
+            "import_files_games_per_s_runs": from_files["runs_games_per_s"],
+            f"import_files_games_per_s_{w}_jobs": from_files_jobs["games_per_s"],
+            f"import_files_events_per_s_{w}_jobs": from_files_jobs["events_per_s"],
+            f"import_files_games_per_s_{w}_jobs_runs": from_files_jobs["runs_games_per_s"],
+            "load_average_during_imports": [round(x, 2) for x in loads],
             **split,
             "state_db_games": total,
             "state_at_median_ms": warm["median_ms"],
