@@ -610,12 +610,16 @@ def _prepared_chunks(
 def _batches(
     chunks: Iterable[list[tuple[Any, _Prepared | ImportRejected]]], size: int
 ) -> Iterator[list[tuple[Any, _Prepared | ImportRejected]]]:
-    """The prepared games of ``chunks`` regrouped ``size`` at a time (the last fewer)."""
+    """The prepared games of ``chunks`` regrouped ``size`` at a time (the last fewer).
+    The first batches are smaller (32, 64, ... games): the writer waits for the first
+    one, and 500 games take about 0.4 s to check."""
     pending: list[tuple[Any, _Prepared | ImportRejected]] = []
+    now = min(size, 32)
     for items in chunks:
         pending.extend(items)
-        while len(pending) >= size:
-            head, pending = pending[:size], pending[size:]
+        while len(pending) >= now:
+            head, pending = pending[:now], pending[now:]
+            now = min(size, 2 * now)
             yield head
     if pending:
         yield pending
