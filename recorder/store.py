@@ -181,7 +181,7 @@ class _Prepared:
     game_row: tuple[Any, ...]
     #: ``game_summaries`` row without last_activity: game_id .. flagged_count.
     summary_row: tuple[Any, ...]
-    #: The events as one JSON array, which SQLite turns into rows (:data:`_INSERT_EVENTS`):
+    #: The events as one JSON array, which SQLite turns into rows (:func:`_insert_events_sql`):
     #: of their payload JSON texts, or with ``with_meta`` of ``[type, payload JSON, stored
     #: meta JSON]`` (the meta left out for an event without).
     events_json: str
@@ -520,16 +520,35 @@ IMPORT_CACHE_SIZE = -65536
 #: Most ``?`` parameters in one statement (SQLite's limit is far higher).
 _MAX_PARAMS = 500
 
-#: A new game's events in one statement: SQLite's ``json_each`` turns the game's events
-#: JSON (see :class:`_Prepared`) into rows, numbered from 1 with derived event ids.  One
-#: call with four parameters per game instead of eight parameters per event, so the writer
-#: does almost nothing in Python, and nothing per event; the type is read back from the
-#: payload, which measured cheaper than sending it alongside.
-_INSERT_EVENTS = (
-    "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
-    " recorded_at) SELECT ?1, key + 1, ?1 || ':' || (key + 1), json_extract(value, '$.type'),"
-    " value, ?2, NULL, ?3 FROM json_each(?4)"
-)
+#: Games whose events go into the database in one statement.
+GAMES_PER_STATEMENT = 4
+
+
+def _insert_events_sql(games: int) -> str:
+    """New games' events in one statement: SQLite's ``json_each`` turns the games' events
+    JSON (their arrays of payload texts, see :class:`_Prepared`, joined into one) into
+    rows, numbered from 1 in each game, with derived event ids.  Parameters: payload
+    version, recorded-at time, the JSON, the first game's id, then per further game its
+    id and the index of its first event in the JSON.
+
+    One call per few games instead of eight parameters per event, so the writer does
+    almost nothing in Python, and nothing per event.  The type is read back from the
+    payload, which measured cheaper than sending it alongside.  Several games per call,
+    because the writer thread needs Python's global lock back after every statement:
+    four games a statement imported about 5% faster than one."""
+    game, first = "?4", "0"
+    for i in range(1, games):
+        game = f"CASE WHEN key >= ?{4 + 2 * i} THEN ?{3 + 2 * i} ELSE {game} END"
+        first = f"CASE WHEN key >= ?{4 + 2 * i} THEN ?{4 + 2 * i} ELSE {first} END"
+    return (
+        "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
+        " meta, recorded_at) SELECT game, sequence, game || ':' || sequence,"
+        " json_extract(payload, '$.type'), payload, ?1, NULL, ?2 FROM (SELECT"
+        f" {game} AS game, key + 1 - {first} AS sequence, value AS payload FROM json_each(?3))"
+    )
+
+
+_INSERT_EVENTS = {n: _insert_events_sql(n) for n in range(1, GAMES_PER_STATEMENT + 1)}
 
 
 def _columns(n: int) -> str:
@@ -1006,11 +1025,13 @@ class EventStore:
         """Insert new games: their rows, events and projections (no checks here: the
         triggers and constraints still refuse anything out of place)."""
         conn.execute(_INSERT_GAMES, (_dumps([p.game_row for p in games]), now))
+        plain: dict[str, list[_Prepared]] = {}
         for p in games:
             version = get_game(p.kind).payload_version
-            if p.event_ids is None:
-                sql = _INSERT_EVENTS_WITH_META if p.with_meta else _INSERT_EVENTS
-                conn.execute(sql, (p.game_id, version, now, p.events_json))
+            if p.event_ids is None and not p.with_meta:
+                plain.setdefault(p.kind, []).append(p)
+            elif p.event_ids is None:
+                conn.execute(_INSERT_EVENTS_WITH_META, (p.game_id, version, now, p.events_json))
             else:
                 conn.executemany(
                     "INSERT INTO events (game_id, sequence, event_id, type, payload,"
@@ -1031,6 +1052,17 @@ class EventStore:
                         )
                     ],
                 )
+        for kind, same in plain.items():
+            version = get_game(kind).payload_version
+            for start in range(0, len(same), GAMES_PER_STATEMENT):
+                part = same[start : start + GAMES_PER_STATEMENT]
+                events = ",".join([p.events_json[1:-1] for p in part if p.event_count])
+                params: list[Any] = [version, now, f"[{events}]", part[0].game_id]
+                first = part[0].event_count
+                for p in part[1:]:
+                    params += (p.game_id, first)
+                    first += p.event_count
+                conn.execute(_INSERT_EVENTS[len(part)], params)
         summaries = _dumps([p.summary_row for p in games])
         conn.execute(_INSERT_SUMMARIES, (summaries, now))
         conn.execute(_INSERT_PLAYERS, (summaries,))

@@ -342,3 +342,30 @@ def test_leaving_the_import_early_stops_the_writer(store, folder):
     results.close()
     assert not writer_threads()
     assert store.count_games() >= 2
+
+
+def test_games_written_together_keep_their_own_events_and_numbers(store, backend):
+    lengths = [0, len(simulated(14)), 0, 7, 1, len(simulated(15)), 0, 33, 2]
+    seeds = [14, 14, 16, 16, 17, 15, 18, 18, 19]
+    records = [
+        GameImport(
+            headers={"players": ["Ann", "Bo"], "round": str(i)},
+            events=payloads(seed)[:n],
+            meta=[{"comment": "a note"}] if i == 4 else [],
+        )
+        for i, (seed, n) in enumerate(zip(seeds, lengths, strict=True))
+    ]
+    results = store.import_games(records, batch_size=len(records))
+    assert all(r.created for r in results)
+    for result, seed, n in zip(results, seeds, lengths, strict=True):
+        rows = backend.raw(
+            "SELECT sequence, event_id, type, payload FROM events WHERE game_id = ?"
+            " ORDER BY sequence",
+            (result.game_id,),
+        )
+        assert rows == [
+            (i, f"{result.game_id}:{i}", p["type"], json.dumps(p, separators=(",", ":")))
+            for i, p in enumerate(payloads(seed)[:n], start=1)
+        ]
+        assert store.game(result.game_id).event_count == n
+    assert store.events(results[4].game_id)[0].meta == {"comment": "a note"}
