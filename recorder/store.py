@@ -535,7 +535,11 @@ def _insert_events_sql(games: int) -> str:
     almost nothing in Python, and nothing per event.  The type is read back from the
     payload, which measured cheaper than sending it alongside.  Several games per call,
     because the writer thread needs Python's global lock back after every statement:
-    eight games a statement imported about 6% faster than one (sixteen, no faster)."""
+    eight games a statement imported about 6% faster than one (sixteen, no faster).
+
+    ``json_each`` walks an array in order, so each game's events arrive in sequence; were
+    it ever not to, the append trigger would refuse the insert (nothing would be stored
+    out of order), and sorting them here measured 4% of the writing."""
     game, first = "?4", "0"
     for i in range(1, games):
         game = f"CASE WHEN key >= ?{4 + 2 * i} THEN ?{3 + 2 * i} ELSE {game} END"
