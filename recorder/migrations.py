@@ -11,7 +11,8 @@ The tables, in the words of the game:
   column (players, date, place, tags), status, created and last-activity times;
 * ``events`` — the record itself: one row per event, numbered from 1 in each game, append
   only (triggers refuse UPDATE, DELETE and INSERT OR REPLACE, and an insert out of
-  sequence);
+  sequence); event ids given by a writer are unique (a partial index), and a derived id
+  (``<game id>:<sequence>``) must be its own row's (a CHECK);
 * ``game_summaries`` and ``game_players`` — projections for listing and filtering, updated
   in the same transaction as the events and rebuildable from them;
 * views ``game_list`` and ``event_log`` for reading the file in any SQLite tool.
