@@ -50,6 +50,35 @@ class SimulatedTable:
         self.rng.shuffle(tokens)
         return BoardReplenished(tuple(tokens))
 
+    def observe(self, state: State, move: Event, blind_known: float) -> Event:
+        """The event a logger enters for a decision chosen from ``legal_moves``: a
+        replenish gets the tokens drawn, a blind reserve the top card of its deck (logged
+        with a chance of ``blind_known``, otherwise kept hidden until identified), and a
+        purchase from a hidden reserve stops being hidden."""
+        hidden = self.hidden[state.current]
+        if isinstance(move, BoardReplenished):
+            return self.draw(state.bag)
+        if isinstance(move, CardReserved) and move.deck is not None:
+            card = self.decks[move.deck - 1].pop()
+            if self.rng.random() < blind_known:
+                return CardReserved(move.gold, card, move.deck)
+            hidden.append(card)
+        elif isinstance(move, CardPurchased) and move.card in hidden:
+            hidden.remove(move.card)
+        return move
+
+    def rules_out(self, state: State, move: Event) -> bool:
+        """True for a purchase of a card a blind reserve could be but is not:
+        legal_moves offers every identity a hidden card could have; the table knows which."""
+        if not isinstance(move, CardPurchased):
+            return False
+        cid = move.card
+        if any(c == cid for row in state.pyramid for c in row):
+            return False
+        if any(c == cid for _, c in state.player.reserved):
+            return False
+        return cid not in self.hidden[state.current]
+
 
 def random_game(
     rng: random.Random,
@@ -88,7 +117,7 @@ def random_game(
             continue
         moves = legal_moves(state)
         if hidden:
-            moves = [m for m in moves if not _is_wrong_hidden_purchase(state, m, hidden)]
+            moves = [m for m in moves if not table.rules_out(state, m)]
             if not moves:
                 # Only purchases of what a blind reserve might be were offered, and the
                 # card really there is not affordable: the logger identifies it first.
@@ -96,30 +125,8 @@ def random_game(
                 continue
         buys = [m for m in moves if isinstance(m, CardPurchased)]
         move = rng.choice(buys) if buys and rng.random() < purchase_bias else rng.choice(moves)
-        if isinstance(move, BoardReplenished):
-            move = table.draw(state.bag)
-        elif isinstance(move, CardReserved) and move.deck is not None:
-            card = table.decks[move.deck - 1].pop()
-            if rng.random() < blind_known:
-                move = CardReserved(move.gold, card, move.deck)
-            else:
-                hidden.append(card)
-        elif isinstance(move, CardPurchased) and move.card in hidden:
-            hidden.remove(move.card)
-        push(move)
+        push(table.observe(state, move, blind_known))
     return events
-
-
-def _is_wrong_hidden_purchase(state: State, move: Event, hidden: list[str]) -> bool:
-    """legal_moves offers every identity a blind reserve could have; the table knows which."""
-    if not isinstance(move, CardPurchased):
-        return False
-    cid = move.card
-    if any(c == cid for row in state.pyramid for c in row):
-        return False
-    if any(c == cid for _, c in state.player.reserved):
-        return False
-    return cid not in hidden
 
 
 __all__ = ["SimulatedTable", "random_game", "CardReserved"]
