@@ -104,7 +104,6 @@ __all__ = [
     "describe_changes",
     "legal_move_texts",
     "move_text",
-    "name_players",
     "parse_game",
     "parse_move",
     "parse_position",
@@ -281,20 +280,6 @@ _SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
 def _counts_text(counts: Sequence[int]) -> str:
     """``B1 R2 Y1`` (colour letter and count, in WBGRKPY order)."""
     return " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n)
-
-
-def name_players(violations: Sequence[Violation], names: tuple[str, str]) -> list[Violation]:
-    """The violations with the engine's seat names ("player 0") replaced by the players'
-    names from the headers, so messages speak of Alice and Bob."""
-    seats = _game.NAMES
-    if tuple(names) == tuple(seats):
-        return list(violations)
-    pattern = re.compile("|".join(re.escape(n) for n in seats))
-    out = []
-    for v in violations:
-        message = pattern.sub(lambda m: names[seats.index(m.group())], v.message)
-        out.append(v if message == v.message else Violation(v.code, message, v.rule))
-    return out
 
 
 def _escape(text: str, closer: str) -> str:
@@ -1131,6 +1116,7 @@ class _GameParser:
         self.tags: dict[str, str] = {}
         self.tag_lines: dict[str, tuple[int, int]] = {}
         self.names: tuple[str, str] = ("Player 1", "Player 2")
+        self.state.names = self.names
         self.ctx = _Context(self.names)
         self.first: tuple[str, int] | None = None
         self.pending_comments: list[str] = []
@@ -1155,7 +1141,7 @@ class _GameParser:
             line,
             column,
             message,
-            name_players(violations, self.names),
+            violations,
             turn=state.turn if with_position else None,
             event_number=len(self.events) + 1 if with_position else None,
             position=position_string(state) if with_position else None,
@@ -1368,6 +1354,7 @@ class _GameParser:
             names = (players[0] or "Player 1", players[1] or "Player 2")
             self.headers["players"] = list(names)
             self.names = names
+            self.state.names = names
             self.ctx = _Context(names)
 
     # -- setup -------------------------------------------------------------------------
@@ -1815,7 +1802,7 @@ class _GameParser:
             self.flagged.append(
                 Flagged(
                     len(self.events) + 1, where[0], where[1], turn or state.turn,
-                    " ".join([keyword, *args]), name_players(violations, self.names), before,
+                    " ".join([keyword, *args]), violations, before,
                 )
             )
         else:
@@ -1879,7 +1866,7 @@ def _due_violation(state: State) -> Violation:
     if state.awaiting == ACTION:
         return Violation(
             "turn.action_due",
-            f"{_game.NAMES[state.current]} has not played turn {state.turn} yet: the "
+            f"{state.names[state.current]} has not played turn {state.turn} yet: the "
             "mandatory action is due",
             rules.MANDATORY,
         )
@@ -1956,14 +1943,16 @@ def check_move(state: State, text: str, names: tuple[str, str] | None = None) ->
     """Is the decision ``text`` legal in ``state``?  If not, why (violations citing the
     rulebook); if so, what it changes.  Never raises for bad input."""
     names = names or ("Player 1", "Player 2")
+    if state.names != names:
+        state = state.copy()
+        state.names = names  # the engine's messages name the players
     try:
         event = parse_move(state, text, names)
     except NotationError as err:
-        err.violations = name_players(err.violations, names)
         return Verdict(False, None, err.violations, [], err)
     violations = _game.check(state, event)
     if violations:
-        return Verdict(False, event, name_players(violations, names), [])
+        return Verdict(False, event, violations, [])
     if isinstance(event, BoardReplenished) and event.tokens is None:
         return Verdict(True, event, [], _replenish_changes(state, names))
     after = state.copy()
@@ -2151,7 +2140,7 @@ def validate_payloads(
     from ..errors import EventFormatError
     from .events import event_from_dict
 
-    state = State()
+    state = State(names)
     flagged: list[Flagged] = []
     meta = list(meta or [])
     for number, payload in enumerate(payloads, start=1):
@@ -2169,17 +2158,17 @@ def validate_payloads(
             except IllegalMoveError as err:
                 return state, PayloadProblem(
                     number, "cannot be replayed even as played", None,
-                    name_players(err.violations, names), turn, before,
+                    err.violations, turn, before,
                 ), flagged
             flagged.append(
-                Flagged(number, 0, 0, turn, text, name_players(violations, names), before)
+                Flagged(number, 0, 0, turn, text, violations, before)
             )
             continue
         violations = _game.check(state, event)
         if violations:
             return state, PayloadProblem(
                 number, f"{move_text_safe(state, event, names)} is not allowed here", None,
-                name_players(violations, names), state.turn, position_string(state),
+                violations, state.turn, position_string(state),
             ), flagged
         _game.apply_unchecked(state, event)
     return state, None, flagged

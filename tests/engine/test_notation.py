@@ -24,6 +24,7 @@ from engine.splendor_duel.events import (
     TokensDiscarded,
     TokensTaken,
     TokenStolen,
+    event_to_dict,
 )
 from engine.splendor_duel.notation import (
     NotationError,
@@ -556,3 +557,18 @@ def test_the_victory_header_is_checked_and_reads_either_spelling():
         assert parse_game(text.replace('"color red"', f'"{said}"')).errors == []
     err = parse_game(text.replace('"color red"', '"crowns"')).errors[0]
     assert err.violations[0].code == "result.mismatch"
+
+
+def test_check_move_and_payload_validation_name_the_players():
+    state = read("1. Alice: take a1 b1 =WB\n").state
+    verdict = notation.check_move(state, "royal R-1", ("Ann", "Bo"))
+    assert not verdict.legal
+    assert verdict.violations[0].message.startswith("Bo has 0 crowns")
+    assert state.names == read("").state.names  # the caller's state is not renamed
+    events = simulate.random_game(random.Random(4))
+    payloads = [event_to_dict(e) for e in events[:3]] + [
+        {"type": "royal_taken", "royal": "R-1"}
+    ]
+    _, problem, _ = notation.validate_payloads(payloads, names=("Ann", "Bo"))
+    assert problem is not None and problem.event_number == 4
+    assert any(n in problem.violations[0].message for n in ("Ann has", "Bo has"))
