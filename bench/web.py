@@ -194,8 +194,7 @@ def _client_loop(port: int, paths: list[str], deadline: float, pace: float) -> O
     return mine, errors
 
 
-def run_threads(port: int, plan: list[list[str]], max_seconds: float,
-                pace: float = 0) -> Outcome:
+def run_threads(port: int, plan: list[list[str]], max_seconds: float, pace: float = 0) -> Outcome:
     """Every client a thread of this process (the clients share one interpreter)."""
     latencies: list[float] = []
     errors = [0]
@@ -217,23 +216,24 @@ def run_threads(port: int, plan: list[list[str]], max_seconds: float,
     return latencies, errors[0]
 
 
-def _process_client(port: int, paths: list[str], max_seconds: float, pace: float,
-                    gate: Any, out: Any) -> None:
+def _process_client(
+    port: int, paths: list[str], max_seconds: float, pace: float, gate: Any, out: Any
+) -> None:
     gate.wait()
     out.send(_client_loop(port, paths, time.monotonic() + max_seconds, pace))
     out.close()
 
 
-def run_processes(port: int, plan: list[list[str]], max_seconds: float,
-                  pace: float = 0) -> Outcome:
+def run_processes(port: int, plan: list[list[str]], max_seconds: float, pace: float = 0) -> Outcome:
     """Every client a Python process of its own, started together."""
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     gate = ctx.Barrier(len(plan))
     workers = []
     for paths in plan:
         receive, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_process_client,
-                           args=(port, paths, max_seconds, pace, gate, send))
+        proc = ctx.Process(
+            target=_process_client, args=(port, paths, max_seconds, pace, gate, send)
+        )
         proc.start()
         send.close()
         workers.append((proc, receive))
@@ -292,8 +292,7 @@ end
 """
 
 
-def run_wrk(port: int, plan: list[list[str]], seconds: float,
-            pace: float = 0) -> dict[str, Any]:
+def run_wrk(port: int, plan: list[list[str]], seconds: float, pace: float = 0) -> dict[str, Any]:
     """The plan run by wrk for ``seconds`` (see :data:`WRK_SCRIPT`); returns the summary."""
     with tempfile.TemporaryDirectory(prefix="tablelog-wrk-") as folder:
         for n, paths in enumerate(plan):
@@ -302,11 +301,30 @@ def run_wrk(port: int, plan: list[list[str]], seconds: float,
         script.write_text(WRK_SCRIPT)
         result_file = Path(folder, "result.json")
         whole = max(1, round(seconds))
-        command = ["wrk", "-t", str(len(plan)), "-c", str(len(plan)), "-d", f"{whole}s",
-                   "--timeout", "30s", "-s", str(script), f"http://127.0.0.1:{port}",
-                   "--", folder, str(int(pace * 1000))]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, timeout=whole + 60,
-                       env={**os.environ, "TABLELOG_WRK_RESULT": str(result_file)})
+        command = [
+            "wrk",
+            "-t",
+            str(len(plan)),
+            "-c",
+            str(len(plan)),
+            "-d",
+            f"{whole}s",
+            "--timeout",
+            "30s",
+            "-s",
+            str(script),
+            f"http://127.0.0.1:{port}",
+            "--",
+            folder,
+            str(int(pace * 1000)),
+        ]
+        subprocess.run(
+            command,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            timeout=whole + 60,
+            env={**os.environ, "TABLELOG_WRK_RESULT": str(result_file)},
+        )
         result = json.loads(result_file.read_text())
     requests = int(result["requests"])
     out: dict[str, Any] = {
@@ -355,8 +373,9 @@ def make_runner(client: str) -> Callable[[int, list[list[str]], float, float], d
         return run_wrk
     python_run = run_processes if client == "processes" else run_threads
 
-    def run(port: int, plan: list[list[str]], max_seconds: float,
-            pace: float = 0) -> dict[str, Any]:
+    def run(
+        port: int, plan: list[list[str]], max_seconds: float, pace: float = 0
+    ) -> dict[str, Any]:
         t0 = time.perf_counter()
         outcome = python_run(port, plan, max_seconds, pace)
         return summary(outcome, time.perf_counter() - t0)
@@ -367,8 +386,14 @@ def make_runner(client: str) -> Callable[[int, list[list[str]], float, float], d
 # --- the workloads ----------------------------------------------------------------------
 
 
-def viewer_plan(games: list[tuple[str, int]], clients: int, requests: int, url: str,
-                rng: random.Random, run: int = 8) -> list[list[str]]:
+def viewer_plan(
+    games: list[tuple[str, int]],
+    clients: int,
+    requests: int,
+    url: str,
+    rng: random.Random,
+    run: int = 8,
+) -> list[list[str]]:
     """Each client opens a random game at a random step and steps ``run`` steps forward."""
     plan = []
     for _ in range(clients):
@@ -382,8 +407,9 @@ def viewer_plan(games: list[tuple[str, int]], clients: int, requests: int, url: 
     return plan
 
 
-def cold_plan(games: list[tuple[str, int]], clients: int, requests: int, url: str,
-              rng: random.Random) -> list[list[str]]:
+def cold_plan(
+    games: list[tuple[str, int]], clients: int, requests: int, url: str, rng: random.Random
+) -> list[list[str]]:
     """Every request a random step of a random game."""
     plan = []
     for _ in range(clients):
@@ -400,25 +426,53 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--requests", type=int, default=150, help="per client and workload")
-    parser.add_argument("--seconds", type=float, default=60,
-                        help="time bound per workload (python clients)")
-    parser.add_argument("--wrk-seconds", type=int, default=8,
-                        help="duration of a viewer workload with wrk (cold: half)")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="server worker processes (default: the server's, one per core)")
-    parser.add_argument("--serve-option", action="append", default=[],
-                        help="an extra option for tablelog serve (repeatable)")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="server threads per worker (default: the server's)")
-    parser.add_argument("--client", choices=("auto", "wrk", "processes", "threads"),
-                        default="auto", help="auto: wrk when installed, else processes")
-    parser.add_argument("--paced-ms", type=float, default=0,
-                        help="also run the viewer workload with one request per client "
-                        "every this many ms (a separate figure)")
+    parser.add_argument(
+        "--seconds", type=float, default=60, help="time bound per workload (python clients)"
+    )
+    parser.add_argument(
+        "--wrk-seconds",
+        type=int,
+        default=8,
+        help="duration of a viewer workload with wrk (cold: half)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="server worker processes (default: the server's, one per core)",
+    )
+    parser.add_argument(
+        "--serve-option",
+        action="append",
+        default=[],
+        help="an extra option for tablelog serve (repeatable)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="server threads per worker (default: the server's)",
+    )
+    parser.add_argument(
+        "--client",
+        choices=("auto", "wrk", "processes", "threads"),
+        default="auto",
+        help="auto: wrk when installed, else processes",
+    )
+    parser.add_argument(
+        "--paced-ms",
+        type=float,
+        default=0,
+        help="also run the viewer workload with one request per client "
+        "every this many ms (a separate figure)",
+    )
     parser.add_argument("--db", type=Path, default=None)
     parser.add_argument("--fresh", action="store_true", help="rebuild the cached database")
-    parser.add_argument("--only", default="page,api,cold_page,cold_api",
-                        help="the workloads to run, separated by commas")
+    parser.add_argument(
+        "--only",
+        default="page,api,cold_page,cold_api",
+        help="the workloads to run, separated by commas",
+    )
     args = parser.parse_args()
     workloads = set(args.only.split(","))
 
@@ -453,21 +507,28 @@ def main() -> None:
     log = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the server, below)
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
     results: dict[str, Any] = {
-        "bench": "web", "games": len(games), "clients": args.clients, "client": client_text,
-        "think_time_ms": 0, "cpus": os.cpu_count(),
+        "bench": "web",
+        "games": len(games),
+        "clients": args.clients,
+        "client": client_text,
+        "think_time_ms": 0,
+        "cpus": os.cpu_count(),
         "load_before": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
     }
     try:
         wait_ready(port, proc)
         log.seek(0)
-        served = [line for line in log.read().decode(errors="replace").splitlines()
-                  if line.startswith("serving ")]
-        results["server"] = "tablelog serve, " + (served[-1].split(" with ", 1)[-1]
-                                                  if served else "?")
+        served = [
+            line
+            for line in log.read().decode(errors="replace").splitlines()
+            if line.startswith("serving ")
+        ]
+        results["server"] = "tablelog serve, " + (
+            served[-1].split(" with ", 1)[-1] if served else "?"
+        )
         rng = random.Random(2024)
 
-        def runner(port: int, plan: list[list[str]], seconds: float,
-                   pace: float) -> dict[str, Any]:
+        def runner(port: int, plan: list[list[str]], seconds: float, pace: float) -> dict[str, Any]:
             before, busy_before = server_cpu_seconds(proc.pid), machine_busy_seconds()
             t0 = time.monotonic()
             out = run_plan(port, plan, seconds, pace)
@@ -475,7 +536,8 @@ def main() -> None:
             after, busy_after = server_cpu_seconds(proc.pid), machine_busy_seconds()
             if before is not None and after is not None and out.get("requests"):
                 out["server_cpu_ms_per_request"] = round(
-                    (after - before) * 1000 / out["requests"], 3)
+                    (after - before) * 1000 / out["requests"], 3
+                )
                 # how many of the machine's cores the server, and everything, kept busy
                 out["server_cores"] = round((after - before) / elapsed, 2)
             if busy_before is not None and busy_after is not None:
@@ -486,8 +548,10 @@ def main() -> None:
         api = "/api/games/{gid}/state?step={step}"
         if client == "wrk":
             # wrk runs for a fixed time: plans long enough never to run out
-            results["seconds_per_workload"] = {"viewer": args.wrk_seconds,
-                                               "cold": args.wrk_seconds / 2}
+            results["seconds_per_workload"] = {
+                "viewer": args.wrk_seconds,
+                "cold": args.wrk_seconds / 2,
+            }
             viewer_n = max(args.requests, args.wrk_seconds * 8000 // args.clients)
             cold_n = max(args.requests // 3, args.wrk_seconds * 4000 // args.clients)
             warm_n, viewer_s, cold_s, warm_s = viewer_n, args.wrk_seconds, args.wrk_seconds / 2, 2
@@ -507,9 +571,13 @@ def main() -> None:
             pace = args.paced_ms / 1000
             paced: dict[str, Any] = {
                 "note": f"not the targets' figure: each client sends one request every "
-                        f"{args.paced_ms:g} ms (viewer workload)"}
-            paced_n = max(args.requests, int(viewer_s / pace) + 10) if client == "wrk" else (
-                args.requests)
+                f"{args.paced_ms:g} ms (viewer workload)"
+            }
+            paced_n = (
+                max(args.requests, int(viewer_s / pace) + 10)
+                if client == "wrk"
+                else (args.requests)
+            )
             for name, url in (("page", page), ("api", api)):
                 plan = viewer_plan(games, args.clients, paced_n, url, rng)
                 paced[name] = runner(port, plan, viewer_s, pace)
@@ -524,7 +592,8 @@ def main() -> None:
     results["targets_ms"] = {"page_p95": 50, "api_p95": 10}
     results["targets_met"] = {
         f"{name}_p95": results[name].get("p95_ms", 1e9) <= bound
-        for name, bound in (("page", 50), ("api", 10)) if name in results
+        for name, bound in (("page", 50), ("api", 10))
+        if name in results
     }
     print(json.dumps(results))
 

@@ -39,9 +39,7 @@ def _db_option(command: Any) -> Any:
 
 
 def _json_option(command: Any) -> Any:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(
-        command
-    )
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(command)
 
 
 class _Unreadable(Exception):
@@ -143,8 +141,13 @@ def _validate_json(path: Path) -> list[GameReport]:
         state, problem, flagged = notation.validate_payloads(record.events, record.meta, names)
         errors = []
         if problem is not None:
-            errors.append({"kind": "illegal" if problem.violations else "syntax",
-                           "source": name, **problem.to_dict()})
+            errors.append(
+                {
+                    "kind": "illegal" if problem.violations else "syntax",
+                    "source": name,
+                    **problem.to_dict(),
+                }
+            )
         reports.append(
             GameReport(
                 name,
@@ -178,8 +181,11 @@ def _print_report(report: GameReport, strict: bool) -> None:
     for err in report.errors:
         if "line" in err and err.get("line"):
             where = f"{err['source']}:{err['line']}:{err['column']}"
-            kind = {"syntax": "syntax error", "unknown": "unknown name",
-                    "illegal": "illegal move"}.get(err["kind"], err["kind"])
+            kind = {
+                "syntax": "syntax error",
+                "unknown": "unknown name",
+                "illegal": "illegal move",
+            }.get(err["kind"], err["kind"])
             click.echo(f"{where}: {kind}: {err['message']}")
         elif err.get("event_number"):
             field_note = f", field {err['field']}" if err.get("field") else ""
@@ -217,10 +223,17 @@ def _print_report(report: GameReport, strict: bool) -> None:
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_json_option
-@click.option("--all", "all_errors", is_flag=True,
-              help="Report every problem, not only the first of each game.")
-@click.option("--strict", is_flag=True,
-              help="Count moves marked !illegal (played though illegal) as failures.")
+@click.option(
+    "--all",
+    "all_errors",
+    is_flag=True,
+    help="Report every problem, not only the first of each game.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Count moves marked !illegal (played though illegal) as failures.",
+)
 @_db_option
 def validate_cmd(
     files: tuple[Path, ...], as_json: bool, all_errors: bool, strict: bool, db: str | None
@@ -235,12 +248,15 @@ def validate_cmd(
     reports: list[GameReport] = []
     for path in files:
         reports.extend(validate_file(path, all_errors=all_errors))
-    failed = any(
-        not r.ok or (strict and any(f["violations"] for f in r.flagged)) for r in reports
-    )
+    failed = any(not r.ok or (strict and any(f["violations"] for f in r.flagged)) for r in reports)
     if as_json:
-        click.echo(json.dumps({"ok": not failed, "games": [r.to_dict() for r in reports]},
-                              indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {"ok": not failed, "games": [r.to_dict() for r in reports]},
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         for report in reports:
             _print_report(report, strict)
@@ -334,8 +350,9 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db: str | None)
         out.update({"move": shown, "text": text, "where": _where_text(state, names)})
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     elif verdict.error is not None and verdict.error.kind == "illegal":
-        click.echo(f"illegal: {text} ({label}, {_where_text(state, names)}): "
-                   f"{verdict.error.message}")
+        click.echo(
+            f"illegal: {text} ({label}, {_where_text(state, names)}): {verdict.error.message}"
+        )
         for line in _violation_lines(_violation_dicts(verdict.violations)):
             click.echo(line)
     elif verdict.error is not None:
@@ -374,8 +391,11 @@ def moves_cmd(target: str, as_json: bool, db: str | None) -> None:
         click.echo(f"error: cannot list the moves of this position: {err!r}", err=True)
         raise SystemExit(EXIT_UNREADABLE) from None
     if as_json:
-        click.echo(json.dumps({"where": _where_text(state, names), "moves": texts},
-                              indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {"where": _where_text(state, names), "moves": texts}, indent=2, ensure_ascii=False
+            )
+        )
         return
     if not texts:
         click.echo(f"no decision is due ({_where_text(state, names)})", err=True)

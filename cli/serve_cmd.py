@@ -12,21 +12,50 @@ COMMANDS: list[click.Command] = []
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535),
-              help="Port to listen on.")
-@click.option("--db", "db_path", envvar="TABLELOG_DB", type=click.Path(dir_okay=False),
-              default=None, help="SQLite database (default: $TABLELOG_DB or ./data/tablelog.db).")
-@click.option("--workers", type=click.IntRange(1, 64), default=None,
-              help="Worker processes (default: one per core). With more than one, gunicorn "
-              "forks them; 1 serves in this process with waitress.")
-@click.option("--threads", type=click.IntRange(1, 64), default=None,
-              help="Threads per worker (default: 1 with several workers, each answering one "
-              "request at a time; more keeps connections alive; 4 with one worker).")
-@click.option("--samples", "samples_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Folder of sample games for an empty database "
-              "(default: the repository's fixtures/games).")
-def serve(host: str, port: int, db_path: str | None, workers: int | None, threads: int | None,
-          samples_dir: Path | None) -> None:
+@click.option(
+    "--port",
+    default=5000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on.",
+)
+@click.option(
+    "--db",
+    "db_path",
+    envvar="TABLELOG_DB",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="SQLite database (default: $TABLELOG_DB or ./data/tablelog.db).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes (default: one per core). With more than one, gunicorn "
+    "forks them; 1 serves in this process with waitress.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Threads per worker (default: 1 with several workers, each answering one "
+    "request at a time; more keeps connections alive; 4 with one worker).",
+)
+@click.option(
+    "--samples",
+    "samples_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of sample games for an empty database (default: the repository's fixtures/games).",
+)
+def serve(
+    host: str,
+    port: int,
+    db_path: str | None,
+    workers: int | None,
+    threads: int | None,
+    samples_dir: Path | None,
+) -> None:
     """Serve the replay site.
 
     Creates the database if needed and, when it holds no game, loads the sample games
@@ -44,8 +73,9 @@ def serve(host: str, port: int, db_path: str | None, workers: int | None, thread
     path = str(db_path or default_db_path())
     try:
         with EventStore.open(path) as store:
-            ensure_sample_games(store, samples_dir or FIXTURES_DIR,
-                                say=lambda line: click.echo(line, err=True))
+            ensure_sample_games(
+                store, samples_dir or FIXTURES_DIR, say=lambda line: click.echo(line, err=True)
+            )
             games = store.count_games()
     except (StoreError, OSError) as exc:
         raise click.ClickException(f"{path}: {exc}") from None
@@ -60,8 +90,11 @@ def serve(host: str, port: int, db_path: str | None, workers: int | None, thread
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     bound_host, bound_port = sock.getsockname()[:2]
-    how = (f"{workers} worker processes (gunicorn), {threads} thread{'s' if threads > 1 else ''}"
-           f" each" if workers > 1 else f"one process (waitress), {threads} threads")
+    how = (
+        f"{workers} worker processes (gunicorn), {threads} thread{'s' if threads > 1 else ''} each"
+        if workers > 1
+        else f"one process (waitress), {threads} threads"
+    )
     click.echo(f"serving http://{_url_host(bound_host)}:{bound_port} with {how}", err=True)
     app = create_app({"DATABASE": path, "STORE_PER_THREAD": True})
     if workers > 1:

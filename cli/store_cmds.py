@@ -80,9 +80,12 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
     """
     failed = imported = already = 0
     bar_shown = len(files) >= PROGRESS_FROM
-    with opened(db_path) as store, click.progressbar(
-        length=len(files), label="Importing", file=sys.stderr, hidden=not bar_shown
-    ) as bar:
+    with (
+        opened(db_path) as store,
+        click.progressbar(
+            length=len(files), label="Importing", file=sys.stderr, hidden=not bar_shown
+        ) as bar,
+    ):
         last_source = None
         results = import_files(store, files, jobs=jobs or default_jobs(len(files)))
         for source, _, result in results:

@@ -167,8 +167,7 @@ def test_each_log_is_refused_or_accepted_as_expected(name):
         assert str(err).startswith(f"{name}:{err.line}:{err.column}: ")
         return
     assert parsed.errors == [], [str(e) for e in parsed.errors]
-    states = list(game.states(parsed.events)) if "after_event" in expect or "last" in expect \
-        else []
+    states = list(game.states(parsed.events)) if "after_event" in expect or "last" in expect else []
     for key, value in (expect.get("final") or {}).items():
         assert _facts_of(parsed.state)[key] == value, key
     for number, facts in (expect.get("after_event") or {}).items():

@@ -61,8 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["tablelog.timelines"] = TimelineCache(int(app.config["TIMELINE_CACHE"]))
-    app.extensions["tablelog.responses"] = ResponseCache(
-        int(app.config["RESPONSE_CACHE_BYTES"]))
+    app.extensions["tablelog.responses"] = ResponseCache(int(app.config["RESPONSE_CACHE_BYTES"]))
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
@@ -98,10 +97,10 @@ def _register_errors(app: Flask) -> None:
 
     def _render(status: int, title: str, message: str) -> tuple[Any, int]:
         if _wants_json():
-            return jsonify({"error": {"status": status, "title": title,
-                                      "message": message}}), status
-        return render_template("error.html", status=status, title=title,
-                               message=message), status
+            return jsonify(
+                {"error": {"status": status, "title": title, "message": message}}
+            ), status
+        return render_template("error.html", status=status, title=title, message=message), status
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[Any, int]:
@@ -116,13 +115,17 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(StoreError)
     def _store_error(exc: StoreError) -> tuple[Any, int]:
         log.error("store error on %s: %s", request.path, exc)
-        return _render(500, "The game store failed", "the game store could not answer; "
-                       "see the server log")
+        return _render(
+            500, "The game store failed", "the game store could not answer; see the server log"
+        )
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[Any, int]:
         if isinstance(exc, HTTPException):
             return _http_error(exc)
         log.exception("unexpected error on %s", request.path)
-        return _render(500, "Internal Server Error",
-                       "something went wrong on our side; the server log has the details")
+        return _render(
+            500,
+            "Internal Server Error",
+            "something went wrong on our side; the server log has the details",
+        )

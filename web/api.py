@@ -58,17 +58,21 @@ def games() -> Response:
     rows = store.list_games(**filters, limit=per_page, offset=(page - 1) * per_page)
     keep = {k: v for k, v in filters.items() if v}
     last_page = max(1, (total + per_page - 1) // per_page)
-    return jsonify({
-        "games": [_game_json(r) for r in rows],
-        "total": total,
-        "page": page,
-        "per_page": per_page,
-        "pages": last_page,
-        "next": url_for("api.games", **keep, page=page + 1, per_page=per_page)
-        if page < last_page else None,
-        "prev": url_for("api.games", **keep, page=page - 1, per_page=per_page)
-        if page > 1 else None,
-    })
+    return jsonify(
+        {
+            "games": [_game_json(r) for r in rows],
+            "total": total,
+            "page": page,
+            "per_page": per_page,
+            "pages": last_page,
+            "next": url_for("api.games", **keep, page=page + 1, per_page=per_page)
+            if page < last_page
+            else None,
+            "prev": url_for("api.games", **keep, page=page - 1, per_page=per_page)
+            if page > 1
+            else None,
+        }
+    )
 
 
 @bp.route("/games/<game_id>")
@@ -103,8 +107,7 @@ def state(game_id: str) -> Response:
     row = params.game_row(store, game_id)
     n = params.step_number(request.args.get("step"), row.id, row.event_count)
     timelines = current_app.extensions["tablelog.timelines"]
-    return cached_answer("state-json", row, n,
-                         lambda: (state_body(store, timelines, row, n), JSON))
+    return cached_answer("state-json", row, n, lambda: (state_body(store, timelines, row, n), JSON))
 
 
 def state_body(store: Any, timelines: Any, row: Any, step: int) -> str:
@@ -115,8 +118,15 @@ def state_body(store: Any, timelines: Any, row: Any, step: int) -> str:
         state, names = tl.state(step), tl.names
     else:
         state, names = store.state_at(row.id, step), player_names(row.headers or {})
-    return json.dumps({"game": row.id, "step": step, "last_step": row.event_count,
-                       "state": state_json(state, names)}, separators=(",", ":"))
+    return json.dumps(
+        {
+            "game": row.id,
+            "step": step,
+            "last_step": row.event_count,
+            "state": state_json(state, names),
+        },
+        separators=(",", ":"),
+    )
 
 
 @bp.route("/games/<game_id>/check")

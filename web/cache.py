@@ -133,8 +133,9 @@ def matches(if_none_match: Any, etag: str) -> bool:
     return bool(if_none_match) and bool(if_none_match.contains_weak(etag.strip('"')))
 
 
-def cached_answer(what: str, row: Any, step: int | None,
-                  render: Callable[[], tuple[str | bytes, str]]) -> Response:
+def cached_answer(
+    what: str, row: Any, step: int | None, render: Callable[[], tuple[str | bytes, str]]
+) -> Response:
     """The answer ``what`` for game ``row`` at ``step``: ``304`` when the request's
     ``If-None-Match`` names it, else from the app's :class:`ResponseCache`, else
     ``render()`` (body, media type) kept for next time.  Both carry the ``ETag`` and

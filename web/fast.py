@@ -60,8 +60,9 @@ class FastPath:
         self._json = JSON
         self._state_body = state_body
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
-                 ) -> Iterable[bytes]:
+    def __call__(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":
             path = environ.get("PATH_INFO", "")
             query = environ.get("QUERY_STRING", "")
@@ -70,8 +71,9 @@ class FastPath:
                 match = _STATE.fullmatch(path)
                 step = _STEP_QUERY.fullmatch(query) if query else None
                 if match and (step or not query):
-                    answer = self._guarded(environ, "state-json", match[1],
-                                           int(step[1]) if step else None)
+                    answer = self._guarded(
+                        environ, "state-json", match[1], int(step[1]) if step else None
+                    )
             elif path.startswith("/games/") and not query:
                 match = _PAGE.fullmatch(path)
                 if match:
@@ -82,8 +84,9 @@ class FastPath:
                 return [body]
         return self.wsgi_app(environ, start_response)
 
-    def _guarded(self, environ: dict[str, Any], what: str, game_id: str, step: int | None
-                 ) -> tuple[str, list[tuple[str, str]], bytes] | None:
+    def _guarded(
+        self, environ: dict[str, Any], what: str, game_id: str, step: int | None
+    ) -> tuple[str, list[tuple[str, str]], bytes] | None:
         # anything unusual (a damaged record, a store that fails) is left to the Flask app,
         # which answers it with its error page and logs it
         store = None
@@ -97,8 +100,9 @@ class FastPath:
             if store is not None and not self.per_thread:
                 store.close()
 
-    def _answer(self, store: Any, environ: dict[str, Any], what: str, game_id: str,
-                step: int | None) -> tuple[str, list[tuple[str, str]], bytes] | None:
+    def _answer(
+        self, store: Any, environ: dict[str, Any], what: str, game_id: str, step: int | None
+    ) -> tuple[str, list[tuple[str, str]], bytes] | None:
         try:
             row = store.game(game_id)
         except GameNotFound:
@@ -121,6 +125,10 @@ class FastPath:
             body = self._state_body(store, self.timelines, row, n).encode()
             found = Cached(body, etag, self._json)
             self.responses.put(key, found)
-        headers = [("Content-Type", get_content_type(found.mimetype, "utf-8")),
-                   ("Content-Length", str(len(found.body))), ("ETag", etag), *self.headers]
+        headers = [
+            ("Content-Type", get_content_type(found.mimetype, "utf-8")),
+            ("Content-Length", str(len(found.body))),
+            ("ETag", etag),
+            *self.headers,
+        ]
         return "200 OK", headers, found.body

@@ -27,8 +27,14 @@ class VerdictView:
     changes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "legal": self.legal, "move": self.move, "error": self.error,
-                "violations": self.violations, "changes": self.changes}
+        return {
+            "text": self.text,
+            "legal": self.legal,
+            "move": self.move,
+            "error": self.error,
+            "violations": self.violations,
+            "changes": self.changes,
+        }
 
 
 def check_text(state: State, text: str, names: tuple[str, str] | None = None) -> VerdictView:

@@ -13,8 +13,9 @@ from .present import RESULT_FILTERS
 from .timeline import Timeline
 
 
-def int_arg(name: str, default: int | None, *, minimum: int = 0,
-            maximum: int | None = None) -> int | None:
+def int_arg(
+    name: str, default: int | None, *, minimum: int = 0, maximum: int | None = None
+) -> int | None:
     """The integer query parameter ``name`` (``default`` when absent or empty)."""
     raw = request.args.get(name)
     if raw is None or raw.strip() == "":
@@ -36,14 +37,17 @@ def list_filters() -> dict[str, Any]:
         abort(400, description="parameter 'player': at most 100 characters")
     result = (request.args.get("result") or "").strip()
     if result and result not in RESULT_FILTERS:
-        abort(400, description=f"parameter 'result': one of {', '.join(RESULT_FILTERS)}, "
-                               f"got {result[:40]!r}")
+        abort(
+            400,
+            description=f"parameter 'result': one of {', '.join(RESULT_FILTERS)}, "
+            f"got {result[:40]!r}",
+        )
     cfg = current_app.config
-    per_page = int_arg("per_page", int(cfg["PER_PAGE"]), minimum=1,
-                       maximum=int(cfg["MAX_PER_PAGE"]))
+    per_page = int_arg(
+        "per_page", int(cfg["PER_PAGE"]), minimum=1, maximum=int(cfg["MAX_PER_PAGE"])
+    )
     page = int_arg("page", 1, minimum=1, maximum=1_000_000)
-    return {"player": player or None, "result": result or None, "page": page,
-            "per_page": per_page}
+    return {"player": player or None, "result": result or None, "page": page, "per_page": per_page}
 
 
 def game_row(store: Any, game_id: str) -> Any:

@@ -61,16 +61,27 @@ def player_names(headers: Mapping[str, Any]) -> tuple[str, str]:
 
 def tokens_text(counts: Sequence[int]) -> str:
     """``W2 B1 Y1`` for a list of counts by colour (empty string when all zero)."""
-    return " ".join(f"{COLOR_LETTERS[c]}{n}" if n > 1 else COLOR_LETTERS[c]
-                    for c, n in enumerate(counts) if n)
+    return " ".join(
+        f"{COLOR_LETTERS[c]}{n}" if n > 1 else COLOR_LETTERS[c] for c, n in enumerate(counts) if n
+    )
 
 
-SHORT_CONDITIONS = {"points": "on points", "crowns": "on crowns", "color": "on one colour",
-                    "resignation": "by resignation"}
+SHORT_CONDITIONS = {
+    "points": "on points",
+    "crowns": "on crowns",
+    "color": "on one colour",
+    "resignation": "by resignation",
+}
 
 
-def result_text(winner: int | None, condition: str | None, names: Sequence[str],
-                color: int | None = None, *, short: bool = False) -> str:
+def result_text(
+    winner: int | None,
+    condition: str | None,
+    names: Sequence[str],
+    color: int | None = None,
+    *,
+    short: bool = False,
+) -> str:
     """``Ann won on Crowns (10 or more)`` (``Ann won on crowns`` when ``short``); an
     empty string while nobody has won."""
     if winner is None or condition is None:
@@ -117,7 +128,8 @@ def _card_view(card_id: str, copied: int | None) -> dict[str, Any]:
         ],
         "cost": [
             {"color": COLOR_NAMES[c], "letter": COLOR_LETTERS[c], "n": n}
-            for c, n in enumerate(card.cost) if n
+            for c, n in enumerate(card.cost)
+            if n
         ],
         "title": card.describe(),
     }
@@ -126,8 +138,11 @@ def _card_view(card_id: str, copied: int | None) -> dict[str, Any]:
 def card_words(card_id: str) -> str:
     """``2-05 (blue, 2 points, 1 crown)`` for the changes list and messages."""
     card = CARDS[card_id]
-    kind = "joker" if card.is_joker else (COLOR_NAMES[card.color] if card.color is not None
-                                          else "no bonus")
+    kind = (
+        "joker"
+        if card.is_joker
+        else (COLOR_NAMES[card.color] if card.color is not None else "no bonus")
+    )
     bits = [kind]
     if card.points:
         bits.append(f"{card.points} point{'s' if card.points != 1 else ''}")
@@ -143,8 +158,11 @@ def royal_view(royal_id: str) -> dict[str, Any]:
     return {
         "id": royal.id,
         "points": royal.points,
-        "ability": None if ability is None else {
-            "name": ability, "symbol": ABILITY_LABELS[ability][0],
+        "ability": None
+        if ability is None
+        else {
+            "name": ability,
+            "symbol": ABILITY_LABELS[ability][0],
             "title": ABILITY_LABELS[ability][1],
         },
     }
@@ -185,44 +203,52 @@ def awaiting_words(state: State, names: Sequence[str]) -> str:
     return aw
 
 
-def table_view(state: State, names: Sequence[str], changed: Changes | None = None
-               ) -> dict[str, Any]:
+def table_view(
+    state: State, names: Sequence[str], changed: Changes | None = None
+) -> dict[str, Any]:
     """Everything the replay page draws for one state; ``changed`` marks what the step
     changed (see :func:`changes`)."""
     ch = changed or Changes.none()
     board = []
     for index in range(25):
         token = state.board[index]
-        board.append({
-            "name": cat.SPACE_NAMES[index],
-            "token": None if token == EMPTY else COLOR_LETTERS[token],
-            "color": None if token == EMPTY else COLOR_NAMES[token],
-            "spiral": cat.SPIRAL_ORDER[index],
-            "taken": index in ch.board_taken,
-            "taken_color": COLOR_NAMES[ch.board_taken[index]] if index in ch.board_taken
-            else None,
-            "taken_letter": COLOR_LETTERS[ch.board_taken[index]] if index in ch.board_taken
-            else None,
-            "placed": index in ch.board_placed,
-        })
+        board.append(
+            {
+                "name": cat.SPACE_NAMES[index],
+                "token": None if token == EMPTY else COLOR_LETTERS[token],
+                "color": None if token == EMPTY else COLOR_NAMES[token],
+                "spiral": cat.SPIRAL_ORDER[index],
+                "taken": index in ch.board_taken,
+                "taken_color": COLOR_NAMES[ch.board_taken[index]]
+                if index in ch.board_taken
+                else None,
+                "taken_letter": COLOR_LETTERS[ch.board_taken[index]]
+                if index in ch.board_taken
+                else None,
+                "placed": index in ch.board_placed,
+            }
+        )
     pyramid = []
     for level in (3, 2, 1):
         row = state.pyramid[level - 1] or [None] * cat.PYRAMID_SIZES[level - 1]
         slots = []
         for slot, cid in enumerate(row):
-            slots.append({
-                "card": None if cid is None else card_view(cid),
-                "revealed": (level - 1, slot) in ch.pyramid_revealed,
-                "emptied": (level - 1, slot) in ch.pyramid_emptied,
-            })
+            slots.append(
+                {
+                    "card": None if cid is None else card_view(cid),
+                    "revealed": (level - 1, slot) in ch.pyramid_revealed,
+                    "emptied": (level - 1, slot) in ch.pyramid_emptied,
+                }
+            )
         pyramid.append({"level": level, "slots": slots, "deck": state.decks[level - 1]})
-    players = [
-        player_view(state, seat, names, ch) for seat in (0, 1)
-    ]
+    players = [player_view(state, seat, names, ch) for seat in (0, 1)]
     return {
         "board": board,
-        "bag": [{"letter": COLOR_LETTERS[c], "color": COLOR_NAMES[c], "n": n}
-                for c, n in enumerate(state.bag) if n],
+        "bag": [
+            {"letter": COLOR_LETTERS[c], "color": COLOR_NAMES[c], "n": n}
+            for c, n in enumerate(state.bag)
+            if n
+        ],
         "bag_total": sum(state.bag),
         "table_privileges": state.table_privileges,
         "privileges_changed": ch.table_privileges != 0,
@@ -233,12 +259,15 @@ def table_view(state: State, names: Sequence[str], changed: Changes | None = Non
         "awaiting_words": awaiting_words(state, names),
         "current": state.current if state.awaiting not in (SETUP, OVER) else None,
         "turn": state.turn,
-        "outcome": None if state.outcome is None else {
+        "outcome": None
+        if state.outcome is None
+        else {
             "winner": state.outcome.winner,
             "condition": state.outcome.condition,
             "color": None if state.outcome.color is None else COLOR_NAMES[state.outcome.color],
-            "text": result_text(state.outcome.winner, state.outcome.condition, names,
-                                state.outcome.color),
+            "text": result_text(
+                state.outcome.winner, state.outcome.condition, names, state.outcome.color
+            ),
         },
     }
 
@@ -258,17 +287,19 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
         groups.setdefault(view["color"], []).append(view)
     order = [*COLOR_NAMES[:5], "joker", "none"]
     card_groups = [
-        {"color": color, "cards": groups[color],
-         "points": sum(c["points"] for c in groups[color])}
-        for color in order if color in groups
+        {"color": color, "cards": groups[color], "points": sum(c["points"] for c in groups[color])}
+        for color in order
+        if color in groups
     ]
     reserved = []
     for i, (level, reserved_id) in enumerate(p.reserved):
-        reserved.append({
-            "level": level,
-            "card": None if reserved_id is None else card_view(reserved_id),
-            "new": i in ch.reserved_added[seat],
-        })
+        reserved.append(
+            {
+                "level": level,
+                "card": None if reserved_id is None else card_view(reserved_id),
+                "new": i in ch.reserved_added[seat],
+            }
+        )
     return {
         "seat": seat,
         "name": names[seat],
@@ -276,8 +307,10 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
         "winner": state.outcome is not None and state.outcome.winner == seat,
         "tokens": tokens,
         "token_count": p.token_count,
-        "bonuses": [{"letter": COLOR_LETTERS[c], "color": COLOR_NAMES[c], "n": p.bonuses[c]}
-                    for c in range(5)],
+        "bonuses": [
+            {"letter": COLOR_LETTERS[c], "color": COLOR_NAMES[c], "n": p.bonuses[c]}
+            for c in range(5)
+        ],
         "color_points": [
             {"letter": COLOR_LETTERS[c], "color": COLOR_NAMES[c], "n": p.color_points[c]}
             for c in range(5)
@@ -290,8 +323,11 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
         "card_groups": card_groups,
         "card_count": len(p.cards),
         "reserved": reserved,
-        "targets": {"points": cat.VICTORY_POINTS, "crowns": cat.VICTORY_CROWNS,
-                    "color": cat.VICTORY_COLOR_POINTS},
+        "targets": {
+            "points": cat.VICTORY_POINTS,
+            "crowns": cat.VICTORY_CROWNS,
+            "color": cat.VICTORY_COLOR_POINTS,
+        },
     }
 
 
@@ -301,9 +337,19 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
 class Changes:
     """The differences between the states before and after one event."""
 
-    __slots__ = ("board_taken", "board_placed", "tokens", "privileges", "table_privileges",
-                 "pyramid_emptied", "pyramid_revealed", "cards_added", "reserved_added",
-                 "royals_added", "bag")
+    __slots__ = (
+        "board_taken",
+        "board_placed",
+        "tokens",
+        "privileges",
+        "table_privileges",
+        "pyramid_emptied",
+        "pyramid_revealed",
+        "cards_added",
+        "reserved_added",
+        "royals_added",
+        "bag",
+    )
 
     def __init__(self) -> None:
         #: Spaces emptied by the step, with the colour of the token that left.
@@ -363,8 +409,9 @@ def changes(before: State, after: State) -> Changes:
     return ch
 
 
-def change_lines(before: State, after: State, event: Any, names: Sequence[str],
-                 ch: Changes) -> list[str]:
+def change_lines(
+    before: State, after: State, event: Any, names: Sequence[str], ch: Changes
+) -> list[str]:
     """What one event did, in a few short sentences."""
     t = event.type
     actor = names[before.current]
@@ -372,20 +419,26 @@ def change_lines(before: State, after: State, event: Any, names: Sequence[str],
     lines: list[str] = []
     if t == "game_set_up":
         second = names[1 - event.first_player]
-        lines.append(f"The table is set up: {names[event.first_player]} plays first, "
-                     f"{second} starts with a Privilege.")
+        lines.append(
+            f"The table is set up: {names[event.first_player]} plays first, "
+            f"{second} starts with a Privilege."
+        )
     elif t == "tokens_taken":
-        taken = ", ".join(f"{COLOR_NAMES[before.board[s]]} on {cat.SPACE_NAMES[s]}"
-                          for s in event.spaces)
+        taken = ", ".join(
+            f"{COLOR_NAMES[before.board[s]]} on {cat.SPACE_NAMES[s]}" for s in event.spaces
+        )
         lines.append(f"{actor} took {taken}.")
     elif t == "privilege_spent":
-        lines.append(f"{actor} spent a Privilege for the "
-                     f"{COLOR_NAMES[before.board[event.space]]} token on "
-                     f"{cat.SPACE_NAMES[event.space]}.")
+        lines.append(
+            f"{actor} spent a Privilege for the "
+            f"{COLOR_NAMES[before.board[event.space]]} token on "
+            f"{cat.SPACE_NAMES[event.space]}."
+        )
     elif t == "board_replenished":
         n = sum(before.bag)
-        lines.append(f"{actor} replenished the board with the {n} token"
-                     f"{'s' if n != 1 else ''} from the bag.")
+        lines.append(
+            f"{actor} replenished the board with the {n} token{'s' if n != 1 else ''} from the bag."
+        )
     elif t == "card_reserved":
         where = cat.SPACE_NAMES[event.gold]
         if event.deck is None:
@@ -401,8 +454,10 @@ def change_lines(before: State, after: State, event: Any, names: Sequence[str],
     elif t == "color_copied":
         lines.append(f"Joker {before.last_card} copies {COLOR_NAMES[event.color]}.")
     elif t == "bonus_token_taken":
-        lines.append(f"{actor} took the {COLOR_NAMES[before.board[event.space]]} token on "
-                     f"{cat.SPACE_NAMES[event.space]} (card ability).")
+        lines.append(
+            f"{actor} took the {COLOR_NAMES[before.board[event.space]]} token on "
+            f"{cat.SPACE_NAMES[event.space]} (card ability)."
+        )
     elif t == "token_stolen":
         lines.append(f"{actor} took a {COLOR_NAMES[event.color]} token from {opp}.")
     elif t == "royal_taken":
@@ -436,36 +491,46 @@ def state_json(state: State, names: Sequence[str]) -> dict[str, Any]:
     privileges, players, awaiting and outcome."""
     players = []
     for seat, p in enumerate(state.players):
-        players.append({
-            "seat": seat,
-            "name": names[seat],
-            "tokens": {COLOR_NAMES[c]: p.tokens[c] for c in range(7)},
-            "bonuses": {COLOR_NAMES[c]: p.bonuses[c] for c in range(5)},
-            "color_points": {COLOR_NAMES[c]: p.color_points[c] for c in range(5)},
-            "points": p.points,
-            "crowns": p.crowns,
-            "privileges": p.privileges,
-            "cards": [{"card": cid, "color": None if col is None else COLOR_NAMES[col]}
-                      for cid, col in p.cards],
-            "reserved": [{"level": lv, "card": cid} for lv, cid in p.reserved],
-            "royals": list(p.royals),
-        })
+        players.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "tokens": {COLOR_NAMES[c]: p.tokens[c] for c in range(7)},
+                "bonuses": {COLOR_NAMES[c]: p.bonuses[c] for c in range(5)},
+                "color_points": {COLOR_NAMES[c]: p.color_points[c] for c in range(5)},
+                "points": p.points,
+                "crowns": p.crowns,
+                "privileges": p.privileges,
+                "cards": [
+                    {"card": cid, "color": None if col is None else COLOR_NAMES[col]}
+                    for cid, col in p.cards
+                ],
+                "reserved": [{"level": lv, "card": cid} for lv, cid in p.reserved],
+                "royals": list(p.royals),
+            }
+        )
     o = state.outcome
     return {
-        "board": {cat.SPACE_NAMES[s]: (None if t == EMPTY else COLOR_NAMES[t])
-                  for s, t in enumerate(state.board)},
+        "board": {
+            cat.SPACE_NAMES[s]: (None if t == EMPTY else COLOR_NAMES[t])
+            for s, t in enumerate(state.board)
+        },
         "bag": {COLOR_NAMES[c]: state.bag[c] for c in range(7)},
         "pyramid": {str(level + 1): list(state.pyramid[level]) for level in range(3)},
         "decks": {str(level + 1): state.decks[level] for level in range(3)},
         "royals": list(state.royals),
-        "privileges": {"table": state.table_privileges,
-                       "players": [p.privileges for p in state.players]},
+        "privileges": {
+            "table": state.table_privileges,
+            "players": [p.privileges for p in state.players],
+        },
         "players": players,
         "turn": state.turn,
         "current": state.current,
         "awaiting": state.awaiting,
         "awaiting_text": awaiting_words(state, names),
-        "outcome": None if o is None else {
+        "outcome": None
+        if o is None
+        else {
             "winner": o.winner,
             "condition": o.condition,
             "color": None if o.color is None else COLOR_NAMES[o.color],

@@ -38,7 +38,8 @@ def token(letter: str, color: str, extra: str = "") -> Markup:
     if html is None:
         c = escape(color)
         html = _TOKENS[key] = Markup(
-            f'<span class="token t-{c}{_cls(extra)}" title="{c}">{escape(letter)}</span>')
+            f'<span class="token t-{c}{_cls(extra)}" title="{c}">{escape(letter)}</span>'
+        )
     return html
 
 
@@ -60,14 +61,19 @@ def _card(c: Mapping[str, Any], extra: str) -> str:
     marks = []
     if c["crowns"]:
         n = c["crowns"]
-        marks.append(f'<span class="card-crowns" title="{n} crown{"s" if n > 1 else ""}">'
-                     f'{"♛" * n}</span>')
+        marks.append(
+            f'<span class="card-crowns" title="{n} crown{"s" if n > 1 else ""}">{"♛" * n}</span>'
+        )
     for a in c["abilities"]:
-        marks.append(f'<span class="ability ab-{escape(a["name"])}" title="{escape(a["title"])}">'
-                     f'{escape(a["symbol"])}</span>')
+        marks.append(
+            f'<span class="ability ab-{escape(a["name"])}" title="{escape(a["title"])}">'
+            f"{escape(a['symbol'])}</span>"
+        )
     cost = "".join(
         f'<li class="pip t-{escape(p["color"])}" title="{p["n"]} {escape(p["color"])}">'
-        f'{p["n"]}</li>' for p in c["cost"])
+        f"{p['n']}</li>"
+        for p in c["cost"]
+    )
     cid = escape(c["id"])
     return (
         f'<div class="card c-{color}{joker}{_cls(extra)}" title="{escape(c["title"])}"'
@@ -82,27 +88,35 @@ def _card(c: Mapping[str, Any], extra: str) -> str:
 
 def card_back(level: int, extra: str = "") -> Markup:
     """A face-down card of ``level`` (a blind reserve not identified yet)."""
-    return Markup(f'<div class="card back lv-{int(level)}{_cls(extra)}" title="a face-down '
-                  f'level-{int(level)} card"><span>{"I" * int(level)}</span></div>')
+    return Markup(
+        f'<div class="card back lv-{int(level)}{_cls(extra)}" title="a face-down '
+        f'level-{int(level)} card"><span>{"I" * int(level)}</span></div>'
+    )
 
 
 def royal(r: Mapping[str, Any], extra: str = "") -> Markup:
     """A Royal card: its points and ability."""
     ability = r["ability"]
     about = f", {escape(ability['title'])}" if ability else ""
-    icon = (f'<span class="ability ab-{escape(ability["name"])}">{escape(ability["symbol"])}'
-            "</span>" if ability else "")
+    icon = (
+        f'<span class="ability ab-{escape(ability["name"])}">{escape(ability["symbol"])}</span>'
+        if ability
+        else ""
+    )
     return Markup(
         f'<div class="royal{_cls(extra)}" data-royal="{escape(r["id"])}" title="Royal card '
         f'{escape(r["id"])}: {r["points"]} points{about}"><span class="royal-crown" '
-        f'aria-hidden="true">♛</span><span class="royal-points">{r["points"]}</span>{icon}</div>')
+        f'aria-hidden="true">♛</span><span class="royal-points">{r["points"]}</span>{icon}</div>'
+    )
 
 
 def privileges(n: int, extra: str = "") -> Markup:
     """``n`` Privilege scrolls ("none" when there are none)."""
     inner = '<i class="scroll"></i>' * n if n else '<span class="none">none</span>'
-    return Markup(f'<span class="privileges{_cls(extra)}" title="{n} Privilege'
-                  f'{"s" if n != 1 else ""}">{inner}</span>')
+    return Markup(
+        f'<span class="privileges{_cls(extra)}" title="{n} Privilege'
+        f'{"s" if n != 1 else ""}">{inner}</span>'
+    )
 
 
 def board(table: Mapping[str, Any]) -> Markup:
@@ -119,14 +133,19 @@ def board(table: Mapping[str, Any]) -> Markup:
             letter = sp["token"]
             if letter:
                 inner = token(letter, sp["color"])
-                title = f'{sp["name"]}: {sp["color"]}'
+                title = f"{sp['name']}: {sp['color']}"
             else:
-                inner = (token(sp["taken_letter"], sp["taken_color"], "ghost")
-                         if sp["taken"] else Markup(""))
+                inner = (
+                    token(sp["taken_letter"], sp["taken_color"], "ghost")
+                    if sp["taken"]
+                    else Markup("")
+                )
                 title = sp["name"]
-            out.append(f'<span class="{cls}" data-space="{sp["name"]}" data-token="{letter or ""}"'
-                       f' title="{escape(title)}"><span class="spiral">{sp["spiral"]}</span>'
-                       f"{inner}</span>")
+            out.append(
+                f'<span class="{cls}" data-space="{sp["name"]}" data-token="{letter or ""}"'
+                f' title="{escape(title)}"><span class="spiral">{sp["spiral"]}</span>'
+                f"{inner}</span>"
+            )
     out.append("</div>")
     return Markup("".join(out))
 
@@ -143,9 +162,13 @@ def player_html(p: Mapping[str, Any]) -> Markup:
     t = p["targets"]
     name = escape(p["name"])
     badges = (' <span class="badge">to play</span>' if p["to_move"] else "") + (
-        ' <span class="badge win">winner</span>' if p["winner"] else "")
-    section = f"player seat-{int(p['seat'])}" + (" to-move" if p["to_move"] else "") + (
-        " winner" if p["winner"] else "")
+        ' <span class="badge win">winner</span>' if p["winner"] else ""
+    )
+    section = (
+        f"player seat-{int(p['seat'])}"
+        + (" to-move" if p["to_move"] else "")
+        + (" winner" if p["winner"] else "")
+    )
     out = [
         f'<section class="{section}" data-seat="{p["seat"]}" aria-label="{name}">',
         f'<h2><span class="name">{name}</span>{badges}</h2>',
@@ -156,10 +179,10 @@ def player_html(p: Mapping[str, Any]) -> Markup:
         f'{_meter(p["crowns"], t["crowns"], "crowns")} <b class="v crowns">{p["crowns"]}</b>'
         f'<span class="of">/{t["crowns"]}</span></div>',
         f'<div class="score{" changed" if p["privileges_changed"] else ""}"><span class="k">'
-        f'Privileges</span> {privileges(p["privileges"])}</div>',
+        f"Privileges</span> {privileges(p['privileges'])}</div>",
         "</div>",
         '<table class="holdings"><thead><tr><th></th>',
-        "".join(f'<th>{token(x["letter"], x["color"], "small")}</th>' for x in p["tokens"]),
+        "".join(f"<th>{token(x['letter'], x['color'], 'small')}</th>" for x in p["tokens"]),
         "</tr></thead><tbody>",
         f'<tr class="tokens"><th scope="row">Tokens <span class="total">{p["token_count"]}'
         "</span></th>",
@@ -169,17 +192,23 @@ def player_html(p: Mapping[str, Any]) -> Markup:
         "<td></td><td></td></tr>",
         f'<tr class="colorpoints"><th scope="row">Points <span class="of">/{t["color"]}</span>'
         "</th>",
-        "".join(f'<td class="{"" if x["n"] else "zero"}">{x["n"]}'
-                f'{_meter(x["n"], t["color"], "m-" + x["color"])}</td>'
-                for x in p["color_points"]),
+        "".join(
+            f'<td class="{"" if x["n"] else "zero"}">{x["n"]}'
+            f"{_meter(x['n'], t['color'], 'm-' + x['color'])}</td>"
+            for x in p["color_points"]
+        ),
         "<td></td><td></td></tr></tbody></table>",
         '<div class="tableau" aria-label="cards bought">',
         _tableau(p["card_groups"]),
         "</div>",
         '<div class="extras"><div class="reserved"><span class="k">Reserved</span>',
-        "".join(card(r["card"], "small new" if r["new"] else "small") if r["card"]
-                else card_back(r["level"], "small new" if r["new"] else "small")
-                for r in p["reserved"]) or ' <span class="none">none</span>',
+        "".join(
+            card(r["card"], "small new" if r["new"] else "small")
+            if r["card"]
+            else card_back(r["level"], "small new" if r["new"] else "small")
+            for r in p["reserved"]
+        )
+        or ' <span class="none">none</span>',
         '</div><div class="player-royals"><span class="k">Royals</span>',
         "".join(royal(r, "new" if r["new"] else "") for r in p["royals"])
         or ' <span class="none">none</span>',
@@ -203,8 +232,10 @@ def _tableau(groups: Sequence[Mapping[str, Any]]) -> str:
         n = len(g["cards"])
         color = escape(g["color"])
         cards = "".join(card(c, "mini new" if c["new"] else "mini") for c in g["cards"])
-        out.append(f'<div class="stack s-{color}" title="{color}: {n} card{"s" if n != 1 else ""}'
-                   f', {g["points"]} points">{cards}</div>')
+        out.append(
+            f'<div class="stack s-{color}" title="{color}: {n} card{"s" if n != 1 else ""}'
+            f', {g["points"]} points">{cards}</div>'
+        )
     return "".join(out)
 
 
@@ -227,12 +258,16 @@ def move_list(entries: Sequence[Any], names: Sequence[str], base: str) -> str:
             seat = f" seat-{turn_actor}" if turn_actor is not None else ""
             label = e.turn if e.turn else "Setup"
             who = f' <span class="who">{names[turn_actor]}</span>' if turn_actor is not None else ""
-            out.append(f'<li class="turn{seat}"><span class="tno">{label}</span>{who}'
-                       '<ol class="steps">')
+            out.append(
+                f'<li class="turn{seat}"><span class="tno">{label}</span>{who}<ol class="steps">'
+            )
         setup = e.event.type == "game_set_up"
         title = f' title="{escape(e.text)}"' if setup else ""
-        other = (f'<span class="who">{names[e.actor]}:</span> '
-                 if e.actor is not None and e.actor != turn_actor else "")
+        other = (
+            f'<span class="who">{names[e.actor]}:</span> '
+            if e.actor is not None and e.actor != turn_actor
+            else ""
+        )
         text = "set-up" if setup else escape(e.text)
         parts = [f'<li id="m{e.step}"><a href="{base}{e.step}"{title}>{other}{text}</a>']
         for note in e.annotations:

@@ -48,8 +48,13 @@ def simulated_game(seed: int, players: tuple[str, str] | None = None) -> Any:
     return recorder_io.game_import_from_events(random_game(random.Random(seed)), headers)
 
 
-def ensure_sample_games(store: Any, folder: Path = FIXTURES_DIR, *, simulated: int = 6,
-                        say: Callable[[str], None] = log.info) -> int:
+def ensure_sample_games(
+    store: Any,
+    folder: Path = FIXTURES_DIR,
+    *,
+    simulated: int = 6,
+    say: Callable[[str], None] = log.info,
+) -> int:
     """Load sample games into ``store`` when it holds no game; returns how many were added.
 
     Every fixture file that loads is imported; a file that does not is reported through

@@ -52,19 +52,27 @@ def listen(host: str, port: int, backlog: int = 2048) -> socket.socket:
     return socket.create_server((host, port), family=family, backlog=backlog)
 
 
-def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 4,
-          sock: socket.socket | None = None) -> None:
+def serve(
+    app: Flask,
+    host: str = "127.0.0.1",
+    port: int = 5000,
+    threads: int = 4,
+    sock: socket.socket | None = None,
+) -> None:
     """Serve ``app`` in this process with waitress's ``threads`` worker threads until
     interrupted (on ``sock`` when given, already listening)."""
     tune_gc()
-    where: dict[str, Any] = {"sockets": [sock]} if sock is not None else {
-        "host": host, "port": port}
-    waitress.serve(app, threads=threads, ident="tablelog",
-                   clear_untrusted_proxy_headers=True, **where)
+    where: dict[str, Any] = (
+        {"sockets": [sock]} if sock is not None else {"host": host, "port": port}
+    )
+    waitress.serve(
+        app, threads=threads, ident="tablelog", clear_untrusted_proxy_headers=True, **where
+    )
 
 
-def serve_workers(app: Flask, sock: socket.socket, workers: int, threads: int = 1,
-                  timeout: int = 60) -> None:
+def serve_workers(
+    app: Flask, sock: socket.socket, workers: int, threads: int = 1, timeout: int = 60
+) -> None:
     """Serve ``app`` with gunicorn: ``workers`` processes forked from this one, on the
     listening ``sock`` (gunicorn takes it over and closes it), until SIGINT or SIGTERM.
 
@@ -122,14 +130,19 @@ class BackgroundServer:
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 8):
         self._server: Any = waitress.create_server(
-            app, host=host, port=port, threads=threads, ident="tablelog",
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="tablelog",
             clear_untrusted_proxy_headers=True,
         )
         self.host = host
         self.port = int(self._server.effective_port)
         self.url = f"http://{host}:{self.port}"
-        self._thread = threading.Thread(target=self._server.run, name="tablelog-server",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, name="tablelog-server", daemon=True
+        )
         self._thread.start()
 
     def stop(self) -> None:

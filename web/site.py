@@ -77,8 +77,11 @@ def games() -> str:
     return render_template(
         "games.html",
         games=[game_summary(r) for r in rows],
-        total=total, page=page, pages=pages,
-        player=f["player"] or "", result=f["result"] or "",
+        total=total,
+        page=page,
+        pages=pages,
+        player=f["player"] or "",
+        result=f["result"] or "",
         results=[(r, RESULT_LABELS[r]) for r in RESULT_FILTERS],
         prev_url=url_for("site.games", **keep, page=page - 1) if page > 1 else None,
         next_url=url_for("site.games", **keep, page=page + 1) if page < pages else None,

@@ -81,7 +81,7 @@ class Timeline:
             raise IndexError(step)
         base = step // SNAPSHOT_EVERY
         state = self._snapshots[base].copy()
-        for entry in self.entries[base * SNAPSHOT_EVERY:step]:
+        for entry in self.entries[base * SNAPSHOT_EVERY : step]:
             self._rules.force(state, entry.event)
         return state
 
@@ -119,8 +119,9 @@ def build(row: Any, stored: list[Any]) -> Timeline:
         meta = stored_event.meta or {}
         stored_violations = meta.get("violations")
         if isinstance(stored_violations, list) and stored_violations:
-            violations = tuple(v if isinstance(v, dict) else {"message": str(v)}
-                               for v in stored_violations)
+            violations = tuple(
+                v if isinstance(v, dict) else {"message": str(v)} for v in stored_violations
+            )
         else:
             violations = tuple(v.to_dict() for v in found)
         if event.type in _ACTOR_FROM_EVENT:
@@ -129,8 +130,7 @@ def build(row: Any, stored: list[Any]) -> Timeline:
             actor = None
         else:
             actor = current
-        entries.append(Entry(n, event, stored_event.payload, meta, turn, actor, text,
-                             violations))
+        entries.append(Entry(n, event, stored_event.payload, meta, turn, actor, text, violations))
         if len(entries) % SNAPSHOT_EVERY == 0:
             snapshots.append(state.copy())
     return Timeline(row, entries, snapshots, rules)

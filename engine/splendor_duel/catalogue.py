@@ -61,9 +61,7 @@ def space_name(index: int) -> str:
 #: The printed spiral as space indices, from the centre outwards (setup and replenish order).
 SPIRAL_SPACES: tuple[int, ...] = tuple((r - 1) * COLS + (c - 1) for r, c in _data.SPIRAL)
 #: Position of each space on the spiral (1..25), indexed by space.
-SPIRAL_ORDER: tuple[int, ...] = tuple(
-    SPIRAL_SPACES.index(i) + 1 for i in range(ROWS * COLS)
-)
+SPIRAL_ORDER: tuple[int, ...] = tuple(SPIRAL_SPACES.index(i) + 1 for i in range(ROWS * COLS))
 
 
 def _segments() -> tuple[tuple[int, ...], ...]:
@@ -137,8 +135,10 @@ class JewelCard:
 
     def describe(self) -> str:
         """A short readable description, e.g. ``L3 white 3pt 2cr cost B3 R5 K3 P1``."""
-        kind = "joker" if self.is_joker else (
-            COLOR_NAMES[self.color] if self.color is not None else "no-bonus"
+        kind = (
+            "joker"
+            if self.is_joker
+            else (COLOR_NAMES[self.color] if self.color is not None else "no-bonus")
         )
         parts = [f"L{self.level}", kind if self.bonus < 2 else f"{kind}x2"]
         if self.points:

@@ -334,9 +334,7 @@ def _check_setup(state: State, e: GameSetUp) -> list[Violation]:
                     )
                 )
             if cid in seen:
-                out.append(
-                    Violation("setup.duplicate_card", f"{cid} is listed twice", rules.SETUP)
-                )
+                out.append(Violation("setup.duplicate_card", f"{cid} is listed twice", rules.SETUP))
             seen.add(cid)
     if e.privileges is not None:
         second = 1 - e.first_player
@@ -994,8 +992,10 @@ def mandatory_action_possible(state: State) -> bool:
         if 0 <= t < GOLD:
             return True
     p = state.player
-    if GOLD in board and len(p.reserved) < MAX_RESERVED and (
-        any(state.decks) or any(c for row in state.pyramid for c in row)
+    if (
+        GOLD in board
+        and len(p.reserved) < MAX_RESERVED
+        and (any(state.decks) or any(c for row in state.pyramid for c in row))
     ):
         return True
     purchases: list[Event] = []
@@ -1084,8 +1084,12 @@ def _lines_from(space: int) -> tuple[tuple[int, TokensTaken, int, TokensTaken | 
         if 0 <= r2 < 5 and 0 <= c2 < 5:
             third = r2 * 5 + c2
             lines.append(
-                (1 << second, TokensTaken((space, second)), 1 << third,
-                 TokensTaken((space, second, third)))
+                (
+                    1 << second,
+                    TokensTaken((space, second)),
+                    1 << third,
+                    TokensTaken((space, second, third)),
+                )
             )
         else:
             lines.append((1 << second, TokensTaken((space, second)), 0, None))

@@ -295,8 +295,10 @@ def _unescape(text: str) -> str:
 def _player_names(headers: dict[str, Any] | None) -> tuple[tuple[str, str], bool]:
     """The two names and whether the headers gave them."""
     players = (headers or {}).get("players")
-    if isinstance(players, (list, tuple)) and len(players) == 2 and all(
-        isinstance(p, str) and p.strip() for p in players
+    if (
+        isinstance(players, (list, tuple))
+        and len(players) == 2
+        and all(isinstance(p, str) and p.strip() for p in players)
     ):
         return (players[0], players[1]), True
     return ("Player 1", "Player 2"), False
@@ -504,9 +506,7 @@ def write_game(
 
 def _name_fits_line(name: str) -> bool:
     return (
-        bool(_LINE_NAME.fullmatch(name))
-        and name == name.strip()
-        and not re.match(r"\d+\.", name)
+        bool(_LINE_NAME.fullmatch(name)) and name == name.strip() and not re.match(r"\d+\.", name)
     )
 
 
@@ -550,9 +550,7 @@ _TOKEN_RE = re.compile(
 _COMMENT_RE = re.compile(r"\{(?:[^}\\]|\\.)*\}", re.S)
 _HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_TURN_RE = re.compile(
-    r"\s*(\d+)\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?"
-)
+_TURN_RE = re.compile(r"\s*(\d+)\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?")
 #: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
 #: the general _TURN_RE, which gives the same result on these lines.
 _TURN_FAST_RE = re.compile(r"(\d+)\. (?:([^\s:{}()\"\[\]]+): )?")
@@ -573,9 +571,7 @@ class _Fail(Exception):
     """Raised inside a decision handler: ``arg`` is the index of the offending argument
     (-1 for the keyword itself)."""
 
-    def __init__(
-        self, kind: str, arg: int, message: str, violations: Sequence[Violation] = ()
-    ):
+    def __init__(self, kind: str, arg: int, message: str, violations: Sequence[Violation] = ()):
         super().__init__(message)
         self.kind = kind
         self.arg = arg
@@ -744,9 +740,8 @@ def _h_repl(args: list[str], state: State | None, ctx: _Context) -> Event | None
         "syntax",
         -1,
         f"list the {sum(bag)} tokens drawn from the bag ({_counts_text(bag)}) in the spiral "
-        "order of the empty spaces, e.g. repl " + "".join(
-            COLOR_LETTERS[c] * bag[c] for c in range(7)
-        ),
+        "order of the empty spaces, e.g. repl "
+        + "".join(COLOR_LETTERS[c] * bag[c] for c in range(7)),
     )
 
 
@@ -765,9 +760,7 @@ def _h_take(args: list[str], state: State | None, ctx: _Context) -> Event | None
     if written is not None:
         letters = args[written][1:]
         if len(letters) != len(spaces):
-            raise _Fail(
-                "syntax", written, f"{len(spaces)} spaces but {len(letters)} colours"
-            )
+            raise _Fail("syntax", written, f"{len(spaces)} spaces but {len(letters)} colours")
         if state is not None:
             _take_colors(state, args)
     return TokensTaken(tuple(spaces))
@@ -846,8 +839,7 @@ def _h_res(args: list[str], state: State | None, ctx: _Context) -> Event | None:
             raise _Fail(
                 "syntax",
                 -1,
-                "say which Gold is taken: "
-                + " or ".join(f"@{SPACE_NAMES[s]}" for s in golds),
+                "say which Gold is taken: " + " or ".join(f"@{SPACE_NAMES[s]}" for s in golds),
             )
         gold = golds[0] if golds else 0
     return CardReserved(gold, card, deck)
@@ -1039,9 +1031,7 @@ def _remember(keyword: str, args: list[str], event: Event, text: str | None = No
     repeat), with the (space, colour) pairs a take's written colours claim."""
     colors = None
     if keyword == "take" and args and args[-1][0] == "=":
-        colors = tuple(
-            (_SPACES[args[k]], _LETTER[letter]) for k, letter in enumerate(args[-1][1:])
-        )
+        colors = tuple((_SPACES[args[k]], _LETTER[letter]) for k, letter in enumerate(args[-1][1:]))
     entry = (event, colors)
     if keyword != "repl":
         if len(_TEXT_CACHE) > 100_000:
@@ -1069,9 +1059,9 @@ def _learn(text: str) -> _Entry | None:
 
 def _is_payment(tok: str) -> bool:
     inner = tok[1:-1].strip()
-    return tok.endswith(")") and (not inner or inner == "-" or all(
-        _COUNTS_RE.fullmatch(part) for part in inner.split()
-    ))
+    return tok.endswith(")") and (
+        not inner or inner == "-" or all(_COUNTS_RE.fullmatch(part) for part in inner.split())
+    )
 
 
 # --- reading: a whole game -------------------------------------------------------------
@@ -1229,8 +1219,12 @@ class _GameParser:
             if _TURN_RE.match(line.text):
                 break
             if stripped.startswith("["):
-                self.error("syntax", line.number, line.text.index("[") + 1,
-                           "headers come first, before the setup")
+                self.error(
+                    "syntax",
+                    line.number,
+                    line.text.index("[") + 1,
+                    "headers come first, before the setup",
+                )
                 k += 1
                 continue
             k = self.setup_line(lines, k, setup_parts)
@@ -1271,21 +1265,25 @@ class _GameParser:
                 body_at = m.end()
             else:
                 if text.lstrip().startswith("["):
-                    self.error("syntax", line.number, text.index("[") + 1,
-                               "headers come first, before the setup")
+                    self.error(
+                        "syntax",
+                        line.number,
+                        text.index("[") + 1,
+                        "headers come first, before the setup",
+                    )
                     continue
                 body_at = 0
                 if current is None:
                     self.error(
-                        "syntax", line.number, 1,
+                        "syntax",
+                        line.number,
+                        1,
                         "expected a turn number such as '1.' before the decisions",
                     )
             skip = 0
             if self.live and current is not None and _PLAIN_LINES:
                 body = text[body_at:]
-                if not (
-                    "{" in body or "!" in body or "?" in body or '"' in body or " by " in body
-                ):
+                if not ("{" in body or "!" in body or "?" in body or '"' in body or " by " in body):
                     board = state.board
                     for decision, junk in split(body):
                         if junk:
@@ -1322,7 +1320,9 @@ class _GameParser:
         m = _HEADER_RE.fullmatch(line.text)
         if not m:
             self.error(
-                "syntax", line.number, line.text.index("[") + 1,
+                "syntax",
+                line.number,
+                line.text.index("[") + 1,
                 'expected a header such as [Date "2024-03-12"]',
             )
             return
@@ -1331,7 +1331,9 @@ class _GameParser:
         if name == "Game":
             if value.strip().lower() not in ("splendor duel", "splendor-duel"):
                 self.error(
-                    "unknown", line.number, m.start(2) + 1,
+                    "unknown",
+                    line.number,
+                    m.start(2) + 1,
                     f"this log is for {value!r}; this parser reads Splendor Duel",
                 )
             return
@@ -1376,7 +1378,9 @@ class _GameParser:
             near = difflib.get_close_matches(word, _SETUP_WORDS, 1)
             hint = f" (did you mean {near[0]}?)" if near else ""
             self.error(
-                "syntax", line.number, text.index(word) + 1,
+                "syntax",
+                line.number,
+                text.index(word) + 1,
                 f"expected the setup (board, level3, level2, level1, privileges) or turn 1, "
                 f"got {word!r}{hint}",
             )
@@ -1396,7 +1400,9 @@ class _GameParser:
             if bad is not None:
                 col = self.nth_char_column(text, tokens, 1, bad)
                 self.error(
-                    "unknown", line.number, col,
+                    "unknown",
+                    line.number,
+                    col,
                     f"{letters[bad]!r} is not a token letter (W B G R K P Y)",
                 )
                 return k + 1
@@ -1415,7 +1421,9 @@ class _GameParser:
                     levels[-1].append(tok)
             if len(levels) != 3:
                 self.error(
-                    "syntax", line.number, text.index(word) + 1,
+                    "syntax",
+                    line.number,
+                    text.index(word) + 1,
                     "expected pyramid LEVEL1 / LEVEL2 / LEVEL3 (cards separated by /)",
                 )
                 return k + 1
@@ -1431,7 +1439,9 @@ class _GameParser:
         elif word == "privileges":
             if len(args) != 2 or not all(a.isdigit() and len(a) == 1 for a in args):
                 self.error(
-                    "syntax", line.number, text.index(word) + 1,
+                    "syntax",
+                    line.number,
+                    text.index(word) + 1,
                     "expected privileges N N (Player1's, then Player2's), e.g. privileges 0 1",
                 )
                 return k + 1
@@ -1478,7 +1488,9 @@ class _GameParser:
             m = _GRID_ROW_RE.fullmatch(text)
             if not m or (m.group(1) and int(m.group(1)) != len(rows) + 1):
                 self.error(
-                    "syntax", lines[k].number, 1,
+                    "syntax",
+                    lines[k].number,
+                    1,
                     f"expected row {len(rows) + 1} of the board grid: 5 letters (WBGRKPY, "
                     ". for empty), optionally after the row number",
                 )
@@ -1539,13 +1551,17 @@ class _GameParser:
                 return  # headers only: a game not set up yet
 
             self.error(
-                "syntax", number, 1,
+                "syntax",
+                number,
+                1,
                 f"the setup is incomplete: {', '.join(missing)} missing before turn 1",
             )
             return
         if self.first is None:
             self.error(
-                "syntax", number, 1,
+                "syntax",
+                number,
+                1,
                 'the First header names the first player, e.g. [First "Alice"]',
             )
             return
@@ -1559,7 +1575,9 @@ class _GameParser:
         if first is None:
             col = self.tag_lines["First"][1] + 1
             self.error(
-                "unknown", first_line, col,
+                "unknown",
+                first_line,
+                col,
                 f"First names {value!r}, who is neither player "
                 f"({self.names[0]!r}, {self.names[1]!r})",
             )
@@ -1569,7 +1587,11 @@ class _GameParser:
         violations = _game.check(self.state, event)
         if violations:
             self.error(
-                "illegal", parts["board"][1], 1, "the setup breaks the rules", violations,
+                "illegal",
+                parts["board"][1],
+                1,
+                "the setup breaks the rules",
+                violations,
                 with_position=True,
             )
             return
@@ -1601,9 +1623,12 @@ class _GameParser:
         if number != state.turn and state.awaiting != OVER:
             if number > state.turn:
                 self.error(
-                    "illegal", line.number, m.start(1) + 1,
+                    "illegal",
+                    line.number,
+                    m.start(1) + 1,
                     f"turn {number} starts here, but turn {state.turn} is not over",
-                    [_due_violation(state)], with_position=True,
+                    [_due_violation(state)],
+                    with_position=True,
                 )
                 return
             msg = (
@@ -1614,7 +1639,9 @@ class _GameParser:
             return
         if number != state.turn:
             self.error(
-                "syntax", line.number, m.start(1) + 1,
+                "syntax",
+                line.number,
+                m.start(1) + 1,
                 f"the game ended on turn {state.turn}; turn {number} cannot follow",
                 with_position=True,
             )
@@ -1627,14 +1654,17 @@ class _GameParser:
                 seat = int(name[1]) - 1
             if seat is None:
                 self.error(
-                    "unknown", line.number, m.start(2) + 1,
-                    f"no player {name!r} (the players are {self.names[0]!r} and "
-                    f"{self.names[1]!r})",
+                    "unknown",
+                    line.number,
+                    m.start(2) + 1,
+                    f"no player {name!r} (the players are {self.names[0]!r} and {self.names[1]!r})",
                 )
                 return
             if seat != state.current and state.awaiting != OVER:
                 self.error(
-                    "illegal", line.number, m.start(2) + 1,
+                    "illegal",
+                    line.number,
+                    m.start(2) + 1,
                     f"turn {number} is {self.names[state.current]}'s, not {name}'s",
                     [
                         Violation(
@@ -1701,7 +1731,9 @@ class _GameParser:
                 elif c == "!" or c == "?":
                     where = self.token_place(line, body_at, body, j)
                     self.error(
-                        "syntax", where[0], where[1],
+                        "syntax",
+                        where[0],
+                        where[1],
                         f"unknown mark {t!r} (assessments {' '.join(GLYPHS)}, or {ILLEGAL_MARK})",
                     )
                 else:
@@ -1767,7 +1799,11 @@ class _GameParser:
         except _Fail as f:
             where = self.token_place(line, body_at, body, i + 1 + f.arg if f.arg >= 0 else i)
             self.error(
-                f.kind, where[0], where[1], f.message, f.violations,
+                f.kind,
+                where[0],
+                where[1],
+                f.message,
+                f.violations,
                 with_position=f.kind == "illegal",
             )
             return
@@ -1780,7 +1816,9 @@ class _GameParser:
         if turn is not None and state.turn != turn and state.awaiting != OVER:
             where = self.token_place(line, body_at, body, i)
             self.error(
-                "syntax", where[0], where[1],
+                "syntax",
+                where[0],
+                where[1],
                 f"turn {turn} ended before {keyword!r}; turn {state.turn} starts on a new "
                 f"line ('{state.turn}.')",
                 with_position=True,
@@ -1793,16 +1831,24 @@ class _GameParser:
             except IllegalMoveError as err:
                 where = self.token_place(line, body_at, body, i)
                 self.error(
-                    "illegal", where[0], where[1],
+                    "illegal",
+                    where[0],
+                    where[1],
                     "marked !illegal, but it cannot be replayed even as played",
-                    err.violations, with_position=True,
+                    err.violations,
+                    with_position=True,
                 )
                 return
             where = self.token_place(line, body_at, body, i)
             self.flagged.append(
                 Flagged(
-                    len(self.events) + 1, where[0], where[1], turn or state.turn,
-                    " ".join([keyword, *args]), violations, before,
+                    len(self.events) + 1,
+                    where[0],
+                    where[1],
+                    turn or state.turn,
+                    " ".join([keyword, *args]),
+                    violations,
+                    before,
                 )
             )
         else:
@@ -1810,9 +1856,12 @@ class _GameParser:
             if violations:
                 where = self.token_place(line, body_at, body, i)
                 self.error(
-                    "illegal", where[0], where[1],
+                    "illegal",
+                    where[0],
+                    where[1],
                     f"{' '.join([keyword, *args])} is not allowed here",
-                    violations, with_position=True,
+                    violations,
+                    with_position=True,
                 )
                 return
             _game.apply_unchecked(state, event)
@@ -1841,7 +1890,9 @@ class _GameParser:
                     actual = f"{self.names[o.winner]} won by {o.condition}"
                 line, col = self.tag_lines.get("Result", (1, 0))
                 self.error(
-                    "illegal", line, col + 1,
+                    "illegal",
+                    line,
+                    col + 1,
                     f"the Result header says {result} ({self.names[winner]} won)",
                     [Violation("result.mismatch", actual, rules.VICTORY)],
                     with_position=True,
@@ -1854,7 +1905,9 @@ class _GameParser:
             if said not in (expected, o.condition):
                 line, col = self.tag_lines.get("Victory", (1, 0))
                 self.error(
-                    "illegal", line, col + 1,
+                    "illegal",
+                    line,
+                    col + 1,
                     f"the Victory header says {victory!r}, but the game was won by {expected}",
                     [Violation("result.mismatch", f"won by {expected}", rules.VICTORY)],
                     with_position=True,
@@ -2156,20 +2209,34 @@ def validate_payloads(
             try:
                 violations = _game.force(state, event)
             except IllegalMoveError as err:
-                return state, PayloadProblem(
-                    number, "cannot be replayed even as played", None,
-                    err.violations, turn, before,
-                ), flagged
-            flagged.append(
-                Flagged(number, 0, 0, turn, text, violations, before)
-            )
+                return (
+                    state,
+                    PayloadProblem(
+                        number,
+                        "cannot be replayed even as played",
+                        None,
+                        err.violations,
+                        turn,
+                        before,
+                    ),
+                    flagged,
+                )
+            flagged.append(Flagged(number, 0, 0, turn, text, violations, before))
             continue
         violations = _game.check(state, event)
         if violations:
-            return state, PayloadProblem(
-                number, f"{move_text_safe(state, event, names)} is not allowed here", None,
-                violations, state.turn, position_string(state),
-            ), flagged
+            return (
+                state,
+                PayloadProblem(
+                    number,
+                    f"{move_text_safe(state, event, names)} is not allowed here",
+                    None,
+                    violations,
+                    state.turn,
+                    position_string(state),
+                ),
+                flagged,
+            )
         _game.apply_unchecked(state, event)
     return state, None, flagged
 

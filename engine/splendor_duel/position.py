@@ -177,8 +177,7 @@ def position_string(state: State) -> str:
     board = "".join(COLOR_LETTERS[t] if t != EMPTY else "." for t in state.board)
     rows = "/".join(board[i : i + 5] for i in range(0, 25, 5))
     pyramid = "/".join(
-        ",".join(c if c is not None else "-" for c in row) if row else "_"
-        for row in state.pyramid
+        ",".join(c if c is not None else "-" for c in row) if row else "_" for row in state.pyramid
     )
     flags = ("r" if state.replenished else "") + ("x" if state.extra_turn else "")
     refill = "-" if state.refill is None else f"{state.refill[0] + 1}.{state.refill[1] + 1}"

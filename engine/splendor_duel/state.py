@@ -224,9 +224,7 @@ class State:
 
     def hidden_reserved(self, level: int) -> int:
         """Blind reserves of ``level`` (1..3) not identified yet, both players."""
-        return sum(
-            1 for p in self.players for lv, cid in p.reserved if lv == level and cid is None
-        )
+        return sum(1 for p in self.players for lv, cid in p.reserved if lv == level and cid is None)
 
     def gold_on_board(self) -> bool:
         return GOLD in self.board

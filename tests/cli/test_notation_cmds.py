@@ -276,25 +276,33 @@ def test_the_installed_command_runs_as_a_process(tmp_path: Path):
     env_db = str(tmp_path / "p.db")
     ok = subprocess.run(
         [str(TABLELOG), "validate", str(GAMES / "points.tl"), "--db", env_db],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert ok.returncode == 0, ok.stderr
     assert "ok, Bob won by points" in ok.stdout
     bad = subprocess.run(
         [str(TABLELOG), "validate", str(ILLEGAL / "summary-five-of-a-colour.tl")],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert bad.returncode == 1 and "setup.tokens" in bad.stdout
     pos = a_position("points.tl", 41)
-    legal = subprocess.run([str(TABLELOG), "check", pos, "take", "a1"],
-                           capture_output=True, text=True, check=False)
+    legal = subprocess.run(
+        [str(TABLELOG), "check", pos, "take", "a1"], capture_output=True, text=True, check=False
+    )
     assert legal.returncode == 0 and legal.stdout.startswith("legal: take a1 =G")
-    illegal = subprocess.run([str(TABLELOG), "check", pos, "take a1 a5"],
-                             capture_output=True, text=True, check=False)
+    illegal = subprocess.run(
+        [str(TABLELOG), "check", pos, "take a1 a5"], capture_output=True, text=True, check=False
+    )
     assert illegal.returncode == 1 and "take.not_a_line" in illegal.stdout
-    moves = subprocess.run([str(TABLELOG), "moves", pos],
-                           capture_output=True, text=True, check=False)
+    moves = subprocess.run(
+        [str(TABLELOG), "moves", pos], capture_output=True, text=True, check=False
+    )
     assert moves.returncode == 0 and "take a1 =G" in moves.stdout.splitlines()
-    unreadable = subprocess.run([str(TABLELOG), "check", pos, "take z9"],
-                                capture_output=True, text=True, check=False)
+    unreadable = subprocess.run(
+        [str(TABLELOG), "check", pos, "take z9"], capture_output=True, text=True, check=False
+    )
     assert unreadable.returncode == 2 and "no space 'z9'" in unreadable.stderr

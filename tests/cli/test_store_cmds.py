@@ -85,7 +85,10 @@ def test_the_db_option_overrides_the_environment(run, tmp_path):
 
 def test_import_reports_each_file_and_bad_ones_by_event_and_field(run, files):
     result = run(
-        "import", str(files["game1"]), str(files["bad_field"]), str(files["illegal"]),
+        "import",
+        str(files["game1"]),
+        str(files["bad_field"]),
+        str(files["illegal"]),
         str(files["game2"]),
     )
     assert result.exit_code == 1

@@ -212,8 +212,7 @@ def hold(state: State, player: int, tokens: str) -> State:
     on_board = state.board_tokens()
     for c in range(7):
         missing = (
-            state.players[0].tokens[c] + state.players[1].tokens[c] + on_board[c]
-            - TOKEN_COUNTS[c]
+            state.players[0].tokens[c] + state.players[1].tokens[c] + on_board[c] - TOKEN_COUNTS[c]
         )
         for space in reversed(SPIRAL_SPACES):
             if missing <= 0:

@@ -41,13 +41,14 @@ def test_a_malformed_payload_names_its_field(payload, field):
     assert err.value.field == field
 
 
-_scalars = st.none() | st.booleans() | st.integers(-5, 30) | st.sampled_from(
-    ["c3", "R-1", "1-01", "red"]
+_scalars = (
+    st.none() | st.booleans() | st.integers(-5, 30) | st.sampled_from(["c3", "R-1", "1-01", "red"])
 )
 _json = st.recursive(
     _scalars,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=10,
 )
 
@@ -57,8 +58,22 @@ _json = st.recursive(
     st.sampled_from(sorted(EVENT_TYPES)),
     st.dictionaries(
         st.sampled_from(
-            ["spaces", "space", "card", "payment", "gold", "deck", "color", "royal", "tokens",
-             "player", "first_player", "board", "pyramid", "privileges"]
+            [
+                "spaces",
+                "space",
+                "card",
+                "payment",
+                "gold",
+                "deck",
+                "color",
+                "royal",
+                "tokens",
+                "player",
+                "first_player",
+                "board",
+                "pyramid",
+                "privileges",
+            ]
         ),
         _json,
         max_size=5,

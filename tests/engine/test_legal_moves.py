@@ -39,9 +39,7 @@ from engine.splendor_duel.events import (
 from engine.splendor_duel.state import ACTION, State
 
 ALL_TAKES = [
-    TokensTaken(spaces)
-    for k in (1, 2, 3)
-    for spaces in itertools.combinations(range(25), k)
+    TokensTaken(spaces) for k in (1, 2, 3) for spaces in itertools.combinations(range(25), k)
 ]
 CARD_IDS = sorted(CARDS)
 
@@ -128,9 +126,7 @@ def test_the_positions_cover_every_kind_of_decision():
     awaiting = {state.awaiting for state in POSITIONS}
     assert {"action", "discard", "color", "reveal"} <= awaiting
     assert any(state.awaiting == ACTION and state.bag != [0] * 7 for state in POSITIONS)
-    assert any(
-        cid is None for state in POSITIONS for p in state.players for _, cid in p.reserved
-    )
+    assert any(cid is None for state in POSITIONS for p in state.players for _, cid in p.reserved)
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
@@ -151,9 +147,7 @@ def test_every_decision_check_accepts_is_a_legal_move(index):
     state = POSITIONS[index]
     legal = set(game.legal_moves(state))
     accepted = {
-        as_decision(event)
-        for event in candidate_decisions(state)
-        if not game.check(state, event)
+        as_decision(event) for event in candidate_decisions(state) if not game.check(state, event)
     }
     assert accepted == legal
 

@@ -94,7 +94,7 @@ def test_grid_board_is_read_row_by_row_and_stored_in_spiral_order():
     setup = ok("").events[0]
     assert isinstance(setup, GameSetUp)
     grid = "".join("WBGRKPY"[t] for t in ok("").state.board)
-    assert grid == "WBGRK" "PPWBG" "RKWBG" "RKWBG" "RKYYY"
+    assert grid == "WBGRKPPWBGRKWBGRKWBGRKYYY"
     # c3 (spiral 1) holds W, c4 (spiral 2) W, b4 (spiral 3) K.
     assert setup.board[:3] == (0, 0, 4)
 
@@ -566,9 +566,7 @@ def test_check_move_and_payload_validation_name_the_players():
     assert verdict.violations[0].message.startswith("Bo has 0 crowns")
     assert state.names == read("").state.names  # the caller's state is not renamed
     events = simulate.random_game(random.Random(4))
-    payloads = [event_to_dict(e) for e in events[:3]] + [
-        {"type": "royal_taken", "royal": "R-1"}
-    ]
+    payloads = [event_to_dict(e) for e in events[:3]] + [{"type": "royal_taken", "royal": "R-1"}]
     _, problem, _ = notation.validate_payloads(payloads, names=("Ann", "Bo"))
     assert problem is not None and problem.event_number == 4
     assert any(n in problem.violations[0].message for n in ("Ann has", "Bo has"))

@@ -122,8 +122,9 @@ def unaffordable_purchases(state: State) -> list[CardPurchased]:
         if card.is_joker and not any(p.bonuses):
             continue
         if not game.payments(p, cid):
-            pay = tuple(min(p.tokens[c], card.cost[c]) if c < 6 else p.tokens[GOLD]
-                        for c in range(7))
+            pay = tuple(
+                min(p.tokens[c], card.cost[c]) if c < 6 else p.tokens[GOLD] for c in range(7)
+            )
             out.append(CardPurchased(cid, pay))  # type: ignore[arg-type]
     return out
 

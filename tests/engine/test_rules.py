@@ -783,7 +783,6 @@ def test_either_player_may_resign_at_any_time(who):
     assert codes(state, take("c3")) == ["game.over"]
 
 
-
 def test_resolutions_follow_ability_royal_discard_victory_refill():
     """Card abilities (p.8), Crowns (p.8), End of player turn (p.9) and the publisher's
     refill ruling: the card's ability, then the Royal card (and its ability), then the

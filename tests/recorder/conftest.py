@@ -123,9 +123,7 @@ def simulated(seed: int) -> tuple[Any, ...]:
 
 def record(seed: int, players: tuple[str, str] = ("Ann", "Bo"), **headers: Any) -> Any:
     """A GameImport of simulated game ``seed``."""
-    return game_import_from_events(
-        simulated(seed), {"players": list(players), **headers}
-    )
+    return game_import_from_events(simulated(seed), {"players": list(players), **headers})
 
 
 @pytest.fixture

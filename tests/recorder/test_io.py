@@ -143,35 +143,66 @@ def test_an_unknown_stored_payload_version_names_game_and_sequence(store, backen
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (lambda d: d["events"].__setitem__(2, {"type": "tokens_taken", "spaces": "c3"}),
-         "event 3: spaces: Not a valid list."),
-        (lambda d: d["events"].__setitem__(2, {"type": "tokens_taken", "spaces": ["c3", 7]}),
-         "event 3: spaces[1]: expected a space name such as 'c3', got 7"),
-        (lambda d: d["events"].__setitem__(4, {"type": "card_reserved", "gold": "a1", "deck": 4}),
-         "event 5: deck: 4 is out of range (1 to 3)"),
-        (lambda d: d["events"].__setitem__(4, {"type": "card_reserved", "gold": "a",
-                                               "deck": True}),
-         "event 5: gold: no space 'a' on the board"),
-        (lambda d: d["events"].__setitem__(4, dict(type="card_reserved", gold="a1", deck=True)),
-         "event 5: deck: expected a whole number, got True"),
-        (lambda d: d["events"].__setitem__(1, {"type": "dance"}),
-         "event 2: type: unknown event type 'dance'"),
-        (lambda d: d["events"].__setitem__(1, {"type": "royal_taken", "royal": "R-9"}),
-         "event 2: royal: no Royal card 'R-9' (R-1 .. R-4)"),
-        (lambda d: d["events"][1].__setitem__("meta", {"mood": "happy"}),
-         "event 2: meta.mood: unknown field"),
-        (lambda d: d["events"][1].__setitem__("meta", {"played_illegally": 1}),
-         "event 2: meta.played_illegally: expected true or false, got 1"),
-        (lambda d: d["events"][1].__setitem__("event_id", "has space"),
-         "event 2: event_id: an event id is"),
-        (lambda d: d["events"][0].__setitem__("first_player", 2),
-         "event 1: first_player: 2 is out of range (0 to 1)"),
-        (lambda d: d["events"][0]["pyramid"].__setitem__("4", []),
-         "event 1: pyramid.4: the pyramid has levels 1, 2 and 3"),
-        (lambda d: d["headers"].__setitem__("date", "01/05/2024"),
-         "headers.date: expected a date as YYYY-MM-DD"),
-        (lambda d: d["headers"].__setitem__("players", ["Ann"]),
-         "headers.players: expected two player names"),
+        (
+            lambda d: d["events"].__setitem__(2, {"type": "tokens_taken", "spaces": "c3"}),
+            "event 3: spaces: Not a valid list.",
+        ),
+        (
+            lambda d: d["events"].__setitem__(2, {"type": "tokens_taken", "spaces": ["c3", 7]}),
+            "event 3: spaces[1]: expected a space name such as 'c3', got 7",
+        ),
+        (
+            lambda d: d["events"].__setitem__(
+                4, {"type": "card_reserved", "gold": "a1", "deck": 4}
+            ),
+            "event 5: deck: 4 is out of range (1 to 3)",
+        ),
+        (
+            lambda d: d["events"].__setitem__(
+                4, {"type": "card_reserved", "gold": "a", "deck": True}
+            ),
+            "event 5: gold: no space 'a' on the board",
+        ),
+        (
+            lambda d: d["events"].__setitem__(4, dict(type="card_reserved", gold="a1", deck=True)),
+            "event 5: deck: expected a whole number, got True",
+        ),
+        (
+            lambda d: d["events"].__setitem__(1, {"type": "dance"}),
+            "event 2: type: unknown event type 'dance'",
+        ),
+        (
+            lambda d: d["events"].__setitem__(1, {"type": "royal_taken", "royal": "R-9"}),
+            "event 2: royal: no Royal card 'R-9' (R-1 .. R-4)",
+        ),
+        (
+            lambda d: d["events"][1].__setitem__("meta", {"mood": "happy"}),
+            "event 2: meta.mood: unknown field",
+        ),
+        (
+            lambda d: d["events"][1].__setitem__("meta", {"played_illegally": 1}),
+            "event 2: meta.played_illegally: expected true or false, got 1",
+        ),
+        (
+            lambda d: d["events"][1].__setitem__("event_id", "has space"),
+            "event 2: event_id: an event id is",
+        ),
+        (
+            lambda d: d["events"][0].__setitem__("first_player", 2),
+            "event 1: first_player: 2 is out of range (0 to 1)",
+        ),
+        (
+            lambda d: d["events"][0]["pyramid"].__setitem__("4", []),
+            "event 1: pyramid.4: the pyramid has levels 1, 2 and 3",
+        ),
+        (
+            lambda d: d["headers"].__setitem__("date", "01/05/2024"),
+            "headers.date: expected a date as YYYY-MM-DD",
+        ),
+        (
+            lambda d: d["headers"].__setitem__("players", ["Ann"]),
+            "headers.players: expected two player names",
+        ),
         (lambda d: d["headers"].__delitem__("players"), "headers.players: missing field"),
         (lambda d: d["headers"].__setitem__("round", 3), "headers.round: expected text, got 3"),
         (lambda d: d["headers"].__setitem__("tags", {"a": 1}), "headers.tags.a.value"),

@@ -67,10 +67,16 @@ def test_what_the_engine_cannot_parse_the_schema_refuses_with_a_path():
 @pytest.mark.parametrize(
     ("payload", "path", "words"),
     [
-        ({"type": "card_purchased", "card": "1-01", "payment": {"red": 26}}, "payment.red",
-         "0 to 25"),
-        ({"type": "card_purchased", "card": "1-01", "payment": {"teal": 1}}, "payment.teal",
-         "colour"),
+        (
+            {"type": "card_purchased", "card": "1-01", "payment": {"red": 26}},
+            "payment.red",
+            "0 to 25",
+        ),
+        (
+            {"type": "card_purchased", "card": "1-01", "payment": {"teal": 1}},
+            "payment.teal",
+            "colour",
+        ),
         ({"type": "card_purchased", "card": "9-99", "payment": {}}, "card", "no Jewel card"),
         ({"type": "card_purchased", "payment": {}}, "card", "missing field"),
         ({"type": "tokens_discarded", "tokens": [1, 2]}, "tokens", "colour: count"),
@@ -79,8 +85,11 @@ def test_what_the_engine_cannot_parse_the_schema_refuses_with_a_path():
         ({"type": "card_reserved", "gold": "a1"}, "card", "pyramid card or a deck"),
         ({"type": "card_reserved", "gold": "a1", "card": "1-01", "deck": 2}, "card", "level-2"),
         ({"type": "board_replenished", "tokens": ["red", "plaid"]}, "tokens[1]", "colour"),
-        ({"type": "game_set_up", "first_player": 0, "board": [], "pyramid": {"1": ["x"]}},
-         "pyramid.1[0]", "no Jewel card"),
+        (
+            {"type": "game_set_up", "first_player": 0, "board": [], "pyramid": {"1": ["x"]}},
+            "pyramid.1[0]",
+            "no Jewel card",
+        ),
         ([], "", "JSON object"),
         ({"spaces": ["c3"]}, "type", "missing field"),
     ],

@@ -29,8 +29,13 @@ HOSTILE = "<script>alert(1)</script>"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
@@ -61,8 +66,11 @@ def _hostile(seed: int) -> tuple[GameImport, int]:
     record = _simulated(seed, (HOSTILE, "Bob & <b>Co</b>"), "2024-03-02")
     record.headers["event"] = "<img src=x onerror=alert(2)>"
     step = 3
-    record.meta[step - 1] = {"comment": "sneaky <script>alert(3)</script>",
-                             "annotations": ["!?", "<i>"], "played_illegally": False}
+    record.meta[step - 1] = {
+        "comment": "sneaky <script>alert(3)</script>",
+        "annotations": ["!?", "<i>"],
+        "played_illegally": False,
+    }
     return record, step
 
 
@@ -76,8 +84,9 @@ def _illegal(seed: int) -> tuple[GameImport, int]:
         kept.append(event)
         if len(kept) > 6 and state.awaiting == ACTION:
             gems = [s for s, t in enumerate(state.board) if t not in (EMPTY, GOLD)]
-            pair = next(((a, b) for a in gems for b in gems
-                         if a < b and (a, b) not in SEGMENT_SET), None)
+            pair = next(
+                ((a, b) for a in gems for b in gems if a < b and (a, b) not in SEGMENT_SET), None
+            )
             if pair is not None:
                 break
     illegal = ev.TokensTaken(pair)
@@ -85,9 +94,13 @@ def _illegal(seed: int) -> tuple[GameImport, int]:
     payloads = [ev.event_to_dict(e) for e in [*kept, illegal]]
     meta: list[dict[str, Any] | None] = [None] * len(payloads)
     meta[-1] = {"played_illegally": True, "comment": "nobody noticed"}
-    record = GameImport(kind="splendor-duel",
-                        headers={"players": ["Carla", "Dev"], "date": "2024-05-05"},
-                        events=payloads, meta=meta, game_id=None)
+    record = GameImport(
+        kind="splendor-duel",
+        headers={"players": ["Carla", "Dev"], "date": "2024-05-05"},
+        events=payloads,
+        meta=meta,
+        game_id=None,
+    )
     return record, len(payloads)
 
 

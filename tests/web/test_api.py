@@ -23,8 +23,19 @@ def test_games_lists_with_paging(client: Any, store: Any) -> None:
     second = client.get(body["next"]).get_json()
     assert {g["id"] for g in body["games"]}.isdisjoint(g["id"] for g in second["games"])
     game_json = body["games"][0]
-    for key in ("id", "kind", "headers", "players", "status", "winner", "condition", "result",
-                "turns", "event_count", "url"):
+    for key in (
+        "id",
+        "kind",
+        "headers",
+        "players",
+        "status",
+        "winner",
+        "condition",
+        "result",
+        "turns",
+        "event_count",
+        "url",
+    ):
         assert key in game_json
 
 
@@ -62,8 +73,7 @@ def test_game_has_headers_and_events_with_meta(client: Any, games: Games, store:
 
 
 @pytest.mark.parametrize("step", [0, 1, 25, None])
-def test_state_matches_the_store(client: Any, games: Games, store: Any,
-                                 step: int | None) -> None:
+def test_state_matches_the_store(client: Any, games: Games, store: Any, step: int | None) -> None:
     gid = games.simulated[0]
     query = "" if step is None else f"?step={step}"
     r = client.get(f"/api/games/{gid}/state{query}")
@@ -73,14 +83,17 @@ def test_state_matches_the_store(client: Any, games: Games, store: Any,
     assert body["step"] == (last if step is None else step) and body["last_step"] == last
     state = store.state_at(gid, step)
     view = body["state"]
-    assert view["board"] == {SPACE_NAMES[s]: (None if t == EMPTY else COLOR_NAMES[t])
-                             for s, t in enumerate(state.board)}
+    assert view["board"] == {
+        SPACE_NAMES[s]: (None if t == EMPTY else COLOR_NAMES[t]) for s, t in enumerate(state.board)
+    }
     assert view["bag"] == {COLOR_NAMES[c]: n for c, n in enumerate(state.bag)}
     assert view["pyramid"] == {str(i + 1): row for i, row in enumerate(state.pyramid)}
     assert view["decks"] == {str(i + 1): n for i, n in enumerate(state.decks)}
     assert view["royals"] == state.royals
-    assert view["privileges"] == {"table": state.table_privileges,
-                                  "players": [p.privileges for p in state.players]}
+    assert view["privileges"] == {
+        "table": state.table_privileges,
+        "players": [p.privileges for p in state.players],
+    }
     assert view["awaiting"] == state.awaiting
     for seat, p in enumerate(state.players):
         shown = view["players"][seat]
@@ -92,16 +105,19 @@ def test_state_matches_the_store(client: Any, games: Games, store: Any,
         assert view["outcome"]["condition"] == state.outcome.condition
 
 
-@pytest.mark.parametrize("url,status", [
-    ("/api/games/nope", 404),
-    ("/api/games/nope/state", 404),
-    ("/api/games/{gid}/state?step=100000", 404),
-    ("/api/games/{gid}/state?step=-1", 400),
-    ("/api/games/{gid}/state?step=x", 400),
-    ("/api/games/{gid}/check?step=3", 400),
-    ("/api/games/{gid}/check?step=3&move=" + "x" * 300, 400),
-    ("/api/nothing-here", 404),
-])
+@pytest.mark.parametrize(
+    "url,status",
+    [
+        ("/api/games/nope", 404),
+        ("/api/games/nope/state", 404),
+        ("/api/games/{gid}/state?step=100000", 404),
+        ("/api/games/{gid}/state?step=-1", 400),
+        ("/api/games/{gid}/state?step=x", 400),
+        ("/api/games/{gid}/check?step=3", 400),
+        ("/api/games/{gid}/check?step=3&move=" + "x" * 300, 400),
+        ("/api/nothing-here", 404),
+    ],
+)
 def test_errors_are_json(client: Any, games: Games, url: str, status: int) -> None:
     r = client.get(url.format(gid=games.simulated[0]))
     assert r.status_code == status and r.is_json
@@ -117,9 +133,11 @@ def test_check_endpoint(client: Any, games: Games, store: Any) -> None:
     text = moves.move_text(state, legal, names)
     body = client.get(f"/api/games/{gid}/check", query_string={"step": 1, "move": text}).get_json()
     assert body["legal"] is True and body["violations"] == [] and body["changes"]
-    body = client.get(f"/api/games/{gid}/check",
-                      query_string={"step": 1, "move": "royal R-1"}).get_json()
+    body = client.get(
+        f"/api/games/{gid}/check", query_string={"step": 1, "move": "royal R-1"}
+    ).get_json()
     assert body["legal"] is False and body["violations"][0]["citation"].startswith("p.")
-    body = client.get(f"/api/games/{gid}/check",
-                      query_string={"step": 1, "move": "dance c3"}).get_json()
+    body = client.get(
+        f"/api/games/{gid}/check", query_string={"step": 1, "move": "dance c3"}
+    ).get_json()
     assert body["legal"] is False and "<move>:1:1" in body["error"]

@@ -29,20 +29,25 @@ def assert_shows_state(page: Any, store: Any, gid: str, step: int) -> None:
     """The board and both players' tokens on the page are the store's state at ``step``."""
     state = store.state_at(gid, step)
     board = page.eval_on_selector_all(
-        ".board .space", "els => els.map(e => [e.dataset.space, e.dataset.token])")
-    assert dict(board) == {SPACE_NAMES[s]: ("" if t == EMPTY else COLOR_LETTERS[t])
-                           for s, t in enumerate(state.board)}
+        ".board .space", "els => els.map(e => [e.dataset.space, e.dataset.token])"
+    )
+    assert dict(board) == {
+        SPACE_NAMES[s]: ("" if t == EMPTY else COLOR_LETTERS[t]) for s, t in enumerate(state.board)
+    }
     for seat in (0, 1):
         cells = page.eval_on_selector_all(
             f'.player[data-seat="{seat}"] tr.tokens td',
-            "els => els.map(e => [e.dataset.color, e.firstChild.textContent])")
+            "els => els.map(e => [e.dataset.color, e.firstChild.textContent])",
+        )
         assert {c: int(n) for c, n in cells} == {
-            COLOR_LETTERS[c]: state.players[seat].tokens[c] for c in range(7)}
+            COLOR_LETTERS[c]: state.players[seat].tokens[c] for c in range(7)
+        }
     assert page.locator(".bag-total").inner_text() == str(sum(state.bag))
 
 
-def test_step_with_keys_buttons_and_slider(page: Any, live_server: Any, games: Any,
-                                           store: Any) -> None:
+def test_step_with_keys_buttons_and_slider(
+    page: Any, live_server: Any, games: Any, store: Any
+) -> None:
     gid = games.simulated[0]
     last = store.game(gid).event_count
     page.goto(f"{live_server.url}/games/{gid}/step/0")
@@ -76,8 +81,9 @@ def test_step_with_keys_buttons_and_slider(page: Any, live_server: Any, games: A
     page.wait_for_url("**/step/0")
 
 
-def test_move_list_links_and_back_forward(page: Any, live_server: Any, games: Any,
-                                          store: Any) -> None:
+def test_move_list_links_and_back_forward(
+    page: Any, live_server: Any, games: Any, store: Any
+) -> None:
     gid = games.simulated[1]
     page.goto(f"{live_server.url}/games/{gid}/step/10")
     page.click(f'#moves a[href="/games/{gid}/step/25"]')
@@ -130,8 +136,12 @@ def test_hostile_player_name_shows_as_text(page: Any, live_server: Any, games: A
 
 
 def test_phone_width_screenshots(browser: Any, live_server: Any, games: Any) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844},
-                                  device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     try:
         pg = context.new_page()
         gid = games.simulated[0]

@@ -23,15 +23,19 @@ def _conditional(client: Any, url: str, etag: str) -> Any:
     return client.get(url, headers={"If-None-Match": etag})
 
 
-@pytest.mark.parametrize("url", [
-    "/games/{gid}/step/7",
-    "/games/{gid}/step/0",
-    "/api/games/{gid}/state?step=7",
-    "/api/games/{gid}/state",
-    "/api/games/{gid}",
-])
-def test_a_step_has_a_strong_etag_and_a_conditional_get_is_a_304(client: Any, games: Games,
-                                                                  url: str) -> None:
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/{gid}/step/7",
+        "/games/{gid}/step/0",
+        "/api/games/{gid}/state?step=7",
+        "/api/games/{gid}/state",
+        "/api/games/{gid}",
+    ],
+)
+def test_a_step_has_a_strong_etag_and_a_conditional_get_is_a_304(
+    client: Any, games: Games, url: str
+) -> None:
     url = url.format(gid=games.simulated[0])
     first = client.get(url)
     assert first.status_code == 200
@@ -53,8 +57,7 @@ def test_the_cached_answer_is_the_answer(games: Games) -> None:
     gid = games.simulated[1]
     one = create_app({"DATABASE": games.path, "TESTING": True}).test_client()
     two = create_app({"DATABASE": games.path, "TESTING": True}).test_client()
-    for url in (f"/games/{gid}/step/12", f"/api/games/{gid}/state?step=12",
-                f"/api/games/{gid}"):
+    for url in (f"/games/{gid}/step/12", f"/api/games/{gid}/state?step=12", f"/api/games/{gid}"):
         a1, a2 = one.get(url), one.get(url)
         b = two.get(url)
         assert a1.get_data() == a2.get_data() == b.get_data()
@@ -64,28 +67,39 @@ def test_the_cached_answer_is_the_answer(games: Games) -> None:
 
 def test_every_step_and_answer_has_its_own_etag(client: Any, games: Games) -> None:
     gid, other = games.simulated[0], games.simulated[1]
-    urls = [f"/games/{gid}/step/5", f"/games/{gid}/step/6", f"/games/{other}/step/5",
-            f"/api/games/{gid}/state?step=5", f"/api/games/{gid}"]
+    urls = [
+        f"/games/{gid}/step/5",
+        f"/games/{gid}/step/6",
+        f"/games/{other}/step/5",
+        f"/api/games/{gid}/state?step=5",
+        f"/api/games/{gid}",
+    ]
     tags = [client.get(u).headers["ETag"] for u in urls]
     assert len(set(tags)) == len(tags)
     # a step named by default (the last) is the same answer as that step named
     last = client.get(f"/api/games/{gid}").get_json()["event_count"]
-    assert (client.get(f"/api/games/{gid}/state").headers["ETag"]
-            == client.get(f"/api/games/{gid}/state?step={last}").headers["ETag"])
+    assert (
+        client.get(f"/api/games/{gid}/state").headers["ETag"]
+        == client.get(f"/api/games/{gid}/state?step={last}").headers["ETag"]
+    )
 
 
 def test_the_legality_form_is_not_cached(client: Any, games: Games) -> None:
     url = f"/games/{games.simulated[0]}/step/3"
     plain = client.get(url)
-    checked = client.get(url, query_string={"move": "royal R-1"},
-                         headers={"If-None-Match": plain.headers["ETag"]})
+    checked = client.get(
+        url, query_string={"move": "royal R-1"}, headers={"If-None-Match": plain.headers["ETag"]}
+    )
     assert checked.status_code == 200 and "ETag" not in checked.headers
     assert 'class="verdict illegal"' in checked.get_data(as_text=True)
 
 
 def test_errors_carry_no_etag(client: Any, games: Games) -> None:
-    for url in ("/games/nope/step/1", f"/games/{games.simulated[0]}/step/100000",
-                f"/api/games/{games.simulated[0]}/state?step=x"):
+    for url in (
+        "/games/nope/step/1",
+        f"/games/{games.simulated[0]}/step/100000",
+        f"/api/games/{games.simulated[0]}/state?step=x",
+    ):
         r = client.get(url)
         assert r.status_code in (400, 404) and "ETag" not in r.headers
 
@@ -101,15 +115,21 @@ def growing(games: Games, tmp_path: Path) -> tuple[str, str, list[Any]]:
     shutil.copy(games.path, path)
     events = simulate.random_game(random.Random(21))
     with EventStore.open(str(path)) as store:
-        gid = store.import_game(GameImport(
-            kind="splendor-duel", headers={"players": ["Iris", "Jo"], "date": "2024-06-01"},
-            events=[ev.event_to_dict(e) for e in events[:40]], meta=[None] * 40,
-            game_id=None)).game_id
+        gid = store.import_game(
+            GameImport(
+                kind="splendor-duel",
+                headers={"players": ["Iris", "Jo"], "date": "2024-06-01"},
+                events=[ev.event_to_dict(e) for e in events[:40]],
+                meta=[None] * 40,
+                game_id=None,
+            )
+        ).game_id
     return str(path), gid, events
 
 
 def test_an_append_makes_new_answers_and_old_etags_stop_matching(
-        growing: tuple[str, str, list[Any]]) -> None:
+    growing: tuple[str, str, list[Any]],
+) -> None:
     path, gid, events = growing
     client = create_app({"DATABASE": path, "TESTING": True}).test_client()
     page_url, state_url = f"/games/{gid}/step/40", f"/api/games/{gid}/state?step=40"
@@ -137,7 +157,8 @@ def test_an_append_makes_new_answers_and_old_etags_stop_matching(
 
 
 def test_an_append_by_another_process_is_seen_by_a_warm_app(
-        growing: tuple[str, str, list[Any]]) -> None:
+    growing: tuple[str, str, list[Any]],
+) -> None:
     """The game is folded and its answers cached before the append; the next request
     reads the grown game, not the kept answers."""
     path, gid, events = growing
@@ -148,8 +169,11 @@ def test_an_append_by_another_process_is_seen_by_a_warm_app(
     with EventStore.open(path) as store:
         store.append(gid, 40, [ev.event_to_dict(e) for e in events[40:43]])
     fresh = create_app({"DATABASE": path, "TESTING": True}).test_client()
-    for url in (f"/games/{gid}/step/38", f"/api/games/{gid}/state?step=43",
-                f"/api/games/{gid}/state"):
+    for url in (
+        f"/games/{gid}/step/38",
+        f"/api/games/{gid}/state?step=43",
+        f"/api/games/{gid}/state",
+    ):
         warm, cold = client.get(url), fresh.get(url)
         assert warm.status_code == cold.status_code == 200
         assert warm.get_data() == cold.get_data() and warm.headers["ETag"] == cold.headers["ETag"]
@@ -182,12 +206,14 @@ def test_response_cache_keeps_the_most_recent_within_its_bytes() -> None:
 def test_etag_depends_on_every_part() -> None:
     base = make_etag("code", "page", ("g1", 10, "t0", "t1"), 3)
     assert base == make_etag("code", "page", ("g1", 10, "t0", "t1"), 3)
-    for other in (make_etag("code2", "page", ("g1", 10, "t0", "t1"), 3),
-                  make_etag("code", "state-json", ("g1", 10, "t0", "t1"), 3),
-                  make_etag("code", "page", ("g2", 10, "t0", "t1"), 3),
-                  make_etag("code", "page", ("g1", 11, "t0", "t1"), 3),
-                  make_etag("code", "page", ("g1", 10, "t0", "t2"), 3),
-                  make_etag("code", "page", ("g1", 10, "t0", "t1"), 4)):
+    for other in (
+        make_etag("code2", "page", ("g1", 10, "t0", "t1"), 3),
+        make_etag("code", "state-json", ("g1", 10, "t0", "t1"), 3),
+        make_etag("code", "page", ("g2", 10, "t0", "t1"), 3),
+        make_etag("code", "page", ("g1", 11, "t0", "t1"), 3),
+        make_etag("code", "page", ("g1", 10, "t0", "t2"), 3),
+        make_etag("code", "page", ("g1", 10, "t0", "t1"), 4),
+    ):
         assert other != base
 
 

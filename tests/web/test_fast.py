@@ -49,8 +49,10 @@ def _urls(games: Games) -> list[str]:
 
 def _clients(games: Games) -> tuple[Any, Any]:
     config = {"DATABASE": games.path, "TESTING": True}
-    return (create_app({**config, "FAST_PATH": True}).test_client(),
-            create_app({**config, "FAST_PATH": False}).test_client())
+    return (
+        create_app({**config, "FAST_PATH": True}).test_client(),
+        create_app({**config, "FAST_PATH": False}).test_client(),
+    )
 
 
 def _same(a: Any, b: Any, url: str) -> None:
@@ -103,15 +105,21 @@ def test_the_fast_path_answers_alone_and_leaves_the_rest(games: Games) -> None:
     etag = client.get(page).headers["ETag"]
     assert reaches_flask(f"/games/{gid}/step/13", headers={"If-None-Match": '"x"'})
     assert not reaches_flask(page, headers={"If-None-Match": etag})
-    for url in (f"/api/games/{gid}/state?step=100000", f"/api/games/{gid}/state?step=x",
-                "/api/games/nope/state", f"/games/{gid}/step/12?move=x", "/games/nope/step/1",
-                f"/api/games/{gid}", "/api/games", "/"):
+    for url in (
+        f"/api/games/{gid}/state?step=100000",
+        f"/api/games/{gid}/state?step=x",
+        "/api/games/nope/state",
+        f"/games/{gid}/step/12?move=x",
+        "/games/nope/step/1",
+        f"/api/games/{gid}",
+        "/api/games",
+        "/",
+    ):
         assert reaches_flask(url), url
 
 
 @pytest.mark.parametrize("per_thread", [False, True])
-def test_a_damaged_record_is_left_to_flask(games: Games, tmp_path: Any,
-                                           per_thread: bool) -> None:
+def test_a_damaged_record_is_left_to_flask(games: Games, tmp_path: Any, per_thread: bool) -> None:
     import shutil
     import sqlite3
 
@@ -120,10 +128,13 @@ def test_a_damaged_record_is_left_to_flask(games: Games, tmp_path: Any,
     gid = games.simulated[0]
     with sqlite3.connect(path) as conn:  # damaged by an outside tool
         conn.execute("DROP TRIGGER events_no_update")
-        conn.execute("UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
-                     ('{"type": "tokens_taken", "spaces": ["z9"]}', gid))
-    client = create_app({"DATABASE": str(path), "TESTING": True,
-                         "STORE_PER_THREAD": per_thread}).test_client()
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
+            ('{"type": "tokens_taken", "spaces": ["z9"]}', gid),
+        )
+    client = create_app(
+        {"DATABASE": str(path), "TESTING": True, "STORE_PER_THREAD": per_thread}
+    ).test_client()
     r = client.get(f"/api/games/{gid}/state?step=9")
     assert r.status_code == 500 and r.get_json()["error"]["status"] == 500
     assert "ETag" not in r.headers

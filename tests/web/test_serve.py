@@ -79,9 +79,20 @@ def _serving(tmp_path: Path, *options: str) -> Iterator[tuple[subprocess.Popen[s
     port = _free_port()
     env = {**os.environ, "TABLELOG_DB": str(tmp_path / "data" / "site.db")}
     proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "tablelog"), "serve", "--port", str(port),
-         "--samples", str(tmp_path / "none"), *options],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            str(Path(sys.executable).parent / "tablelog"),
+            "serve",
+            "--port",
+            str(port),
+            "--samples",
+            str(tmp_path / "none"),
+            *options,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 60
@@ -101,8 +112,11 @@ def _serving(tmp_path: Path, *options: str) -> Iterator[tuple[subprocess.Popen[s
 
 def _children(pid: int) -> list[int]:
     """The processes ``pid`` started (Linux's /proc)."""
-    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir()
-            for c in (task / "children").read_text().split()]
+    return [
+        int(c)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for c in (task / "children").read_text().split()
+    ]
 
 
 def test_serve_creates_the_database_loads_samples_and_answers(tmp_path: Path) -> None:
@@ -142,8 +156,9 @@ def test_serve_with_worker_processes(tmp_path: Path, threads: str) -> None:
         assert len(answers) == 1
         tags = {_get(port, f"/api/games/{gid}/state?step=9")[2]["ETag"] for _ in range(8)}
         assert len(tags) == 1
-        status, body, headers = _get(port, f"/api/games/{gid}/state?step=9",
-                                     {"If-None-Match": tags.pop()})
+        status, body, headers = _get(
+            port, f"/api/games/{gid}/state?step=9", {"If-None-Match": tags.pop()}
+        )
         assert status == 304 and body == b""
         assert headers["Cache-Control"] == "no-cache"
         # with threads a connection is kept for the next request; without, it is closed
@@ -179,9 +194,18 @@ def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "t.db"),
-                                          "--samples", str(tmp_path / "none"),
-                                          "--port", str(port)])
+        result = CliRunner().invoke(
+            cli,
+            [
+                "serve",
+                "--db",
+                str(tmp_path / "t.db"),
+                "--samples",
+                str(tmp_path / "none"),
+                "--port",
+                str(port),
+            ],
+        )
     assert result.exit_code != 0
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
     assert "Traceback" not in result.output

@@ -30,8 +30,9 @@ def player_tokens_shown(html: str, seat: int) -> dict[str, int]:
 
 
 def board_expected(state: Any) -> dict[str, str]:
-    return {SPACE_NAMES[s]: ("" if t == EMPTY else COLOR_LETTERS[t])
-            for s, t in enumerate(state.board)}
+    return {
+        SPACE_NAMES[s]: ("" if t == EMPTY else COLOR_LETTERS[t]) for s, t in enumerate(state.board)
+    }
 
 
 def text(response: Any) -> str:
@@ -85,8 +86,10 @@ def test_games_list_paging_keeps_the_filters(client: Any) -> None:
     assert 'rel="next" href="/?player=Ann&amp;per_page=1&amp;page=2"' in html
 
 
-@pytest.mark.parametrize("query", ["page=0", "page=x", "per_page=0", "per_page=1000",
-                                   "result=draw", "player=" + "x" * 101])
+@pytest.mark.parametrize(
+    "query",
+    ["page=0", "page=x", "per_page=0", "per_page=1000", "result=draw", "player=" + "x" * 101],
+)
 def test_games_list_bad_parameter_is_400(client: Any, query: str) -> None:
     r = client.get("/?" + query)
     assert r.status_code == 400
@@ -118,11 +121,10 @@ def test_replay_shows_the_engine_state(client: Any, games: Games, store: Any, st
         shown = player_tokens_shown(html, seat)
         assert shown == {COLOR_LETTERS[c]: state.players[seat].tokens[c] for c in range(7)}
     assert f'data-bag="{sum(state.bag)}"' in html
-    assert f"Step <b class=\"stepno\">{step}</b> of {store.game(gid).event_count}" in html
+    assert f'Step <b class="stepno">{step}</b> of {store.game(gid).event_count}' in html
 
 
-def test_replay_draws_the_pyramid_royals_and_decks(client: Any, games: Games,
-                                                   store: Any) -> None:
+def test_replay_draws_the_pyramid_royals_and_decks(client: Any, games: Games, store: Any) -> None:
     gid = games.simulated[0]
     html = text(client.get(f"/games/{gid}/step/30"))
     state = store.state_at(gid, 30)
@@ -149,15 +151,17 @@ def test_replay_highlights_what_a_step_changed(client: Any, games: Games, store:
     assert "bought " + buy.payload["card"] in html
 
 
-def test_replay_move_list_links_every_step_and_marks_the_current(client: Any, games: Games,
-                                                                 store: Any) -> None:
+def test_replay_move_list_links_every_step_and_marks_the_current(
+    client: Any, games: Games, store: Any
+) -> None:
     gid = games.simulated[2]
     last = store.game(gid).event_count
     html = text(client.get(f"/games/{gid}/step/5"))
     links = re.findall(rf'href="/games/{gid}/step/(\d+)"', html)
     assert set(range(1, last + 1)) <= {int(x) for x in links}
-    current = re.findall(r'<li id="m(\d+)" class="current"><a aria-current="step" href="([^"]+)"',
-                         html)
+    current = re.findall(
+        r'<li id="m(\d+)" class="current"><a aria-current="step" href="([^"]+)"', html
+    )
     assert current == [("5", f"/games/{gid}/step/5")]
     before = store.state_at(gid, 4)
     event = event_from_dict(store.events(gid)[4].payload)
@@ -208,16 +212,17 @@ def test_comments_annotations_and_illegal_flags_are_shown(client: Any, games: Ga
 
 
 def test_player_names_and_headers_are_escaped(client: Any, games: Games) -> None:
-    for url in (f"/games/{games.hostile}/step/0", f"/games/{games.hostile}/step/5",
-                "/?per_page=10"):
+    for url in (
+        f"/games/{games.hostile}/step/0",
+        f"/games/{games.hostile}/step/5",
+        "/?per_page=10",
+    ):
         html = text(client.get(url))
         assert HOSTILE not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         assert "<b>Co</b>" not in html
         assert "<img src=x" not in html
-        assert re.findall(r"<script[^>]*>", html) == [
-            '<script src="/static/replay.js" defer>'
-        ]
+        assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/replay.js" defer>']
 
 
 def test_pages_carry_a_content_security_policy(client: Any, games: Games) -> None:
@@ -228,16 +233,18 @@ def test_pages_carry_a_content_security_policy(client: Any, games: Games) -> Non
     assert client.get("/static/site.css").status_code == 200
 
 
-@pytest.mark.parametrize("url,status", [
-    ("/games/nope", 404),
-    ("/games/nope/step/1", 404),
-    ("/games/{gid}/step/100000", 404),
-    ("/games/{gid}/step/abc", 400),
-    ("/games/{gid}/step/-1", 400),
-    ("/no/such/page", 404),
-])
-def test_errors_are_pages_not_tracebacks(client: Any, games: Games, url: str,
-                                         status: int) -> None:
+@pytest.mark.parametrize(
+    "url,status",
+    [
+        ("/games/nope", 404),
+        ("/games/nope/step/1", 404),
+        ("/games/{gid}/step/100000", 404),
+        ("/games/{gid}/step/abc", 400),
+        ("/games/{gid}/step/-1", 400),
+        ("/no/such/page", 404),
+    ],
+)
+def test_errors_are_pages_not_tracebacks(client: Any, games: Games, url: str, status: int) -> None:
     r = client.get(url.format(gid=games.simulated[0]))
     assert r.status_code == status
     html = text(r)
@@ -299,8 +306,10 @@ def test_a_corrupt_record_is_a_500_page_not_a_traceback(games: Games, tmp_path: 
     gid = games.simulated[0]
     with sqlite3.connect(path) as conn:  # damaged by an outside tool
         conn.execute("DROP TRIGGER events_no_update")
-        conn.execute("UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
-                     ('{"type": "tokens_taken", "spaces": ["z9"]}', gid))
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
+            ('{"type": "tokens_taken", "spaces": ["z9"]}', gid),
+        )
     client = create_app({"DATABASE": str(path), "TESTING": True}).test_client()
     r = client.get(f"/games/{gid}/step/3")
     assert r.status_code == 500
