@@ -1,51 +1,351 @@
-"""The small game-agnostic protocol every game package implements.
+"""Everything a layer above the engine may know about a game.
 
-The store, the site and the CLI only speak to a game through this protocol, so a second
-game (classic Splendor) plugs in by providing one more object of this shape and adding it
-to :data:`engine.games.GAMES`.
+``recorder/``, ``web/`` and ``cli/`` reach a game only through :func:`engine.games.get_game`
+and the :class:`GameRules` object it returns: the seats, a new table, events and their
+payloads, the rules (check, play, force, legal moves), the notation and position strings,
+the description of a step (what changed, what is due now, how the game ended: one wording
+each), the view the replay draws (plain data, no HTML), the reference data (cards by id and
+by what is printed on them) and random games for benches and fixtures.
+
+A game package (``engine/splendor_duel``, ``engine/splendor``) provides one object of this
+shape and :mod:`engine.games` registers it.  States and events stay the package's own types
+(``Any`` here): a layer above only hands them back to the same game.  Every state has a
+``names`` attribute, the seat names its messages use.
+
+The shared records below (:class:`Seats`, :class:`Result`, :class:`Status`, :class:`Verdict`,
+:class:`Card`) are game-agnostic: the store keeps :class:`Status` facts as its summary row,
+the site and the CLI print their texts as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .errors import Violation
+from .errors import EngineError, Violation
+
+#: How a seat is called when the game's headers give no name (1-based, as players count).
+DEFAULT_SEAT_NAME = "Player {n}"
+
+
+class SeatsError(EngineError, ValueError):
+    """A game was given a number of seats it is not played with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """How many players a game seats, and what they are called when nobody said.
+
+    >>> Seats(2, 4).names(["Ann", "", "Cid"])
+    ('Ann', 'Player 2', 'Cid')
+    >>> Seats(2, 2).names(None)
+    ('Player 1', 'Player 2')
+    >>> Seats(2, 4).names(["Ann"])
+    Traceback (most recent call last):
+    ...
+    engine.protocol.SeatsError: 1 player given; this game seats 2 to 4
+    """
+
+    minimum: int
+    maximum: int
+
+    def default_names(self, count: int | None = None) -> tuple[str, ...]:
+        """``Player 1``, ``Player 2``, ... for ``count`` seats (the minimum by default)."""
+        n = self.minimum if count is None else count
+        return tuple(DEFAULT_SEAT_NAME.format(n=i + 1) for i in range(n))
+
+    def check(self, count: int) -> None:
+        """Raise :class:`SeatsError` unless ``count`` players can play."""
+        if not self.minimum <= count <= self.maximum:
+            span = (
+                str(self.minimum)
+                if self.minimum == self.maximum
+                else f"{self.minimum} to {self.maximum}"
+            )
+            plural = "player" if count == 1 else "players"
+            raise SeatsError(f"{count} {plural} given; this game seats {span}")
+
+    def names(self, given: Sequence[Any] | None, count: int | None = None) -> tuple[str, ...]:
+        """The seat names: ``given`` where it names a seat, the default name elsewhere.
+        ``count`` (default: how many were given, at least the minimum) is checked."""
+        given = list(given or ())
+        n = count if count is not None else max(len(given), self.minimum)
+        self.check(n)
+        defaults = self.default_names(n)
+        return tuple(
+            given[i].strip()
+            if i < len(given) and isinstance(given[i], str) and given[i].strip()
+            else defaults[i]
+            for i in range(n)
+        )
+
+
+def seat_names(headers: Mapping[str, Any] | None, seats: Seats) -> tuple[str, ...]:
+    """The seat names of a game from its stored headers (``players``: a list of names).
+
+    This is the one place that reads seat names from headers.
+
+    >>> seat_names({"players": ["Ann", "Bob"]}, Seats(2, 2))
+    ('Ann', 'Bob')
+    >>> seat_names({}, Seats(2, 2))
+    ('Player 1', 'Player 2')
+    """
+    names = headers.get("players") if isinstance(headers, Mapping) else None
+    if not isinstance(names, Sequence) or isinstance(names, str):
+        names = None
+    else:
+        names = list(names)[: seats.maximum]
+    return seats.names(names)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: the winning seats (several on a shared win), the ``condition``
+    (a stable word per game: ``points``, ``crowns``, ``resignation``...) and ``text``, the
+    one wording of the victory (``Ann won on Crowns (10 or more)``)."""
+
+    winners: tuple[int, ...]
+    condition: str
+    text: str
+    #: A short form for listings (``Ann won on crowns``).
+    short: str = ""
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or None on a shared win."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Where a game stands: what the store keeps as its summary and what every page and
+    command says about it."""
+
+    #: ``setup`` (waiting for the table to be laid out), ``playing`` or ``finished``.
+    phase: str
+    #: Turns begun so far (0 before the first).
+    turn: int
+    #: The seat whose turn it is while the game is played (None in setup and once over).
+    to_move: int | None
+    #: What is due now, in words (``Ann must discard down to 10 tokens``).
+    due: str
+    #: How the game ended, None while it goes on.
+    result: Result | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Is a decision typed in notation legal here?  ``event`` is None when the text does
+    not read as a decision (``error`` says where and why); ``payload`` is the event's
+    payload; ``changes`` says what a legal decision changes, in words; ``text`` is the
+    canonical notation of the decision."""
+
+    legal: bool
+    event: Any
+    violations: Sequence[Violation]
+    changes: Sequence[str]
+    error: Any = None
+    payload: Mapping[str, Any] | None = None
+    text: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "event": None if self.payload is None else dict(self.payload),
+            "violations": [v.to_dict() for v in self.violations],
+            "changes": list(self.changes),
+            "error": None if self.error is None else self.error.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card as printed, for look-ups by what players see.  ``facts`` holds the game's
+    own printed facts (colour, bonus, points, crowns, ability, cost) as plain values."""
+
+    id: str
+    level: int
+    words: str
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ParsedGame:
+    """What reading one game in notation gave: its ``headers`` (``players`` a list of seat
+    names), the ``events`` read (up to the first error unless every error was asked for),
+    the ``meta`` of each event (comments, annotations, the mark of a move played illegally;
+    None where there is none), the ``errors`` met (each a NotationError of the game's
+    notation, with its line and column), the ``state`` after the events, the events played
+    though illegal (``flagged``) and the seat ``names``."""
+
+    headers: dict[str, Any]
+    events: list[Any]
+    meta: list[dict[str, Any] | None]
+    errors: list[Any]
+    state: Any
+    flagged: list[Any] = field(default_factory=list)
+    names: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
 
 
 class GameRules(Protocol):
+    """The rules and texts of one game, as the layers above the engine use them."""
+
     #: Stable kind stored with each game, e.g. ``splendor-duel``.
     kind: str
-    #: Human title, e.g. ``Splendor Duel``.
+    #: Human title, e.g. ``Splendor Duel``; also the notation's ``[Game "..."]`` header.
     title: str
     #: Version of the event payload layout that :meth:`event_to_dict` writes.
     payload_version: int
+    #: How many players the game seats.
+    seats: Seats
 
-    def new_state(self, names: tuple[str, str] | None = None) -> Any:
-        """The empty table, before the setup event; ``names`` name the seats in messages."""
+    # --- the table and its events -----------------------------------------------------
+
+    def new_state(self, names: Sequence[str] | None = None) -> Any:
+        """The empty table before the setup event, for these seat names (their number
+        is the number of players; None: the minimum, with default names)."""
+        ...
 
     def event_from_dict(self, data: Mapping[str, Any]) -> Any:
         """Parse a current-version payload; EventFormatError names the bad field."""
+        ...
 
     def event_to_dict(self, event: Any) -> dict[str, Any]:
         """The payload of an event (current version)."""
+        ...
 
     def upcast(self, payload: Mapping[str, Any], version: int) -> dict[str, Any]:
         """Bring a stored payload of an older ``version`` to the current layout."""
+        ...
+
+    # --- the rules --------------------------------------------------------------------
 
     def check(self, state: Any, event: Any) -> list[Violation]:
         """Why ``event`` is illegal in ``state`` (empty list: legal)."""
+        ...
 
     def play(self, state: Any, event: Any) -> None:
         """Check and apply in place; raises IllegalMoveError."""
+        ...
 
     def force(self, state: Any, event: Any) -> list[Violation]:
         """Apply an event that was played at the table although illegal, returning its
         violations; raises IllegalMoveError if it cannot be applied at all."""
+        ...
 
     def legal_moves(self, state: Any) -> list[Any]:
         """Every legal next decision."""
+        ...
 
-    def summary(self, state: Any) -> dict[str, Any]:
-        """Facts for listings: ``status`` (``setup``/``playing``/``finished``),
-        ``winner`` (seat or None), ``condition``, ``turns``, ``to_move``."""
+    def acting_seat(self, state: Any, event: Any) -> int | None:
+        """The seat that makes ``event`` in ``state`` (None for the setup and for what the
+        table observes on nobody's behalf)."""
+        ...
+
+    # --- notation and positions -------------------------------------------------------
+
+    def read_game(
+        self, text: str, source: str = "<text>", *, stop_at_first_error: bool = True
+    ) -> ParsedGame:
+        """Read one game in notation; never raises for bad input (errors are collected)."""
+        ...
+
+    def write_game(
+        self,
+        headers: Mapping[str, Any],
+        events: Sequence[Any],
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+    ) -> str:
+        """The canonical notation of a game (reading it back gives the same events)."""
+        ...
+
+    def parse_move(self, state: Any, text: str) -> Any:
+        """The decision ``text`` means in ``state``; NotationError says why not."""
+        ...
+
+    def check_move(self, state: Any, text: str) -> Verdict:
+        """Is the decision ``text`` legal in ``state``?  Never raises for bad input."""
+        ...
+
+    def move_text(self, state: Any, event: Any) -> str:
+        """The canonical notation of ``event`` played in ``state``."""
+        ...
+
+    def legal_move_texts(self, state: Any) -> list[str]:
+        """Every legal next decision, in canonical notation."""
+        ...
+
+    def position(self, state: Any) -> str:
+        """The position string: everything about ``state`` on one line."""
+        ...
+
+    def parse_position(self, text: str) -> Any:
+        """The state a position string describes; PositionError says where it is wrong."""
+        ...
+
+    def validate_payloads(
+        self,
+        payloads: Sequence[Mapping[str, Any]],
+        meta: Sequence[Mapping[str, Any] | None],
+        names: Sequence[str],
+    ) -> Any:
+        """Fold stored payloads with full checks, as an import does; the game's report of
+        the first problem (event number, field, violations)."""
+        ...
+
+    # --- describing a step ------------------------------------------------------------
+
+    def status(self, state: Any) -> Status:
+        """Where the game stands: phase, turn, whose decision, what is due, the result."""
+        ...
+
+    def changes(self, before: Any, after: Any) -> list[str]:
+        """What one step changed, one line each, in words."""
+        ...
+
+    def view(self, state: Any, before: Any | None = None) -> dict[str, Any]:
+        """What the replay draws of ``state`` (plain data, no HTML); ``before`` marks what
+        the step changed."""
+        ...
+
+    def text_view(self, state: Any) -> str:
+        """The table as text for a terminal."""
+        ...
+
+    # --- reference data and random games ----------------------------------------------
+
+    def cards(self) -> Mapping[str, Card]:
+        """Every card of the game by id."""
+        ...
+
+    def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
+        """Cards whose printed facts match every word of ``query`` (an id matches
+        itself); with ``state``, only the cards that can still be revealed there."""
+        ...
+
+    def random_game(self, rng: random.Random, names: Sequence[str] | None = None) -> list[Any]:
+        """A complete legal game chosen with ``rng`` (benches, fixtures, samples)."""
+        ...
+
+
+def summary_fields(status: Status, names: Iterable[str]) -> dict[str, Any]:
+    """The facts of :class:`Status` as a flat record (store projections, JSON API)."""
+    names = tuple(names)
+    result = status.result
+    winner = None if result is None else result.winner
+    return {
+        "status": status.phase,
+        "turns": status.turn,
+        "to_move": status.to_move,
+        "due": status.due,
+        "winner": winner,
+        "winner_name": None if winner is None else names[winner],
+        "condition": None if result is None else result.condition,
+        "result": "" if result is None else result.text,
+    }
