@@ -13,6 +13,7 @@ MODULES = [
     "engine.splendor_duel.catalogue",
     "engine.splendor_duel.events",
     "engine.splendor_duel.game",
+    "engine.splendor_duel.lookup",
     "engine.splendor_duel.rules",
     "engine.splendor_duel.simulate",
     "engine.splendor_duel.state",

@@ -1,0 +1,170 @@
+"""Finding Splendor Duel cards by what is printed on them.
+
+At the table nobody knows a card's catalogue id; they see "a green card, 3 points, a
+crown".  :func:`find_cards` reads such a query into constraints and returns the cards that
+meet every one of them.
+
+>>> [c.id for c in find_cards("green 3 points crown")]
+['3-05']
+>>> [c.id for c in find_cards("level 2 joker")][:3]
+['2-21', '2-22', '2-23']
+>>> find_cards("1-5")[0].id
+'1-05'
+>>> find_cards("purple")
+Traceback (most recent call last):
+...
+engine.splendor_duel.lookup.CardQueryError: 'purple' is not something printed on a card \
+(colours, joker, level 2 / L2, 3 points / 3pt, crown / 2 crowns, again, token, privilege, \
+steal, double, cost B3 R2, or a card id)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from ..errors import EngineError
+from .catalogue import ABILITIES, CARDS, COLOR_LETTERS, COLOR_NAMES, JewelCard
+
+_HELP = (
+    "colours, joker, level 2 / L2, 3 points / 3pt, crown / 2 crowns, again, token, "
+    "privilege, steal, double, cost B3 R2, or a card id"
+)
+
+
+class CardQueryError(EngineError, ValueError):
+    """A query word that is not something printed on a card."""
+
+
+Test = Callable[[JewelCard], bool]
+
+_ID = re.compile(r"([123])-(\d{1,2})")
+_LEVEL = re.compile(r"(?:l|lv|lvl|level)([123])")
+_POINTS = re.compile(r"(\d{1,2})(?:pt|pts|p|points?|prestige)")
+_CROWNS = re.compile(r"(\d)(?:cr|crowns?)")
+_COST_ITEM = re.compile(r"([wbgrkp])(\d)")
+_NUMBER = re.compile(r"\d{1,2}")
+
+#: Words naming an ability, as players say them (rulebook p.8).
+_ABILITY_WORDS = {
+    "again": "again",
+    "replay": "again",
+    "extra": "again",
+    "turn": "again",
+    "wild": "wild",
+    "joker": "wild",
+    "token": "token",
+    "privilege": "privilege",
+    "scroll": "privilege",
+    "steal": "steal",
+}
+#: Words that carry no constraint of their own.
+_FILLER = {"a", "an", "the", "card", "cards", "with", "and", "of", "bonus", "ability", "play"}
+
+
+def _words(query: str) -> list[str]:
+    """Lower-case words, numbers glued to the unit that follows them (``3 points`` →
+    ``3points``, ``level 2`` → ``level2``)."""
+    raw = [w for w in re.split(r"[\s,;/+]+", query.strip().lower()) if w]
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        w = raw[i]
+        nxt = raw[i + 1] if i + 1 < len(raw) else None
+        if nxt is not None and _NUMBER.fullmatch(w) and re.fullmatch(r"[a-z]+", nxt):
+            out.append(w + nxt)  # "3 points", "2 crowns"
+            i += 2
+            continue
+        if nxt is not None and w in ("level", "lvl", "lv", "l") and _NUMBER.fullmatch(nxt):
+            out.append(w + nxt)  # "level 2"
+            i += 2
+            continue
+        if nxt is not None and w in ("points", "crowns") and _NUMBER.fullmatch(nxt):
+            out.append(nxt + w)  # "points 3"
+            i += 2
+            continue
+        out.append(w)
+        i += 1
+    return out
+
+
+def _test(word: str, in_cost: bool) -> Test | None:
+    """The constraint one query word puts on a card, or None for a filler word."""
+    if in_cost:
+        m = _COST_ITEM.fullmatch(word)
+        if m:
+            color, n = COLOR_LETTERS.lower().index(m.group(1)), int(m.group(2))
+            return lambda c: c.cost[color] == n
+    if word in _FILLER:
+        return None
+    if word in COLOR_NAMES[:5]:
+        color = COLOR_NAMES.index(word)
+        return lambda c: c.color == color and not c.is_joker
+    if word in _ABILITY_WORDS:
+        ability = _ABILITY_WORDS[word]
+        if ability == "wild":
+            return lambda c: c.is_joker
+        return lambda c: ability in c.abilities
+    if word in ("crown", "crowns"):
+        return lambda c: c.crowns > 0
+    if word in ("points", "point", "prestige"):
+        return lambda c: c.points > 0
+    if word in ("double", "x2"):
+        return lambda c: c.bonus == 2
+    if word in ("nobonus", "no-bonus"):
+        return lambda c: c.bonus == 0
+    m = _LEVEL.fullmatch(word)
+    if m:
+        level = int(m.group(1))
+        return lambda c: c.level == level
+    m = _POINTS.fullmatch(word)
+    if m:
+        points = int(m.group(1))
+        return lambda c: c.points == points
+    m = _CROWNS.fullmatch(word)
+    if m:
+        crowns = int(m.group(1))
+        return lambda c: c.crowns == crowns
+    raise CardQueryError(f"{word!r} is not something printed on a card ({_HELP})")
+
+
+def card_id(text: str) -> str | None:
+    """The catalogue id ``text`` names (``2-5`` → ``2-05``), or None."""
+    m = _ID.fullmatch(text.strip())
+    if m is None:
+        return None
+    cid = f"{m.group(1)}-{int(m.group(2)):02d}"
+    return cid if cid in CARDS else None
+
+
+def find_cards(query: str, candidates: Iterable[str] | None = None) -> list[JewelCard]:
+    """The cards (of ``candidates``, default all) that fit every word of ``query``, by id.
+
+    An id matches its card; ``cost`` makes the colour-and-count words after it (``B3``)
+    cost items.  CardQueryError names a word that fits nothing printed on a card."""
+    pool = [CARDS[cid] for cid in (CARDS if candidates is None else candidates)]
+    exact = card_id(query)
+    if exact is not None:
+        return [c for c in pool if c.id == exact]
+    tests: list[Test] = []
+    in_cost = False
+    for word in _words(query):
+        if word == "cost":
+            in_cost = True
+            continue
+        if word.endswith("x2") and len(word) > 2:  # "whitex2": a white card, double bonus
+            word = word[:-2]
+            tests.append(lambda c: c.bonus == 2)
+        test = _test(word, in_cost)
+        if test is not None:
+            tests.append(test)
+    return sorted((c for c in pool if all(t(c) for t in tests)), key=lambda c: c.id)
+
+
+def card_words(card: JewelCard) -> str:
+    """What is printed on a card, as :func:`find_cards` reads it back: ``L3 white 3pt 2cr
+    cost B3 R5 K3 P1`` (the catalogue's own description)."""
+    return card.describe()
+
+
+__all__ = ["ABILITIES", "CardQueryError", "card_id", "card_words", "find_cards"]
