@@ -4,11 +4,13 @@ errors with their places, and the helpers the CLI and the site share."""
 from __future__ import annotations
 
 import doctest
+import importlib
+import pkgutil
 import random
 
 import pytest
 
-from engine.splendor_duel import game, notation, position, simulate
+from engine.splendor_duel import describe, game, notation, position, simulate
 from engine.splendor_duel.events import (
     BoardReplenished,
     BonusTokenTaken,
@@ -29,7 +31,6 @@ from engine.splendor_duel.events import (
 from engine.splendor_duel.notation import (
     NotationError,
     check_move,
-    describe_changes,
     legal_move_texts,
     move_text,
     parse_game,
@@ -454,7 +455,7 @@ def test_unclosed_comment_and_note_are_errors():
     assert err.kind == "syntax" and "never closed" in err.message
 
 
-# --- one move: parse_move, check_move, describe_changes, legal_move_texts ---------------
+# --- one move: parse_move, check_move, describe.changes, legal_move_texts ---------------
 
 
 def test_parse_move_errors_carry_a_column():
@@ -475,7 +476,10 @@ def test_check_move_legal_illegal_and_unreadable():
     assert verdict.event == TokensTaken((0, 1, 2))
     assert "off the board: a1 (white), b1 (blue), c1 (green)" in verdict.changes
     assert "Alice's tokens: +1 white, +1 blue, +1 green (now 3)" in verdict.changes
-    assert "next: turn 2, Bob to play" in verdict.changes
+    assert (
+        "next: Bob to play: optional actions (Privilege, Replenish), then the mandatory action"
+        in verdict.changes
+    )
     bad = check_move(state, "take a1 c1", ("Alice", "Bob"))
     assert not bad.legal and bad.violations[0].code == "take.not_a_line"
     unreadable = check_move(state, "take a1 c1 c7")
@@ -484,19 +488,19 @@ def test_check_move_legal_illegal_and_unreadable():
     assert verdict.to_dict()["event"] == {"type": "tokens_taken", "spaces": ["a1", "b1", "c1"]}
 
 
-def test_describe_changes_of_a_purchase_and_a_reveal():
+def test_the_changes_of_a_purchase_and_a_reveal():
     body = (
         "1. Alice: take a3 a4 a5 =RRR\n2. Bob: take b3 b4 b5 =KKK\n"
         "3. Alice: take e2 e3 e4 =GGG\n4. Bob: take a1 b1 =WB\n"
     )
     state = state_after(body)
     after = game.apply(state, parse_move(state, "buy 1-05"))
-    changes = describe_changes(state, after, ("Alice", "Bob"))
+    changes = describe.changes(state, after)
     assert "Alice gains 1-05 (L1 white 1pt cost G2 R3)" in changes
     assert "Alice's Prestige points: 0 → 1" in changes
     assert any(c.startswith("pyramid level 1: 1-05 leaves its slot") for c in changes)
     revealed = game.apply(after, CardRevealed("1-06"))
-    assert "pyramid level 1: 1-06 revealed" in describe_changes(after, revealed)
+    assert "pyramid level 1: 1-06 revealed" in describe.changes(after, revealed)
 
 
 def test_legal_move_texts_read_back_as_the_legal_moves():
@@ -518,8 +522,12 @@ def test_legal_move_texts_read_back_as_the_legal_moves():
 
 
 def test_the_examples_in_the_docstrings_run():
-    for module in (notation, position):
-        assert doctest.testmod(module).failed == 0
+    modules = [notation, position, describe] + [
+        importlib.import_module(f"{notation.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(notation.__path__)
+    ]
+    for module in modules:
+        assert doctest.testmod(module).failed == 0, module.__name__
 
 
 def test_stray_closing_brackets_are_reported_not_skipped():
