@@ -129,6 +129,45 @@ def test_headers_are_read_into_the_store_form_and_written_back():
     assert parse_game(again).events == parsed.events
 
 
+def test_seat_headers_are_a_list_and_a_duel_seats_exactly_two():
+    parsed = parse_game(HEAD.replace('[Player1 "Alice"]\n', "").replace("Alice", "Bob"))
+    assert parsed.errors == [] and parsed.names == ("Player 1", "Bob")
+    assert parsed.headers["players"] == ["Player 1", "Bob"]
+    three = HEAD.replace('[First "Alice"]', '[Player3 "Cid"]\n[First "Alice"]')
+    err = parse_game(three, "t.tl").errors[0]
+    assert (err.kind, err.line, err.column) == ("unknown", 7, 11)
+    assert err.message == "Player3 names seat 3: 3 players given; this game seats 2"
+    # Every error asked for: the game is still read with the two seats it has.
+    parsed = parse_game(three + "1. Alice: take a1 =W\n", "t.tl", stop_at_first_error=False)
+    assert [e.line for e in parsed.errors] == [7] and parsed.names == ("Alice", "Bob")
+    text = write_game({"players": ["Ann", "Bob"]}, [])
+    assert '[Player1 "Ann"]\n[Player2 "Bob"]' in text
+
+
+def test_visitors_skip_collect_headers_or_check_the_syntax_only():
+    from engine.splendor_duel.notation import (
+        HeadersBuilder,
+        SkipVisitor,
+        SyntaxChecker,
+        read_game,
+    )
+
+    headers = HeadersBuilder("t.tl")
+    read_game(HEAD + "1. Alice: take z9\n", headers)
+    assert headers.errors == [] and headers.names == ("Alice", "Bob")
+    assert headers.result()["date"] == "2024-03-12"
+    skip = SkipVisitor()
+    read_game("not a game at all", skip)
+    assert skip.errors == []
+    syntax = SyntaxChecker("t.tl", stop_at_first_error=False)
+    # take a1 b5 is not a line (the rules) but reads; z9 and 9-99 do not.
+    read_game(HEAD + "1. Alice: take a1 b5 take z9\n2. Bob: buy 9-99\n", syntax)
+    assert [(e.kind, e.line) for e in syntax.errors] == [
+        ("unknown", HEAD_LINES + 1),
+        ("unknown", HEAD_LINES + 2),
+    ]
+
+
 def test_first_player_by_seat_number_and_unknown_first_player():
     parsed = parse_game(HEAD.replace('[First "Alice"]', '[First "2"]'))
     assert parsed.events[0].first_player == 1
@@ -455,7 +494,7 @@ def test_unclosed_comment_and_note_are_errors():
     assert err.kind == "syntax" and "never closed" in err.message
 
 
-# --- one move: parse_move, check_move, describe.changes, legal_move_texts ---------------
+# --- one move: parse_move, check_move, legal_move_texts -------------------------------
 
 
 def test_parse_move_errors_carry_a_column():
@@ -486,21 +525,11 @@ def test_check_move_legal_illegal_and_unreadable():
     assert not unreadable.legal and unreadable.error is not None and unreadable.event is None
     assert check_move(state, "repl").violations[0].code == "replenish.bag_empty"
     assert verdict.to_dict()["event"] == {"type": "tokens_taken", "spaces": ["a1", "b1", "c1"]}
-
-
-def test_the_changes_of_a_purchase_and_a_reveal():
-    body = (
-        "1. Alice: take a3 a4 a5 =RRR\n2. Bob: take b3 b4 b5 =KKK\n"
-        "3. Alice: take e2 e3 e4 =GGG\n4. Bob: take a1 b1 =WB\n"
-    )
-    state = state_after(body)
-    after = game.apply(state, parse_move(state, "buy 1-05"))
-    changes = describe.changes(state, after)
-    assert "Alice gains 1-05 (L1 white 1pt cost G2 R3)" in changes
-    assert "Alice's Prestige points: 0 → 1" in changes
-    assert any(c.startswith("pyramid level 1: 1-05 leaves its slot") for c in changes)
-    revealed = game.apply(after, CardRevealed("1-06"))
-    assert "pyramid level 1: 1-06 revealed" in describe.changes(after, revealed)
+    assert verdict.payload == verdict.to_dict()["event"] and verdict.text == "take a1 b1 c1 =WBG"
+    # An illegal decision that reads still has its payload and canonical text.
+    assert bad.payload == {"type": "tokens_taken", "spaces": ["a1", "c1"]}
+    assert bad.text == "take a1 c1 =WG"
+    assert unreadable.payload is None and unreadable.text is None
 
 
 def test_legal_move_texts_read_back_as_the_legal_moves():
