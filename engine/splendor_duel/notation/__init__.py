@@ -53,11 +53,10 @@ from .payloads import validate_payloads
 from .reader import read_game
 from .results import ERROR_KINDS, Flagged, NotationError, PayloadProblem
 from .visitor import HeadersBuilder, SkipVisitor, SyntaxChecker, Visitor
-from .writer import GAME_TITLE, write_game
+from .writer import write_game
 
 __all__ = [
     "ERROR_KINDS",
-    "GAME_TITLE",
     "GLYPHS",
     "ILLEGAL_MARK",
     "KEYWORDS",

@@ -23,7 +23,7 @@ from .reader import read_game
 from .results import Flagged
 from .setup import setup_parts_missing
 from .tokens import check_take_colors
-from .visitor import SyntaxChecker
+from .visitor import Decision, SyntaxChecker
 
 
 class GameBuilder(SyntaxChecker):
@@ -261,21 +261,11 @@ class GameBuilder(SyntaxChecker):
         old = m.get("comment")
         m["comment"] = f"{old} {text}" if old else text
 
-    def visit_decision(
-        self,
-        line: Line,
-        body_at: int,
-        body: str,
-        i: int,
-        keyword: str,
-        args: list[str],
-        illegal: bool,
-        notes: list[str] | None,
-        turn: int | None,
-    ) -> None:
+    def visit_decision(self, decision: Decision) -> None:
         if not self.live:
-            super().visit_decision(line, body_at, body, i, keyword, args, illegal, notes, turn)
+            super().visit_decision(decision)
             return
+        keyword, args, turn = decision.keyword, decision.args, decision.turn
         state = self.state
         try:
             reader = READERS[keyword]
@@ -287,16 +277,16 @@ class GameBuilder(SyntaxChecker):
             else:
                 event = reader(args, state, self.ctx)
         except Fail as f:
-            self.fail(f, line, body_at, body, i)
+            self.fail(f, decision)
             return
         if event is None:
             return
         if not self.events:
-            where = line.token_place(body_at, body, i)
+            where = decision.place()
             self.error("syntax", where[0], where[1], "the game has no setup")
             return
         if turn is not None and state.turn != turn and state.awaiting != OVER:
-            where = line.token_place(body_at, body, i)
+            where = decision.place()
             self.error(
                 "syntax",
                 where[0],
@@ -306,9 +296,9 @@ class GameBuilder(SyntaxChecker):
                 with_position=True,
             )
             return
-        text = " ".join([keyword, *args])
-        if illegal:
-            where = line.token_place(body_at, body, i)
+        text = decision.text
+        if decision.illegal:
+            where = decision.place()
             before = position_string(state)
             try:
                 violations = _game.force(state, event)
@@ -336,7 +326,7 @@ class GameBuilder(SyntaxChecker):
         else:
             violations = _game.check(state, event)
             if violations:
-                where = line.token_place(body_at, body, i)
+                where = decision.place()
                 self.error(
                     "illegal",
                     where[0],
@@ -348,11 +338,11 @@ class GameBuilder(SyntaxChecker):
                 return
             _game.apply_unchecked(state, event)
         self.events.append(event)
-        if illegal or notes:
+        if decision.illegal or decision.notes:
             m: dict[str, Any] = {}
-            if notes:
-                m["annotations"] = notes
-            if illegal:
+            if decision.notes:
+                m["annotations"] = decision.notes
+            if decision.illegal:
                 m["played_illegally"] = True
             self.meta.append(m)
         else:

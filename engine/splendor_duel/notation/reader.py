@@ -27,7 +27,7 @@ from .lexer import (
     unescape,
 )
 from .setup import closed_comment, read_setup_line
-from .visitor import Stop, Visitor
+from .visitor import Decision, Stop, Visitor
 
 #: The plain-line path: a line without comments, marks, descriptions or players named
 #: goes to ``visitor.plain_line`` first.  Tests turn it off to check that reading every
@@ -204,7 +204,9 @@ def _decisions(visitor: Visitor, line: Line, body_at: int, turn: int | None, ski
         if skip:
             skip -= 1
         else:
-            visitor.visit_decision(line, body_at, body, i, tok, args, illegal, notes, turn)
+            visitor.visit_decision(
+                Decision(line, body_at, body, i, tok, args, illegal, notes, turn)
+            )
         i = j
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...errors import Violation
@@ -20,18 +21,43 @@ from ...protocol import SeatsError
 from .arguments import Context, Fail
 from .decisions import READERS
 from .lexer import Line
-from .players import SEAT_TAG, default_names, seat_tag, seats
+from .players import SEAT_TAG, default_names, game, seat_tag, seats
 from .results import NotationError
 
 #: The headers kept under their own key (the rest go to ``tags``).
 KNOWN_TAGS = (("Event", "event"), ("Date", "date"), ("Place", "place"))
 _READ_TAGS = KNOWN_TAGS + (("Result", "result"),)
-#: The ``[Game "..."]`` values this notation reads.
-GAME_NAMES = ("splendor duel", "splendor-duel")
 
 
 class Stop(Exception):
     """Ends the reading at the first error."""
+
+
+@dataclass(slots=True)
+class Decision:
+    """One decision as written: its ``keyword`` (the ``index``-th token of ``body``, the
+    line's text from ``body_at`` on), its arguments, the ``!illegal`` mark and the notes
+    after it, on the turn its line starts (None before any turn number)."""
+
+    line: Line
+    body_at: int
+    body: str
+    index: int
+    keyword: str
+    args: list[str]
+    illegal: bool
+    notes: list[str] | None
+    turn: int | None
+
+    @property
+    def text(self) -> str:
+        """The keyword and arguments as one text (``take c2 c3``)."""
+        return " ".join([self.keyword, *self.args])
+
+    def place(self, arg: int = -1) -> tuple[int, int]:
+        """(line, column) of argument ``arg`` (-1: the keyword)."""
+        k = self.index + 1 + arg if arg >= 0 else self.index
+        return self.line.token_place(self.body_at, self.body, k)
 
 
 class Visitor:
@@ -84,9 +110,9 @@ class Visitor:
         """The turn, the number of the next event and the position string, where known."""
         return None, None, None
 
-    def fail(self, f: Fail, line: Line, body_at: int, body: str, i: int) -> None:
+    def fail(self, f: Fail, decision: Decision) -> None:
         """Report a decision reader's failure at the argument it names."""
-        where = line.token_place(body_at, body, i + 1 + f.arg if f.arg >= 0 else i)
+        where = decision.place(f.arg)
         self.error(
             f.kind, where[0], where[1], f.message, f.violations, with_position=f.kind == "illegal"
         )
@@ -125,20 +151,8 @@ class Visitor:
     def visit_comment(self, text: str) -> None:
         """A comment after a decision."""
 
-    def visit_decision(
-        self,
-        line: Line,
-        body_at: int,
-        body: str,
-        i: int,
-        keyword: str,
-        args: list[str],
-        illegal: bool,
-        notes: list[str] | None,
-        turn: int | None,
-    ) -> None:
-        """A decision: its keyword (the ``i``-th token of ``body``), arguments, the
-        ``!illegal`` mark and notes, on turn ``turn``."""
+    def visit_decision(self, decision: Decision) -> None:
+        """A decision as written, with its marks and notes."""
 
     def end_game(self) -> None:
         """The text is read."""
@@ -168,12 +182,13 @@ class HeadersBuilder(Visitor):
     def visit_header(self, name: str, value: str, line: int, offset: int) -> None:
         self.tag_lines[name] = (line, offset)
         if name == "Game":
-            if value.strip().lower() not in GAME_NAMES:
+            rules = game()
+            if value.strip().lower() not in (rules.title.lower(), rules.kind):
                 self.error(
                     "unknown",
                     line,
                     offset + 1,
-                    f"this log is for {value!r}; this parser reads Splendor Duel",
+                    f"this log is for {value!r}; this parser reads {rules.title}",
                 )
             return
         seat = SEAT_TAG.fullmatch(name)
@@ -232,19 +247,8 @@ class SyntaxChecker(HeadersBuilder):
         self.ctx = Context(self.names)
         return True
 
-    def visit_decision(
-        self,
-        line: Line,
-        body_at: int,
-        body: str,
-        i: int,
-        keyword: str,
-        args: list[str],
-        illegal: bool,
-        notes: list[str] | None,
-        turn: int | None,
-    ) -> None:
+    def visit_decision(self, decision: Decision) -> None:
         try:
-            READERS[keyword](args, None, self.ctx)
+            READERS[decision.keyword](decision.args, None, self.ctx)
         except Fail as f:
-            self.fail(f, line, body_at, body, i)
+            self.fail(f, decision)

@@ -20,11 +20,10 @@ from ..events import Event, GameSetUp
 from ..state import State
 from .decisions import move_text
 from .lexer import GLYPHS, ILLEGAL_MARK, LINE_NAME, TAG_NAME, escape
-from .players import distinct, header_names, seat_tag
+from .players import distinct, game, header_names, seat_tag
 from .setup import setup_lines
 from .visitor import KNOWN_TAGS
 
-GAME_TITLE = "Splendor Duel"
 #: Header keys written under their own tag (the rest of the headers' keys are tags).
 _OWN_KEYS = ("players", "tags", "result", "event", "date", "place")
 
@@ -72,7 +71,7 @@ def write_game(
             _fold(state, event, m, number)
         if line:
             body.append(" ".join(line))
-    out = [_tag("Game", GAME_TITLE)]
+    out = [_tag("Game", game().title)]
     for tag, key in KNOWN_TAGS:
         if headers.get(key) not in (None, ""):
             out.append(_tag(tag, headers[key]))
