@@ -134,7 +134,9 @@ def test_seat_headers_are_a_list_and_a_duel_seats_exactly_two():
     assert parsed.errors == [] and parsed.names == ("Player 1", "Bob")
     assert parsed.headers["players"] == ["Player 1", "Bob"]
     three = HEAD.replace('[First "Alice"]', '[Player3 "Cid"]\n[First "Alice"]')
-    err = parse_game(three, "t.tl").errors[0]
+    parsed = parse_game(three, "t.tl")
+    assert parsed.headers["players"] == ["Alice", "Bob"] and parsed.state.names == ("Alice", "Bob")
+    err = parsed.errors[0]
     assert (err.kind, err.line, err.column) == ("unknown", 7, 11)
     assert err.message == "Player3 names seat 3: 3 players given; this game seats 2"
     # Every error asked for: the game is still read with the two seats it has.

@@ -53,8 +53,10 @@ class GameBuilder(SyntaxChecker):
     # -- headers and setup -------------------------------------------------------------
 
     def end_headers(self) -> bool:
-        super().end_headers()
-        self.state.names = self.names  # type: ignore[assignment]
+        try:
+            super().end_headers()
+        finally:  # named even when a header error ends the reading
+            self.state.names = self.names  # type: ignore[assignment]
         return True
 
     def visit_setup_comment(self, text: str) -> None:

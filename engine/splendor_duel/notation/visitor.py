@@ -216,16 +216,17 @@ class HeadersBuilder(Visitor):
         count = max(max(self.seat_names) + 1, seats().minimum)
         try:
             seats().check(count)
+            problem = None
         except SeatsError as err:
             _, line, offset = self.seat_names[count - 1]
-            self.error(
-                "unknown", line, offset + 1, f"{seat_tag(count - 1)} names seat {count}: {err}"
-            )
+            problem = (line, offset + 1, f"{seat_tag(count - 1)} names seat {count}: {err}")
             count = seats().maximum
         defaults = seats().default_names(count)
         given = {seat: value for seat, (value, _, _) in self.seat_names.items()}
         self.names = tuple(given.get(seat) or defaults[seat] for seat in range(count))
         self.headers["players"] = list(self.names)
+        if problem is not None:
+            self.error("unknown", *problem)
 
     def result(self) -> dict[str, Any]:
         """The headers read, ``tags`` last (absent when there are none)."""
