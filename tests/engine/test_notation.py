@@ -609,3 +609,31 @@ def test_check_move_and_payload_validation_name_the_players():
     _, problem, _ = notation.validate_payloads(payloads, names=("Ann", "Bo"))
     assert problem is not None and problem.event_number == 4
     assert any(n in problem.violations[0].message for n in ("Ann has", "Bo has"))
+
+
+def test_the_game_object_reads_and_writes_through_the_notation():
+    from engine import protocol
+    from engine.splendor_duel import GAME
+
+    parsed = GAME.read_game(HEAD + "1. Alice: take a1 b1 =WB\n", "t.tl")
+    assert isinstance(parsed, protocol.ParsedGame) and parsed.ok
+    assert parsed.names == ("Alice", "Bob") and parsed.state.names == parsed.names
+    assert GAME.write_game(parsed.headers, parsed.events, parsed.meta) == write_game(
+        parsed.headers, parsed.events, parsed.meta
+    )
+    state = parsed.state
+    verdict = GAME.check_move(state, "royal R-1")
+    assert isinstance(verdict, protocol.Verdict) and not verdict.legal
+    assert verdict.violations[0].message.startswith("Bob has 0 crowns")
+    assert verdict.text == "royal R-1" and verdict.payload == {
+        "type": "royal_taken",
+        "royal": "R-1",
+    }
+    legal = GAME.check_move(state, "take c3")
+    after = game.apply(state, GAME.parse_move(state, "take c3"))
+    assert legal.legal and list(legal.changes) == GAME.changes(state, after)
+    assert GAME.move_text(state, legal.event) == legal.text == "take c3 =W"
+    assert legal.text in GAME.legal_move_texts(state)
+    payloads = [event_to_dict(e) for e in parsed.events]
+    _, problem, flagged = GAME.validate_payloads(payloads, [None] * len(payloads), ["Ann", "Bo"])
+    assert problem is None and flagged == []
