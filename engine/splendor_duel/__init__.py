@@ -63,10 +63,9 @@ class SplendorDuel:
     def read_game(
         self, text: str, source: str = "<text>", *, stop_at_first_error: bool = True
     ) -> ParsedGame:
-        from . import notation
+        from .notation import parse_game
 
-        p = notation.parse_game(text, source, stop_at_first_error=stop_at_first_error)
-        return ParsedGame(p.headers, p.events, p.meta, p.errors, p.state, p.flagged, p.names)
+        return parse_game(text, source, stop_at_first_error=stop_at_first_error)
 
     def write_game(
         self,
@@ -74,36 +73,29 @@ class SplendorDuel:
         events: Sequence[Any],
         meta: Sequence[Mapping[str, Any] | None] | None = None,
     ) -> str:
-        from . import notation
+        from .notation import write_game
 
-        return notation.write_game(dict(headers), list(events), meta)  # type: ignore[arg-type]
+        return write_game(headers, events, meta)
 
     def parse_move(self, state: State, text: str) -> _events.Event:
-        from . import notation
+        from .notation import parse_move
 
-        return notation.parse_move(state, text, state.names)
+        return parse_move(state, text, state.names)
 
     def check_move(self, state: State, text: str) -> Verdict:
-        from . import notation
+        from .notation import check_move
 
-        v = notation.check_move(state, text, state.names)
-        payload = None if v.event is None else _events.event_to_dict(v.event)
-        canonical = (
-            None
-            if v.event is None or not v.legal
-            else notation.move_text(state, v.event, state.names)
-        )
-        return Verdict(v.legal, v.event, v.violations, v.changes, v.error, payload, canonical)
+        return check_move(state, text, state.names)
 
     def move_text(self, state: State, event: _events.Event) -> str:
-        from . import notation
+        from .notation import move_text
 
-        return notation.move_text(state, event, state.names)
+        return move_text(state, event, state.names)
 
     def legal_move_texts(self, state: State) -> list[str]:
-        from . import notation
+        from .notation import legal_move_texts
 
-        return notation.legal_move_texts(state, state.names)
+        return legal_move_texts(state, state.names)
 
     def position(self, state: State) -> str:
         from .position import position_string
@@ -121,13 +113,9 @@ class SplendorDuel:
         meta: Sequence[Mapping[str, Any] | None],
         names: Sequence[str],
     ) -> Any:
-        from . import notation
+        from .notation import validate_payloads
 
-        return notation.validate_payloads(
-            payloads,
-            meta,
-            self.seats.names(names, 2),  # type: ignore[arg-type]
-        )
+        return validate_payloads(payloads, meta, self.seats.names(names, 2))
 
     # --- describing a step ------------------------------------------------------------
 
@@ -146,9 +134,7 @@ class SplendorDuel:
         }
 
     def changes(self, before: State, after: State) -> list[str]:
-        from . import notation
-
-        return notation.describe_changes(before, after, after.names)  # type: ignore[arg-type]
+        return _describe.changes(before, after)
 
     def view(self, state: State, before: State | None = None) -> dict[str, Any]:
         raise NotImplementedError("moved from web/present.py into engine/splendor_duel/view.py")

@@ -1,4 +1,5 @@
-"""Splendor Duel in words: what is due now, how the game ended, token counts.
+"""Splendor Duel in words: what is due now, how the game ended, what a step changed,
+token counts.
 
 Each fact has one wording here; the notation, the rules' messages, the site and the CLI
 all take it from this module (through :class:`engine.protocol.GameRules` above the engine).
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..protocol import Result, Status
-from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, MAX_TOKENS
+from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, MAX_TOKENS, ROYALS, SPACE_NAMES
 from .state import (
     ACTION,
     BONUS_TOKEN,
@@ -111,3 +112,122 @@ def status(state: State) -> Status:
         phase = "finished" if state.awaiting == OVER else "playing"
     to_move = state.current if phase == "playing" else None
     return Status(phase, state.turn, to_move, due(state), result(state))
+
+
+# --- what a step changed ---------------------------------------------------------------
+
+
+def _delta_text(before: Sequence[int], after: Sequence[int]) -> str:
+    """``+1 white, -2 red``: the change of counts by colour."""
+    parts = []
+    for c in range(min(len(before), len(after))):
+        d = after[c] - before[c]
+        if d:
+            parts.append(f"{d:+d} {COLOR_NAMES[c]}")
+    return ", ".join(parts)
+
+
+def replenish_changes(state: State) -> list[str]:
+    """What replenishing the board in ``state`` changes, before the draw is known."""
+    opponent = state.names[1 - state.current]
+    return [
+        f"the {sum(state.bag)} tokens in the bag ({tokens_text(state.bag)}) go onto the "
+        "empty spaces in spiral order, from c3",
+        f"{opponent} takes a Privilege",
+    ]
+
+
+def changes(before: State, after: State) -> list[str]:
+    """What differs between two states, one short sentence each (for "what does this
+    move change?"), naming the seats from ``after.names``."""
+    names = after.names
+    out: list[str] = []
+    taken = [s for s in range(25) if before.board[s] != EMPTY and after.board[s] == EMPTY]
+    placed = [s for s in range(25) if before.board[s] == EMPTY and after.board[s] != EMPTY]
+    if taken:
+        out.append(
+            "off the board: "
+            + ", ".join(f"{SPACE_NAMES[s]} ({COLOR_NAMES[before.board[s]]})" for s in taken)
+        )
+    if placed:
+        out.append(
+            "onto the board: "
+            + ", ".join(f"{SPACE_NAMES[s]} ({COLOR_NAMES[after.board[s]]})" for s in placed)
+        )
+    if before.bag != after.bag:
+        out.append(f"bag: {_delta_text(before.bag, after.bag)} (now {sum(after.bag)})")
+    for seat in range(len(after.players)):
+        out.extend(_player_changes(before, after, seat, names[seat]))
+    if before.table_privileges != after.table_privileges:
+        out.append(f"Privileges on the table: {before.table_privileges} → {after.table_privileges}")
+    out.extend(_pyramid_changes(before, after))
+    if before.decks != after.decks:
+        out.append("decks: " + "/".join(str(n) for n in after.decks) + " cards left")
+    r = result(after)
+    if r is not None and before.outcome is None:
+        out.append(f"game over: {r.text}")
+    elif (after.awaiting, after.turn, after.current) != (
+        before.awaiting,
+        before.turn,
+        before.current,
+    ):
+        out.append("next: " + due(after))
+    return out
+
+
+def _player_changes(before: State, after: State, seat: int, name: str) -> list[str]:
+    out: list[str] = []
+    pb, pa = before.players[seat], after.players[seat]
+    if pb.tokens != pa.tokens:
+        out.append(f"{name}'s tokens: {_delta_text(pb.tokens, pa.tokens)} (now {sum(pa.tokens)})")
+    new_cards = pa.cards[len(pb.cards) :] if pa.cards[: len(pb.cards)] == pb.cards else pa.cards
+    for cid, color in new_cards:
+        how = f" as {COLOR_NAMES[color]}" if color is not None and CARDS[cid].is_joker else ""
+        out.append(f"{name} gains {cid}{how} ({CARDS[cid].describe()})")
+    if pb.cards != pa.cards and len(pa.cards) == len(pb.cards):
+        for (cid, cb), (_, ca) in zip(pb.cards, pa.cards, strict=True):
+            if cb != ca and ca is not None:
+                out.append(f"{name}'s {cid} copies {COLOR_NAMES[ca]}")
+    if pb.reserved != pa.reserved:
+        gone = [r for r in pb.reserved if r not in pa.reserved]
+        new = [r for r in pa.reserved if r not in pb.reserved]
+        for lv, rid in new:
+            if rid is None:
+                out.append(f"{name} reserves a level-{lv} card blind")
+            elif (lv, None) in gone:
+                out.append(f"{name}'s blind reserve is {rid}")
+            else:
+                out.append(f"{name} reserves {rid}")
+        for _, rid in gone:
+            if rid is not None and not any(c == rid for c, _ in pa.cards):
+                out.append(f"{name} no longer holds reserved {rid}")
+    if pb.privileges != pa.privileges:
+        out.append(f"{name}'s Privileges: {pb.privileges} → {pa.privileges}")
+    for rid in pa.royals:
+        if rid not in pb.royals:
+            out.append(f"{name} takes Royal card {rid} ({ROYALS[rid].points} points)")
+    if pb.points != pa.points:
+        out.append(f"{name}'s Prestige points: {pb.points} → {pa.points}")
+    if pb.crowns != pa.crowns:
+        out.append(f"{name}'s Crowns: {pb.crowns} → {pa.crowns}")
+    return out
+
+
+def _pyramid_changes(before: State, after: State) -> list[str]:
+    out: list[str] = []
+    for level in range(3):
+        rb = before.pyramid[level]
+        ra = after.pyramid[level]
+        for slot in range(max(len(rb), len(ra))):
+            was = rb[slot] if slot < len(rb) else None
+            now = ra[slot] if slot < len(ra) else None
+            if was == now:
+                continue
+            if now is None:
+                out.append(
+                    f"pyramid level {level + 1}: {was} leaves its slot "
+                    "(refilled at the end of the turn)"
+                )
+            else:
+                out.append(f"pyramid level {level + 1}: {now} revealed")
+    return out

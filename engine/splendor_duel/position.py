@@ -21,6 +21,7 @@ one (a move forced through although illegal), it is appended as ``key=value``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import EngineError
@@ -86,10 +87,11 @@ class PositionError(EngineError, ValueError):
 # --- writing ---------------------------------------------------------------------------
 
 
-def counts_text(counts: list[int] | tuple[int, ...]) -> str:
-    """``W2B1Y1`` for two white, one blue and one Gold; ``-`` for none."""
-    out = "".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n)
-    return out or "-"
+def counts_text(counts: Sequence[int], sep: str = "", empty: str = "-") -> str:
+    """``W2B1Y1`` for two white, one blue and one Gold; ``-`` for none.  The notation
+    writes the same counts apart (``sep=" "``: ``W2 B1 Y1``) and nothing for none."""
+    out = sep.join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n)
+    return out or empty
 
 
 def _default_color(card_id: str) -> int | None:

@@ -4,11 +4,13 @@ errors with their places, and the helpers the CLI and the site share."""
 from __future__ import annotations
 
 import doctest
+import importlib
+import pkgutil
 import random
 
 import pytest
 
-from engine.splendor_duel import game, notation, position, simulate
+from engine.splendor_duel import describe, game, notation, position, simulate
 from engine.splendor_duel.events import (
     BoardReplenished,
     BonusTokenTaken,
@@ -29,7 +31,6 @@ from engine.splendor_duel.events import (
 from engine.splendor_duel.notation import (
     NotationError,
     check_move,
-    describe_changes,
     legal_move_texts,
     move_text,
     parse_game,
@@ -126,6 +127,47 @@ def test_headers_are_read_into_the_store_form_and_written_back():
     again = write_game(parsed.headers, parsed.events, parsed.meta)
     assert '[Result "*"]' in again and '[Round "3"]' in again
     assert parse_game(again).events == parsed.events
+
+
+def test_seat_headers_are_a_list_and_a_duel_seats_exactly_two():
+    parsed = parse_game(HEAD.replace('[Player1 "Alice"]\n', "").replace("Alice", "Bob"))
+    assert parsed.errors == [] and parsed.names == ("Player 1", "Bob")
+    assert parsed.headers["players"] == ["Player 1", "Bob"]
+    three = HEAD.replace('[First "Alice"]', '[Player3 "Cid"]\n[First "Alice"]')
+    parsed = parse_game(three, "t.tl")
+    assert parsed.headers["players"] == ["Alice", "Bob"] and parsed.state.names == ("Alice", "Bob")
+    err = parsed.errors[0]
+    assert (err.kind, err.line, err.column) == ("unknown", 7, 11)
+    assert err.message == "Player3 names seat 3: 3 players given; this game seats 2"
+    # Every error asked for: the game is still read with the two seats it has.
+    parsed = parse_game(three + "1. Alice: take a1 =W\n", "t.tl", stop_at_first_error=False)
+    assert [e.line for e in parsed.errors] == [7] and parsed.names == ("Alice", "Bob")
+    text = write_game({"players": ["Ann", "Bob"]}, [])
+    assert '[Player1 "Ann"]\n[Player2 "Bob"]' in text
+
+
+def test_visitors_skip_collect_headers_or_check_the_syntax_only():
+    from engine.splendor_duel.notation import (
+        HeadersBuilder,
+        SkipVisitor,
+        SyntaxChecker,
+        read_game,
+    )
+
+    headers = HeadersBuilder("t.tl")
+    read_game(HEAD + "1. Alice: take z9\n", headers)
+    assert headers.errors == [] and headers.names == ("Alice", "Bob")
+    assert headers.result()["date"] == "2024-03-12"
+    skip = SkipVisitor()
+    read_game("not a game at all", skip)
+    assert skip.errors == []
+    syntax = SyntaxChecker("t.tl", stop_at_first_error=False)
+    # take a1 b5 is not a line (the rules) but reads; z9 and 9-99 do not.
+    read_game(HEAD + "1. Alice: take a1 b5 take z9\n2. Bob: buy 9-99\n", syntax)
+    assert [(e.kind, e.line) for e in syntax.errors] == [
+        ("unknown", HEAD_LINES + 1),
+        ("unknown", HEAD_LINES + 2),
+    ]
 
 
 def test_first_player_by_seat_number_and_unknown_first_player():
@@ -454,7 +496,7 @@ def test_unclosed_comment_and_note_are_errors():
     assert err.kind == "syntax" and "never closed" in err.message
 
 
-# --- one move: parse_move, check_move, describe_changes, legal_move_texts ---------------
+# --- one move: parse_move, check_move, legal_move_texts -------------------------------
 
 
 def test_parse_move_errors_carry_a_column():
@@ -475,28 +517,21 @@ def test_check_move_legal_illegal_and_unreadable():
     assert verdict.event == TokensTaken((0, 1, 2))
     assert "off the board: a1 (white), b1 (blue), c1 (green)" in verdict.changes
     assert "Alice's tokens: +1 white, +1 blue, +1 green (now 3)" in verdict.changes
-    assert "next: turn 2, Bob to play" in verdict.changes
+    assert (
+        "next: Bob to play: optional actions (Privilege, Replenish), then the mandatory action"
+        in verdict.changes
+    )
     bad = check_move(state, "take a1 c1", ("Alice", "Bob"))
     assert not bad.legal and bad.violations[0].code == "take.not_a_line"
     unreadable = check_move(state, "take a1 c1 c7")
     assert not unreadable.legal and unreadable.error is not None and unreadable.event is None
     assert check_move(state, "repl").violations[0].code == "replenish.bag_empty"
     assert verdict.to_dict()["event"] == {"type": "tokens_taken", "spaces": ["a1", "b1", "c1"]}
-
-
-def test_describe_changes_of_a_purchase_and_a_reveal():
-    body = (
-        "1. Alice: take a3 a4 a5 =RRR\n2. Bob: take b3 b4 b5 =KKK\n"
-        "3. Alice: take e2 e3 e4 =GGG\n4. Bob: take a1 b1 =WB\n"
-    )
-    state = state_after(body)
-    after = game.apply(state, parse_move(state, "buy 1-05"))
-    changes = describe_changes(state, after, ("Alice", "Bob"))
-    assert "Alice gains 1-05 (L1 white 1pt cost G2 R3)" in changes
-    assert "Alice's Prestige points: 0 → 1" in changes
-    assert any(c.startswith("pyramid level 1: 1-05 leaves its slot") for c in changes)
-    revealed = game.apply(after, CardRevealed("1-06"))
-    assert "pyramid level 1: 1-06 revealed" in describe_changes(after, revealed)
+    assert verdict.payload == verdict.to_dict()["event"] and verdict.text == "take a1 b1 c1 =WBG"
+    # An illegal decision that reads still has its payload and canonical text.
+    assert bad.payload == {"type": "tokens_taken", "spaces": ["a1", "c1"]}
+    assert bad.text == "take a1 c1 =WG"
+    assert unreadable.payload is None and unreadable.text is None
 
 
 def test_legal_move_texts_read_back_as_the_legal_moves():
@@ -518,8 +553,12 @@ def test_legal_move_texts_read_back_as_the_legal_moves():
 
 
 def test_the_examples_in_the_docstrings_run():
-    for module in (notation, position):
-        assert doctest.testmod(module).failed == 0
+    modules = [notation, position, describe] + [
+        importlib.import_module(f"{notation.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(notation.__path__)
+    ]
+    for module in modules:
+        assert doctest.testmod(module).failed == 0, module.__name__
 
 
 def test_stray_closing_brackets_are_reported_not_skipped():
@@ -570,3 +609,31 @@ def test_check_move_and_payload_validation_name_the_players():
     _, problem, _ = notation.validate_payloads(payloads, names=("Ann", "Bo"))
     assert problem is not None and problem.event_number == 4
     assert any(n in problem.violations[0].message for n in ("Ann has", "Bo has"))
+
+
+def test_the_game_object_reads_and_writes_through_the_notation():
+    from engine import protocol
+    from engine.splendor_duel import GAME
+
+    parsed = GAME.read_game(HEAD + "1. Alice: take a1 b1 =WB\n", "t.tl")
+    assert isinstance(parsed, protocol.ParsedGame) and parsed.ok
+    assert parsed.names == ("Alice", "Bob") and parsed.state.names == parsed.names
+    assert GAME.write_game(parsed.headers, parsed.events, parsed.meta) == write_game(
+        parsed.headers, parsed.events, parsed.meta
+    )
+    state = parsed.state
+    verdict = GAME.check_move(state, "royal R-1")
+    assert isinstance(verdict, protocol.Verdict) and not verdict.legal
+    assert verdict.violations[0].message.startswith("Bob has 0 crowns")
+    assert verdict.text == "royal R-1" and verdict.payload == {
+        "type": "royal_taken",
+        "royal": "R-1",
+    }
+    legal = GAME.check_move(state, "take c3")
+    after = game.apply(state, GAME.parse_move(state, "take c3"))
+    assert legal.legal and list(legal.changes) == GAME.changes(state, after)
+    assert GAME.move_text(state, legal.event) == legal.text == "take c3 =W"
+    assert legal.text in GAME.legal_move_texts(state)
+    payloads = [event_to_dict(e) for e in parsed.events]
+    _, problem, flagged = GAME.validate_payloads(payloads, [None] * len(payloads), ["Ann", "Bo"])
+    assert problem is None and flagged == []

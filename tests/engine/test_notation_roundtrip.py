@@ -176,6 +176,7 @@ def test_the_cache_of_decision_texts_never_changes_a_result(data):
     """Plain lines are read from a cache of decision texts; reading every line token by
     token must give exactly the same events, meta and errors."""
     from engine.splendor_duel import notation
+    from engine.splendor_duel.notation import reader
 
     text = sample_text()
     lines = text.split("\n")
@@ -187,9 +188,9 @@ def test_the_cache_of_decision_texts_never_changes_a_result(data):
     damaged = "\n".join(lines)
     fast = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
     notation._TEXT_CACHE.clear()
-    notation._PLAIN_LINES = False
+    reader.PLAIN_LINES = False
     try:
         slow = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
     finally:
-        notation._PLAIN_LINES = True
+        reader.PLAIN_LINES = True
     assert fast == slow

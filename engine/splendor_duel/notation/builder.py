@@ -1,0 +1,426 @@
+"""The visitor that builds a game: each decision read is checked against the rules and
+applied, the meta (comments, notes, ``!illegal``) kept beside the events, and the result
+of :func:`parse_game` is an :class:`engine.protocol.ParsedGame`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...errors import IllegalMoveError, Violation
+from ...protocol import ParsedGame
+from .. import game as _game
+from .. import rules
+from ..catalogue import COLOR_NAMES
+from ..events import CardRevealed, Event, GameSetUp, TokensTaken
+from ..position import position_string
+from ..state import ACTION, OVER, REVEAL, State
+from .arguments import Fail
+from .decisions import READERS, TEXT_CACHE, UNCACHED, learn, remember
+from .lexer import DECISION_RE, Line
+from .players import listing, seat_number
+from .reader import read_game
+from .results import Flagged
+from .setup import setup_parts_missing
+from .tokens import check_take_colors
+from .visitor import Decision, SyntaxChecker
+
+
+class GameBuilder(SyntaxChecker):
+    """Folds the game as it is read, with full rule checks.  After the first error (when
+    every error is asked for) it only checks the syntax, as :class:`SyntaxChecker`."""
+
+    def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
+        super().__init__(source, stop_at_first_error=stop_at_first_error)
+        self.state = State(self.names)  # type: ignore[arg-type]
+        self.events: list[Event] = []
+        self.meta: list[dict[str, Any] | None] = []
+        self.flagged: list[Flagged] = []
+        self.pending_comments: list[str] = []
+        self.pending_notes: list[str] = []
+
+    def position_facts(self) -> tuple[int | None, int | None, str | None]:
+        state = self.state
+        return state.turn, len(self.events) + 1, position_string(state)
+
+    def parsed(self) -> ParsedGame:
+        """What was read: the headers, the events and meta of the legal prefix, the
+        errors, the state after the prefix, the decisions kept as played illegally."""
+        return ParsedGame(
+            self.result(), self.events, self.meta, self.errors, self.state, self.flagged, self.names
+        )
+
+    # -- headers and setup -------------------------------------------------------------
+
+    def end_headers(self) -> bool:
+        try:
+            super().end_headers()
+        finally:  # named even when a header error ends the reading
+            self.state.names = self.names  # type: ignore[assignment]
+        return True
+
+    def visit_setup_comment(self, text: str) -> None:
+        self.pending_comments.append(text)
+
+    def visit_setup_note(self, text: str) -> None:
+        self.pending_notes.append(text)
+
+    def end_setup(self, parts: dict[str, Any], line: Line | None, at_end: bool) -> None:
+        number = line.number if line is not None else 1
+        if not self.live and not self.stop:
+            return
+        missing = setup_parts_missing(parts)
+        if missing:
+            if at_end and not parts:
+                if not self.tag_lines and not self.errors:
+                    self.error(
+                        "syntax", 1, 1, "no game here: expected headers, the setup and turns"
+                    )
+                return  # headers only: a game not set up yet
+            self.error(
+                "syntax",
+                number,
+                1,
+                f"the setup is incomplete: {', '.join(missing)} missing before turn 1",
+            )
+            return
+        if self.first is None:
+            self.error(
+                "syntax",
+                number,
+                1,
+                'the First header names the first player, e.g. [First "Alice"]',
+            )
+            return
+        value, first_line = self.first
+        first = None
+        for seat, name in enumerate(self.names):
+            if value == name:
+                first = seat
+        if first is None:
+            first = seat_number(value if value.startswith("#") else "#" + value, len(self.names))
+        if first is None:
+            col = self.tag_lines["First"][1] + 1
+            self.error(
+                "unknown",
+                first_line,
+                col,
+                f"First names {value!r}, who is neither player "
+                f"({', '.join(repr(n) for n in self.names)})",
+            )
+            return
+        levels = parts["levels"]
+        pyramid = (tuple(levels[1]), tuple(levels[2]), tuple(levels[3]))
+        event = GameSetUp(first, parts["board"][0], pyramid, parts.get("privileges"))
+        violations = _game.check(self.state, event)
+        if violations:
+            self.error(
+                "illegal",
+                parts["board"][1],
+                1,
+                "the setup breaks the rules",
+                violations,
+                with_position=True,
+            )
+            return
+        _game.apply_unchecked(self.state, event)
+        self.events.append(event)
+        self.meta.append(self._take_pending())
+
+    def _take_pending(self) -> dict[str, Any] | None:
+        m: dict[str, Any] = {}
+        if self.pending_comments:
+            m["comment"] = " ".join(c for c in self.pending_comments if c)
+            if not m["comment"]:
+                del m["comment"]
+        if self.pending_notes:
+            m["annotations"] = list(self.pending_notes)
+        self.pending_comments = []
+        self.pending_notes = []
+        return m or None
+
+    # -- turns -------------------------------------------------------------------------
+
+    def visit_turn(self, line: Line, m: re.Match[str], number: int) -> None:
+        state = self.state
+        name = m.group(2)
+        if (
+            number == state.turn
+            and self.live
+            and (name is None or name == self.names[state.current])
+            and state.awaiting != OVER
+        ):
+            return  # the usual case: the turn the game is at, its player named or not
+        if not self.live:
+            return
+        if not self.events:
+            self.error("syntax", line.number, 1, "the game has no setup before turn 1")
+            return
+        if number != state.turn and state.awaiting != OVER:
+            if number > state.turn:
+                self.error(
+                    "illegal",
+                    line.number,
+                    m.start(1) + 1,
+                    f"turn {number} starts here, but turn {state.turn} is not over",
+                    [_due_violation(state)],
+                    with_position=True,
+                )
+                return
+            msg = (
+                f"this is turn {state.turn}, not {number} (turns are numbered from 1; an "
+                "extra turn counts as a turn)"
+            )
+            self.error("syntax", line.number, m.start(1) + 1, msg, with_position=True)
+            return
+        if number != state.turn:
+            self.error(
+                "syntax",
+                line.number,
+                m.start(1) + 1,
+                f"the game ended on turn {state.turn}; turn {number} cannot follow",
+                with_position=True,
+            )
+            return
+        if name is not None:
+            self._turn_player(line, m, number, name.strip())
+
+    def _turn_player(self, line: Line, m: re.Match[str], number: int, name: str) -> None:
+        state = self.state
+        names = self.names
+        seat = names.index(name) if name in names else seat_number(name, len(names))
+        if seat is None:
+            self.error(
+                "unknown",
+                line.number,
+                m.start(2) + 1,
+                f"no player {name!r} (the players are {listing(names)})",
+            )
+            return
+        if seat != state.current and state.awaiting != OVER:
+            self.error(
+                "illegal",
+                line.number,
+                m.start(2) + 1,
+                f"turn {number} is {names[state.current]}'s, not {name}'s",
+                [
+                    Violation(
+                        "turn.player", f"it is {names[state.current]}'s turn", rules.PLAYER_TURN
+                    )
+                ],
+                with_position=True,
+            )
+
+    def plain_line(self, body: str, turn: int) -> int | None:
+        """Check and apply a plain line's decisions straight from the cache of decision
+        texts, up to the first one that needs the token-by-token reading."""
+        if not self.live:
+            return 0
+        state = self.state
+        events = self.events
+        meta = self.meta
+        check = _game.check
+        apply = _game.apply_unchecked
+        cache = TEXT_CACHE
+        board = state.board
+        taken = 0
+        for decision, junk in DECISION_RE.findall(body):
+            if junk:
+                break
+            entry = cache.get(decision)
+            if entry is None:
+                entry = learn(decision)
+            if entry is None or state.turn != turn:
+                break
+            event, colors = entry
+            if colors is not None:
+                for sp, c in colors:
+                    if board[sp] != c:
+                        break
+                else:
+                    colors = None
+                if colors is not None:
+                    break
+            if check(state, event):
+                break
+            apply(state, event)
+            events.append(event)
+            meta.append(None)
+            taken += 1
+        else:
+            return None
+        return taken
+
+    def visit_comment(self, text: str) -> None:
+        if not text or not self.live:
+            return
+        if not self.events:
+            self.pending_comments.append(text)
+            return
+        m = self.meta[-1]
+        if m is None:
+            m = self.meta[-1] = {}
+        old = m.get("comment")
+        m["comment"] = f"{old} {text}" if old else text
+
+    def visit_decision(self, decision: Decision) -> None:
+        if not self.live:
+            super().visit_decision(decision)
+            return
+        keyword, args, turn = decision.keyword, decision.args, decision.turn
+        state = self.state
+        try:
+            reader = READERS[keyword]
+            event = reader(args, None, self.ctx)
+            if event is not None and keyword not in UNCACHED:
+                remember(keyword, args, event)
+                if keyword == "take" and args[-1][0] == "=":
+                    check_take_colors(state, args)
+            else:
+                event = reader(args, state, self.ctx)
+        except Fail as f:
+            self.fail(f, decision)
+            return
+        if event is None:
+            return
+        if not self.events:
+            where = decision.place()
+            self.error("syntax", where[0], where[1], "the game has no setup")
+            return
+        if turn is not None and state.turn != turn and state.awaiting != OVER:
+            where = decision.place()
+            self.error(
+                "syntax",
+                where[0],
+                where[1],
+                f"turn {turn} ended before {keyword!r}; turn {state.turn} starts on a new "
+                f"line ('{state.turn}.')",
+                with_position=True,
+            )
+            return
+        text = decision.text
+        if decision.illegal:
+            where = decision.place()
+            before = position_string(state)
+            try:
+                violations = _game.force(state, event)
+            except IllegalMoveError as err:
+                self.error(
+                    "illegal",
+                    where[0],
+                    where[1],
+                    "marked !illegal, but it cannot be replayed even as played",
+                    err.violations,
+                    with_position=True,
+                )
+                return
+            self.flagged.append(
+                Flagged(
+                    len(self.events) + 1,
+                    where[0],
+                    where[1],
+                    turn or state.turn,
+                    text,
+                    violations,
+                    before,
+                )
+            )
+        else:
+            violations = _game.check(state, event)
+            if violations:
+                where = decision.place()
+                self.error(
+                    "illegal",
+                    where[0],
+                    where[1],
+                    f"{text} is not allowed here",
+                    violations,
+                    with_position=True,
+                )
+                return
+            _game.apply_unchecked(state, event)
+        self.events.append(event)
+        if decision.illegal or decision.notes:
+            m: dict[str, Any] = {}
+            if decision.notes:
+                m["annotations"] = decision.notes
+            if decision.illegal:
+                m["played_illegally"] = True
+            self.meta.append(m)
+        else:
+            self.meta.append(None)
+
+    # -- the end -----------------------------------------------------------------------
+
+    def end_game(self) -> None:
+        if self.live and self.events:
+            self._check_result()
+
+    def _check_result(self) -> None:
+        """The Result and Victory headers must agree with how the moves end."""
+        result = self.headers.get("result")
+        state = self.state
+        o = state.outcome
+        if result in ("1-0", "0-1"):
+            winner = 0 if result == "1-0" else 1
+            if o is None or o.winner != winner:
+                if o is None:
+                    actual = f"the moves end on turn {state.turn} with the game still going"
+                else:
+                    actual = f"{self.names[o.winner]} won by {o.condition}"
+                line, col = self.tag_lines.get("Result", (1, 0))
+                self.error(
+                    "illegal",
+                    line,
+                    col + 1,
+                    f"the Result header says {result} ({self.names[winner]} won)",
+                    [Violation("result.mismatch", actual, rules.VICTORY)],
+                    with_position=True,
+                )
+                return
+        victory = self.tags.get("Victory")
+        if victory is not None and o is not None:
+            expected = o.condition if o.color is None else f"color {COLOR_NAMES[o.color]}"
+            said = " ".join(victory.lower().replace("colour", "color").split())
+            if said not in (expected, o.condition):
+                line, col = self.tag_lines.get("Victory", (1, 0))
+                self.error(
+                    "illegal",
+                    line,
+                    col + 1,
+                    f"the Victory header says {victory!r}, but the game was won by {expected}",
+                    [Violation("result.mismatch", f"won by {expected}", rules.VICTORY)],
+                    with_position=True,
+                )
+
+
+def _due_violation(state: State) -> Violation:
+    """What the state waits for, as the engine words it (``turn.discard_due`` ...)."""
+    if state.awaiting == ACTION:
+        return Violation(
+            "turn.action_due",
+            f"{state.names[state.current]} has not played turn {state.turn} yet: the "
+            "mandatory action is due",
+            rules.MANDATORY,
+        )
+    probe: Event = TokensTaken((0,)) if state.awaiting == REVEAL else CardRevealed("1-01")
+    found = _game.check(state, probe)
+    if found:
+        return found[0]
+    return Violation("turn.not_over", "the turn is not over", rules.PLAYER_TURN)
+
+
+def parse_game(
+    text: str, source: str = "<string>", *, stop_at_first_error: bool = True
+) -> ParsedGame:
+    """Read a game written in notation, checking every decision against the rules.
+
+    With ``stop_at_first_error`` (the default) reading ends at the first problem; without
+    it, the events stop at the first problem (the legal prefix is kept) and the rest of
+    the text is still read for syntax errors and unknown names, each reported.  A
+    decision marked ``!illegal`` is applied as played (``game.force``) and listed in
+    ``flagged`` instead of being an error.  Never raises for bad input.
+    """
+    builder = GameBuilder(source, stop_at_first_error=stop_at_first_error)
+    read_game(text, builder)
+    return builder.parsed()

@@ -1,0 +1,124 @@
+"""One decision at a time: what a text means in a position (:func:`parse_move`), whether
+it is legal there and what it changes (:func:`check_move`), and every legal decision as
+text (:func:`legal_move_texts`).
+
+Decisions and messages name the seats ``names`` (default ``Player 1``, ``Player 2``);
+:class:`engine.splendor_duel.SplendorDuel` passes the state's own names.
+
+>>> import random
+>>> from engine.splendor_duel import game, simulate
+>>> state = game.replay(simulate.random_game(random.Random(5))[:1])
+>>> verdict = check_move(state, "take a1", ("Ann", "Bob"))
+>>> verdict.legal, verdict.text, verdict.payload
+(True, 'take a1 =R', {'type': 'tokens_taken', 'spaces': ['a1']})
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+
+from ...errors import Violation
+from ...protocol import Verdict
+from .. import describe
+from .. import game as _game
+from ..events import BoardReplenished, Event, event_to_dict
+from ..state import REVEAL, State
+from .arguments import Context, Fail, is_payment
+from .decisions import READERS, move_text
+from .lexer import KEYWORDS, TOKEN_RE
+from .players import default_names
+from .results import NotationError
+
+
+def _named(state: State, names: Sequence[str] | None) -> State:
+    """``state`` naming the seats ``names`` (a copy when they differ: the caller's state
+    is not renamed); the engine's messages name the players from it."""
+    names = names or default_names()
+    if tuple(names) == tuple(state.names):
+        return state
+    state = state.copy()
+    state.names = tuple(names)  # type: ignore[assignment]
+    return state
+
+
+def parse_move(state: State, text: str, names: Sequence[str] | None = None) -> Event:
+    """The event one decision written in notation stands for, in ``state``.
+
+    Raises NotationError (source ``<move>``, line 1) if the text cannot be read.  The
+    event is not checked against the rules: use ``game.check`` or :func:`check_move`.
+    """
+    seat_names = tuple(names or default_names())
+    tokens = TOKEN_RE.findall(text)
+    spots = [m.start() + 1 for m in TOKEN_RE.finditer(text)]
+
+    def fail(
+        kind: str, k: int, message: str, violations: Sequence[Violation] = ()
+    ) -> NotationError:
+        column = spots[k] if 0 <= k < len(spots) else len(text) + 1
+        return NotationError(kind, "<move>", 1, column, message, violations)
+
+    if not tokens:
+        raise fail("syntax", 0, f"expected a decision ({', '.join(KEYWORDS)})")
+    keyword = tokens[0]
+    reader = READERS.get(keyword)
+    if reader is None:
+        near = difflib.get_close_matches(keyword, KEYWORDS, 1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise fail(
+            "syntax",
+            0,
+            f"unknown decision {keyword!r}{hint}; expected one of {', '.join(KEYWORDS)}",
+        )
+    end = len(tokens)
+    for k in range(1, len(tokens)):
+        t = tokens[k]
+        if t in READERS and tokens[k - 1] != "by":
+            raise fail("syntax", k, "one decision at a time")
+        if t[0] in "{!?})" or (t[0] == "(" and not (keyword == "buy" and is_payment(t))):
+            end = k
+            break
+    try:
+        event = reader(tokens[1:end], state, Context(seat_names))
+    except Fail as f:
+        raise fail(f.kind, f.arg + 1, f.message, f.violations) from None
+    assert event is not None
+    return event
+
+
+def check_move(state: State, text: str, names: Sequence[str] | None = None) -> Verdict:
+    """Is the decision ``text`` legal in ``state``?  If not, why (violations citing the
+    rulebook); if so, what it changes.  ``payload`` and ``text`` (the canonical notation)
+    are filled in whenever the text reads as a decision.  Never raises for bad input."""
+    state = _named(state, names)
+    try:
+        event = parse_move(state, text, state.names)
+    except NotationError as err:
+        return Verdict(False, None, err.violations, [], err)
+    payload = event_to_dict(event)
+    try:
+        canonical: str | None = move_text(state, event, state.names)
+    except (IndexError, KeyError, ValueError, TypeError):
+        canonical = None
+    violations = _game.check(state, event)
+    if violations:
+        return Verdict(False, event, violations, [], None, payload, canonical)
+    if isinstance(event, BoardReplenished) and event.tokens is None:
+        changes = describe.replenish_changes(state)
+    else:
+        after = state.copy()
+        _game.apply_unchecked(after, event)
+        changes = describe.changes(state, after)
+    return Verdict(True, event, [], changes, None, payload, canonical)
+
+
+def legal_move_texts(state: State, names: Sequence[str] | None = None) -> list[str]:
+    """Every legal next decision in notation (for ``tablelog moves``).  Observations are
+    listed as what may be entered: ``repl`` (then the drawn tokens), a blind reserve
+    ``res L2 @SPACE`` (its card unknown) and, when a card must be revealed, each card
+    that may come from the deck."""
+    if state.awaiting == REVEAL:
+        level = (state.refill or (0, 0))[0]
+        return [f"reveal {cid}" for cid in sorted(state.unseen[level])]
+    seat_names = tuple(names or default_names())
+    return [move_text(state, event, seat_names) for event in _game.legal_moves(state)]

@@ -1,0 +1,156 @@
+"""The canonical text of a game: headers, setup, one numbered line per turn.
+
+>>> import random
+>>> from engine.splendor_duel import simulate
+>>> text = write_game({"players": ["Ann", "Bob"]}, simulate.random_game(random.Random(3)))
+>>> text.splitlines()[:4]
+['[Game "Splendor Duel"]', '[Player1 "Ann"]', '[Player2 "Bob"]', '[First "Bob"]']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import IllegalMoveError
+from .. import game as _game
+from ..catalogue import COLOR_NAMES
+from ..events import Event, GameSetUp
+from ..state import State
+from .decisions import move_text
+from .lexer import GLYPHS, ILLEGAL_MARK, LINE_NAME, TAG_NAME, escape
+from .players import distinct, game, header_names, seat_tag
+from .setup import setup_lines
+from .visitor import KNOWN_TAGS
+
+#: Header keys written under their own tag (the rest of the headers' keys are tags).
+_OWN_KEYS = ("players", "tags", "result", "event", "date", "place")
+
+
+def write_game(
+    headers: Mapping[str, Any] | None,
+    events: Sequence[Event],
+    meta: Sequence[Mapping[str, Any] | None] | None = None,
+) -> str:
+    """The canonical text of a game: headers, setup, one line per turn.
+
+    ``meta`` (parallel to ``events``) carries each decision's ``comment``,
+    ``annotations`` and ``played_illegally`` flag; a decision flagged as played
+    illegally is written with ``!illegal`` and folded as played (``game.force``).
+    A ``Result`` (and ``Victory``) header is computed from the events when the headers
+    give none.  Raises ValueError if the events cannot be folded even as played.
+    """
+    headers = dict(headers or {})
+    names, named = header_names(headers)
+    metas: list[Mapping[str, Any] | None] = list(meta) if meta is not None else []
+    metas += [None] * (len(events) - len(metas))
+    state = State(names)  # type: ignore[arg-type]
+    body: list[str] = []
+    if events:
+        setup = events[0]
+        if not isinstance(setup, GameSetUp):
+            raise ValueError("a game starts with its setup (game_set_up)")
+        body.extend(setup_lines(setup, meta_suffix(metas[0]).strip()))
+        _fold(state, setup, metas[0], 1)
+        line: list[str] = []
+        line_turn = -1
+        show_names = named and distinct(names) and all(_name_fits_line(n) for n in names)
+        for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), start=2):
+            if isinstance(event, GameSetUp):
+                raise ValueError(f"event {number}: a game has one setup")
+            if state.turn != line_turn:
+                if line:
+                    body.append(" ".join(line))
+                line_turn = state.turn
+                prefix = f"{line_turn}."
+                if show_names:
+                    prefix += f" {names[state.current]}:"
+                line = [prefix]
+            line.append(move_text(state, event, names) + meta_suffix(m))
+            _fold(state, event, m, number)
+        if line:
+            body.append(" ".join(line))
+    out = [_tag("Game", game().title)]
+    for tag, key in KNOWN_TAGS:
+        if headers.get(key) not in (None, ""):
+            out.append(_tag(tag, headers[key]))
+    if named:
+        out.extend(_tag(seat_tag(seat), name) for seat, name in enumerate(names))
+    if events:
+        first = events[0].first_player  # type: ignore[union-attr]
+        ref = names[first] if named and distinct(names) else str(first + 1)
+        out.append(_tag("First", ref))
+    raw_tags = headers.get("tags")
+    tags: dict[str, Any] = raw_tags if isinstance(raw_tags, dict) else {}
+    result, victory = _result_tags(state)
+    out.append(_tag("Result", headers["result"] if headers.get("result") else result))
+    if "Victory" in tags:
+        out.append(_tag("Victory", tags["Victory"]))
+    elif victory is not None:
+        out.append(_tag("Victory", victory))
+    for key, value in tags.items():
+        if key != "Victory" and TAG_NAME.fullmatch(str(key)):
+            out.append(_tag(str(key), value))
+    for key, value in headers.items():
+        if key in _OWN_KEYS:
+            continue
+        if isinstance(value, (str, int, float)) and TAG_NAME.fullmatch(key):
+            out.append(_tag(key[:1].upper() + key[1:], value))
+    text = "\n".join(out) + "\n"
+    if body:
+        text += "\n" + "\n".join(body) + "\n"
+    return text
+
+
+def meta_suffix(meta: Mapping[str, Any] | None) -> str:
+    """A decision's marks, notes and comment as written after it (`` !illegal (note)
+    {comment}``), or the empty string."""
+    if not meta:
+        return ""
+    parts: list[str] = []
+    if meta.get("played_illegally"):
+        parts.append(ILLEGAL_MARK)
+    for note in meta.get("annotations") or ():
+        note = str(note)
+        if note in GLYPHS:
+            parts.append(note)
+        elif note:
+            parts.append("(" + escape(note, ")").replace("\n", " ") + ")")
+    comment = meta.get("comment")
+    if comment:
+        parts.append("{" + escape(str(comment), "}") + "}")
+    return (" " + " ".join(parts)) if parts else ""
+
+
+def _tag(name: str, value: Any) -> str:
+    return f'[{name} "{escape(str(value), chr(34)).replace(chr(10), " ")}"]'
+
+
+def _result_tags(state: State) -> tuple[str, str | None]:
+    o = state.outcome
+    if o is None:
+        return "*", None
+    result = "1-0" if o.winner == 0 else "0-1"
+    victory = o.condition
+    if o.condition == "color" and o.color is not None:
+        victory = f"color {COLOR_NAMES[o.color]}"
+    return result, victory
+
+
+def _name_fits_line(name: str) -> bool:
+    return bool(LINE_NAME.fullmatch(name)) and name == name.strip() and not re.match(r"\d+\.", name)
+
+
+def _fold(state: State, event: Event, meta: Mapping[str, Any] | None, number: int) -> None:
+    """Apply an event while writing: as played when flagged, else checked."""
+    try:
+        if meta and meta.get("played_illegally"):
+            _game.force(state, event)
+        else:
+            _game.play(state, event)
+    except IllegalMoveError as err:
+        raise ValueError(
+            f"event {number} ({event.type}) cannot be written: {err}; mark it as played "
+            "illegally in its meta if it stood at the table"
+        ) from None

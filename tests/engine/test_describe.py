@@ -1,0 +1,52 @@
+"""Splendor Duel in words: what a step changed (what is due and the victory are worded
+in describe.py too, and tested through the notation and the CLI)."""
+
+from __future__ import annotations
+
+from test_notation import HEAD
+
+from engine.splendor_duel import describe, game
+from engine.splendor_duel.events import CardRevealed
+from engine.splendor_duel.notation import parse_game, parse_move
+
+
+def state_after(body: str):
+    parsed = parse_game(HEAD + body, "t.tl")
+    assert parsed.errors == [], [str(e) for e in parsed.errors]
+    return parsed.state
+
+
+def test_the_changes_of_a_purchase_and_a_reveal():
+    body = (
+        "1. Alice: take a3 a4 a5 =RRR\n2. Bob: take b3 b4 b5 =KKK\n"
+        "3. Alice: take e2 e3 e4 =GGG\n4. Bob: take a1 b1 =WB\n"
+    )
+    state = state_after(body)
+    after = game.apply(state, parse_move(state, "buy 1-05"))
+    changes = describe.changes(state, after)
+    assert "Alice gains 1-05 (L1 white 1pt cost G2 R3)" in changes
+    assert "Alice's Prestige points: 0 → 1" in changes
+    assert any(c.startswith("pyramid level 1: 1-05 leaves its slot") for c in changes)
+    assert changes[-1] == "next: A level-1 card is revealed into the empty pyramid slot"
+    revealed = game.apply(after, CardRevealed("1-06"))
+    assert "pyramid level 1: 1-06 revealed" in describe.changes(after, revealed)
+
+
+def test_the_changes_name_the_seats_from_the_state():
+    state = state_after("")
+    renamed = state.copy()
+    renamed.names = ("Ann", "Bo")
+    after = game.apply(renamed, parse_move(renamed, "take a1 b1 c1"))
+    changes = describe.changes(renamed, after)
+    assert "Ann's tokens: +1 white, +1 blue, +1 green (now 3)" in changes
+    assert changes[-1] == "next: " + describe.due(after)
+
+
+def test_an_unobserved_replenish_is_described_from_the_bag():
+    body = (
+        "1. Alice: take a3 a4 a5 =RRR\n2. Bob: take b3 b4 b5 =KKK\n"
+        "3. Alice: take e2 e3 e4 =GGG\n4. Bob: take a1 b1 =WB\n5. Alice: buy 1-05 reveal 1-06\n"
+    )
+    lines = describe.replenish_changes(state_after(body))
+    assert lines[0].startswith("the 5 tokens in the bag (G2 R3) go onto the empty spaces")
+    assert lines[1] == "Alice takes a Privilege"
