@@ -14,7 +14,8 @@ from .options import db_option, opened
 @click.option("--step", type=int, help="Show the state after this many events (default: all).")
 @db_option
 def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
-    """Show a game's state as text: board, bag, pyramid, players, whose turn.
+    """Show a game's table at a step as text: what lies on it, what each player holds,
+    whose turn it is.
 
     \b
     Example:
