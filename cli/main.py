@@ -1,19 +1,19 @@
 """The ``tablelog`` command group.  Each command is a few lines over a library call; the
-commands live in the modules below, grouped by what they touch."""
+commands live in the modules below, one per family, grouped by what they touch."""
 
 from __future__ import annotations
 
 import click
 
-from . import notation_cmds, serve_cmd, store_cmds
+from . import check_cmds, serve_cmd, show_cmds, store_cmds
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tablelog")
 def cli() -> None:
-    """Record, replay and settle disputes about Splendor Duel games."""
+    """Record, replay and settle disputes about tabletop games."""
 
 
-for _module in (store_cmds, notation_cmds, serve_cmd):
+for _module in (store_cmds, show_cmds, check_cmds, serve_cmd):
     for _command in _module.COMMANDS:
         cli.add_command(_command)

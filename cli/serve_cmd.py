@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import click
+
+from .options import db_option
 
 COMMANDS: list[click.Command] = []
 
@@ -19,14 +20,7 @@ COMMANDS: list[click.Command] = []
     type=click.IntRange(0, 65535),
     help="Port to listen on.",
 )
-@click.option(
-    "--db",
-    "db_path",
-    envvar="TABLELOG_DB",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="SQLite database (default: $TABLELOG_DB or ./data/tablelog.db).",
-)
+@db_option
 @click.option(
     "--workers",
     type=click.IntRange(1, 64),
@@ -51,7 +45,7 @@ COMMANDS: list[click.Command] = []
 def serve(
     host: str,
     port: int,
-    db_path: str | None,
+    db_path: Path | None,
     workers: int | None,
     threads: int | None,
     samples_dir: Path | None,
@@ -63,6 +57,8 @@ def serve(
     process per core (gunicorn) unless told otherwise; where gunicorn cannot run
     (Windows), with one process (waitress).
     """
+    import logging
+
     from recorder import EventStore, StoreError, default_db_path
     from web import create_app
     from web.samples import FIXTURES_DIR, ensure_sample_games

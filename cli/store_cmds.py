@@ -1,4 +1,4 @@
-"""Commands over the event store: init, import, export, games, show, rebuild-projections.
+"""Commands over the event store: init, import, export, games, rebuild-projections.
 
 Each is a few lines over :mod:`recorder`; the database is ``--db PATH``, else
 ``$TABLELOG_DB``, else ``./data/tablelog.db``.
@@ -7,47 +7,30 @@ Each is a few lines over :mod:`recorder`; the database is ``--db PATH``, else
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 
-from engine.splendor_duel.text import render_state
-from recorder import EventStore, ImportRejected, StoreError, default_db_path
-from recorder.io import (
-    PARALLEL_FROM,
-    default_jobs,
-    export_json,
-    export_notation,
-    import_files,
-)
-from recorder.store import RESULT_CONDITIONS, RESULT_STATUSES
+from .options import LazyChoice, LazyHelpOption, db_option, opened
 
 #: Show a progress bar when importing at least this many files.
 PROGRESS_FROM = 10
 
 
-def db_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--db",
-        "db_path",
-        type=click.Path(dir_okay=False, path_type=Path),
-        envvar="TABLELOG_DB",
-        default=None,
-        help="Database file [env TABLELOG_DB; default ./data/tablelog.db].",
-    )(command)
+def _jobs_help() -> str:
+    from recorder.io import PARALLEL_FROM
+
+    return (
+        "Processes reading and checking games while this one writes; with 1 this "
+        "process checks while a thread writes [default: 0, which chooses 1, or with "
+        f"{PARALLEL_FROM} files or more on 3 cores or more, one per core but one]."
+    )
 
 
-@contextmanager
-def opened(db_path: Path | None) -> Iterator[EventStore]:
-    """The store, with its errors turned into a one-line message and exit code 1."""
-    try:
-        with EventStore.open(db_path or default_db_path()) as store:
-            yield store
-    except StoreError as err:
-        raise click.ClickException(str(err)) from None
+def _result_filters() -> tuple[str, ...]:
+    from recorder.store import RESULT_CONDITIONS, RESULT_STATUSES
+
+    return RESULT_STATUSES + RESULT_CONDITIONS
 
 
 @click.command("init")
@@ -62,13 +45,7 @@ def init_cmd(db_path: Path | None) -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--quiet", "-q", is_flag=True, help="Report only errors and the totals.")
 @click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(0, 64),
-    default=0,
-    help="Processes reading and checking games while this one writes; with 1 this "
-    "process checks while a thread writes [default: 0, which chooses 1, or with "
-    f"{PARALLEL_FROM} files or more on 3 cores or more, one per core but one].",
+    "--jobs", "-j", type=click.IntRange(0, 64), default=0, cls=LazyHelpOption, lazy_help=_jobs_help
 )
 @db_option
 def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | None) -> None:
@@ -77,7 +54,14 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
     Every event is checked by the rules engine.  A bad game is reported as
     FILE: event N: field: message (page, rule) and nothing of it is written; the other
     games still import.  The exit code is 1 if any file failed.
+
+    \b
+    Example:
+      tablelog import fixtures/games/*.tl
     """
+    from recorder import ImportRejected
+    from recorder.io import default_jobs, import_files
+
     failed = imported = already = 0
     bar_shown = len(files) >= PROGRESS_FROM
     with (
@@ -126,7 +110,14 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
 )
 @db_option
 def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -> None:
-    """Export a game as canonical JSON (re-importing it changes nothing) or notation."""
+    """Export a game as canonical JSON (re-importing it changes nothing) or notation.
+
+    \b
+    Example:
+      tablelog export 6138631be858 --format notation
+    """
+    from recorder.io import export_json, export_notation
+
     with opened(db_path) as store:
         text = export_json(store, game) if fmt == "json" else export_notation(store, game)
     if output is None:
@@ -136,10 +127,10 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -
 
 
 @click.command("games")
-@click.option("--player", help="Only games with this player (either seat, any case).")
+@click.option("--player", help="Only games with this player (any seat, any case).")
 @click.option(
     "--result",
-    type=click.Choice(RESULT_STATUSES + RESULT_CONDITIONS),
+    type=LazyChoice(_result_filters),
     help="Only games in this state or won this way.",
 )
 @click.option("--from", "date_from", help="Only games dated on or after YYYY-MM-DD.")
@@ -156,24 +147,33 @@ def games_cmd(
     offset: int,
     db_path: Path | None,
 ) -> None:
-    """List games, most recent activity first."""
+    """List games, most recent activity first.
+
+    \b
+    Example:
+      tablelog games --player Chloé --result finished
+    """
+    from engine.games import get_game
+    from engine.protocol import seat_names
+
     with opened(db_path) as store:
         filters = {"player": player, "result": result, "date_from": date_from, "date_to": date_to}
         rows = store.list_games(**filters, limit=limit, offset=offset)
         total = store.count_games(**filters)
     table = [("id", "date", "players", "status", "result", "turns", "events")]
     for g in rows:
+        names = seat_names(g.headers, get_game(g.kind).seats)
         if g.status == "finished":
             outcome = f"{g.winner_name} by {g.condition}"
         elif g.status == "playing":
-            outcome = f"{g.players[g.to_move]} to move" if g.to_move is not None else ""
+            outcome = f"{names[g.to_move]} to move" if g.to_move is not None else ""
         else:
             outcome = ""
         table.append(
             (
                 g.id,
                 str(g.headers.get("date") or ""),
-                " vs ".join(g.players),
+                " vs ".join(names),
                 g.status,
                 outcome,
                 str(g.turns),
@@ -187,27 +187,6 @@ def games_cmd(
     click.echo(f"{shown}{total} game{'s' if total != 1 else ''}")
 
 
-@click.command("show")
-@click.argument("game")
-@click.option("--step", type=int, help="Show the state after this many events (default: all).")
-@db_option
-def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
-    """Show a game's state as text: board, bag, pyramid, players, whose turn."""
-    with opened(db_path) as store:
-        row = store.game(game)
-        state = store.state_at(game, step)
-    click.echo(f"Game {row.id}: {' vs '.join(row.players)}", nl=True)
-    click.echo(
-        render_state(
-            state,
-            row.players,
-            step=row.event_count if step is None else step,
-            total=row.event_count,
-        ),
-        nl=False,
-    )
-
-
 @click.command("rebuild-projections")
 @db_option
 def rebuild_cmd(db_path: Path | None) -> None:
@@ -217,11 +196,4 @@ def rebuild_cmd(db_path: Path | None) -> None:
     click.echo(f"rebuilt the projections of {n} game{'s' if n != 1 else ''}")
 
 
-COMMANDS: list[click.Command] = [
-    init_cmd,
-    import_cmd,
-    export_cmd,
-    games_cmd,
-    show_cmd,
-    rebuild_cmd,
-]
+COMMANDS: list[click.Command] = [init_cmd, import_cmd, export_cmd, games_cmd, rebuild_cmd]

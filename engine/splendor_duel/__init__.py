@@ -105,7 +105,9 @@ class SplendorDuel:
     def parse_position(self, text: str) -> State:
         from .position import parse_position
 
-        return parse_position(text)
+        state = parse_position(text)
+        state.names = self.new_state().names  # a position names no one: the default seats
+        return state
 
     def validate_payloads(
         self,

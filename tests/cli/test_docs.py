@@ -1,15 +1,36 @@
-"""Every command is documented: it has help text and a row in the README's command table."""
+"""Every command is documented, and every documented example runs.
+
+The examples are the ``tablelog ...`` lines of the ```sh blocks of README.md and docs/*.md,
+the ``$ tablelog ...`` lines of any block there (a transcript: the lines after one, up to
+the next ``$``, are what it prints), and the ``tablelog ...`` lines of the commands' help.
+Each runs in a shell at the repository's root against a database holding the sample games
+of fixtures/games; it must exit with the code its comment gives (``# exit 1``; 0 when it
+says nothing) and print no traceback, and a transcript must print what it shows.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from recorder import EventStore
+from recorder.io import load_file
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+_FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.M | re.S)
+_EXIT = re.compile(r"\s#\s*exit (\d+)\b")
 
 
 @pytest.mark.parametrize("name", sorted(cli.commands))
@@ -18,3 +39,88 @@ def test_every_command_is_in_the_readme_and_has_help(name):
     result = CliRunner().invoke(cli, [name, "--help"])
     assert result.exit_code == 0
     assert cli.commands[name].help and len(cli.commands[name].help.strip()) > 20
+
+
+@dataclass(frozen=True)
+class Example:
+    where: str
+    command: str
+    #: What a transcript shows it printing (None: not shown).
+    output: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        match = _EXIT.search(self.command)
+        return int(match.group(1)) if match else 0
+
+
+def _doc_examples(path: Path) -> list[Example]:
+    name = path.relative_to(ROOT).as_posix()
+    found = []
+    for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
+        indent, lang, body = len(match.group(1)), match.group(2), match.group(3)
+        lines = [line[indent:] for line in body.splitlines()]
+        for i, line in enumerate(lines):
+            if lang == "sh" and line.startswith("tablelog "):
+                found.append(Example(name, line))
+            elif line.startswith("$ tablelog "):
+                shown = []
+                for out in lines[i + 1 :]:
+                    if out.startswith("$ "):
+                        break
+                    shown.append(out)
+                found.append(Example(name, line[2:], "\n".join(shown)))
+    return found
+
+
+def _help_examples() -> list[Example]:
+    return [
+        Example(f"tablelog {name} --help", line.strip())
+        for name, command in sorted(cli.commands.items())
+        for line in (command.help or "").splitlines()
+        if line.strip().startswith("tablelog ")
+    ]
+
+
+EXAMPLES = [e for path in DOCS for e in _doc_examples(path)] + _help_examples()
+
+
+def test_the_examples_are_found():
+    places = {e.where for e in EXAMPLES}
+    assert {"README.md", "docs/notation.md"} <= places
+    assert {"tablelog check --help", "tablelog validate --help"} <= places
+    assert any(e.output for e in EXAMPLES) and any(e.exit_code == 1 for e in EXAMPLES)
+
+
+@pytest.fixture(scope="module")
+def sample_db(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("docs") / "samples.db"
+    with EventStore.open(db) as store:
+        for path in sorted((ROOT / "fixtures" / "games").glob("*.tl")):
+            for record in load_file(path):
+                store.import_game(record)
+    return db
+
+
+@pytest.mark.parametrize(
+    "example", EXAMPLES, ids=[f"{e.where}: {e.command[:60]}" for e in EXAMPLES]
+)
+def test_every_example_runs(example: Example, sample_db: Path, tmp_path: Path):
+    db = tmp_path / "games.db"
+    shutil.copyfile(sample_db, db)  # an example that imports changes only its own copy
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "TABLELOG_DB": str(db), "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
+    ran = subprocess.run(
+        ["bash", "-c", example.command],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "Traceback" not in ran.stdout, ran.stdout
+    assert ran.returncode == example.exit_code, ran.stdout
+    if example.output is not None:
+        assert ran.stdout.rstrip("\n") == example.output.rstrip("\n")

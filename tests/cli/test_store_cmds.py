@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli import show_cmds, store_cmds
 from cli.main import cli
-from cli.store_cmds import COMMANDS
 from engine.splendor_duel import events as ev
 from engine.splendor_duel import simulate
 
@@ -206,7 +206,7 @@ def test_rebuild_projections(run, files):
 
 def test_every_store_command_is_documented_and_has_help(run):
     docs = (ROOT / "docs" / "store.md").read_text(encoding="utf-8")
-    for command in COMMANDS:
+    for command in store_cmds.COMMANDS + show_cmds.COMMANDS:
         assert f"tablelog {command.name}" in docs, command.name
         result = run(command.name, "--help")
         assert result.exit_code == 0 and "--db" in result.output

@@ -60,7 +60,10 @@ def a_position(game_file: str = "points.tl", step: int = 40) -> str:
 def test_validate_sample_games_exits_0():
     result = run("validate", *map(str, sorted(GAMES.glob("*.tl"))))
     assert result.exit_code == 0, result.output
-    assert "points.tl: ok, Bob won by points on turn 53, 98 events" in result.output
+    assert (
+        "points.tl: ok, Bob won on Prestige points (20 or more), turn 53, 98 events"
+        in result.output
+    )
     assert "dispute.tl:25:9: note: take c1 e1 =KP was played illegally" in result.output
 
 
@@ -83,7 +86,9 @@ def test_validate_json_output_for_machines():
     data = json.loads(result.output)
     assert data["ok"] is False
     bad, good = data["games"]
-    assert good["ok"] and good["summary"].startswith("Emma won by color (red)")
+    assert good["ok"] and good["summary"].startswith(
+        "Emma won on red (10 or more points in one colour)"
+    )
     [err] = bad["errors"]
     assert (err["kind"], err["line"]) == ("illegal", 18)
     assert err["violations"][0]["code"] == "take.gold"
@@ -141,7 +146,7 @@ def test_validate_json_game_files(tmp_path: Path):
     good = _json_game(tmp_path, GAMES / "dispute.tl")
     result = run("validate", str(good))
     assert result.exit_code == 0, result.output
-    assert "ok, Bob won by points" in result.output
+    assert "ok, Bob won on Prestige points (20 or more), turn 69" in result.output
     assert "event 13: note: take c1 e1 =KP was played illegally (turn 9" in result.output
     (tmp_path / "bad").mkdir()
     bad = _json_game(tmp_path / "bad", GAMES / "points.tl", break_event=5)
@@ -157,7 +162,7 @@ def test_check_a_legal_move_in_a_position_says_what_changes():
     pos = a_position("points.tl", 41)
     result = run("check", pos, "take", "a1")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("legal: take a1 =G (the position, turn 23, Player 2")
+    assert result.output.startswith("legal: take a1 =G (the position, turn 23: Player 2 to play")
     assert "  off the board: a1 (green)" in result.output
 
 
@@ -183,7 +188,9 @@ def test_check_json(db: Path, stored: dict[str, str]):
     data = json.loads(result.output)
     assert result.exit_code == 0 and data["legal"] is True
     assert data["event"] == {"type": "tokens_taken", "spaces": ["a1"]}
-    assert data["where"] == "turn 23, Bob (action)"
+    assert data["where"] == (
+        "turn 23: Bob to play: optional actions (Privilege, Replenish), then the mandatory action"
+    )
 
 
 def test_check_and_moves_in_a_stored_game(db: Path, stored: dict[str, str]):
@@ -201,7 +208,7 @@ def test_check_and_moves_in_a_stored_game(db: Path, stored: dict[str, str]):
     assert "priv a1" in moves and "priv a3" not in moves
     result = run("moves", game_id, db=db)  # the last step: the game is over
     assert result.exit_code == 0 and result.stdout == ""
-    assert "no decision is due (game over on turn 53)" in result.stderr
+    assert "no decision is due (turn 53: Bob won on Prestige points (20 or more))" in result.stderr
 
 
 def test_check_unknown_game_or_step_exits_2(db: Path, stored: dict[str, str]):
@@ -217,7 +224,7 @@ def test_moves_json_lists_observations_when_a_card_must_be_revealed():
     pos = a_position("points.tl", 40)  # turn 22, a level-1 slot to refill
     result = run("moves", "--json", pos)
     data = json.loads(result.output)
-    assert data["where"].endswith("(reveal)")
+    assert data["where"] == "turn 22: A level-1 card is revealed into the empty pyramid slot"
     assert data["moves"] and all(m.startswith("reveal 1-") for m in data["moves"])
 
 
@@ -281,7 +288,7 @@ def test_the_installed_command_runs_as_a_process(tmp_path: Path):
         check=False,
     )
     assert ok.returncode == 0, ok.stderr
-    assert "ok, Bob won by points" in ok.stdout
+    assert "ok, Bob won on Prestige points (20 or more), turn 53" in ok.stdout
     bad = subprocess.run(
         [str(TABLELOG), "validate", str(ILLEGAL / "summary-five-of-a-colour.tl")],
         capture_output=True,

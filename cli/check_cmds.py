@@ -1,0 +1,201 @@
+"""``tablelog validate``, ``tablelog check`` and ``tablelog moves``: settle disputes.
+
+Each command is a few lines over a library call: :func:`recorder.validate.validate_file`
+for files, the game's :class:`engine.protocol.GameRules` (``check_move``,
+``legal_move_texts``) for one decision; stored games are read through the recorder.
+
+Exit codes: 0 when every game is legal (``validate``), the move is legal (``check``) or
+the moves were listed (``moves``); 1 when a game or the move is not; 2 when the input
+cannot be read at all (a missing file, an unknown game, a malformed position or move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .options import (
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    Unreadable,
+    db_option,
+    echo_json,
+    json_option,
+)
+from .targets import load_target
+
+if TYPE_CHECKING:
+    from recorder.validate import GameReport
+
+#: How a notation error's kind is named in a report.
+_ERROR_KINDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": "illegal move"}
+
+#: What a hand-made position the rules cannot work from raises instead of a verdict.
+_POSITION_FAULTS = (KeyError, IndexError, ValueError, TypeError)
+
+
+def _violation_lines(violations: Iterable[Any]) -> list[str]:
+    """One line per violation (dicts, or the engine's Violation records)."""
+    out = []
+    for v in violations:
+        v = v if isinstance(v, dict) else v.to_dict()
+        out.append(f"  - {v['code']}: {v['message']} ({v['citation']})")
+    return out
+
+
+def _print_report(report: GameReport, strict: bool) -> None:
+    label = report.label
+    if report.ok:
+        click.echo(f"{label}: ok, {report.summary}")
+    for err in report.errors:
+        if err.get("line"):
+            where = f"{err['source']}:{err['line']}:{err['column']}"
+            kind = _ERROR_KINDS.get(err["kind"], err["kind"])
+            click.echo(f"{where}: {kind}: {err['message']}")
+        elif err.get("event_number"):
+            field_note = f", field {err['field']}" if err.get("field") else ""
+            click.echo(f"{label}: event {err['event_number']}{field_note}: {err['message']}")
+        else:
+            click.echo(f"{label}: {err['message']}")
+        if err.get("turn") is not None:
+            click.echo(f"  turn {err['turn']}, event {err.get('event_number')}")
+        if err.get("position"):
+            click.echo(f"  position: {err['position']}")
+        for line in _violation_lines(err.get("violations") or []):
+            click.echo(line)
+    for flag in report.flagged:
+        where = (
+            f"{report.file}:{flag['line']}:{flag['column']}"
+            if flag.get("line")
+            else f"{label}: event {flag['event_number']}"
+        )
+        when = f"(turn {flag['turn']}, event {flag['event_number']})"
+        if flag["violations"]:
+            status = "error" if strict else "note"
+            click.echo(f"{where}: {status}: {flag['text']} was played illegally {when}")
+        else:
+            click.echo(f"{where}: note: {flag['text']} is marked !illegal but is legal {when}")
+        click.echo(f"  position: {flag['position']}")
+        for line in _violation_lines(flag["violations"]):
+            click.echo(line)
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@json_option
+@click.option(
+    "--all",
+    "all_errors",
+    is_flag=True,
+    help="Report every problem, not only the first of each game.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Count moves marked !illegal (played though illegal) as failures.",
+)
+@db_option
+def validate_cmd(
+    files: tuple[Path, ...], as_json: bool, all_errors: bool, strict: bool, db_path: Path | None
+) -> None:
+    """Check game logs (notation or JSON) against the rules.
+
+    Exits 0 when every game is legal; otherwise prints, for each bad game, the first
+    problem with its place (file:line:column), the turn, the position string, the
+    violations and the rulebook pages they cite, and exits 1.  Moves marked !illegal
+    (they stood at the table) are reported as notes; --strict makes them failures.
+
+    \b
+    Examples:
+      tablelog validate fixtures/games/*.tl
+      tablelog validate --strict fixtures/games/dispute.tl    # exit 1
+    """
+    from recorder.validate import validate_file
+
+    reports = [r for path in files for r in validate_file(path, all_errors=all_errors)]
+    failed = any(r.failed(strict) for r in reports)
+    if as_json:
+        echo_json({"ok": not failed, "games": [r.to_dict() for r in reports]})
+    else:
+        for report in reports:
+            _print_report(report, strict)
+    raise SystemExit(EXIT_ILLEGAL if failed else EXIT_OK)
+
+
+@click.command("check")
+@click.argument("target")
+@click.argument("move", nargs=-1, required=True)
+@json_option
+@db_option
+def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: Path | None) -> None:
+    """Is MOVE legal in TARGET (GAME, GAME:STEP or a quoted position string)?
+
+    If not, says why, citing the rulebook (exit 1); if so, what it changes (exit 0);
+    exit 2 when the move, the position or the game cannot be read.
+
+    \b
+    Examples:
+      tablelog check 6138631be858:40 take c4 b5
+      tablelog check 6138631be858:40 "take c2 c3 c4"    # exit 1
+    """
+    text = " ".join(move)
+    at = load_target(target, db_path)
+    try:
+        verdict = at.rules.check_move(at.state, text)
+        where = at.where()
+    except _POSITION_FAULTS as fault:
+        raise Unreadable(f"cannot check {text!r} in {at.label}: {fault!r}") from None
+    shown = verdict.text or text
+    err = verdict.error
+    if as_json:
+        echo_json({**verdict.to_dict(), "move": shown, "text": text, "where": where})
+    elif err is not None and err.kind != "illegal":
+        click.echo(f"cannot read the move {text!r}: column {err.column}: {err.message}", err=True)
+        for line in _violation_lines(err.violations):
+            click.echo(line, err=True)
+    elif verdict.legal:
+        click.echo(f"legal: {shown} ({at.label}, {where})")
+        for change in verdict.changes:
+            click.echo(f"  {change}")
+    else:
+        reason = f": {err.message}" if err is not None else ""
+        click.echo(f"illegal: {shown} ({at.label}, {where}){reason}")
+        for line in _violation_lines(verdict.violations):
+            click.echo(line)
+    if err is not None and err.kind != "illegal":
+        raise SystemExit(EXIT_UNREADABLE)
+    raise SystemExit(EXIT_OK if verdict.legal else EXIT_ILLEGAL)
+
+
+@click.command("moves")
+@click.argument("target")
+@json_option
+@db_option
+def moves_cmd(target: str, as_json: bool, db_path: Path | None) -> None:
+    """List every legal decision in TARGET (GAME, GAME:STEP or a quoted position string),
+    one per line in notation.
+
+    \b
+    Example:
+      tablelog moves 6138631be858:40
+    """
+    at = load_target(target, db_path)
+    try:
+        texts = at.rules.legal_move_texts(at.state)
+        where = at.where()
+    except _POSITION_FAULTS as fault:
+        raise Unreadable(f"cannot list the moves of this position: {fault!r}") from None
+    if as_json:
+        echo_json({"where": where, "moves": texts})
+        return
+    if not texts:
+        click.echo(f"no decision is due ({where})", err=True)
+    for t in texts:
+        click.echo(t)
+
+
+COMMANDS: list[click.Command] = [validate_cmd, check_cmd, moves_cmd]

@@ -1,0 +1,118 @@
+"""What the commands share: the ``--db`` and ``--json`` options, the exit codes, and the
+turning of library errors into a one-line message and an exit code.
+
+This module imports nothing heavy: ``tablelog --help`` loads every command module, so the
+recorder and the engine are imported inside the commands, when they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from recorder import EventStore
+
+#: Every game legal, the move legal, the command done.
+EXIT_OK = 0
+#: A game or a move is illegal; for the store commands, any error.
+EXIT_ILLEGAL = 1
+#: The input cannot be read at all (a missing file or game, a malformed position or move).
+EXIT_UNREADABLE = 2
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def db_option(command: F) -> F:
+    """``--db PATH``, passed as ``db_path`` (a Path, or None for the default)."""
+    return click.option(
+        "--db",
+        "db_path",
+        envvar="TABLELOG_DB",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="The SQLite database [env TABLELOG_DB; default ./data/tablelog.db].",
+    )(command)
+
+
+def json_option(command: F) -> F:
+    """``--json``, passed as ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(command)
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as indented JSON, non-ASCII letters kept."""
+    import json
+
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+class CommandError(click.ClickException):
+    """A one-line message on stderr (``Error: ...``) and exit code 1, no traceback."""
+
+    exit_code = EXIT_ILLEGAL
+
+
+class Unreadable(CommandError):
+    """Input that cannot be read at all: the message, and exit code 2."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+@contextmanager
+def opened(
+    db_path: Path | None, *, must_exist: bool = False, error: type[CommandError] = CommandError
+) -> Iterator[EventStore]:
+    """The store at ``db_path`` (else the default), with the store's and the engine's
+    errors raised inside the block turned into ``error`` (:class:`CommandError`, or
+    :class:`Unreadable` for a store only read from).  ``must_exist``: refuse to create a
+    database that is only to be read."""
+    import recorder
+    from engine.errors import EngineError
+
+    path = db_path or Path(recorder.default_db_path())
+    if must_exist and not path.exists():
+        raise error(f"no database at {path} (set --db or TABLELOG_DB)")
+    try:
+        with recorder.EventStore.open(path) as store:
+            yield store
+    except (recorder.StoreError, EngineError) as err:
+        raise error(str(err)) from None
+
+
+class LazyChoice(click.Choice):  # type: ignore[type-arg]
+    """A :class:`click.Choice` whose choices are loaded when first needed (parsing the
+    option or printing its help), so the module that knows them is not imported for
+    ``tablelog --help``."""
+
+    def __init__(self, load: Callable[[], Sequence[str]]) -> None:
+        self._load = load
+        self._choices: tuple[str, ...] | None = None
+        self.case_sensitive = True
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        if self._choices is None:
+            self._choices = tuple(self._load())
+        return self._choices
+
+    @choices.setter
+    def choices(self, value: Sequence[str]) -> None:
+        self._choices = tuple(value)
+
+
+class LazyHelpOption(click.Option):
+    """An option whose help text is made when help is printed (``lazy_help``), for a
+    text that quotes a library's figure without importing the library for every run."""
+
+    def __init__(self, *args: Any, lazy_help: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lazy_help = lazy_help
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = self._lazy_help()
+        return super().get_help_record(ctx)

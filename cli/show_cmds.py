@@ -1,0 +1,36 @@
+"""``tablelog show``: a stored game's table at any step, as the game draws it in text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .options import db_option, opened
+
+
+@click.command("show")
+@click.argument("game")
+@click.option("--step", type=int, help="Show the state after this many events (default: all).")
+@db_option
+def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
+    """Show a game's table at a step as text: what lies on it, what each player holds,
+    whose turn it is.
+
+    \b
+    Example:
+      tablelog show 6138631be858 --step 40
+    """
+    from engine.games import get_game
+    from engine.protocol import seat_names
+
+    with opened(db_path) as store:
+        row = store.game(game)
+        state = store.state_at(game, step)
+        rules = get_game(row.kind)
+    click.echo(f"Game {row.id}: {' vs '.join(seat_names(row.headers, rules.seats))}")
+    click.echo(f"After step {row.event_count if step is None else step} of {row.event_count}")
+    click.echo(rules.text_view(state), nl=False)
+
+
+COMMANDS: list[click.Command] = [show_cmd]
