@@ -11,13 +11,15 @@ from conftest import SqliteBackend, record, simulated
 
 from engine.splendor_duel import events as ev
 from recorder import EventIdConflict
-from recorder import store as store_module
+from recorder import sqlite as sqlite_module
 from recorder.migrations import MIGRATIONS, SCHEMA_VERSION
 
 TABLES = (
     "SELECT * FROM games ORDER BY id",
     "SELECT * FROM events ORDER BY game_id, sequence",
-    "SELECT * FROM game_summaries ORDER BY game_id",
+    # Every column but the two player columns migration 3 replaces with game_players.
+    "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
+    " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
     "SELECT * FROM game_players ORDER BY game_id, seat",
 )
 
@@ -31,8 +33,8 @@ def version_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteBackend:
     """A file written by a tablelog whose last migration was the first: finished games,
     a game logged live with ids given by the writer, and one with a flagged event."""
     backend = SqliteBackend(tmp_path)
-    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:1])
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(sqlite_module, "MIGRATIONS", MIGRATIONS[:1])
+    monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", 1)
     with backend.open() as store:
         store.import_games([record(seed) for seed in (1, 2, 3)])
         live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live")
@@ -47,7 +49,7 @@ def version_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 2
+        assert store.schema_version == SCHEMA_VERSION == 3
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 4
@@ -56,6 +58,7 @@ def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     assert version_1.raw("SELECT version FROM schema_migrations ORDER BY version") == [
         (1,),
         (2,),
+        (3,),
     ]
     # (seq, name, unique, origin, partial): the primary key, and the partial index of
     # given ids in place of a unique index of every id.

@@ -1,0 +1,126 @@
+"""Validation of a game file: every game in it judged by its game's rules, with a report
+per game (the first problem with its place, violations and rule citations, the events
+played although illegal, where the game stands).
+
+A file is read once, by :func:`recorder.io.read_file`, as an import reads it: notation by
+its game's reader, JSON by the schemas and the game's payload parser.  So a file that
+validates imports, and one that does not is refused by an import for the same reason.
+
+>>> import tempfile, os
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     path = os.path.join(tmp, "empty.json")
+...     _ = open(path, "w").write("[]")
+...     [report] = validate_file(path)
+>>> report.ok, report.errors[0]["message"].endswith("the file holds an empty list of games")
+(False, True)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.games import get_game
+from engine.protocol import GameRules, seat_names
+
+from .errors import ImportRejected
+from .io import FileRead, read_file
+from .records import GameImport
+
+
+@dataclass
+class GameReport:
+    """The outcome of validating one game of one file."""
+
+    file: str
+    index: int
+    ok: bool
+    events: int = 0
+    headers: dict[str, Any] = field(default_factory=dict)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    flagged: list[dict[str, Any]] = field(default_factory=list)
+    summary: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as plain data (``--json``)."""
+        return {
+            "file": self.file,
+            "game": self.index,
+            "ok": self.ok,
+            "events": self.events,
+            "players": self.headers.get("players"),
+            "summary": self.summary,
+            "errors": self.errors,
+            "flagged": self.flagged,
+        }
+
+
+def summary_text(rules: GameRules, state: Any, events: int) -> str:
+    """Where a validated game stands, in a few words: who won and how, or whose turn."""
+    status = rules.status(state)
+    if status.phase == "setup":
+        return "not set up"
+    if status.result is not None:
+        return f"{status.result.text}, turn {status.turn}, {events} events"
+    whose = "" if status.to_move is None else f" ({state.names[status.to_move]} to play)"
+    return f"unfinished, turn {status.turn}{whose}, {events} events"
+
+
+def validate_file(path: str | os.PathLike[str], *, all_errors: bool = False) -> list[GameReport]:
+    """Validate every game of one file (notation or JSON); never raises for bad input.
+    ``all_errors`` reports every problem of a notation game, not just the first."""
+    name = str(path)
+    try:
+        read = read_file(path, stop_at_first_error=not all_errors)
+    except ImportRejected as err:
+        return [_unreadable_report(name, str(err))]
+    if read.notation is not None:
+        return [_notation_report(name, read)]
+    return [_json_report(name, index, record) for index, record in enumerate(read.games or [], 1)]
+
+
+def _notation_report(name: str, read: FileRead) -> GameReport:
+    parsed, rules = read.notation, read.rules
+    assert parsed is not None and rules is not None
+    return GameReport(
+        name,
+        1,
+        not parsed.errors,
+        len(parsed.events),
+        parsed.headers,
+        [e.to_dict() for e in parsed.errors],
+        [f.to_dict() for f in parsed.flagged],
+        summary_text(rules, parsed.state, len(parsed.events)),
+    )
+
+
+def _json_report(name: str, index: int, record: GameImport) -> GameReport:
+    rules = get_game(record.kind)
+    names = seat_names(record.headers, rules.seats)
+    state, problem, flagged = rules.validate_payloads(record.events, record.meta, names)
+    errors = []
+    if problem is not None:
+        errors.append(
+            {
+                "kind": "illegal" if problem.violations else "syntax",
+                "source": name,
+                **problem.to_dict(),
+            }
+        )
+    return GameReport(
+        name,
+        index,
+        problem is None,
+        len(record.events) if problem is None else problem.event_number - 1,
+        dict(record.headers),
+        errors,
+        [f.to_dict() for f in flagged],
+        summary_text(rules, state, len(record.events)),
+    )
+
+
+def _unreadable_report(name: str, message: str) -> GameReport:
+    return GameReport(
+        name, 1, False, errors=[{"kind": "syntax", "source": name, "message": message}]
+    )

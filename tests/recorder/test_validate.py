@@ -1,0 +1,114 @@
+"""recorder.validate: a file's games judged, as an import judges them (one reading of the
+file), with a report per game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recorder import ImportRejected
+from recorder.io import load_file
+from recorder.validate import GameReport, validate_file
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "fixtures" / "games"
+ILLEGAL = ROOT / "fixtures" / "illegal"
+
+
+def test_sample_games_are_ok_with_the_one_wording_of_the_victory():
+    [report] = validate_file(GAMES / "points.tl")
+    assert report.ok and report.events == 98
+    assert report.summary == "Bob won on Prestige points (20 or more), turn 53, 98 events"
+    [colour] = validate_file(GAMES / "colour.tl")
+    assert colour.summary.startswith("Emma won on red (10 or more points in one colour)")
+
+
+def test_moves_played_illegally_are_flagged_not_errors():
+    [report] = validate_file(GAMES / "dispute.tl")
+    assert report.ok and report.flagged
+    assert report.to_dict()["flagged"] == report.flagged
+
+
+def test_the_first_problem_with_its_place_and_rule():
+    [report] = validate_file(ILLEGAL / "take-not-a-line.tl")
+    assert not report.ok
+    [err] = report.errors
+    assert (err["kind"], err["line"], err["column"]) == ("illegal", 22, 11)
+    assert err["violations"][0]["code"] == "take.not_a_line"
+
+
+def test_every_problem_when_asked(tmp_path: Path):
+    text = (ILLEGAL / "take-not-a-line.tl").read_text(encoding="utf-8")
+    path = tmp_path / "twice.tl"
+    path.write_text(text, encoding="utf-8")
+    [first] = validate_file(path)
+    [every] = validate_file(path, all_errors=True)
+    assert len(every.errors) >= len(first.errors) == 1
+
+
+def test_a_json_file_is_judged_game_by_game(tmp_path: Path):
+    [record] = load_file(GAMES / "points.tl")
+    doc = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": record.kind,
+        "headers": record.headers,
+        "events": record.events,
+    }
+    bad = json.loads(json.dumps(doc))
+    bad["events"] = (
+        bad["events"][:3]
+        + [{"type": "player_resigned", "player": 0}]
+        + [{"type": "player_resigned", "player": 1}]
+    )
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps([doc, bad]), encoding="utf-8")
+    good_report, bad_report = validate_file(path)
+    assert good_report.ok and good_report.index == 1 and good_report.events == 98
+    assert good_report.summary == validate_file(GAMES / "points.tl")[0].summary
+    assert not bad_report.ok and bad_report.index == 2
+    assert bad_report.errors[0]["source"] == str(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "words"),
+    [
+        ("bad.json", "{", "invalid JSON"),
+        ("empty.json", "[]", "empty list of games"),
+        (
+            "three.json",
+            '{"format": "tablelog-game", "version": 1, "kind": "splendor-duel",'
+            ' "headers": {"players": ["A", "B", "C"]}, "events": []}',
+            "this game seats 2",
+        ),
+        ("other.tl", '[Game "Chess"]\n', "unknown game 'Chess'"),
+    ],
+)
+def test_what_an_import_refuses_validate_reports_with_the_same_words(
+    tmp_path: Path, name: str, text: str, words: str
+):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ImportRejected) as refused:
+        load_file(path)
+    [report] = validate_file(path)
+    assert isinstance(report, GameReport) and not report.ok
+    assert report.errors[0]["message"] == str(refused.value)
+    assert words in report.errors[0]["message"]
+
+
+def test_a_missing_file_is_a_report_not_an_exception(tmp_path: Path):
+    [report] = validate_file(tmp_path / "nowhere.tl")
+    assert not report.ok and "cannot read the file" in report.errors[0]["message"]
+
+
+def test_every_illegal_fixture_validate_refuses_an_import_refuses_too():
+    for path in sorted(ILLEGAL.glob("*.tl")):
+        [report] = validate_file(path)
+        if report.ok:
+            assert load_file(path)
+        else:
+            with pytest.raises(ImportRejected):
+                load_file(path)
