@@ -2,8 +2,9 @@
 :mod:`recorder.prepare`) here or in checking processes, regrouped into batches, and
 handed to a writer, in a thread of its own when this process also prepares.
 
-The writer is the store's (:meth:`recorder.sqlite.EventStore.import_stream`); this module
-holds what moves games between the two and knows nothing of SQL.
+The writer is the store's (``import_stream`` of :class:`recorder.sqlite.EventStore`, in
+:mod:`recorder.sqlite_import`); this module holds what moves games between the two and
+knows nothing of SQL.
 """
 
 from __future__ import annotations

@@ -57,14 +57,14 @@ class GameReport:
 
 
 def summary_text(rules: GameRules, state: Any, events: int) -> str:
-    """Where a validated game stands, in a few words: who won and how, or whose turn."""
+    """Where a validated game stands, in the game's own words: who won and how (the one
+    wording of the victory), or what is due now."""
     status = rules.status(state)
     if status.phase == "setup":
         return "not set up"
     if status.result is not None:
         return f"{status.result.text}, turn {status.turn}, {events} events"
-    whose = "" if status.to_move is None else f" ({state.names[status.to_move]} to play)"
-    return f"unfinished, turn {status.turn}{whose}, {events} events"
+    return f"unfinished, turn {status.turn}: {status.due}, {events} events"
 
 
 def validate_file(path: str | os.PathLike[str], *, all_errors: bool = False) -> list[GameReport]:

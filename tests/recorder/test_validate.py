@@ -112,3 +112,14 @@ def test_every_illegal_fixture_validate_refuses_an_import_refuses_too():
         else:
             with pytest.raises(ImportRejected):
                 load_file(path)
+
+
+def test_an_unfinished_game_says_what_is_due(tmp_path: Path):
+    lines = (GAMES / "points.tl").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in lines if not line.startswith("[Result ")]
+    path = tmp_path / "short.tl"
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")
+    [report] = validate_file(path)
+    assert report.ok, report.errors
+    assert report.summary.startswith("unfinished, turn ")
+    assert report.summary.endswith(f", {report.events} events")
