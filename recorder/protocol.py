@@ -22,6 +22,13 @@ class Recorder(Protocol):
     """An append-only record of games: every event checked by its game's rules when
     written, any step of a game rebuilt by folding its events."""
 
+    @classmethod
+    def open(cls, where: Any = None, /, *, clock: Callable[[], str] | None = None) -> Recorder:
+        """Open the store at ``where`` (a file for SQLite; the default store when None),
+        creating it and bringing its schema up to date; ``clock`` returns the
+        recorded-at text."""
+        ...
+
     @property
     def schema_version(self) -> int:
         """The version of the store's schema."""

@@ -98,9 +98,11 @@ class SqliteImports:
     _clock: Callable[[], str]
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """One write transaction (the store's own, :meth:`EventStore._transaction`)."""
         raise NotImplementedError
 
     def game(self, game_id: str) -> GameRow:
+        """The game's row (the store's own, :meth:`EventStore.game`)."""
         raise NotImplementedError
 
     # --- importing ---------------------------------------------------------------------
