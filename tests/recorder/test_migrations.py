@@ -3,6 +3,7 @@ the current version with every row kept, and the append-only contract holds afte
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -104,3 +105,38 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
             backend.raw(insert.replace("INSERT", verb, 1), (live, "given-1"))
     backend.raw(insert, (live, "live:2"))
     assert [e.event_id for e in store.events(live)] == ["given-1", "live:2"]
+
+
+def test_a_fresh_database_keeps_players_as_rows_for_any_number_of_seats(store, backend):
+    columns = {row[1] for row in backend.raw("PRAGMA table_info(game_summaries)")}
+    assert not {"player_0", "player_1"} & columns
+    gid = store.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
+    assert backend.raw("SELECT seat, name FROM game_players WHERE game_id = ?", (gid,)) == [
+        (0, "Eve"),
+        (1, "Fay"),
+    ]
+    # The view joins however many seats game_players holds, in seat order.
+    backend.raw("DELETE FROM game_players WHERE game_id = ?", (gid,))
+    for seat, name in ((2, "Gus"), (0, "Eve"), (3, "Hal"), (1, "Fay")):
+        backend.raw("INSERT INTO game_players VALUES (?, ?, ?)", (gid, seat, name))
+    assert backend.raw("SELECT players FROM game_list WHERE id = ?", (gid,)) == [
+        ("Eve vs Fay vs Gus vs Hal",)
+    ]
+    store.rebuild_projections()
+    assert backend.raw("SELECT players FROM game_list WHERE id = ?", (gid,)) == [("Eve vs Fay",)]
+
+
+def test_new_games_players_are_written_for_any_number_of_seats():
+    from recorder import projections
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE game_players (game_id TEXT, seat INTEGER, name TEXT)")
+    games = [["g1", "k", '["Ann","Bo","Cy"]'], ["g2", "k", '["Di","Ed"]']]
+    conn.execute(projections.INSERT_PLAYERS, (json.dumps(games),))
+    assert conn.execute("SELECT * FROM game_players ORDER BY game_id, seat").fetchall() == [
+        ("g1", 0, "Ann"),
+        ("g1", 1, "Bo"),
+        ("g1", 2, "Cy"),
+        ("g2", 0, "Di"),
+        ("g2", 1, "Ed"),
+    ]
