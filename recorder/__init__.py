@@ -1,11 +1,17 @@
-"""tablelog's recorder: the append-only SQLite event store and what crosses its boundary.
+"""tablelog's recorder: the append-only event store and what crosses its boundary.
 
 >>> from recorder import EventStore, GameImport, ConcurrencyError, StoreError, ImportRejected
 
-* :class:`EventStore` — open a database file, import and append events (each checked by
-  the engine), read events and the state at any step, list games;
+* :class:`Recorder` — what the site and the command line use of a store
+  (:mod:`recorder.protocol`); :class:`EventStore` is the SQLite one (:mod:`recorder.sqlite`):
+  open a database file, import and append events (each checked by the game's rules), read
+  events and the state at any step, list games;
+* :mod:`recorder.records`, :mod:`recorder.prepare`, :mod:`recorder.projections`,
+  :mod:`recorder.pipeline` — the records, the checking of a game, the summaries, imports;
+* :mod:`recorder.validate` — a file's games judged, with a report per game;
 * :mod:`recorder.io` — JSON and notation game files in, canonical JSON out;
-* :mod:`recorder.schemas` — marshmallow schemas for payloads, headers, meta and files.
+* :mod:`recorder.schemas` — marshmallow schemas for headers, meta and files (payloads
+  are the game's own to parse).
 """
 
 from .errors import (
@@ -20,15 +26,16 @@ from .errors import (
     StepOutOfRange,
     StoreError,
 )
-from .store import (
+from .protocol import Recorder
+from .records import (
     AppendResult,
-    EventStore,
     GameImport,
     GameRow,
     ImportResult,
     StoredEvent,
     default_db_path,
 )
+from .sqlite import EventStore
 
 __all__ = [
     "AppendRejected",
@@ -43,6 +50,7 @@ __all__ = [
     "GameRow",
     "ImportRejected",
     "ImportResult",
+    "Recorder",
     "SchemaVersionError",
     "StepOutOfRange",
     "StoreError",

@@ -10,6 +10,7 @@ a traceback.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from engine.errors import Violation
 
@@ -164,9 +165,13 @@ class EventRejected(StoreError):
 
 
 def _rebuild_rejected(
-    cls: type, number: int | None, problem: object, field: str | None, where: dict
-) -> EventRejected:  # type: ignore[type-arg]
-    return cls(number, problem, field, **where)  # type: ignore[no-any-return]
+    cls: type[EventRejected],
+    number: int | None,
+    problem: str | Sequence[Violation],
+    field: str | None,
+    where: dict[str, Any],
+) -> EventRejected:
+    return cls(number, problem, field, **where)
 
 
 class ImportRejected(EventRejected):

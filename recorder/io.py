@@ -10,7 +10,10 @@ A JSON game file::
                  "meta": {"comment": "greedy"}}, ...]}
 
 A file may also hold a list of such objects.  Text notation files (``*.tl``, or text that
-starts with ``[``) are read by the engine's notation parser.
+starts with ``[``) are read by their game's reader (``[Game "..."]`` names the game, see
+:func:`engine.games.game_for_notation`).  :func:`read_file` is the one reading of a file,
+shared by importing (:func:`load_file`) and validating (:mod:`recorder.validate`), so both
+judge a file alike.
 
 :func:`export_json` writes the canonical form: keys sorted, 2-space indent, a trailing
 newline, ``id`` only when it is not the one derived from the content, ``meta`` only when
@@ -23,27 +26,27 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from engine.games import get_game
+from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
+from engine.protocol import GameRules, ParsedGame
 
 from . import schemas
-from .errors import ImportRejected, StoreError
-from .store import (
-    DEFAULT_BATCH,
-    EventStore,
-    GameImport,
-    ImportResult,
-    _dumps,
-    _dumps_sorted,
-    _parse_payload,
-    _prepare_or_error,
-    _Prepared,
+from .errors import ImportRejected
+from .pipeline import DEFAULT_BATCH, Tagged
+from .prepare import (
     content_digest,
     derived_event_id,
     derived_game_id,
+    dumps,
+    dumps_sorted,
+    parse_payload,
+    prepare_or_error,
 )
+from .protocol import Recorder
+from .records import GameImport, ImportResult
 
 NOTATION_SUFFIXES = (".tl",)
 
@@ -53,15 +56,15 @@ def game_import_from_events(
     headers: Mapping[str, Any],
     meta: Sequence[Mapping[str, Any] | None] | None = None,
     *,
-    kind: str = "splendor-duel",
+    kind: str = DEFAULT_KIND,
     game_id: str | None = None,
 ) -> GameImport:
     """A :class:`GameImport` from engine event objects (a simulated game, a parsed log).
 
     >>> import random
-    >>> from engine.splendor_duel import simulate
+    >>> rules = get_game("splendor-duel")
     >>> record = game_import_from_events(
-    ...     simulate.random_game(random.Random(1)), {"players": ["Ann", "Bo"]})
+    ...     rules.random_game(random.Random(1)), {"players": ["Ann", "Bo"]})
     >>> record.events[0]["type"], record.kind
     ('game_set_up', 'splendor-duel')
     """
@@ -78,13 +81,25 @@ def game_import_from_events(
 # --- loading -----------------------------------------------------------------------------
 
 
-def load_file(path: str | os.PathLike[str]) -> list[GameImport]:
-    """The games in a file, JSON or text notation (detected from the name and content).
+@dataclass
+class FileRead:
+    """One reading of a game file: its ``source`` name and either the ``notation`` game
+    its game's reader made of it (with that game's ``rules``), or its ``games`` as JSON
+    documents turned into :class:`GameImport` records."""
 
-    Raises :class:`ImportRejected` naming the file and the place (line and column for
-    bad JSON or notation; event number and field for a bad event) on the first problem.
-    Nothing is written: pass the result to :meth:`EventStore.import_game`.
-    """
+    source: str
+    rules: GameRules | None = None
+    notation: ParsedGame | None = None
+    games: list[GameImport] | None = None
+
+
+def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True) -> FileRead:
+    """Read a game file, JSON or text notation (detected from the name and content).
+
+    Raises :class:`ImportRejected` naming the file and the place when the file cannot be
+    read as a game file at all (not UTF-8, bad JSON, an unknown game, a bad JSON game);
+    a notation game is read whole and its errors are left in ``notation.errors``
+    (up to the first unless ``stop_at_first_error`` is False)."""
     source = str(path)
     try:
         data = Path(path).read_bytes()
@@ -96,13 +111,18 @@ def load_file(path: str | os.PathLike[str]) -> list[GameImport]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise ImportRejected(None, f"not UTF-8 text (byte {err.start})", source=source) from None
-    return load_text(text, source)
+    return read_text(text, source, stop_at_first_error=stop_at_first_error)
 
 
-def load_text(text: str, source: str = "<string>") -> list[GameImport]:
-    """The games in ``text`` (see :func:`load_file`); ``source`` names it in errors."""
+def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool = True) -> FileRead:
+    """:func:`read_file` of ``text``; ``source`` names it in errors."""
     if _is_notation(text, source):
-        return [_load_notation(text, source)]
+        try:
+            rules = game_for_notation(text)
+        except UnknownGameKind as err:
+            raise ImportRejected(None, str(err.args[0]), source=source) from None
+        parsed = rules.read_game(text, source, stop_at_first_error=stop_at_first_error)
+        return FileRead(source, rules=rules, notation=parsed)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -112,11 +132,54 @@ def load_text(text: str, source: str = "<string>") -> list[GameImport]:
     if isinstance(data, list):
         if not data:
             raise ImportRejected(None, "the file holds an empty list of games", source=source)
-        return [
+        games = [
             game_import_from_document(item, source=source, game=i)
             for i, item in enumerate(data, start=1)
         ]
-    return [game_import_from_document(data, source=source)]
+    else:
+        games = [game_import_from_document(data, source=source)]
+    return FileRead(source, games=games)
+
+
+def load_file(path: str | os.PathLike[str]) -> list[GameImport]:
+    """The games in a file, JSON or text notation (detected from the name and content).
+
+    Raises :class:`ImportRejected` naming the file and the place (line and column for
+    bad JSON or notation; event number and field for a bad event) on the first problem.
+    Nothing is written: pass the result to :meth:`Recorder.import_game`.
+    """
+    return _games_of(read_file(path))
+
+
+def load_text(text: str, source: str = "<string>") -> list[GameImport]:
+    """The games in ``text`` (see :func:`load_file`); ``source`` names it in errors."""
+    return _games_of(read_text(text, source))
+
+
+def _games_of(read: FileRead) -> list[GameImport]:
+    """The games of a file read, or ImportRejected at a notation game's first error."""
+    if read.games is not None:
+        return read.games
+    assert read.notation is not None and read.rules is not None
+    parsed = read.notation
+    if parsed.errors:
+        err = parsed.errors[0]
+        violations = list(getattr(err, "violations", None) or [])
+        raise ImportRejected(
+            None,
+            violations or str(getattr(err, "message", err)),
+            source=read.source,
+            line=getattr(err, "line", None),
+            column=getattr(err, "column", None),
+        )
+    return [
+        game_import_from_events(
+            parsed.events,
+            parsed.headers,
+            list(parsed.meta) if parsed.meta else None,
+            kind=read.rules.kind,
+        )
+    ]
 
 
 def _is_notation(text: str, source: str) -> bool:
@@ -140,8 +203,7 @@ def game_import_from_document(
     """Validate one JSON game document (already parsed) and turn it into a GameImport.
 
     The envelope, headers and meta are checked with the marshmallow schemas; each payload
-    with the engine's parser, which refuses exactly what the payload schema refuses (the
-    schema then words the error).  The engine events are kept in the GameImport, so
+    with the game's own parser.  The engine events are kept in the GameImport, so
     checking the game does not parse them again; its ``events`` are the document's own
     dicts (an event's ``meta`` and ``event_id`` taken out), not copies."""
 
@@ -153,6 +215,9 @@ def game_import_from_document(
         raise reject(None, problem[1], problem[0])
     kind = data["kind"]
     rules = get_game(kind)
+    problem = schemas.headers_errors(data["headers"], rules.seats)
+    if problem is not None:
+        raise reject(None, problem[1], problem[0])
     payload_version = schemas.FILE_PAYLOAD_VERSION[data["version"]]
     upcast = payload_version != rules.payload_version
     from_dict = rules.event_from_dict
@@ -190,8 +255,8 @@ def game_import_from_document(
         try:
             parsed.append(from_dict(payload))
         except (TypeError, ValueError, KeyError, AttributeError):
-            try:  # the same parse again, for the error worded by the payload schema
-                parsed.append(_parse_payload(kind, rules, payload, number, ImportRejected))
+            try:  # the same parse again, for the error with its number and field
+                parsed.append(parse_payload(rules, payload, number, ImportRejected))
             except ImportRejected as err:
                 raise _located(err, source, game) from None
         events.append(payload)
@@ -205,31 +270,6 @@ def game_import_from_document(
         game_id=data.get("id"),
         event_ids=ids if any(i is not None for i in ids) else None,
         parsed=parsed,
-    )
-
-
-def _load_notation(text: str, source: str) -> GameImport:
-    try:
-        from engine.splendor_duel.notation import parse_game
-    except ImportError:
-        raise ImportRejected(
-            None,
-            "notation import is not available in this tablelog; import JSON game files",
-            source=source,
-        ) from None
-    parsed = parse_game(text, source)
-    if parsed.errors:
-        err = parsed.errors[0]
-        violations = list(getattr(err, "violations", None) or [])
-        raise ImportRejected(
-            None,
-            violations or str(getattr(err, "message", err)),
-            source=source,
-            line=getattr(err, "line", None),
-            column=getattr(err, "column", None),
-        )
-    return game_import_from_events(
-        parsed.events, parsed.headers, list(parsed.meta) if parsed.meta else None
     )
 
 
@@ -253,7 +293,7 @@ def default_jobs(files: int) -> int:
 
 
 def import_files(
-    store: EventStore,
+    store: Recorder,
     paths: Sequence[str | os.PathLike[str]],
     *,
     jobs: int = 1,
@@ -284,10 +324,10 @@ def import_files(
 
 def _load_and_prepare(
     files: Sequence[tuple[int, str]],
-) -> list[tuple[tuple[int, int | None], _Prepared | ImportRejected]]:
+) -> list[Tagged]:
     """A checking process's task for :func:`import_files`: read files and prepare their
     games, each tagged with (file index, game number in the file or None)."""
-    out: list[tuple[tuple[int, int | None], _Prepared | ImportRejected]] = []
+    out: list[Tagged] = []
     for index, source in files:
         try:
             games = load_file(source)
@@ -297,7 +337,7 @@ def _load_and_prepare(
         several = len(games) > 1
         for number, record in enumerate(games, start=1):
             game = number if several else None
-            item = _prepare_or_error(record)
+            item = prepare_or_error(record)
             if isinstance(item, ImportRejected):
                 item = _located(item, source, game)
             out.append(((index, game), item))
@@ -311,7 +351,7 @@ def _located(err: ImportRejected, source: str | None, game: int | None) -> Impor
 # --- exporting ---------------------------------------------------------------------------
 
 
-def game_document(store: EventStore, game_id: str) -> dict[str, Any]:
+def game_document(store: Recorder, game_id: str) -> dict[str, Any]:
     """The canonical JSON document of a stored game (see the module docstring)."""
     kind, headers, stored = store.stored_content(game_id)
     items = []
@@ -327,8 +367,8 @@ def game_document(store: EventStore, game_id: str) -> dict[str, Any]:
         items.append(item)
         digest_rows.append(
             (
-                _dumps(ev.payload),
-                _dumps_sorted(user_meta) if user_meta else None,
+                dumps(ev.payload),
+                dumps_sorted(user_meta) if user_meta else None,
                 ev.event_id if explicit else None,
             )
         )
@@ -339,13 +379,13 @@ def game_document(store: EventStore, game_id: str) -> dict[str, Any]:
         "headers": headers,
         "events": items,
     }
-    digest = content_digest(kind, _dumps_sorted(headers), digest_rows)
+    digest = content_digest(kind, dumps_sorted(headers), digest_rows)
     if derived_game_id(digest) != game_id:
         doc["id"] = game_id
     return doc
 
 
-def export_json(store: EventStore, game_id: str) -> str:
+def export_json(store: Recorder, game_id: str) -> str:
     """The game as canonical JSON text: sorted keys, 2-space indent, trailing newline."""
     return (
         json.dumps(game_document(store, game_id), indent=2, sort_keys=True, ensure_ascii=False)
@@ -353,16 +393,8 @@ def export_json(store: EventStore, game_id: str) -> str:
     )
 
 
-def export_notation(store: EventStore, game_id: str) -> str:
-    """The game in the text notation (the engine's ``write_game``)."""
-    try:
-        from engine.splendor_duel.notation import write_game
-    except ImportError:
-        raise StoreError(
-            "notation export is not available in this tablelog; use --format json"
-        ) from None
+def export_notation(store: Recorder, game_id: str) -> str:
+    """The game in its game's text notation (``rules.write_game``)."""
     kind, headers, stored = store.stored_content(game_id)
-    if kind != "splendor-duel":
-        raise StoreError(f"the notation is for Splendor Duel games; game {game_id} is {kind}")
     meta = [{k: v for k, v in ev.meta.items() if k != "violations"} or None for ev in stored]
-    return str(write_game(headers, [ev.event for ev in stored], meta))
+    return get_game(kind).write_game(headers, [ev.event for ev in stored], meta)

@@ -14,7 +14,8 @@ The tables, in the words of the game:
   sequence); event ids given by a writer are unique (a partial index), and a derived id
   (``<game id>:<sequence>``) must be its own row's (a CHECK);
 * ``game_summaries`` and ``game_players`` — projections for listing and filtering, updated
-  in the same transaction as the events and rebuildable from them;
+  in the same transaction as the events and rebuildable from them; a game's players are
+  its ``game_players`` rows, one per seat, however many seats it has (migration 3);
 * views ``game_list`` and ``event_log`` for reading the file in any SQLite tool.
 """
 
@@ -256,10 +257,37 @@ END;
     + MIGRATION_1[MIGRATION_1.index("CREATE VIEW event_log AS") :]
 ).replace("{APPEND_ONLY}", APPEND_ONLY)
 
+# Migration 3 keeps the players of a game as a list, for any number of seats: the summary
+# loses its two player columns, and ``game_list`` joins the names ``game_players`` holds,
+# in seat order (nothing else changes, last activity included).
+MIGRATION_3 = """
+DROP VIEW game_list;
+ALTER TABLE game_summaries DROP COLUMN player_0;
+ALTER TABLE game_summaries DROP COLUMN player_1;
+
+CREATE VIEW game_list AS
+SELECT
+    s.game_id AS id,
+    s.date,
+    (SELECT group_concat(name, ' vs ') FROM
+        (SELECT p.name FROM game_players AS p WHERE p.game_id = s.game_id ORDER BY p.seat))
+        AS players,
+    g.place,
+    s.status,
+    s.winner_name AS winner,
+    s.condition,
+    s.turns,
+    s.event_count AS events,
+    s.flagged_count AS played_illegally,
+    s.last_activity
+FROM game_summaries AS s JOIN games AS g ON g.id = s.game_id;
+"""
+
 #: (version, description, SQL), applied in order.
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
+    (3, "game summaries: players as a list (game_players), for any number of seats", MIGRATION_3),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -1,20 +1,17 @@
 """marshmallow schemas for everything that crosses the store's boundary.
 
-* :data:`PAYLOAD_SCHEMAS` — one schema per event type and game kind: the JSON form an event
-  is stored in (unknown fields, wrong types and out-of-range values are refused);
-* :class:`HeadersSchema` — a game's headers (players, date, place, event, result, tags and
-  any other text keys);
+* :func:`payload_errors` — an event payload, judged by the game's own parser
+  (``rules.event_from_dict``, the one payload parser: unknown fields, wrong types and
+  out-of-range values are refused with the field named);
+* :class:`HeadersSchema` — a game's headers (players, as many as the game seats, date,
+  place, event, result, tags and any other text keys);
 * :class:`MetaSchema` — what a logger may attach to an event (a comment, annotations, the
   played-illegally flag);
 * :class:`GameFileSchema` — the JSON game file (``"format": "tablelog-game"``).
 
 Errors come back as ``(path, message)`` with a dotted path such as ``payment.red`` or
-``headers.players[1]``.  The payload schemas accept exactly what the engine's
-``event_from_dict`` accepts (space names in any case, colours by name or letter), so a file
-and a library call are judged alike; the rules themselves (how many tokens, which card) are
-the engine's business, not the schema's.  Because the two agree (tests/recorder/
-test_schemas.py checks it both ways), the store validates payloads with the engine's fast
-parser and asks the schema only to word the error of a payload the parser refuses.
+``headers.players[1]``.  The rules themselves (how many tokens, which card) are the
+engine's business, not the schemas'.
 """
 
 from __future__ import annotations
@@ -26,14 +23,9 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from engine.games import GAMES
-from engine.splendor_duel.catalogue import (
-    CARDS,
-    COLOR_LETTERS,
-    COLOR_NAMES,
-    ROYALS,
-    SPACE_NAMES,
-)
+from engine.errors import EventFormatError
+from engine.games import GAMES, UnknownGameKind, get_game
+from engine.protocol import Seats, SeatsError
 
 #: A game id given by a file or a caller: letters, digits, ``_`` and ``-``.
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -45,15 +37,11 @@ FILE_VERSION = 1
 #: Payload version of the events in a game file, by file version.
 FILE_PAYLOAD_VERSION = {1: 1}
 
-_SPACES = frozenset(SPACE_NAMES)
-_COLOR_NAMES = frozenset(COLOR_NAMES)
-_COLOR_LETTERS = frozenset(COLOR_LETTERS)
-
 
 # --- fields ----------------------------------------------------------------------------
 
 
-class StrictInt(fields.Field):
+class StrictInt(fields.Field[int]):
     """A JSON integer (not a bool, a float or a string) within ``low``..``high``."""
 
     def __init__(self, low: int, high: int, **kwargs: Any):
@@ -69,16 +57,7 @@ class StrictInt(fields.Field):
         return value
 
 
-class WholeNumber(fields.Field):
-    """A JSON integer of any size (not a bool, a float or a string)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValidationError(f"expected a whole number, got {value!r}")
-        return value
-
-
-class StrictBool(fields.Field):
+class StrictBool(fields.Field[bool]):
     """A JSON ``true`` or ``false`` (not 0, 1 or a string)."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
@@ -87,7 +66,7 @@ class StrictBool(fields.Field):
         return value
 
 
-class Text(fields.Field):
+class Text(fields.Field[str]):
     """A string of at most ``max_length`` characters (empty allowed unless ``min_length``)."""
 
     def __init__(self, max_length: int = 10_000, min_length: int = 0, **kwargs: Any):
@@ -103,187 +82,6 @@ class Text(fields.Field):
         if len(value) > self.max_length:
             raise ValidationError(f"longer than {self.max_length} characters")
         return value
-
-
-class Space(fields.Field):
-    """A board space name, column a-e and row 1-5 (``c3``)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        if not isinstance(value, str):
-            raise ValidationError(f"expected a space name such as 'c3', got {value!r}")
-        if value.lower() not in _SPACES:
-            raise ValidationError(f"no space {value!r} on the board (columns a-e, rows 1-5)")
-        return value
-
-
-def _is_color(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    if len(value) == 1:
-        return value.upper() in _COLOR_LETTERS
-    return value.lower() in _COLOR_NAMES
-
-
-class Color(fields.Field):
-    """A token colour by name (``red``) or letter (``R``)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        if not _is_color(value):
-            raise ValidationError(f"unknown colour {value!r} (one of {', '.join(COLOR_NAMES)})")
-        return value
-
-
-class CardId(fields.Field):
-    """A Jewel card id from the catalogue (``1-01`` .. ``3-13``)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        if not isinstance(value, str) or value not in CARDS:
-            raise ValidationError(f"no Jewel card {value!r} in the catalogue (ids 1-01 .. 3-13)")
-        return value
-
-
-class RoyalId(fields.Field):
-    """A Royal card id (``R-1`` .. ``R-4``)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        if not isinstance(value, str) or value not in ROYALS:
-            raise ValidationError(f"no Royal card {value!r} (R-1 .. R-4)")
-        return value
-
-
-class Counts(fields.Field):
-    """Token counts by colour name, e.g. ``{"red": 2, "gold": 1}``; each 0 to 25."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict:
-        if not isinstance(value, Mapping):
-            raise ValidationError(f"expected an object of colour: count, got {value!r}")
-        errors: dict[str, list[str]] = {}
-        for key, n in value.items():
-            if not _is_color(key):
-                errors[str(key)] = [f"unknown colour {key!r} (one of {', '.join(COLOR_NAMES)})"]
-            elif not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 25:
-                errors[str(key)] = [f"expected a count from 0 to 25, got {n!r}"]
-        if errors:
-            raise ValidationError(errors)  # type: ignore[arg-type]
-        return dict(value)
-
-
-class Pyramid(fields.Field):
-    """The pyramid at setup: ``{"1": [card ids], "2": [...], "3": [...]}``."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict:
-        if not isinstance(value, Mapping):
-            raise ValidationError('expected {"1": [...], "2": [...], "3": [...]}')
-        errors: dict[str, Any] = {}
-        for level, cards in value.items():
-            if level not in ("1", "2", "3"):
-                errors[str(level)] = ["the pyramid has levels 1, 2 and 3"]
-            elif not isinstance(cards, list):
-                errors[level] = ["expected a list of card ids"]
-            else:
-                bad = {
-                    i: [f"no Jewel card {c!r} in the catalogue (ids 1-01 .. 3-13)"]
-                    for i, c in enumerate(cards)
-                    if not isinstance(c, str) or c not in CARDS
-                }
-                if bad:
-                    errors[level] = bad
-        if errors:
-            raise ValidationError(errors)  # type: ignore[arg-type]
-        return dict(value)
-
-
-# --- Splendor Duel payloads ------------------------------------------------------------
-
-
-class _Payload(Schema):
-    type = fields.String(required=True)
-
-
-class GameSetUpSchema(_Payload):
-    first_player = StrictInt(0, 1, required=True)
-    board = fields.List(Color(), required=True)
-    pyramid = Pyramid(required=True)
-    privileges = fields.List(WholeNumber(), validate=validate.Length(equal=2), allow_none=True)
-
-
-class SpaceSchema(_Payload):
-    space = Space(required=True)
-
-
-class BoardReplenishedSchema(_Payload):
-    tokens = fields.List(Color(), required=True, allow_none=True)
-
-
-class TokensTakenSchema(_Payload):
-    spaces = fields.List(
-        Space(), required=True, validate=validate.Length(min=1, error="expected at least one space")
-    )
-
-
-class CardReservedSchema(_Payload):
-    gold = Space(required=True)
-    card = CardId(allow_none=True)
-    deck = StrictInt(1, 3, allow_none=True)
-
-    @validates_schema
-    def _card_or_deck(self, data: dict, **kwargs: Any) -> None:
-        card, deck = data.get("card"), data.get("deck")
-        if card is None and deck is None:
-            raise ValidationError("a reserve names a pyramid card or a deck", "card")
-        if card is not None and deck is not None and CARDS[card].level != deck:
-            raise ValidationError(f"card {card} is not a level-{deck} card", "card")
-
-
-class CardPurchasedSchema(_Payload):
-    card = CardId(required=True)
-    payment = Counts(required=True)
-
-
-class ColorSchema(_Payload):
-    color = Color(required=True)
-
-
-class RoyalTakenSchema(_Payload):
-    royal = RoyalId(required=True)
-
-
-class TokensDiscardedSchema(_Payload):
-    tokens = Counts(required=True)
-
-
-class CardRevealedSchema(_Payload):
-    card = CardId(required=True)
-
-
-class CardIdentifiedSchema(_Payload):
-    player = StrictInt(0, 1, required=True)
-    card = CardId(required=True)
-
-
-class PlayerResignedSchema(_Payload):
-    player = StrictInt(0, 1, required=True)
-
-
-SPLENDOR_DUEL_PAYLOADS: dict[str, Schema] = {
-    "game_set_up": GameSetUpSchema(),
-    "privilege_spent": SpaceSchema(),
-    "board_replenished": BoardReplenishedSchema(),
-    "tokens_taken": TokensTakenSchema(),
-    "card_reserved": CardReservedSchema(),
-    "card_purchased": CardPurchasedSchema(),
-    "color_copied": ColorSchema(),
-    "bonus_token_taken": SpaceSchema(),
-    "token_stolen": ColorSchema(),
-    "royal_taken": RoyalTakenSchema(),
-    "tokens_discarded": TokensDiscardedSchema(),
-    "card_revealed": CardRevealedSchema(),
-    "card_identified": CardIdentifiedSchema(),
-    "player_resigned": PlayerResignedSchema(),
-}
-
-#: Payload schemas by game kind, then by event type.
-PAYLOAD_SCHEMAS: dict[str, dict[str, Schema]] = {"splendor-duel": SPLENDOR_DUEL_PAYLOADS}
 
 
 # --- headers, meta, the game file ------------------------------------------------------
@@ -305,21 +103,31 @@ class HeadersSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    players = fields.List(
-        Text(max_length=100, min_length=1),
-        required=True,
-        validate=validate.Length(equal=2, error="expected two player names"),
-    )
+    players = fields.List(Text(max_length=100, min_length=1), required=True)
     date = Text(max_length=10, validate=_iso_date)
     place = Text(max_length=200)
     event = Text(max_length=200)
     result = Text(max_length=200)
     tags = fields.Dict(keys=Text(max_length=100, min_length=1), values=Text(max_length=1000))
 
+    def __init__(self, seats: Seats | None = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        #: The game's seats, when known: the players must fill them.
+        self.seats = seats
+
+    @validates_schema
+    def _as_many_players_as_seats(self, data: dict[str, Any], **kwargs: Any) -> None:
+        players = data.get("players")
+        if self.seats is not None and isinstance(players, list):
+            try:
+                self.seats.check(len(players))
+            except SeatsError as err:
+                raise ValidationError(str(err), "players") from None
+
     @validates_schema(pass_original=True)
-    def _other_keys_are_text(self, data: dict, original: Any, **kwargs: Any) -> None:
+    def _other_keys_are_text(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
         named = set(self.fields)
-        errors = {}
+        errors: dict[str, list[str]] = {}
         for key, value in original.items():
             if key in named:
                 continue
@@ -339,12 +147,12 @@ class MetaSchema(Schema):
     played_illegally = StrictBool()
 
 
-class EventList(fields.Field):
+class EventList(fields.Field[list[Any]]):
     """A game file's list of events, taken as it is: each event is checked on its own (by
     the engine's parser, and :func:`meta_errors` for its meta), so the envelope does not
     walk the list a second time."""
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list:
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
         if not isinstance(value, list):
             raise ValidationError("expected a list of events")
         return value
@@ -429,26 +237,46 @@ def _json_type(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
+def payload_problem(err: Exception) -> tuple[str, str]:
+    """``(field path, message)`` of a game parser's refusal of a payload (the path empty
+    when the payload as a whole is wrong)."""
+    if isinstance(err, EventFormatError):
+        text = str(err)
+        if err.field and text.startswith(err.field + ": "):
+            text = text[len(err.field) + 2 :]
+        return err.field or "", text
+    return "", f"malformed event: {err}"
+
+
 def payload_errors(kind: str, data: Any) -> tuple[str, str] | None:
     """The first problem of an event payload of game ``kind`` as ``(field, message)``,
-    or None when the payload is well formed."""
-    if not isinstance(data, Mapping):
-        return "", f"an event is a JSON object, got {_json_type(data)}"
-    schemas = PAYLOAD_SCHEMAS.get(kind)
-    if schemas is None:
-        return "", f"no payload schemas for game kind {kind!r}"
-    t = data.get("type")
-    if "type" not in data:
-        return "type", "missing field"
-    schema = schemas.get(t) if isinstance(t, str) else None
+    or None when the payload is well formed: the game's own parser judges it."""
+    try:
+        rules = get_game(kind)
+    except UnknownGameKind as err:
+        return "", str(err.args[0])
+    try:
+        rules.event_from_dict(data)
+    except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
+        return payload_problem(err)
+    return None
+
+
+def headers_errors(data: Any, seats: Seats | None = None) -> tuple[str, str] | None:
+    """The first problem of a game's headers, with a path below ``headers``; with the
+    game's ``seats``, the players must fill them."""
+    schema = _HEADERS if seats is None else _headers_for(seats)
+    return _load(schema, data, "headers")
+
+
+_HEADERS_BY_SEATS: dict[Seats, HeadersSchema] = {}
+
+
+def _headers_for(seats: Seats) -> HeadersSchema:
+    schema = _HEADERS_BY_SEATS.get(seats)
     if schema is None:
-        return "type", f"unknown event type {t!r} (one of {', '.join(schemas)})"
-    return _load(schema, data)
-
-
-def headers_errors(data: Any) -> tuple[str, str] | None:
-    """The first problem of a game's headers, with a path below ``headers``."""
-    return _load(_HEADERS, data, "headers")
+        schema = _HEADERS_BY_SEATS[seats] = HeadersSchema(seats)
+    return schema
 
 
 def meta_errors(data: Any) -> tuple[str, str] | None:

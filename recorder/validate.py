@@ -1,24 +1,35 @@
-"""Validate game files (notation or JSON) against the rules, one report per game.
+"""Validation of a game file: every game in it judged by its game's rules, with a report
+per game (the first problem with its place, violations and rule citations, the events
+played although illegal, where the game stands).
 
-``tablelog validate`` prints these reports; the checks are the game's own (through
-:class:`engine.protocol.GameRules`): a notation file is read by the game its ``[Game]``
-header names, a JSON game file is folded as an import folds it, events marked
-``played_illegally`` included.  Nothing is written anywhere.
+A file is read once, by :func:`recorder.io.read_file`, as an import reads it: notation by
+its game's reader, JSON by the schemas and the game's payload parser.  So a file that
+validates imports, and one that does not is refused by an import for the same reason.
 
->>> [report] = validate_file(Path("fixtures/games/points.tl"))
+>>> import tempfile, os
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     path = os.path.join(tmp, "empty.json")
+...     _ = open(path, "w").write("[]")
+...     [report] = validate_file(path)
+>>> report.ok, report.errors[0]["message"].endswith("the file holds an empty list of games")
+(False, True)
+>>> [report] = validate_file("fixtures/games/points.tl")
 >>> report.ok, report.summary
 (True, 'Bob won on Prestige points (20 or more), turn 53, 98 events')
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from engine.errors import EngineError
-from engine.games import game_for_notation, get_game
+from engine.games import get_game
 from engine.protocol import GameRules, seat_names
+
+from .errors import ImportRejected
+from .io import FileRead, read_file
+from .records import GameImport
 
 
 @dataclass
@@ -50,7 +61,7 @@ class GameReport:
         return not self.ok or (strict and any(f["violations"] for f in self.flagged))
 
     def to_dict(self) -> dict[str, Any]:
-        """The report as JSON-ready data (``tablelog validate --json``)."""
+        """The report as plain data (``--json``)."""
         return {
             "file": self.file,
             "game": self.index,
@@ -63,46 +74,34 @@ class GameReport:
         }
 
 
-def summary(rules: GameRules, state: Any, events: int) -> str:
-    """One line on where a validated game stands, in the game's own wording of the result
-    (``Bob won on Prestige points (20 or more), turn 53, 98 events``)."""
+def summary_text(rules: GameRules, state: Any, events: int) -> str:
+    """Where a validated game stands, in the game's own words: who won and how (the one
+    wording of the victory), or what is due now."""
     status = rules.status(state)
     if status.phase == "setup":
         return "not set up"
     if status.result is not None:
         return f"{status.result.text}, turn {status.turn}, {events} events"
-    who = "" if status.to_move is None else f" ({state.names[status.to_move]} to play)"
-    return f"unfinished, turn {status.turn}{who}, {events} events"
+    return f"unfinished, turn {status.turn}: {status.due}, {events} events"
 
 
-def looks_like_json(path: Path, text: str) -> bool:
-    """Whether a game file is JSON (by its suffix, else by how it opens) rather than
-    notation, whose headers open with ``[`` and a letter."""
-    if path.suffix.lower() == ".json":
-        return True
-    head = text.lstrip("\ufeff \t\r\n")
-    if head.startswith("{"):
-        return True
-    return head.startswith("[") and head[1:].lstrip().startswith(("{", "]"))
-
-
-def validate_file(path: Path, *, all_errors: bool = False) -> list[GameReport]:
-    """Validate every game of one file (notation or JSON); never raises for bad input:
-    an unreadable file is a failed report that says why.  ``all_errors`` reads a notation
-    file to its end for every syntax error and unknown name, not only the first."""
+def validate_file(path: str | os.PathLike[str], *, all_errors: bool = False) -> list[GameReport]:
+    """Validate every game of one file (notation or JSON); never raises for bad input.
+    ``all_errors`` reports every problem of a notation game, not just the first."""
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return [_unreadable_report(name, f"cannot read the file: {err}")]
-    if looks_like_json(path, text):
-        return validate_json_file(path)
-    try:
-        rules = game_for_notation(text)
-    except EngineError as err:
+        read = read_file(path, stop_at_first_error=not all_errors)
+    except ImportRejected as err:
         return [_unreadable_report(name, str(err))]
-    parsed = rules.read_game(text, name, stop_at_first_error=not all_errors)
-    report = GameReport(
+    if read.notation is not None:
+        return [_notation_report(name, read)]
+    return [_json_report(name, index, record) for index, record in enumerate(read.games or [], 1)]
+
+
+def _notation_report(name: str, read: FileRead) -> GameReport:
+    parsed, rules = read.notation, read.rules
+    assert parsed is not None and rules is not None
+    return GameReport(
         name,
         1,
         not parsed.errors,
@@ -110,49 +109,36 @@ def validate_file(path: Path, *, all_errors: bool = False) -> list[GameReport]:
         parsed.headers,
         [e.to_dict() for e in parsed.errors],
         [f.to_dict() for f in parsed.flagged],
-        summary(rules, parsed.state, len(parsed.events)),
+        summary_text(rules, parsed.state, len(parsed.events)),
     )
-    return [report]
 
 
-def validate_json_file(path: Path) -> list[GameReport]:
-    """Validate every game of a JSON game file, folding its payloads as an import does."""
-    from . import io
-
-    name = str(path)
-    try:
-        games = io.load_file(path)
-    except Exception as err:  # noqa: BLE001 - the recorder's errors all name the place
-        return [_unreadable_report(name, str(err))]
-    reports = []
-    for index, record in enumerate(games, start=1):
-        try:
-            rules = get_game(record.kind)
-        except EngineError as err:
-            reports.append(_unreadable_report(name, str(err), index))
-            continue
-        names = seat_names(record.headers, rules.seats)
-        state, problem, flagged = rules.validate_payloads(record.events, record.meta, names)
-        errors = []
-        if problem is not None:
-            kind = "illegal" if problem.violations else "syntax"
-            errors.append({"kind": kind, "source": name, **problem.to_dict()})
-        reports.append(
-            GameReport(
-                name,
-                index,
-                problem is None,
-                len(record.events) if problem is None else problem.event_number - 1,
-                dict(record.headers),
-                errors,
-                [f.to_dict() for f in flagged],
-                summary(rules, state, len(record.events)),
-            )
+def _json_report(name: str, index: int, record: GameImport) -> GameReport:
+    rules = get_game(record.kind)
+    names = seat_names(record.headers, rules.seats)
+    state, problem, flagged = rules.validate_payloads(record.events, record.meta, names)
+    errors = []
+    if problem is not None:
+        errors.append(
+            {
+                "kind": "illegal" if problem.violations else "syntax",
+                "source": name,
+                **problem.to_dict(),
+            }
         )
-    return reports
-
-
-def _unreadable_report(name: str, message: str, index: int = 1) -> GameReport:
     return GameReport(
-        name, index, False, errors=[{"kind": "syntax", "source": name, "message": message}]
+        name,
+        index,
+        problem is None,
+        len(record.events) if problem is None else problem.event_number - 1,
+        dict(record.headers),
+        errors,
+        [f.to_dict() for f in flagged],
+        summary_text(rules, state, len(record.events)),
+    )
+
+
+def _unreadable_report(name: str, message: str) -> GameReport:
+    return GameReport(
+        name, 1, False, errors=[{"kind": "syntax", "source": name, "message": message}]
     )

@@ -1,9 +1,11 @@
-"""Fixtures for the store's contract tests.
+"""Fixtures for the recorder's contract tests.
 
-Every contract test talks to the store through the ``backend`` fixture, which is
-parametrized by store implementation.  Only SQLite exists today; a PostgreSQL store would
-add one more :class:`Backend` (open a store, run raw SQL on a separate connection, damage
-a stored payload, name itself to a child process) and the whole suite runs against it.
+Every contract test talks to the store through the ``recorder`` fixture (a
+:class:`recorder.Recorder` opened by the ``backend`` fixture), which is parametrized by
+store implementation, as pyeventsourcing runs one test case per backend.  Only SQLite
+exists today; a PostgreSQL store would add one more :class:`Backend` (open a store, run
+raw SQL on a separate connection, damage a stored payload, name itself to a child
+process) and the whole suite runs against it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 
 from engine.splendor_duel import simulate
-from recorder import EventStore
+from recorder import EventStore, Recorder
 from recorder.io import game_import_from_events
 
 HERE = Path(__file__).resolve().parent
@@ -110,9 +112,16 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> SqliteBackend:
 
 
 @pytest.fixture
-def store(backend: SqliteBackend) -> Iterator[EventStore]:
+def recorder(backend: SqliteBackend) -> Iterator[Recorder]:
+    """An open store of the backend under test (closed after the test)."""
     with backend.open() as s:
         yield s
+
+
+@pytest.fixture
+def store(recorder: Recorder) -> Recorder:
+    """The same store, by the name the older tests use."""
+    return recorder
 
 
 @cache

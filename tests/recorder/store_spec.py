@@ -5,10 +5,10 @@ A PostgreSQL store would add its own prefix here, so the process tests run again
 
 from __future__ import annotations
 
-from recorder import EventStore
+from recorder import EventStore, Recorder
 
 
-def open_store(spec: str) -> EventStore:
+def open_store(spec: str) -> Recorder:
     kind, _, where = spec.partition(":")
     if kind == "sqlite":
         return EventStore.open(where)

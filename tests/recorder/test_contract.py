@@ -1,4 +1,6 @@
-"""The store's contract, on a real database file, for every store implementation."""
+"""The recorder's contract, for every store implementation: each test takes the
+``recorder`` fixture (and ``backend`` for raw access), parametrised by backend in
+conftest.py, so a PostgreSQL store only adds a backend there."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from recorder import (
     GameImport,
     GameNotFound,
     ImportRejected,
+    Recorder,
     StepOutOfRange,
     StoreError,
 )
@@ -46,24 +49,30 @@ def illegal_take(state) -> dict:
     raise AssertionError("no illegal take found")
 
 
+def test_the_store_is_a_recorder(recorder, backend):
+    assert isinstance(recorder, Recorder)
+    with backend.open() as other:
+        assert isinstance(other, Recorder)
+
+
 # --- import and read ---------------------------------------------------------------------
 
 
-def test_import_stores_every_event_and_folds_to_the_engine_state(store):
-    result = store.import_game(record(1, date="2024-05-01", place="Lyon"))
+def test_import_stores_every_event_and_folds_to_the_engine_state(recorder):
+    result = recorder.import_game(record(1, date="2024-05-01", place="Lyon"))
     events = simulated(1)
     assert result.created and result.events == len(events) and result.flagged == []
-    stored = store.events(result.game_id)
+    stored = recorder.events(result.game_id)
     assert [s.sequence for s in stored] == list(range(1, len(events) + 1))
     assert [s.payload for s in stored] == [ev.event_to_dict(e) for e in events]
     assert [s.event for s in stored] == list(events)
     assert all(s.version == 1 and s.meta == {} for s in stored)
     final = rules.replay(events, names=("Ann", "Bo"))
-    state = store.state_at(result.game_id)
+    state = recorder.state_at(result.game_id)
     assert state.names == ("Ann", "Bo")
     assert rules.describe_state(state) == rules.describe_state(final)
     assert state.outcome == final.outcome
-    row = store.game(result.game_id)
+    row = recorder.game(result.game_id)
     assert row.status == "finished"
     assert row.winner == final.outcome.winner
     assert row.winner_name == ["Ann", "Bo"][final.outcome.winner]
@@ -74,84 +83,84 @@ def test_import_stores_every_event_and_folds_to_the_engine_state(store):
     assert row.players == ["Ann", "Bo"]
 
 
-def test_state_at_any_step_matches_the_engine_fold(store):
-    gid = store.import_game(record(2)).game_id
+def test_state_at_any_step_matches_the_engine_fold(recorder):
+    gid = recorder.import_game(record(2)).game_id
     events = simulated(2)
     states = list(rules.states(events, names=("Ann", "Bo")))
     for step in (0, 1, 2, 17, len(events) // 2, len(events)):
-        got = store.state_at(gid, step)
+        got = recorder.state_at(gid, step)
         assert rules.describe_state(got) == rules.describe_state(states[step])
         assert got.players[0].tokens == states[step].players[0].tokens
-    assert len(store.events(gid, upto=5)) == 5
+    assert len(recorder.events(gid, upto=5)) == 5
 
 
-def test_a_step_beyond_the_last_is_out_of_range(store):
-    gid = store.import_game(record(2)).game_id
+def test_a_step_beyond_the_last_is_out_of_range(recorder):
+    gid = recorder.import_game(record(2)).game_id
     n = len(simulated(2))
     with pytest.raises(StepOutOfRange, match=f"no step {n + 1} .*0 to {n}"):
-        store.state_at(gid, n + 1)
+        recorder.state_at(gid, n + 1)
     with pytest.raises(StepOutOfRange):
-        store.state_at(gid, -1)
+        recorder.state_at(gid, -1)
 
 
-def test_unknown_games_are_named(store):
+def test_unknown_games_are_named(recorder):
     for call in (
-        lambda: store.game("nope"),
-        lambda: store.events("nope"),
-        lambda: store.state_at("nope", 0),
-        lambda: store.append("nope", 0, payloads(1)[:1]),
+        lambda: recorder.game("nope"),
+        lambda: recorder.events("nope"),
+        lambda: recorder.state_at("nope", 0),
+        lambda: recorder.append("nope", 0, payloads(1)[:1]),
     ):
         with pytest.raises(GameNotFound, match="no game 'nope'"):
             call()
     assert issubclass(GameNotFound, KeyError) and issubclass(GameNotFound, StoreError)
 
 
-def test_reimporting_the_same_game_is_a_no_op(store, backend):
-    first = store.import_game(record(3))
-    again = store.import_game(record(3))
+def test_reimporting_the_same_game_is_a_no_op(recorder, backend):
+    first = recorder.import_game(record(3))
+    again = recorder.import_game(record(3))
     assert again.game_id == first.game_id and not again.created
     assert count_rows(backend, first.game_id) == first.events
-    assert store.count_games() == 1
+    assert recorder.count_games() == 1
 
 
-def test_the_derived_game_id_depends_on_the_content(store):
-    a = store.import_game(record(3)).game_id
-    b = store.import_game(record(3, date="2024-01-02")).game_id
-    c = store.import_game(record(4)).game_id
+def test_the_derived_game_id_depends_on_the_content(recorder):
+    a = recorder.import_game(record(3)).game_id
+    b = recorder.import_game(record(3, date="2024-01-02")).game_id
+    c = recorder.import_game(record(4)).game_id
     assert len({a, b, c}) == 3
 
 
-def test_a_given_id_with_other_content_is_refused(store, backend):
-    store.import_game(replace(record(3), game_id="club-1"))
+def test_a_given_id_with_other_content_is_refused(recorder, backend):
+    recorder.import_game(replace(record(3), game_id="club-1"))
     with pytest.raises(ImportRejected, match="club-1 is already stored with different"):
-        store.import_game(replace(record(4), game_id="club-1"))
+        recorder.import_game(replace(record(4), game_id="club-1"))
     assert count_rows(backend, "club-1") == len(simulated(3))
 
 
-def test_an_illegal_event_in_the_middle_of_an_import_writes_nothing(store, backend):
+def test_an_illegal_event_in_the_middle_of_an_import_writes_nothing(recorder, backend):
     rec = record(5)
     bad = list(rec.events)
     bad[40] = dict(bad[0])  # a second setup
     with pytest.raises(ImportRejected) as err:
-        store.import_game(replace(rec, events=bad))
+        recorder.import_game(replace(rec, events=bad))
     assert err.value.event_number == 41
     assert "event 41:" in str(err.value) and "(p." in str(err.value)
     assert backend.raw("SELECT count(*) FROM events")[0][0] == 0
     assert backend.raw("SELECT count(*) FROM games")[0][0] == 0
 
 
-def test_a_malformed_payload_is_refused_with_its_field(store):
+def test_a_malformed_payload_is_refused_with_its_field(recorder):
     rec = record(5)
     bad = list(rec.events)
     bad[3] = {"type": "card_purchased", "card": "1-01", "payment": {"red": 99}}
     with pytest.raises(ImportRejected, match=r"event 4: payment\.red: .*0 to 25"):
-        store.import_game(replace(rec, events=bad))
+        recorder.import_game(replace(rec, events=bad))
     bad[3] = {"type": "tokens_taken", "spaces": ["c3"], "colour": "red"}
     with pytest.raises(ImportRejected, match="event 4: colour: unknown field"):
-        store.import_game(replace(rec, events=bad))
+        recorder.import_game(replace(rec, events=bad))
 
 
-def test_played_illegally_events_are_stored_flagged_with_their_violations(store):
+def test_played_illegally_events_are_stored_flagged_with_their_violations(recorder):
     setup = payloads(6)[0]
     state = rules.replay([ev.event_from_dict(setup)])
     take = illegal_take(state)
@@ -160,26 +169,26 @@ def test_played_illegally_events_are_stored_flagged_with_their_violations(store)
         events=[setup, take],
         meta=[None, {"played_illegally": True, "comment": "nobody noticed"}],
     )
-    result = store.import_game(rec)
+    result = recorder.import_game(rec)
     assert [seq for seq, _ in result.flagged] == [2]
-    stored = store.events(result.game_id)[1]
+    stored = recorder.events(result.game_id)[1]
     assert stored.meta["played_illegally"] is True
     assert stored.meta["comment"] == "nobody noticed"
     assert stored.meta["violations"][0]["citation"].startswith("p.")
-    assert store.game(result.game_id).flagged_count == 1
+    assert recorder.game(result.game_id).flagged_count == 1
     # Without the flag the same event is refused.
     with pytest.raises(ImportRejected, match="event 2:"):
-        store.import_game(replace(rec, meta=[None, None]))
+        recorder.import_game(replace(rec, meta=[None, None]))
     # It replays as played: the tokens left the board.
-    after = store.state_at(result.game_id)
+    after = recorder.state_at(result.game_id)
     assert sum(after.players[after.first_player].tokens) == 2
 
 
 # --- the database refuses tampering ------------------------------------------------------
 
 
-def test_raw_update_delete_and_replace_of_stored_events_fail(store, backend):
-    gid = store.import_game(record(7)).game_id
+def test_raw_update_delete_and_replace_of_stored_events_fail(recorder, backend):
+    gid = recorder.import_game(record(7)).game_id
     before = backend.raw("SELECT * FROM events WHERE game_id = ? ORDER BY sequence", (gid,))
     for sql in backend.tamper_statements(gid):
         with pytest.raises(backend.integrity_errors, match="append-only"):
@@ -191,27 +200,27 @@ def test_raw_update_delete_and_replace_of_stored_events_fail(store, backend):
 # --- append --------------------------------------------------------------------------------
 
 
-def test_append_checks_each_event_and_updates_the_summary(store):
-    game = store.create_game({"players": ["Ann", "Bo"], "date": "2024-06-01"})
+def test_append_checks_each_event_and_updates_the_summary(recorder):
+    game = recorder.create_game({"players": ["Ann", "Bo"], "date": "2024-06-01"})
     assert game.status == "setup" and game.event_count == 0
     p = payloads(8)
-    r1 = store.append(game.id, 0, p[:1])
+    r1 = recorder.append(game.id, 0, p[:1])
     assert (r1.first_sequence, r1.last_sequence, r1.appended) == (1, 1, 1)
-    assert store.game(game.id).status == "playing"
-    r2 = store.append(game.id, 1, p[1:10])
+    assert recorder.game(game.id).status == "playing"
+    r2 = recorder.append(game.id, 1, p[1:10])
     assert r2.last_sequence == 10 and r2.event_ids[0] == f"{game.id}:2"
-    store.append(game.id, 10, p[10:])
-    row = store.game(game.id)
+    recorder.append(game.id, 10, p[10:])
+    row = recorder.game(game.id)
     assert row.status == "finished" and row.event_count == len(p)
-    assert store.state_at(game.id).outcome == rules.replay(simulated(8)).outcome
+    assert recorder.state_at(game.id).outcome == rules.replay(simulated(8)).outcome
 
 
-def test_a_stale_expected_sequence_names_expected_and_actual(store):
-    gid = store.create_game({"players": ["Ann", "Bo"]}).id
+def test_a_stale_expected_sequence_names_expected_and_actual(recorder):
+    gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
     p = payloads(8)
-    store.append(gid, 0, p[:3])
+    recorder.append(gid, 0, p[:3])
     with pytest.raises(ConcurrencyError) as err:
-        store.append(gid, 1, p[1:2])
+        recorder.append(gid, 1, p[1:2])
     assert (err.value.expected, err.value.actual) == (1, 3)
     assert "expected sequence 1" in str(err.value) and "actual 3" in str(err.value)
 
@@ -259,8 +268,8 @@ def test_two_writers_at_the_same_expected_sequence_exactly_one_wins(backend):
 
 def test_eight_processes_racing_leave_contiguous_acknowledged_events(backend):
     seed = 10
-    with backend.open() as store:
-        gid = store.create_game({"players": ["Ann", "Bo"]}, game_id="race").id
+    with backend.open() as recorder:
+        gid = recorder.create_game({"players": ["Ann", "Bo"]}, game_id="race").id
     children = [
         subprocess.Popen(
             [sys.executable, str(HERE / "race_child.py"), backend.spec, gid, str(seed), str(w)],
@@ -278,8 +287,8 @@ def test_eight_processes_racing_leave_contiguous_acknowledged_events(backend):
         for line in out.splitlines():
             _, seq, eid = line.split()
             acks.append((int(seq), eid))
-    with backend.open() as store:
-        stored = store.events(gid)
+    with backend.open() as recorder:
+        stored = recorder.events(gid)
         expected = payloads(seed)
         assert [s.sequence for s in stored] == list(range(1, len(expected) + 1))
         assert [s.payload for s in stored] == expected
@@ -287,15 +296,15 @@ def test_eight_processes_racing_leave_contiguous_acknowledged_events(backend):
         assert sorted(seq for seq, _ in acks) == list(range(1, len(expected) + 1))
         for seq, eid in acks:
             assert by_seq[seq] == eid
-        assert store.game(gid).status == "finished"
+        assert recorder.game(gid).status == "finished"
 
 
-def test_an_idempotent_retry_adds_no_row(store, backend):
-    gid = store.create_game({"players": ["Ann", "Bo"]}).id
+def test_an_idempotent_retry_adds_no_row(recorder, backend):
+    gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
     p = payloads(11)
-    store.append(gid, 0, p[:1], event_ids=["e-1"])
-    first = store.append(gid, 1, p[1:4], event_ids=["e-2", "e-3", "e-4"])
-    again = store.append(gid, 1, p[1:4], event_ids=["e-2", "e-3", "e-4"])
+    recorder.append(gid, 0, p[:1], event_ids=["e-1"])
+    first = recorder.append(gid, 1, p[1:4], event_ids=["e-2", "e-3", "e-4"])
+    again = recorder.append(gid, 1, p[1:4], event_ids=["e-2", "e-3", "e-4"])
     assert again.already_stored and again.appended == 0
     assert again.first_sequence == first.first_sequence
     assert again.last_sequence == first.last_sequence
@@ -303,110 +312,110 @@ def test_an_idempotent_retry_adds_no_row(store, backend):
     assert count_rows(backend, gid) == 4
     # A known id with another payload is an error, not a retry.
     with pytest.raises(EventIdConflict, match="'e-4'.*different payload"):
-        store.append(gid, 3, [p[1], p[2], p[4]], event_ids=["e-2", "e-3", "e-4"])
+        recorder.append(gid, 3, [p[1], p[2], p[4]], event_ids=["e-2", "e-3", "e-4"])
     # A known id in a batch with new ones is refused too.
     with pytest.raises(EventIdConflict):
-        store.append(gid, 4, p[4:6], event_ids=["e-4", "e-5"])
+        recorder.append(gid, 4, p[4:6], event_ids=["e-4", "e-5"])
     assert count_rows(backend, gid) == 4
 
 
-def test_a_failure_in_the_middle_of_a_batch_writes_nothing(store, backend):
-    gid = store.create_game({"players": ["Ann", "Bo"]}).id
+def test_a_failure_in_the_middle_of_a_batch_writes_nothing(recorder, backend):
+    gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
     p = payloads(12)
-    store.append(gid, 0, p[:10])
+    recorder.append(gid, 0, p[:10])
     batch = [p[10], p[0], p[11]]  # a second setup in the middle
     with pytest.raises(AppendRejected) as err:
-        store.append(gid, 10, batch)
+        recorder.append(gid, 10, batch)
     assert err.value.event_number == 12
     assert err.value.violations and "(p." in str(err.value)
     assert count_rows(backend, gid) == 10
-    assert store.game(gid).event_count == 10
+    assert recorder.game(gid).event_count == 10
     # A malformed payload in the middle is refused before anything is written.
     with pytest.raises(AppendRejected, match=r"event 12: spaces\[0\]"):
-        store.append(gid, 10, [p[10], {"type": "tokens_taken", "spaces": ["q9"]}])
+        recorder.append(gid, 10, [p[10], {"type": "tokens_taken", "spaces": ["q9"]}])
     assert count_rows(backend, gid) == 10
-    store.append(gid, 10, p[10:12])
+    recorder.append(gid, 10, p[10:12])
     assert count_rows(backend, gid) == 12
 
 
 # --- damaged files -------------------------------------------------------------------------
 
 
-def test_corrupted_stored_json_names_game_and_sequence(store, backend):
-    gid = store.import_game(record(13)).game_id
+def test_corrupted_stored_json_names_game_and_sequence(recorder, backend):
+    gid = recorder.import_game(record(13)).game_id
     backend.damage_payload(gid, 7, '{"type": "tokens_taken", "spaces": [')
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 7: stored payload is not valid"):
-        store.events(gid)
+        recorder.events(gid)
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 7:"):
-        store.state_at(gid)
-    assert len(store.events(gid, upto=6)) == 6
-    store.state_at(gid, 6)
+        recorder.state_at(gid)
+    assert len(recorder.events(gid, upto=6)) == 6
+    recorder.state_at(gid, 6)
 
 
-def test_a_stored_payload_that_no_longer_replays_names_game_and_sequence(store, backend):
-    gid = store.import_game(record(13)).game_id
+def test_a_stored_payload_that_no_longer_replays_names_game_and_sequence(recorder, backend):
+    gid = recorder.import_game(record(13)).game_id
     backend.damage_payload(gid, 9, json.dumps(payloads(13)[0]))
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 9: stored event no longer replays"):
-        store.state_at(gid)
+        recorder.state_at(gid)
     backend.damage_payload(gid, 9, '{"type": "tokens_taken", "spaces": ["zz"]}')
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 9: stored payload cannot be read"):
-        store.events(gid)
+        recorder.events(gid)
 
 
 # --- listing and projections --------------------------------------------------------------
 
 
-def test_list_and_count_games_filter_by_player_result_and_date(store):
-    store.import_game(record(14, ("Ann", "Bo"), date="2024-01-10"))
-    store.import_game(record(15, ("Cy", "Ann"), date="2024-02-10"))
-    store.import_game(record(16, ("Cy", "Dee"), date="2024-03-10"))
-    live = store.create_game({"players": ["Eve", "Ann"], "date": "2024-04-10"})
-    store.append(live.id, 0, payloads(17)[:5])
-    assert store.count_games() == 4
-    assert store.count_games(player="ann") == 3
-    assert store.count_games(player="ANN", result="finished") == 2
-    assert store.count_games(result="playing") == 1
-    assert [g.id for g in store.list_games(result="playing")] == [live.id]
-    assert store.count_games(date_from="2024-02-01", date_to="2024-03-31") == 2
-    conditions = {g.condition for g in store.list_games(result="finished")}
+def test_list_and_count_games_filter_by_player_result_and_date(recorder):
+    recorder.import_game(record(14, ("Ann", "Bo"), date="2024-01-10"))
+    recorder.import_game(record(15, ("Cy", "Ann"), date="2024-02-10"))
+    recorder.import_game(record(16, ("Cy", "Dee"), date="2024-03-10"))
+    live = recorder.create_game({"players": ["Eve", "Ann"], "date": "2024-04-10"})
+    recorder.append(live.id, 0, payloads(17)[:5])
+    assert recorder.count_games() == 4
+    assert recorder.count_games(player="ann") == 3
+    assert recorder.count_games(player="ANN", result="finished") == 2
+    assert recorder.count_games(result="playing") == 1
+    assert [g.id for g in recorder.list_games(result="playing")] == [live.id]
+    assert recorder.count_games(date_from="2024-02-01", date_to="2024-03-31") == 2
+    conditions = {g.condition for g in recorder.list_games(result="finished")}
     for condition in conditions:
-        assert store.count_games(result=condition) >= 1
-    assert len(store.list_games(limit=2)) == 2
-    assert len(store.list_games(limit=2, offset=3)) == 1
-    assert store.list_games(limit=1)[0].id == live.id  # most recent activity first
+        assert recorder.count_games(result=condition) >= 1
+    assert len(recorder.list_games(limit=2)) == 2
+    assert len(recorder.list_games(limit=2, offset=3)) == 1
+    assert recorder.list_games(limit=1)[0].id == live.id  # most recent activity first
     with pytest.raises(StoreError, match="unknown result filter"):
-        store.list_games(result="draw")
+        recorder.list_games(result="draw")
 
 
-def test_rebuilt_projections_equal_the_incremental_ones(store, backend):
-    store.import_game(record(18))
-    gid = store.create_game({"players": ["Eve", "Ann"], "date": "2024-04-10"}).id
+def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
+    recorder.import_game(record(18))
+    gid = recorder.create_game({"players": ["Eve", "Ann"], "date": "2024-04-10"}).id
     p = payloads(19)
-    store.append(gid, 0, p[:20])
-    store.append(gid, 20, p[20:31])
+    recorder.append(gid, 0, p[:20])
+    recorder.append(gid, 20, p[20:31])
     query = "SELECT * FROM game_summaries ORDER BY game_id"
     players = "SELECT * FROM game_players ORDER BY game_id, seat"
     games = "SELECT * FROM games ORDER BY id"
     before = [backend.raw(q) for q in (query, players, games)]
     backend.raw("DELETE FROM game_summaries")
     backend.raw("DELETE FROM game_players")
-    assert store.rebuild_projections() == 2
+    assert recorder.rebuild_projections() == 2
     assert [backend.raw(q) for q in (query, players, games)] == before
 
 
 # --- schema ---------------------------------------------------------------------------------
 
 
-def test_the_schema_version_is_recorded(store, backend):
-    assert store.schema_version == 2
-    assert backend.raw("SELECT version FROM schema_migrations") == [(1,), (2,)]
+def test_the_schema_version_is_recorded(recorder, backend):
+    assert recorder.schema_version == 3
+    assert backend.raw("SELECT version FROM schema_migrations") == [(1,), (2,), (3,)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
     names = {r[0] for r in backend.raw("SELECT name FROM sqlite_master WHERE type = 'view'")}
     assert {"game_list", "event_log"} <= names
 
 
-def test_the_views_read_plainly(store, backend):
-    gid = store.import_game(record(20, date="2024-05-05")).game_id
+def test_the_views_read_plainly(recorder, backend):
+    gid = recorder.import_game(record(20, date="2024-05-05")).game_id
     (row,) = backend.raw("SELECT id, date, players, status FROM game_list")
     assert row == (gid, "2024-05-05", "Ann vs Bo", "finished")
     log = backend.raw(
@@ -445,8 +454,8 @@ def test_open_creates_the_folder_and_default_path_follows_the_environment(tmp_pa
 
     monkeypatch.setenv("TABLELOG_DB", str(tmp_path / "x" / "y.db"))
     assert default_db_path() == Path(tmp_path / "x" / "y.db")
-    with EventStore.open() as store:
-        assert store.path == tmp_path / "x" / "y.db"
+    with EventStore.open() as recorder:
+        assert recorder.path == tmp_path / "x" / "y.db"
     assert (tmp_path / "x" / "y.db").exists()
     monkeypatch.delenv("TABLELOG_DB")
     assert default_db_path() == Path("data/tablelog.db")

@@ -18,8 +18,7 @@ from test_contract import illegal_take
 
 from engine.splendor_duel import events as ev
 from engine.splendor_duel import game as rules
-from recorder import EventStore, GameImport, ImportRejected, ImportResult
-from recorder import store as store_module
+from recorder import EventStore, GameImport, ImportRejected, ImportResult, pipeline, prepare
 from recorder.io import export_json, import_files, load_file
 
 CLOCK = "2024-05-01T20:15:03.123Z"
@@ -160,9 +159,7 @@ def test_meta_text_reaches_the_database_exactly(store, backend):
     (stored,) = backend.raw(
         "SELECT meta FROM events WHERE game_id = ? AND sequence = 2", (result.game_id,)
     )
-    assert stored[0] == store_module._dumps_sorted(
-        {"annotations": ["!?", "\\n"], "comment": comment}
-    )
+    assert stored[0] == prepare.dumps_sorted({"annotations": ["!?", "\\n"], "comment": comment})
     assert [s.payload for s in store.events(result.game_id)] == events
     exported = export_json(store, result.game_id)
     assert json.loads(exported)["events"][1]["meta"]["comment"] == comment
@@ -279,7 +276,7 @@ def test_a_derived_game_id_is_the_documented_content_hash(store, seed):
     headers = {"players": ["Ann", "Bo"], "date": "2024-05-01", "place": "Lyon"}
     result = store.import_game(GameImport(headers=headers, events=payloads(seed)))
     assert result.game_id == reference_digest("splendor-duel", headers, payloads(seed))[:12]
-    empty = store_module.prepare_game(GameImport(headers=headers, events=[]))
+    empty = prepare.prepare_game(GameImport(headers=headers, events=[]))
     assert empty.game_id == reference_digest("splendor-duel", headers, [])[:12]
 
 
@@ -298,7 +295,7 @@ def test_the_writer_thread_prompts_thread_switches_only_while_it_runs(store):
         batch_size=2,
         progress=lambda _: during.append(sys.getswitchinterval()),
     )
-    assert during == pytest.approx([store_module.IMPORT_SWITCH_INTERVAL] * 2)
+    assert during == pytest.approx([pipeline.IMPORT_SWITCH_INTERVAL] * 2)
     assert sys.getswitchinterval() == before
     assert not writer_threads()
 
@@ -321,7 +318,7 @@ def test_a_failed_write_reaches_the_caller_and_writes_nothing_more(store, backen
 def failing_prepare(task: list[GameImport]) -> list:
     if task[0].headers.get("round") == "boom":
         raise RuntimeError("checking failed")
-    return store_module._prepare_chunk(task)
+    return pipeline.prepare_chunk(task)
 
 
 def test_a_failure_while_checking_ends_the_writer_after_what_was_handed_over(store):

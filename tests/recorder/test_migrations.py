@@ -3,6 +3,7 @@ the current version with every row kept, and the append-only contract holds afte
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -11,13 +12,15 @@ from conftest import SqliteBackend, record, simulated
 
 from engine.splendor_duel import events as ev
 from recorder import EventIdConflict
-from recorder import store as store_module
+from recorder import sqlite as sqlite_module
 from recorder.migrations import MIGRATIONS, SCHEMA_VERSION
 
 TABLES = (
     "SELECT * FROM games ORDER BY id",
     "SELECT * FROM events ORDER BY game_id, sequence",
-    "SELECT * FROM game_summaries ORDER BY game_id",
+    # Every column but the two player columns migration 3 replaces with game_players.
+    "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
+    " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
     "SELECT * FROM game_players ORDER BY game_id, seat",
 )
 
@@ -31,8 +34,8 @@ def version_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteBackend:
     """A file written by a tablelog whose last migration was the first: finished games,
     a game logged live with ids given by the writer, and one with a flagged event."""
     backend = SqliteBackend(tmp_path)
-    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:1])
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(sqlite_module, "MIGRATIONS", MIGRATIONS[:1])
+    monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", 1)
     with backend.open() as store:
         store.import_games([record(seed) for seed in (1, 2, 3)])
         live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live")
@@ -47,7 +50,7 @@ def version_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 2
+        assert store.schema_version == SCHEMA_VERSION == 3
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 4
@@ -56,6 +59,7 @@ def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     assert version_1.raw("SELECT version FROM schema_migrations ORDER BY version") == [
         (1,),
         (2,),
+        (3,),
     ]
     # (seq, name, unique, origin, partial): the primary key, and the partial index of
     # given ids in place of a unique index of every id.
@@ -101,3 +105,38 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
             backend.raw(insert.replace("INSERT", verb, 1), (live, "given-1"))
     backend.raw(insert, (live, "live:2"))
     assert [e.event_id for e in store.events(live)] == ["given-1", "live:2"]
+
+
+def test_a_fresh_database_keeps_players_as_rows_for_any_number_of_seats(store, backend):
+    columns = {row[1] for row in backend.raw("PRAGMA table_info(game_summaries)")}
+    assert not {"player_0", "player_1"} & columns
+    gid = store.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
+    assert backend.raw("SELECT seat, name FROM game_players WHERE game_id = ?", (gid,)) == [
+        (0, "Eve"),
+        (1, "Fay"),
+    ]
+    # The view joins however many seats game_players holds, in seat order.
+    backend.raw("DELETE FROM game_players WHERE game_id = ?", (gid,))
+    for seat, name in ((2, "Gus"), (0, "Eve"), (3, "Hal"), (1, "Fay")):
+        backend.raw("INSERT INTO game_players VALUES (?, ?, ?)", (gid, seat, name))
+    assert backend.raw("SELECT players FROM game_list WHERE id = ?", (gid,)) == [
+        ("Eve vs Fay vs Gus vs Hal",)
+    ]
+    store.rebuild_projections()
+    assert backend.raw("SELECT players FROM game_list WHERE id = ?", (gid,)) == [("Eve vs Fay",)]
+
+
+def test_new_games_players_are_written_for_any_number_of_seats():
+    from recorder import projections
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE game_players (game_id TEXT, seat INTEGER, name TEXT)")
+    games = [["g1", "k", '["Ann","Bo","Cy"]'], ["g2", "k", '["Di","Ed"]']]
+    conn.execute(projections.INSERT_PLAYERS, (json.dumps(games),))
+    assert conn.execute("SELECT * FROM game_players ORDER BY game_id, seat").fetchall() == [
+        ("g1", 0, "Ann"),
+        ("g1", 1, "Bo"),
+        ("g1", 2, "Cy"),
+        ("g2", 0, "Di"),
+        ("g2", 1, "Ed"),
+    ]

@@ -1,5 +1,5 @@
-"""The marshmallow schemas: every real payload passes; whatever the engine refuses to
-parse, the schema refuses too, with a field path."""
+"""The schemas: every real payload passes the game's own parser, which is the one payload
+validator and names the field it refuses; headers fill the game's seats; meta."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import EventFormatError
+from engine.protocol import Seats
 from engine.splendor_duel import events as ev
 from recorder import schemas
 
@@ -28,8 +29,12 @@ def test_every_payload_of_real_games_is_valid():
         assert schemas.payload_errors("splendor-duel", p) is None, p
 
 
-def test_every_event_type_has_a_schema():
-    assert set(schemas.SPLENDOR_DUEL_PAYLOADS) == set(ev.EVENT_TYPES)
+def test_every_event_type_is_known_and_an_unknown_one_is_refused():
+    for t in ev.EVENT_TYPES:
+        problem = schemas.payload_errors("splendor-duel", {"type": t})
+        assert problem is None or problem[0] != "type", (t, problem)
+    assert schemas.payload_errors("splendor-duel", {"type": "dance"})[0] == "type"
+    assert schemas.payload_errors("chess", {"type": "move"})[1].startswith("unknown game kind")
 
 
 def engine_refuses(payload: object) -> bool:
@@ -38,13 +43,12 @@ def engine_refuses(payload: object) -> bool:
     except EventFormatError:
         return True
     except (TypeError, KeyError, ValueError, AttributeError):
-        # The engine's parser lets a few odd values through as a plain TypeError (a list
-        # as a royal id); the store treats those as refusals and asks the schema why.
+        # A plain TypeError from the parser counts as a refusal too (the store says so).
         return True
     return False
 
 
-def test_what_the_engine_cannot_parse_the_schema_refuses_with_a_path():
+def test_what_the_engine_cannot_parse_is_refused_with_a_path():
     seen_types = {}
     for p in all_payloads():
         seen_types.setdefault(p["type"], p)
@@ -81,7 +85,7 @@ def test_what_the_engine_cannot_parse_the_schema_refuses_with_a_path():
         ({"type": "card_purchased", "payment": {}}, "card", "missing field"),
         ({"type": "tokens_discarded", "tokens": [1, 2]}, "tokens", "colour: count"),
         ({"type": "token_stolen", "color": "purple"}, "color", "unknown colour"),
-        ({"type": "card_identified", "player": 2, "card": "1-01"}, "player", "out of range"),
+        ({"type": "card_identified", "player": 2, "card": "1-01"}, "player", "0 or 1"),
         ({"type": "card_reserved", "gold": "a1"}, "card", "pyramid card or a deck"),
         ({"type": "card_reserved", "gold": "a1", "card": "1-01", "deck": 2}, "card", "level-2"),
         ({"type": "board_replenished", "tokens": ["red", "plaid"]}, "tokens[1]", "colour"),
@@ -112,10 +116,21 @@ def test_headers_and_meta():
     assert schemas.meta_errors({"violations": []}) == ("meta.violations", "unknown field")
 
 
-# --- the schema and the engine's parser refuse the same payloads --------------------------
+def test_headers_fill_the_games_seats():
+    three = {"players": ["Ann", "Bo", "Cy"]}
+    assert schemas.headers_errors(three) is None  # the seats are the game's to say
+    assert schemas.headers_errors(three, Seats(2, 2)) == (
+        "headers.players",
+        "3 players given; this game seats 2",
+    )
+    assert schemas.headers_errors(three, Seats(2, 4)) is None
+    assert schemas.headers_errors({"players": ["Ann"]}, Seats(2, 4))[1].endswith("seats 2 to 4")
+
+
+# --- payload_errors and the engine's parser refuse the same payloads ----------------------
 #
-# The store validates a payload with the engine's parser alone and asks the schema only to
-# word a refusal, so the two must agree both ways: whatever one refuses, the other refuses.
+# payload_errors asks the game's parser, so the two agree; what both accept, the engine
+# writes back in a form that passes again.
 
 ODD = [None, True, False, 0, 1, 2, 3, 4, -1, 25, 26, 1.0, 0.0, 2.0, 2.5, "", "c3", "C3"]
 ODD += ["f6", "R-1", "R-9", "1-01", "2-01", "3-13", "9-99", "red", "R", "r", "Red", "gold"]
@@ -181,7 +196,7 @@ def mutate(rng, payload: dict) -> dict:
 
 @settings(max_examples=3000, deadline=None, derandomize=True)
 @given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
-def test_the_schema_and_the_engine_parser_refuse_the_same_payloads(seed, rng):
+def test_payload_errors_and_the_engine_parser_refuse_the_same_payloads(seed, rng):
     payload = mutate(rng, seed)
     refused_by_engine = engine_refuses(payload)
     problem = schemas.payload_errors("splendor-duel", payload)
@@ -203,9 +218,10 @@ def test_the_schema_and_the_engine_parser_refuse_the_same_payloads(seed, rng):
         {"type": "card_identified", "player": 1.0, "card": "1-01"},
     ],
 )
-def test_a_float_is_not_a_whole_number_for_either(payload):
+def test_a_float_is_not_a_whole_number(payload):
     assert engine_refuses(payload)
-    assert schemas.payload_errors("splendor-duel", payload)[1].startswith("expected a whole")
+    path, message = schemas.payload_errors("splendor-duel", payload)
+    assert path in payload and "got " in message
 
 
 @pytest.mark.parametrize(

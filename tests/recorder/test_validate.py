@@ -1,108 +1,125 @@
-"""recorder.validate: one report per game of a notation or JSON file, never an exception
-for bad input; summaries in the game's own wording."""
+"""recorder.validate: a file's games judged, as an import judges them (one reading of the
+file), with a report per game."""
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 
 import pytest
 
-import recorder.validate
-from engine.games import get_game
-from recorder.validate import GameReport, looks_like_json, validate_file
+from recorder import ImportRejected
+from recorder.io import load_file
+from recorder.validate import GameReport, validate_file
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "fixtures" / "games"
 ILLEGAL = ROOT / "fixtures" / "illegal"
-RULES = get_game("splendor-duel")
 
 
-def test_docstring_examples(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.chdir(ROOT)
-    assert doctest.testmod(recorder.validate).failed == 0
+def test_sample_games_are_ok_with_the_one_wording_of_the_victory():
+    [report] = validate_file(GAMES / "points.tl")
+    assert report.ok and report.events == 98
+    assert report.summary == "Bob won on Prestige points (20 or more), turn 53, 98 events"
+    [colour] = validate_file(GAMES / "colour.tl")
+    assert colour.summary.startswith("Emma won on red (10 or more points in one colour)")
 
 
-def _json_file(path: Path, games: list[dict]) -> Path:
-    path.write_text(json.dumps(games if len(games) > 1 else games[0]), encoding="utf-8")
-    return path
+def test_moves_played_illegally_are_flagged_not_errors():
+    [report] = validate_file(GAMES / "dispute.tl")
+    assert report.ok and report.flagged
+    assert report.to_dict()["flagged"] == report.flagged
 
 
-def _document(source: Path, upto: int | None = None) -> dict:
-    parsed = RULES.read_game(source.read_text(encoding="utf-8"))
-    events = [RULES.event_to_dict(e) for e in parsed.events[:upto]]
-    return {
-        "format": "tablelog-game",
-        "version": 1,
-        "kind": "splendor-duel",
-        "headers": {"players": parsed.headers["players"]},
-        "events": events,
-    }
-
-
-def test_a_legal_game_reports_its_result_in_the_games_wording():
-    [report] = validate_file(GAMES / "colour.tl")
-    assert report.ok and not report.failed() and report.events == 70
-    assert report.summary == (
-        "Emma won on red (10 or more points in one colour), turn 40, 70 events"
-    )
-    assert report.to_dict()["players"] == ["Emma", "Farid"]
-
-
-def test_an_illegal_move_is_reported_with_its_place():
-    path = ILLEGAL / "take-not-a-line.tl"
-    [report] = validate_file(path)
-    assert not report.ok and report.failed()
+def test_the_first_problem_with_its_place_and_rule():
+    [report] = validate_file(ILLEGAL / "take-not-a-line.tl")
+    assert not report.ok
     [err] = report.errors
-    assert (err["kind"], err["line"], err["column"], err["turn"]) == ("illegal", 22, 11, 8)
+    assert (err["kind"], err["line"], err["column"]) == ("illegal", 22, 11)
     assert err["violations"][0]["code"] == "take.not_a_line"
 
 
-def test_moves_played_illegally_fail_only_when_strict():
-    [report] = validate_file(GAMES / "dispute.tl")
-    assert report.ok and report.flagged
-    assert not report.failed() and report.failed(strict=True)
+def test_every_problem_when_asked(tmp_path: Path):
+    text = (ILLEGAL / "take-not-a-line.tl").read_text(encoding="utf-8")
+    path = tmp_path / "twice.tl"
+    path.write_text(text, encoding="utf-8")
+    [first] = validate_file(path)
+    [every] = validate_file(path, all_errors=True)
+    assert len(every.errors) >= len(first.errors) == 1
 
 
-def test_a_json_file_of_several_games_gives_one_report_each(tmp_path: Path):
-    unfinished = _document(GAMES / "points.tl", upto=30)
-    path = _json_file(tmp_path / "two.json", [_document(GAMES / "crowns.tl"), unfinished])
-    first, second = validate_file(path)
-    assert (first.label, second.label) == (str(path), f"{path} (game 2)")
-    assert first.summary == "Daniel won on Crowns (10 or more), turn 53, 92 events"
-    assert second.ok and second.summary.startswith("unfinished, turn ")
-    assert second.summary.endswith(" to play), 30 events")
-
-
-def test_an_illegal_event_in_json_names_its_number(tmp_path: Path):
-    doc = _document(GAMES / "points.tl")
-    doc["events"][5] = {"type": "tokens_taken", "spaces": ["a1", "e5"]}
-    [report] = validate_file(_json_file(tmp_path / "bad.json", [doc]))
-    [err] = report.errors
-    assert not report.ok and report.events == 5
-    assert err["kind"] == "illegal" and err["event_number"] == 6
+def test_a_json_file_is_judged_game_by_game(tmp_path: Path):
+    [record] = load_file(GAMES / "points.tl")
+    doc = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": record.kind,
+        "headers": record.headers,
+        "events": record.events,
+    }
+    bad = json.loads(json.dumps(doc))
+    bad["events"] = (
+        bad["events"][:3]
+        + [{"type": "player_resigned", "player": 0}]
+        + [{"type": "player_resigned", "player": 1}]
+    )
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps([doc, bad]), encoding="utf-8")
+    good_report, bad_report = validate_file(path)
+    assert good_report.ok and good_report.index == 1 and good_report.events == 98
+    assert good_report.summary == validate_file(GAMES / "points.tl")[0].summary
+    assert not bad_report.ok and bad_report.index == 2
+    assert bad_report.errors[0]["source"] == str(path)
 
 
 @pytest.mark.parametrize(
-    ("name", "content", "message"),
+    ("name", "text", "words"),
     [
-        ("missing.tl", None, "cannot read the file"),
-        ("chess.tl", '[Game "Chess"]\n1. e4\n', "unknown game 'Chess'"),
-        ("broken.json", "{", "invalid JSON"),
+        ("bad.json", "{", "invalid JSON"),
+        ("empty.json", "[]", "empty list of games"),
+        (
+            "three.json",
+            '{"format": "tablelog-game", "version": 1, "kind": "splendor-duel",'
+            ' "headers": {"players": ["A", "B", "C"]}, "events": []}',
+            "this game seats 2",
+        ),
+        ("other.tl", '[Game "Chess"]\n', "unknown game 'Chess'"),
     ],
 )
-def test_unreadable_files_are_failed_reports(tmp_path: Path, name, content, message):
+def test_what_an_import_refuses_validate_reports_with_the_same_words(
+    tmp_path: Path, name: str, text: str, words: str
+):
     path = tmp_path / name
-    if content is not None:
-        path.write_text(content, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ImportRejected) as refused:
+        load_file(path)
     [report] = validate_file(path)
     assert isinstance(report, GameReport) and not report.ok
-    assert message in report.errors[0]["message"]
+    assert report.errors[0]["message"] == str(refused.value)
+    assert words in report.errors[0]["message"]
 
 
-def test_json_is_told_from_notation_by_name_then_by_how_it_opens():
-    assert looks_like_json(Path("g.json"), "[Game")
-    assert looks_like_json(Path("g.txt"), '\ufeff {"format": 1}')
-    assert looks_like_json(Path("g.txt"), "[ {")
-    assert not looks_like_json(Path("g.txt"), '[Game "Splendor Duel"]')
+def test_a_missing_file_is_a_report_not_an_exception(tmp_path: Path):
+    [report] = validate_file(tmp_path / "nowhere.tl")
+    assert not report.ok and "cannot read the file" in report.errors[0]["message"]
+
+
+def test_every_illegal_fixture_validate_refuses_an_import_refuses_too():
+    for path in sorted(ILLEGAL.glob("*.tl")):
+        [report] = validate_file(path)
+        if report.ok:
+            assert load_file(path)
+        else:
+            with pytest.raises(ImportRejected):
+                load_file(path)
+
+
+def test_an_unfinished_game_says_what_is_due(tmp_path: Path):
+    lines = (GAMES / "points.tl").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in lines if not line.startswith("[Result ")]
+    path = tmp_path / "short.tl"
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")
+    [report] = validate_file(path)
+    assert report.ok, report.errors
+    assert report.summary.startswith("unfinished, turn ")
+    assert report.summary.endswith(f", {report.events} events")

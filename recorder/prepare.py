@@ -1,0 +1,332 @@
+"""Preparing a game for the store, with no database: validation, the rules' checks, the
+canonical forms the store keeps (payload and meta JSON), the content digest and the ids
+derived from it.
+
+A prepared game (:class:`Prepared`) is small and picklable: it crosses from a checking
+process to the writing one in an import (:mod:`recorder.pipeline`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EventFormatError, IllegalMoveError, Violation
+from engine.games import GAMES, get_game
+from engine.protocol import GameRules, seat_names
+
+from . import projections, schemas
+from .errors import ImportRejected
+from .records import GameImport
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A game validated, checked by the rules and reduced to the exact values the writer
+    stores.  It crosses from a checking process to the writing one, so it is small: the
+    events travel as one JSON text that SQLite itself turns into rows."""
+
+    kind: str
+    game_id: str
+    headers_json: str
+    #: ``games`` row without the times: id, kind, players, date, place, tags, headers, status.
+    game_row: tuple[Any, ...]
+    #: ``game_summaries`` row without last_activity: game_id .. flagged_count.
+    summary_row: tuple[Any, ...]
+    #: The events as one JSON array, which SQLite turns into rows (:func:`_insert_events_sql`):
+    #: of their payload JSON texts, or with ``with_meta`` of ``[type, payload JSON, stored
+    #: meta JSON]`` (the meta left out for an event without).
+    events_json: str
+    with_meta: bool
+    event_count: int
+    #: Event ids given by the caller, one per event (None: every id is derived).
+    event_ids: list[str | None] | None
+    flagged: list[tuple[int, list[Violation]]]
+
+    def event_rows(self) -> list[tuple[str, str, str | None]]:
+        """(type, payload JSON, stored meta JSON) per event, for the slow paths."""
+        items = json.loads(self.events_json)
+        if not self.with_meta:
+            return [(json.loads(payload)["type"], payload, None) for payload in items]
+        return [(item[0], item[1], item[2] if len(item) > 2 else None) for item in items]
+
+
+#: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
+#: logger's meta JSON (what a file holds), and for an event without meta its element in a
+#: game's events JSON (the payload as a JSON string; empty for an event with meta).
+_Row = tuple[str, str, str | None, str | None, str]
+
+_CANONICAL: dict[str, dict[Any, _Row]] = {}
+CACHE_LIMIT = 200_000
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, keys in their order (payloads as the engine writes them)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def dumps_sorted(value: Any) -> str:
+    """Compact JSON with sorted keys (headers and meta, compared as text)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> Any:
+    """The engine event of a payload: the game's own parser is the one validator, and
+    its refusal names the field (:func:`recorder.schemas.payload_problem`)."""
+    try:
+        return rules.event_from_dict(raw)
+    except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
+        path, message = schemas.payload_problem(err)
+        raise cls(number, message, path or None) from None
+
+
+def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
+    """The :data:`_Row` of an event without meta, cached by event: most events recur
+    from game to game.  The payload is the engine's own output for an event it parsed, so
+    it is not validated again."""
+    cache = _CANONICAL.get(kind)
+    if cache is None:
+        cache = _CANONICAL[kind] = {}
+    row = cache.get(event)
+    if row is None:
+        payload = rules.event_to_dict(event)
+        etype = payload["type"]
+        payload_json = dumps(payload)
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        row = cache[event] = (etype, payload_json, None, None, dumps(payload_json))
+    return row
+
+
+def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
+    """A logger's meta, validated, with default values left out (None when empty)."""
+    if raw is None:
+        return None
+    problem = schemas.meta_errors(raw)
+    if problem is not None:
+        raise cls(number, problem[1], problem[0])
+    out: dict[str, Any] = {}
+    if raw.get("comment"):
+        out["comment"] = raw["comment"]
+    if raw.get("annotations"):
+        out["annotations"] = list(raw["annotations"])
+    if raw.get("played_illegally"):
+        out["played_illegally"] = True
+    return out or None
+
+
+def fold_new(
+    kind: str,
+    rules: GameRules,
+    state: Any,
+    parsed: Sequence[Any],
+    metas: Sequence[dict[str, Any] | None] | None,
+    first_number: int,
+    cls: type[Any],
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]]]:
+    """Check and apply ``parsed`` events to ``state`` in place (``metas`` None: no event
+    has meta); returns a :data:`_Row` per event and the events flagged as played
+    illegally with their violations."""
+    out: list[_Row] = []
+    flagged: list[tuple[int, list[Violation]]] = []
+    play = rules.play
+    if metas is None:
+        # The common case, kept lean: no meta, every event checked and applied.
+        cache = _CANONICAL.get(kind) or {}
+        number = first_number
+        try:
+            for event in parsed:
+                row = cache.get(event) or canonical(kind, rules, event)
+                play(state, event)
+                out.append(row)
+                number += 1
+        except IllegalMoveError as err:
+            raise cls(number, err.violations) from None
+        return out, flagged
+    for i, event in enumerate(parsed):
+        number = first_number + i
+        row = canonical(kind, rules, event)
+        etype, payload_json = row[0], row[1]
+        meta = metas[i]
+        if meta is not None and meta.get("played_illegally"):
+            try:
+                violations = rules.force(state, event)
+            except IllegalMoveError as err:
+                raise cls(
+                    number,
+                    "marked as played illegally, but it cannot be replayed even as played: "
+                    + "; ".join(str(v) for v in err.violations),
+                ) from None
+            user_json = dumps_sorted(meta)
+            stored_json = user_json
+            if violations:
+                flagged.append((number, violations))
+                stored = dict(meta)
+                stored["violations"] = [v.to_dict() for v in violations]
+                stored_json = dumps_sorted(stored)
+            out.append((etype, payload_json, stored_json, user_json, ""))
+            continue
+        try:
+            play(state, event)
+        except IllegalMoveError as err:
+            raise cls(number, err.violations) from None
+        if meta is None:
+            out.append(row)
+        else:
+            user_json = dumps_sorted(meta)
+            out.append((etype, payload_json, user_json, user_json, ""))
+    return out, flagged
+
+
+def content_digest(
+    kind: str, headers_json: str, events: Sequence[tuple[str, str | None, str | None]]
+) -> str:
+    """SHA-256 of a game's canonical content: kind, headers, and per event the payload,
+    the logger's meta and an explicitly given event id.  A game imported without an id
+    gets the first 12 hex digits as its id."""
+    text = f"tablelog-game 1\n{kind}\n{headers_json}\n" + "".join(
+        [
+            f"{payload_json}\t{user_meta or ''}\t{event_id or ''}\n"
+            for payload_json, user_meta, event_id in events
+        ]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _digest_plain(kind: str, headers_json: str, payloads: Sequence[str]) -> str:
+    """:func:`content_digest` of a game whose events carry no meta and no given ids."""
+    text = f"tablelog-game 1\n{kind}\n{headers_json}\n"
+    if payloads:
+        text += "\t\t\n".join(payloads) + "\t\t\n"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def derived_game_id(digest: str) -> str:
+    """The id of a game imported without one: the first 12 hex digits of its digest."""
+    return digest[:12]
+
+
+def derived_event_id(game_id: str, sequence: int) -> str:
+    """The id of an event stored without one: ``<game id>:<sequence>``.  Caller-given ids
+    never contain ``:``, so the two kinds never collide; ids that follow their game keep
+    the unique index's inserts local, which measured 4x faster than random UUIDs."""
+    return f"{game_id}:{sequence}"
+
+
+def prepare_game(record: GameImport) -> Prepared:
+    """Validate a whole game and check every event with the engine (no database)."""
+    kind = record.kind
+    if not isinstance(kind, str) or kind not in GAMES:
+        raise ImportRejected(
+            None, f"unknown game kind {kind!r} (known: {', '.join(sorted(GAMES))})", "kind"
+        )
+    rules = get_game(kind)
+    problem = schemas.headers_errors(record.headers, rules.seats)
+    if problem is not None:
+        raise ImportRejected(None, problem[1], problem[0])
+    headers = dict(record.headers)
+    headers_json = dumps_sorted(headers)
+    raw_events = record.events
+    if not isinstance(raw_events, list):
+        raise ImportRejected(None, "expected a list of events", "events")
+    n = len(raw_events)
+    raw_meta = record.meta or []
+    if len(raw_meta) > n:
+        raise ImportRejected(None, f"{len(raw_meta)} meta entries for {n} events", "meta")
+    if record.game_id is not None and (
+        not isinstance(record.game_id, str) or not schemas.GAME_ID_RE.match(record.game_id)
+    ):
+        raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
+    given_ids = check_event_ids(record.event_ids, n, ImportRejected)
+    explicit = any(g is not None for g in given_ids)
+
+    metas: list[dict[str, Any] | None] | None = None
+    if any(m is not None for m in raw_meta):
+        metas = [clean_meta(m, i, ImportRejected) for i, m in enumerate(raw_meta, start=1)]
+        metas += [None] * (n - len(metas))
+        if all(m is None for m in metas):
+            metas = None
+    parsed = record.parsed
+    if parsed is None or len(parsed) != n:
+        parsed = [
+            parse_payload(rules, raw, i, ImportRejected)
+            for i, raw in enumerate(raw_events, start=1)
+        ]
+    names = seat_names(headers, rules.seats)
+    state = rules.new_state(names)
+    folded, flagged = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
+    if metas is None and not explicit:
+        digest = _digest_plain(kind, headers_json, [r[1] for r in folded])
+    else:
+        digest = content_digest(
+            kind, headers_json, [(r[1], r[3], e) for r, e in zip(folded, given_ids, strict=True)]
+        )
+    game_id = record.game_id or derived_game_id(digest)
+    tags = headers.get("tags")
+    flagged_count = 0 if metas is None else sum(1 for m in metas if m and m.get("played_illegally"))
+    summary = projections.summary_record(rules, state, names)
+    return Prepared(
+        kind=kind,
+        game_id=game_id,
+        headers_json=headers_json,
+        game_row=(
+            game_id,
+            kind,
+            dumps(names),
+            headers.get("date"),
+            headers.get("place"),
+            None if tags is None else dumps_sorted(tags),
+            headers_json,
+            summary["status"],
+        ),
+        summary_row=projections.summary_row(
+            game_id, kind, headers.get("date"), summary, n, flagged_count
+        ),
+        events_json=(
+            "[" + ",".join([r[4] for r in folded]) + "]"
+            if metas is None
+            else dumps([[r[0], r[1]] if r[2] is None else [r[0], r[1], r[2]] for r in folded])
+        ),
+        with_meta=metas is not None,
+        event_count=n,
+        event_ids=given_ids if explicit else None,
+        flagged=flagged,
+    )
+
+
+def prepare_or_error(record: GameImport) -> Prepared | ImportRejected:
+    """:func:`prepare_game`, or the error that refused the game."""
+    try:
+        return prepare_game(record)
+    except ImportRejected as err:
+        return err
+
+
+def check_event_ids(ids: Any, n: int, cls: type[Any]) -> list[str | None]:
+    """Event ids given by a caller, one per event, each well formed and given once."""
+    if ids is None:
+        return [None] * n
+    if not isinstance(ids, list | tuple) or len(ids) != n:
+        raise cls(None, f"expected {n} event ids, one per event", "event_ids")
+    seen: set[str] = set()
+    for i, eid in enumerate(ids, start=1):
+        if eid is None:
+            continue
+        if not isinstance(eid, str) or not schemas.EVENT_ID_RE.match(eid):
+            raise cls(i, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id")
+        if eid in seen:
+            raise cls(i, f"event id {eid!r} is given twice", "event_id")
+        seen.add(eid)
+    return list(ids)
+
+
+def user_meta_json(meta_text: str | None) -> str | None:
+    """The logger's part of a stored meta JSON (its violations left out), as sorted JSON."""
+    if not meta_text:
+        return None
+    meta = json.loads(meta_text)
+    meta.pop("violations", None)
+    return dumps_sorted(meta) if meta else None

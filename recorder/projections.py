@@ -1,0 +1,135 @@
+"""The projections: each game's summary row and its players, for listing and filtering.
+
+A summary is built in one place, :func:`summary_record`, from the game's own
+``rules.status(state)`` (:func:`engine.protocol.summary_fields`); an import, an append and
+:func:`rebuild` all write that record.  The players are the game's seat names, one row
+per seat in ``game_players``; the ``game_list`` view joins them in seat order.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.games import UnknownGameKind, get_game
+from engine.protocol import GameRules, seat_names, summary_fields
+
+from .errors import StoreError
+
+
+def json_columns(n: int) -> str:
+    """``json_extract(value, '$[0]'), ...`` for the first ``n`` items of a JSON row."""
+    return ", ".join(f"json_extract(value, '$[{i}]')" for i in range(n))
+
+
+#: The columns of ``game_summaries`` that :func:`summary_row` fills, in its order.
+SUMMARY_COLUMNS = (
+    "game_id",
+    "kind",
+    "date",
+    "status",
+    "winner",
+    "winner_name",
+    "condition",
+    "turns",
+    "to_move",
+    "event_count",
+    "flagged_count",
+)
+
+#: New summaries from a JSON list of :func:`summary_row` rows (``?1``) at time ``?2``.
+INSERT_SUMMARIES = (
+    f"INSERT OR REPLACE INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
+    f" SELECT {json_columns(len(SUMMARY_COLUMNS))}, ?2 FROM json_each(?1)"
+)
+#: The players of new games from a JSON list of ``games`` rows (``?1``): each row's id
+#: first and its seat names as a JSON list third.
+INSERT_PLAYERS = (
+    "INSERT OR REPLACE INTO game_players (game_id, seat, name)"
+    " SELECT json_extract(g.value, '$[0]'), p.key, p.value"
+    " FROM json_each(?1) AS g, json_each(json_extract(g.value, '$[2]')) AS p"
+)
+_UPSERT_SUMMARY = (
+    f"INSERT OR REPLACE INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
+    f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))})"
+)
+
+
+def summary_record(rules: GameRules, state: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Where the game in ``state`` stands, as the flat record the summary row keeps."""
+    return summary_fields(rules.status(state), names)
+
+
+def summary_row(
+    game_id: str,
+    kind: str,
+    date: Any,
+    summary: Mapping[str, Any],
+    event_count: int,
+    flagged_count: int,
+) -> tuple[Any, ...]:
+    """The ``game_summaries`` row (:data:`SUMMARY_COLUMNS`) of a game."""
+    return (
+        game_id,
+        kind,
+        date,
+        summary["status"],
+        summary["winner"],
+        summary["winner_name"],
+        summary["condition"],
+        summary["turns"] or 0,
+        summary["to_move"],
+        event_count,
+        flagged_count,
+    )
+
+
+def write_summary(conn: sqlite3.Connection, row: Sequence[Any], now: str) -> None:
+    """Write (or replace) one game's summary row, last active ``now``."""
+    conn.execute(_UPSERT_SUMMARY, (*row, now))
+
+
+def rebuild(
+    conn: sqlite3.Connection,
+    replay: Callable[[str, str, GameRules, Sequence[Any], Sequence[str]], Any],
+) -> int:
+    """Recompute ``game_summaries``, ``game_players`` and each game's status and last
+    activity from the events, inside the caller's transaction; ``replay(game id, kind,
+    rules, rows, names)`` folds stored rows (sequence, payload, version, meta).  Returns
+    the number of games."""
+    games = conn.execute("SELECT id, kind, headers, created_at FROM games ORDER BY id").fetchall()
+    conn.execute("DELETE FROM game_summaries")
+    conn.execute("DELETE FROM game_players")
+    for gid, kind, headers_json, created in games:
+        try:
+            rules = get_game(kind)
+        except UnknownGameKind as err:
+            raise StoreError(f"game {gid}: {err}") from None
+        rows = conn.execute(
+            "SELECT sequence, payload, payload_version, meta FROM events"
+            " WHERE game_id = ? ORDER BY sequence",
+            (gid,),
+        ).fetchall()
+        headers = json.loads(headers_json)
+        names = seat_names(headers, rules.seats)
+        state = replay(gid, kind, rules, rows, names)
+        summary = summary_record(rules, state, names)
+        (last,) = conn.execute(
+            "SELECT MAX(recorded_at) FROM events WHERE game_id = ?", (gid,)
+        ).fetchone()
+        last = last or created
+        flagged = sum(1 for r in rows if r[3] and json.loads(r[3]).get("played_illegally"))
+        conn.execute(
+            "UPDATE games SET status = ?, last_activity = ? WHERE id = ?",
+            (summary["status"], last, gid),
+        )
+        write_summary(
+            conn, summary_row(gid, kind, headers.get("date"), summary, len(rows), flagged), last
+        )
+        conn.executemany(
+            "INSERT INTO game_players (game_id, seat, name) VALUES (?, ?, ?)",
+            [(gid, seat, name) for seat, name in enumerate(names)],
+        )
+    return len(games)

@@ -1,0 +1,138 @@
+"""What the site, the command line and the file helpers use of a store, whatever keeps it.
+
+:class:`Recorder` is backend-neutral: :class:`recorder.sqlite.EventStore` implements it
+today, and a PostgreSQL store would implement the same methods with the same meaning (one
+contract suite, ``tests/recorder/test_contract.py``, runs over every implementation).
+States and events are the game's own objects (``Any`` here), as in
+:mod:`engine.protocol`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import ImportRejected
+from .pipeline import DEFAULT_BATCH, Tagged, Written
+from .records import AppendResult, GameImport, GameRow, ImportResult, StoredEvent
+
+
+@runtime_checkable
+class Recorder(Protocol):
+    """An append-only record of games: every event checked by its game's rules when
+    written, any step of a game rebuilt by folding its events."""
+
+    @classmethod
+    def open(cls, where: Any = None, /, *, clock: Callable[[], str] | None = None) -> Recorder:
+        """Open the store at ``where`` (a file for SQLite; the default store when None),
+        creating it and bringing its schema up to date; ``clock`` returns the
+        recorded-at text."""
+        ...
+
+    @property
+    def schema_version(self) -> int:
+        """The version of the store's schema."""
+        ...
+
+    def close(self) -> None:
+        """Release the store (idempotent)."""
+        ...
+
+    def __enter__(self) -> Recorder: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    # --- writing ---------------------------------------------------------------------
+
+    def create_game(
+        self, headers: dict[str, Any], *, kind: str = ..., game_id: str | None = None
+    ) -> GameRow:
+        """A new game with no events yet, for logging live with :meth:`append`."""
+        ...
+
+    def import_game(self, record: GameImport) -> ImportResult:
+        """Store a whole game, every event checked, or nothing (ImportRejected)."""
+        ...
+
+    def import_games(
+        self,
+        records: Sequence[GameImport],
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        workers: int = 0,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[ImportResult | ImportRejected]:
+        """Import many games, each whole or not at all; per record its result or error."""
+        ...
+
+    def import_stream(
+        self,
+        tasks: Iterable[Any],
+        prepare: Callable[[Any], list[Tagged]],
+        workers: int = 0,
+        batch_size: int = DEFAULT_BATCH,
+        ahead: int = 8,
+    ) -> Iterator[list[Written]]:
+        """The import pipeline over ``tasks`` (see :mod:`recorder.pipeline`)."""
+        ...
+
+    def append(
+        self,
+        game_id: str,
+        expected_sequence: int,
+        events: Sequence[Mapping[str, Any]],
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+        event_ids: Sequence[str] | None = None,
+    ) -> AppendResult:
+        """Append checked events after ``expected_sequence`` (ConcurrencyError if stale)."""
+        ...
+
+    # --- reading ---------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow:
+        """The game's row (GameNotFound for an unknown id)."""
+        ...
+
+    def events(self, game_id: str, upto: int | None = None) -> list[StoredEvent]:
+        """The game's events in order, payloads upcast to the current version."""
+        ...
+
+    def state_at(self, game_id: str, step: int | None = None) -> Any:
+        """The game's state after ``step`` events (all when None)."""
+        ...
+
+    def list_games(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameRow]:
+        """Games, most recent activity first, filtered."""
+        ...
+
+    def count_games(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+    ) -> int:
+        """How many games :meth:`list_games` would list, unpaged."""
+        ...
+
+    def stored_content(self, game_id: str) -> tuple[str, dict[str, Any], list[StoredEvent]]:
+        """(kind, headers, events) of a game, for exporting."""
+        ...
+
+    # --- upkeep ----------------------------------------------------------------------
+
+    def rebuild_projections(self) -> int:
+        """Recompute every game's summary from its events; the number of games."""
+        ...
+
+    def integrity_check(self) -> str:
+        """The backend's own check of its storage (``ok`` when sound)."""
+        ...

@@ -1,0 +1,123 @@
+"""What crosses the recorder's boundary: a game to import, the results of writes, the
+rows and events it reads back, and where the database lives by default."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import Violation
+from engine.games import DEFAULT_KIND, GAMES
+from engine.protocol import Seats, seat_names
+
+DEFAULT_DB = Path("data") / "tablelog.db"
+
+
+def default_db_path() -> Path:
+    """``$TABLELOG_DB`` when set, else ``./data/tablelog.db``."""
+    return Path(os.environ.get("TABLELOG_DB") or DEFAULT_DB)
+
+
+def utc_now() -> str:
+    """The recorded-at text of now: ISO 8601 in UTC to the millisecond, ``Z`` suffixed."""
+    now = _dt.datetime.now(_dt.UTC)
+    return now.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def seats_of(kind: str) -> Seats:
+    """The seats of game ``kind`` (two when the kind is unknown, as a stored row may be)."""
+    rules = GAMES.get(kind)
+    return rules.seats if rules is not None else Seats(2, 2)
+
+
+@dataclass
+class GameImport:
+    """A whole game to import: headers, current-version event payloads and their meta.
+
+    ``meta`` runs parallel to ``events`` (missing entries count as None); each entry may
+    hold ``comment``, ``annotations`` and ``played_illegally``.  ``game_id`` None means
+    "derive it from the content", which makes a re-import of the same game a no-op.
+    ``event_ids`` (optional, parallel to ``events``) keeps ids given by an earlier store.
+    """
+
+    kind: str = DEFAULT_KIND
+    headers: dict[str, Any] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    meta: list[dict[str, Any] | None] = field(default_factory=list)
+    game_id: str | None = None
+    event_ids: list[str | None] | None = None
+    #: The engine events of ``events`` when a loader already parsed them (checked, so
+    #: they are not parsed twice); None to parse ``events``.
+    parsed: list[Any] | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What importing one game did."""
+
+    game_id: str
+    #: False when the same game was already stored (nothing written).
+    created: bool
+    events: int
+    #: ``(sequence, violations)`` of the events stored as played although illegal.
+    flagged: list[tuple[int, list[Violation]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """What appending events to a game did."""
+
+    last_sequence: int
+    first_sequence: int
+    #: Rows written: 0 for an idempotent retry of events already stored.
+    appended: int
+    event_ids: list[str]
+    already_stored: bool
+    flagged: list[tuple[int, list[Violation]]]
+    status: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game with its summary."""
+
+    id: str
+    kind: str
+    headers: dict[str, Any]
+    status: str
+    winner: int | None
+    condition: str | None
+    turns: int
+    event_count: int
+    created_at: str
+    last_activity: str
+    winner_name: str | None = None
+    to_move: int | None = None
+    #: Events stored as played although illegal.
+    flagged_count: int = 0
+
+    @property
+    def players(self) -> list[str]:
+        """The players' names in seat order (the game's default names where unnamed)."""
+        return list(seat_names(self.headers, seats_of(self.kind)))
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One stored event, read back."""
+
+    sequence: int
+    event_id: str
+    type: str
+    #: The payload upcast to the current version.
+    payload: dict[str, Any]
+    #: The version the payload was stored with.
+    version: int
+    recorded_at: str
+    #: ``comment``, ``annotations``, ``played_illegally`` and, for those, ``violations``.
+    meta: dict[str, Any]
+    #: The engine's event object for the payload.
+    event: Any = None

@@ -1,0 +1,685 @@
+"""The SQLite event store: one file, append-only events, projections for listing.
+
+>>> import random, tempfile, os
+>>> from engine.games import get_game
+>>> from recorder import EventStore
+>>> from recorder.io import game_import_from_events
+>>> events = get_game("splendor-duel").random_game(random.Random(3))
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     with EventStore.open(os.path.join(tmp, "t.db")) as store:
+...         result = store.import_game(game_import_from_events(events, {"players": ["Ann", "Bo"]}))
+...         again = store.import_game(game_import_from_events(events, {"players": ["Ann", "Bo"]}))
+...         (result.created, again.created, result.events == len(events),
+...          store.state_at(result.game_id).is_over)
+(True, False, True, True)
+
+Writes take the database's write lock first (``BEGIN IMMEDIATE``), so concurrent writers,
+in threads or processes, queue behind one another; the expected-sequence check, the rule
+checks and the inserts all happen under that lock, and either everything of a call is
+committed or nothing is.  See ``docs/store.md`` for the schema and the choices behind it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sqlite_utils
+
+from engine.errors import EngineError, IllegalMoveError, Rule, Violation
+from engine.games import get_game
+from engine.protocol import GameRules, seat_names
+
+from . import projections
+from .errors import (
+    AppendRejected,
+    ConcurrencyError,
+    CorruptEvent,
+    EventIdConflict,
+    GameNotFound,
+    SchemaVersionError,
+    StepOutOfRange,
+    StoreError,
+)
+from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .prepare import (
+    CACHE_LIMIT,
+    canonical,
+    check_event_ids,
+    clean_meta,
+    derived_event_id,
+    fold_new,
+    parse_payload,
+)
+from .records import AppendResult, GameRow, StoredEvent, default_db_path, utc_now
+from .sqlite_import import SqliteImports
+
+#: How long a writer waits for another writer's transaction before giving up.
+BUSY_TIMEOUT_S = 30.0
+
+#: Engine events of stored payloads, by (kind, stored version, current version, text):
+#: most events recur from game to game, and a replay parses each only once.
+_PARSED: dict[tuple[str, int, int, str], Any] = {}
+
+
+def _split_sql(script: str) -> Iterator[str]:
+    """The statements of a script (trigger bodies hold semicolons of their own)."""
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            buffer = ""
+            if statement and not all(
+                part.strip().startswith("--") or not part.strip() for part in statement.splitlines()
+            ):
+                yield statement
+    if buffer.strip():
+        yield buffer
+
+
+class EventStore(SqliteImports):
+    """An append-only record of games in one SQLite file.  Open with :meth:`open`."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], str]):
+        self._conn = conn
+        self.db = sqlite_utils.Database(conn)
+        self.path = path
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+
+    # --- opening -----------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, path: str | os.PathLike[str] | None = None, *, clock: Callable[[], str] | None = None
+    ) -> EventStore:
+        """Open (creating it and its folder if need be) the database at ``path``
+        (default :func:`default_db_path`), in WAL mode with ``synchronous=FULL``, and
+        apply pending schema migrations.  ``clock`` returns the recorded-at text."""
+        target = Path(path) if path is not None else default_db_path()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(
+                str(target), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as err:
+            raise StoreError(f"{target}: cannot open the database: {err}") from None
+        try:
+            store = cls(conn, target, clock or utc_now)
+            store._configure()
+            store._migrate()
+        except sqlite3.DatabaseError as err:
+            conn.close()
+            raise StoreError(f"{target}: not a usable tablelog database: {err}") from None
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    def _configure(self) -> None:
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        self.db.enable_wal()
+        # FULL: in WAL mode, NORMAL may lose the last commits on power loss; FULL syncs
+        # the log at every commit, so an acknowledged event survives it.
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+
+    def _migrate(self) -> None:
+        conn = self._conn
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{self.path}: schema version {version} is newer than this tablelog "
+                f"understands ({SCHEMA_VERSION}); upgrade tablelog"
+            )
+        with self._transaction():
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if (
+                version == 0
+                and conn.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+                ).fetchone()[0]
+            ):
+                raise SchemaVersionError(
+                    f"{self.path}: this SQLite file holds other tables; it is not a "
+                    "tablelog database"
+                )
+            for number, description, script in MIGRATIONS:
+                if number <= version:
+                    continue
+                for statement in _split_sql(script):
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, description, applied_at) "
+                    "VALUES (?, ?, ?)",
+                    (number, description, self._clock()),
+                )
+                conn.execute(f"PRAGMA user_version = {number}")
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction holding the database's write lock from its start."""
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            try:
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    def append(
+        self,
+        game_id: str,
+        expected_sequence: int,
+        events: Sequence[Mapping[str, Any]],
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+        event_ids: Sequence[str] | None = None,
+    ) -> AppendResult:
+        """Append ``events`` (current-version payloads) after event ``expected_sequence``
+        of ``game_id``: each is checked by the engine against the state folded so far,
+        and all are written in one transaction or none are.
+
+        * a stale ``expected_sequence`` raises :class:`ConcurrencyError` (expected and
+          actual named);
+        * ``event_ids`` sent again with the same payloads return the same result and
+          write nothing (an idempotent retry); a known id with another payload or in
+          another place raises :class:`EventIdConflict`;
+        * an illegal event raises :class:`AppendRejected` with its would-be sequence;
+          events whose meta says ``played_illegally`` are applied as played and their
+          violations kept in the meta.
+        """
+        if not isinstance(events, list | tuple) or not events:
+            raise AppendRejected(None, "expected a non-empty list of events", "events")
+        if (
+            not isinstance(expected_sequence, int)
+            or isinstance(expected_sequence, bool)
+            or expected_sequence < 0
+        ):
+            raise AppendRejected(
+                None, "expected a sequence number of 0 or more", "expected_sequence"
+            )
+        n = len(events)
+        if meta is not None and (not isinstance(meta, list | tuple) or len(meta) != n):
+            raise AppendRejected(None, f"expected {n} meta entries, one per event", "meta")
+        given = check_event_ids(
+            list(event_ids) if event_ids is not None else None, n, AppendRejected
+        )
+        first = expected_sequence + 1
+        metas = [clean_meta(m, first + i, AppendRejected) for i, m in enumerate(meta or [None] * n)]
+        kind, names = self._kind_and_names(game_id)
+        rules = get_game(kind)
+        parsed = [
+            parse_payload(rules, raw, first + i, AppendRejected) for i, raw in enumerate(events)
+        ]
+        with self._transaction() as conn:
+            actual = self._last_sequence(conn, game_id)
+            if event_ids is not None:
+                retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given)
+                if retry is not None:
+                    return retry
+            if actual != expected_sequence:
+                raise ConcurrencyError(game_id, expected_sequence, actual)
+            state = self._state_for_write(conn, game_id, kind, rules, actual, names)
+            folded, flagged = fold_new(kind, rules, state, parsed, metas, first, AppendRejected)
+            now = self._clock()
+            ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
+            version = rules.payload_version
+            try:
+                conn.executemany(
+                    "INSERT INTO events (game_id, sequence, event_id, type, payload,"
+                    " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, first + i, ids[i], etype, payload, version, stored, now)
+                        for i, (etype, payload, stored, _, _) in enumerate(folded)
+                    ],
+                )
+            except sqlite3.IntegrityError as err:
+                raise EventIdConflict(
+                    ", ".join(i for i in given if i), f"cannot be stored: {err}"
+                ) from None
+            summary = projections.summary_record(rules, state, names)
+            (headers_json,) = conn.execute(
+                "SELECT headers FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            flagged_total = conn.execute(
+                "SELECT flagged_count FROM game_summaries WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            flagged_count = (flagged_total[0] if flagged_total else 0) + sum(
+                1 for m in metas if m and m.get("played_illegally")
+            )
+            conn.execute(
+                "UPDATE games SET status = ?, last_activity = ? WHERE id = ?",
+                (summary["status"], now, game_id),
+            )
+            projections.write_summary(
+                conn,
+                projections.summary_row(
+                    game_id,
+                    kind,
+                    json.loads(headers_json).get("date"),
+                    summary,
+                    actual + n,
+                    flagged_count,
+                ),
+                now,
+            )
+        self._remember_state(game_id, actual + n, state)
+        return AppendResult(
+            last_sequence=actual + n,
+            first_sequence=first,
+            appended=n,
+            event_ids=ids,
+            already_stored=False,
+            flagged=flagged,
+            status=summary["status"],
+        )
+
+    def _idempotent_retry(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        parsed: Sequence[Any],
+        given: Sequence[str | None],
+    ) -> AppendResult | None:
+        ids = [g for g in given if g is not None]
+        if not ids:
+            return None
+        marks = ",".join("?" * len(ids))
+        found = {
+            row[0]: row[1:]
+            for row in conn.execute(
+                f"SELECT event_id, game_id, sequence, payload, meta FROM events"
+                f" WHERE event_id IN ({marks})",
+                ids,
+            )
+        }
+        if not found:
+            return None
+        if len(found) != len(given) or len(ids) != len(given):
+            missing = [g for g in given if g not in found]
+            raise EventIdConflict(
+                next(iter(found)),
+                "is already stored, but this batch also holds events that are not "
+                f"({len(missing)} of {len(given)}); a retry must resend the same batch",
+            )
+        sequences: list[int] = []
+        flagged: list[tuple[int, list[Violation]]] = []
+        for eid, event in zip(ids, parsed, strict=True):
+            stored_game, seq, payload, meta = found[eid]
+            payload_json = canonical(kind, rules, event)[1]
+            if stored_game != game_id:
+                raise EventIdConflict(eid, f"is already stored in game {stored_game}")
+            if payload != payload_json:
+                raise EventIdConflict(
+                    eid, f"is already stored as event {seq} with a different payload"
+                )
+            if sequences and seq != sequences[-1] + 1:
+                raise EventIdConflict(eid, "is already stored, out of this batch's order")
+            sequences.append(seq)
+            if meta:
+                violations = json.loads(meta).get("violations")
+                if violations:
+                    flagged.append((seq, [_violation_from_dict(v) for v in violations]))
+        status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        return AppendResult(
+            last_sequence=sequences[-1],
+            first_sequence=sequences[0],
+            appended=0,
+            event_ids=list(ids),
+            already_stored=True,
+            flagged=flagged,
+            status=status,
+        )
+
+    def _kind(self, game_id: str) -> str:
+        return self._kind_and_names(game_id)[0]
+
+    def _kind_and_names(self, game_id: str) -> tuple[str, tuple[str, ...]]:
+        """The game's kind and its players' names (for the engine's messages)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT kind, players FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        kind = str(row[0])
+        return kind, seat_names({"players": json.loads(row[1])}, get_game(kind).seats)
+
+    @staticmethod
+    def _last_sequence(conn: sqlite3.Connection, game_id: str) -> int:
+        row = conn.execute(
+            "SELECT MAX(sequence) FROM events WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def _state_for_write(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        actual: int,
+        names: Sequence[str],
+    ) -> Any:
+        cached = self._states.get(game_id)
+        if cached is not None and cached[0] == actual:
+            return cached[1].copy()
+        rows = conn.execute(
+            "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
+            " ORDER BY sequence",
+            (game_id,),
+        ).fetchall()
+        return self._replay_rows(game_id, kind, rules, rows, names)
+
+    def _remember_state(self, game_id: str, sequence: int, state: Any) -> None:
+        with self._lock:
+            self._states[game_id] = (sequence, state)
+            self._states.move_to_end(game_id)
+            while len(self._states) > 64:
+                self._states.popitem(last=False)
+
+    # --- reading -----------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow:
+        """The game's row; :class:`GameNotFound` for an unknown id."""
+        rows = self._game_rows("WHERE g.id = ?", [game_id], "", [])
+        if not rows:
+            raise GameNotFound(game_id)
+        return rows[0]
+
+    def _game_rows(
+        self, where: str, params: list[Any], tail: str, tail_params: list[Any]
+    ) -> list[GameRow]:
+        sql = (
+            "SELECT g.id, g.kind, g.headers, s.status, s.winner, s.condition, s.turns,"
+            " s.event_count, g.created_at, s.last_activity, s.winner_name, s.to_move,"
+            " s.flagged_count FROM games AS g JOIN game_summaries AS s ON s.game_id = g.id "
+            + where
+            + tail
+        )
+        with self._lock:
+            rows = self._conn.execute(sql, params + tail_params).fetchall()
+        return [
+            GameRow(
+                id=r[0],
+                kind=r[1],
+                headers=json.loads(r[2]),
+                status=r[3],
+                winner=r[4],
+                condition=r[5],
+                turns=r[6],
+                event_count=r[7],
+                created_at=r[8],
+                last_activity=r[9],
+                winner_name=r[10],
+                to_move=r[11],
+                flagged_count=r[12],
+            )
+            for r in rows
+        ]
+
+    def events(self, game_id: str, upto: int | None = None) -> list[StoredEvent]:
+        """The game's events in order (the first ``upto`` when given), payloads upcast
+        to the current version.  A payload that cannot be read raises
+        :class:`CorruptEvent` naming the game and the sequence."""
+        kind = self._kind(game_id)
+        rules = get_game(kind)
+        rows = self._event_rows(game_id, upto, full=True)
+        out = []
+        for seq, eid, etype, payload_text, version, meta_text, recorded in rows:
+            payload = _decode(game_id, seq, payload_text, "payload")
+            meta = _decode(game_id, seq, meta_text, "meta") if meta_text else {}
+            if not isinstance(payload, dict) or not isinstance(meta, dict):
+                raise CorruptEvent(game_id, seq, "stored payload or meta is not a JSON object")
+            try:
+                current = (
+                    payload if version == rules.payload_version else rules.upcast(payload, version)
+                )
+                event = rules.event_from_dict(current)
+            except EngineError as err:
+                raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
+            out.append(
+                StoredEvent(
+                    sequence=seq,
+                    event_id=eid,
+                    type=etype,
+                    payload=dict(current),
+                    version=version,
+                    recorded_at=recorded,
+                    meta=meta,
+                    event=event,
+                )
+            )
+        return out
+
+    def _event_rows(self, game_id: str, upto: int | None, *, full: bool) -> list[Any]:
+        cols = (
+            "sequence, event_id, type, payload, payload_version, meta, recorded_at"
+            if full
+            else "sequence, payload, payload_version, meta"
+        )
+        sql = f"SELECT {cols} FROM events WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if upto is not None:
+            sql += " AND sequence <= ?"
+            params.append(upto)
+        with self._lock:
+            return self._conn.execute(sql + " ORDER BY sequence", params).fetchall()
+
+    def state_at(self, game_id: str, step: int | None = None) -> Any:
+        """The engine state after the first ``step`` events (all when None; 0 is the
+        empty table).  :class:`StepOutOfRange` for a step beyond the last event."""
+        kind, names = self._kind_and_names(game_id)
+        rules = get_game(kind)
+        if step is not None and (not isinstance(step, int) or step < 0):
+            raise StepOutOfRange(game_id, step, self._count(game_id))
+        rows = self._event_rows(game_id, step, full=False)
+        if step is not None and len(rows) < step:
+            raise StepOutOfRange(game_id, step, len(rows))
+        return self._replay_rows(game_id, kind, rules, rows, names)
+
+    def _count(self, game_id: str) -> int:
+        with self._lock:
+            return self._last_sequence(self._conn, game_id)
+
+    def _replay_rows(
+        self,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        rows: Sequence[Any],
+        names: Sequence[str] | None = None,
+    ) -> Any:
+        """Fold stored rows (sequence, payload, version, meta) with the rules."""
+        state = rules.new_state(names)
+        current = rules.payload_version
+        parsed = _PARSED
+        play = rules.play
+        for seq, payload_text, version, meta_text in rows:
+            key = (kind, version, current, payload_text)
+            event = parsed.get(key)
+            if event is None:
+                event = _parse_stored(game_id, seq, rules, payload_text, version, current)
+                if len(parsed) >= CACHE_LIMIT:
+                    parsed.clear()
+                parsed[key] = event
+            try:
+                if (
+                    meta_text
+                    and '"played_illegally"' in meta_text
+                    and _decode(game_id, seq, meta_text, "meta").get("played_illegally")
+                ):
+                    rules.force(state, event)
+                else:
+                    play(state, event)
+            except IllegalMoveError as err:
+                raise CorruptEvent(game_id, seq, f"stored event no longer replays: {err}") from None
+            except AttributeError:
+                raise CorruptEvent(game_id, seq, "stored meta is not a JSON object") from None
+        return state
+
+    def list_games(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameRow]:
+        """Games, most recent activity first, filtered by a player's name (either seat,
+        any case), a result (``finished``, ``playing``, ``setup`` or a victory condition
+        ``points``, ``crowns``, ``color``, ``resignation``) and a date range (inclusive,
+        on the ``date`` header)."""
+        where, params = _filters(player, result, date_from, date_to)
+        return self._game_rows(
+            where,
+            params,
+            " ORDER BY s.last_activity DESC, s.game_id LIMIT ? OFFSET ?",
+            [int(limit), int(offset)],
+        )
+
+    def count_games(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+    ) -> int:
+        """How many games :meth:`list_games` would list with these filters, unpaged."""
+        where, params = _filters(player, result, date_from, date_to)
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT count(*) FROM games AS g JOIN game_summaries AS s ON s.game_id = g.id "
+                + where,
+                params,
+            ).fetchone()
+        return int(row[0])
+
+    # --- projections ---------------------------------------------------------------------
+
+    def rebuild_projections(self) -> int:
+        """Recompute ``game_summaries``, ``game_players`` and each game's status and last
+        activity from the events, in one transaction; returns the number of games."""
+        with self._transaction() as conn:
+            count = projections.rebuild(conn, self._replay_rows)
+        with self._lock:
+            self._states.clear()
+        return count
+
+    def integrity_check(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` answer (``ok`` when the file is sound)."""
+        with self._lock:
+            rows = self._conn.execute("PRAGMA integrity_check").fetchall()
+        return "\n".join(str(r[0]) for r in rows)
+
+    def stored_content(self, game_id: str) -> tuple[str, dict[str, Any], list[StoredEvent]]:
+        """(kind, headers, events) of a game, for exporting."""
+        row = self.game(game_id)
+        return row.kind, row.headers, self.events(game_id)
+
+
+def _violation_from_dict(data: Mapping[str, Any]) -> Violation:
+    rule = data.get("rule") or {}
+    return Violation(
+        str(data.get("code", "")),
+        str(data.get("message", "")),
+        Rule(str(rule.get("section", "")), rule.get("page"), str(rule.get("source", "rulebook"))),
+    )
+
+
+def _decode(game_id: str, seq: int, text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise CorruptEvent(game_id, seq, f"stored {what} is not valid JSON: {err}") from None
+
+
+def _parse_stored(
+    game_id: str, seq: int, rules: GameRules, text: str, version: int, current: int
+) -> Any:
+    payload = _decode(game_id, seq, text, "payload")
+    try:
+        if version != current:
+            payload = rules.upcast(payload, version)
+        return rules.event_from_dict(payload)
+    except EngineError as err:
+        raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as err:
+        raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
+
+
+RESULT_STATUSES = ("finished", "playing", "setup")
+RESULT_CONDITIONS = ("points", "crowns", "color", "resignation")
+
+
+def _filters(
+    player: str | None, result: str | None, date_from: Any, date_to: Any
+) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if player:
+        clauses.append("g.id IN (SELECT game_id FROM game_players WHERE name = ?)")
+        params.append(player)
+    if result:
+        if result in RESULT_STATUSES:
+            clauses.append("s.status = ?")
+        elif result in RESULT_CONDITIONS:
+            clauses.append("s.condition = ?")
+        else:
+            raise StoreError(
+                f"unknown result filter {result!r} (one of "
+                f"{', '.join(RESULT_STATUSES + RESULT_CONDITIONS)})"
+            )
+        params.append(result)
+    if date_from:
+        clauses.append("s.date >= ?")
+        params.append(str(date_from))
+    if date_to:
+        clauses.append("s.date <= ?")
+        params.append(str(date_to))
+    return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+if TYPE_CHECKING:
+    from .protocol import Recorder
+
+    def _implements_recorder(store: EventStore) -> Recorder:
+        return store  # mypy checks that EventStore is a Recorder

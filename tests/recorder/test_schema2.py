@@ -1,0 +1,74 @@
+"""A database written by the previous tablelog at schema version 2 (frozen in
+``fixtures/schema2.db``) opens, migrates to the current schema and reads back exactly as
+it did: the same exports byte for byte, the same ``show`` text and the same ``game_list``
+rows, last activity untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from recorder import EventStore
+from recorder.migrations import SCHEMA_VERSION
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+EXPECTED = json.loads((FIXTURES / "schema2_expected.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("schema2") / "schema2.db"
+    shutil.copyfile(FIXTURES / "schema2.db", path)
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    finally:
+        conn.close()
+    with EventStore.open(path) as store:
+        assert store.schema_version == SCHEMA_VERSION == 3
+        assert store.integrity_check() == "ok"
+    return path
+
+
+def sha256_of(db: Path, *args: str) -> str:
+    result = CliRunner().invoke(cli, [*args, "--db", str(db)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return hashlib.sha256(result.stdout_bytes).hexdigest()
+
+
+def test_the_migrated_file_has_no_player_columns(migrated):
+    conn = sqlite3.connect(migrated)
+    try:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(game_summaries)")}
+    finally:
+        conn.close()
+    assert not {"player_0", "player_1"} & columns
+    assert {"game_id", "winner_name", "last_activity"} <= columns
+
+
+def test_the_game_list_rows_are_unchanged_last_activity_included(migrated):
+    conn = sqlite3.connect(migrated)
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = {row["id"]: dict(row) for row in conn.execute("SELECT * FROM game_list")}
+    finally:
+        conn.close()
+    assert rows == {gid: expected["list_row"] for gid, expected in EXPECTED.items()}
+
+
+@pytest.mark.parametrize("game_id", sorted(EXPECTED))
+def test_exports_and_show_are_byte_identical(migrated, game_id):
+    expected = EXPECTED[game_id]
+    assert (
+        sha256_of(migrated, "export", game_id, "--format", "notation")
+        == (expected["notation_sha256"])
+    )
+    assert sha256_of(migrated, "export", game_id, "--format", "json") == expected["json_sha256"]
+    assert sha256_of(migrated, "show", game_id) == expected["show_sha256"]
