@@ -30,7 +30,7 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 
-#: Headers on every answer (the fast path of :mod:`web.fast` adds them too).
+#: Headers on every answer, errors included.
 SECURITY_HEADERS = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("X-Content-Type-Options", "nosniff"),
@@ -44,8 +44,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ``./data/tablelog.db``); ``PER_PAGE`` the games per list page; ``TIMELINE_CACHE``
     how many folded games to keep; ``RESPONSE_CACHE_BYTES`` how many bytes of rendered
     steps (pages and state JSON) to keep; ``STORE_PER_THREAD`` one connection per worker
-    thread instead of one per request; ``FAST_PATH`` whether the most frequent requests
-    (a step's state, a kept page) are answered before Flask (see :mod:`web.fast`)."""
+    thread instead of one per request."""
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE=str(default_db_path()),
@@ -54,7 +53,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TIMELINE_CACHE=256,
         RESPONSE_CACHE_BYTES=32 * 1024 * 1024,
         STORE_PER_THREAD=False,
-        FAST_PATH=True,
         MAX_MOVE_LENGTH=200,
     )
     if test_config is not None:
@@ -65,25 +63,28 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, render, site
+    from . import api, boards, site
 
-    app.jinja_env.globals["render"] = render
+    app.jinja_env.globals["game_titles"] = boards.titles()
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
     _register_errors(app)
-
-    @app.after_request
-    def _headers(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS:
-            response.headers.setdefault(name, value)
-        return response
-
-    if app.config["FAST_PATH"]:
-        from .fast import FastPath
-
-        app.wsgi_app = FastPath(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.after_request(_finish)
     return app
+
+
+def _finish(response: Response) -> Response:
+    """Every answer, errors included, leaves through here: the security headers, and the
+    conditional GET (an answer that carries an ``ETag`` named by the request's
+    ``If-None-Match`` becomes a ``304 Not Modified`` without its body).  Static files are
+    made conditional by Flask's ``send_file`` already (``direct_passthrough``)."""
+    headers = response.headers
+    for name, value in SECURITY_HEADERS:
+        headers.setdefault(name, value)
+    if response.status_code == 200 and "ETag" in headers and not response.direct_passthrough:
+        response.make_conditional(request)
+    return response
 
 
 def _wants_json() -> bool:
