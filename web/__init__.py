@@ -13,7 +13,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from recorder import default_db_path
@@ -66,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from . import api, boards, site
 
     app.jinja_env.globals["game_titles"] = boards.titles()
+    app.jinja_env.globals["static_url"] = _static_urls()
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
@@ -74,14 +75,28 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def _static_urls() -> Any:
+    """``static_url(filename)``: Flask's ``url_for('static', ...)``, worked out once per
+    file and mount point (every page links the same three)."""
+    known: dict[tuple[str, str], str] = {}
+
+    def static_url(filename: str) -> str:
+        key = (request.script_root, filename)
+        url = known.get(key)
+        if url is None:
+            url = known[key] = url_for("static", filename=filename)
+        return url
+
+    return static_url
+
+
 def _finish(response: Response) -> Response:
     """Every answer, errors included, leaves through here: the security headers, and the
     conditional GET (an answer that carries an ``ETag`` named by the request's
     ``If-None-Match`` becomes a ``304 Not Modified`` without its body).  Static files are
     made conditional by Flask's ``send_file`` already (``direct_passthrough``)."""
     headers = response.headers
-    for name, value in SECURITY_HEADERS:
-        headers.setdefault(name, value)
+    headers.extend(SECURITY_HEADERS)  # no view sets them
     if response.status_code == 200 and "ETag" in headers and not response.direct_passthrough:
         response.make_conditional(request)
     return response

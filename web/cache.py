@@ -141,11 +141,9 @@ def cached_answer(
     app = current_app
     version = game_version(row)
     etag = make_etag(app.extensions["tablelog.code"], what, version, step)
-    response = Response()
-    response.set_etag(etag.strip('"'))
-    response.headers["Cache-Control"] = CACHE_CONTROL
+    headers = [("ETag", etag), ("Cache-Control", CACHE_CONTROL)]
     if not is_resource_modified(request.environ, etag):
-        return response
+        return Response(headers=headers)
     cache: ResponseCache = app.extensions["tablelog.responses"]
     key = (what, version, step)
     found = cache.get(key)
@@ -153,6 +151,4 @@ def cached_answer(
         body, mimetype = render()
         found = Cached(body.encode() if isinstance(body, str) else body, etag, mimetype)
         cache.put(key, found)
-    response.set_data(found.body)
-    response.mimetype = found.mimetype
-    return response
+    return Response(found.body, mimetype=found.mimetype, headers=headers)

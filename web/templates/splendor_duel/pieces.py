@@ -150,6 +150,48 @@ def board(table: Mapping[str, Any]) -> Markup:
     return Markup("".join(out))
 
 
+def table(view: Mapping[str, Any]) -> Markup:
+    """The middle of the table: the board with the bag and the Privileges beside it, the
+    pyramid with its decks, and the Royal cards left."""
+    bag = "".join(
+        f'{token(t["letter"], t["color"], "small")}<span class="x">{t["n"]}</span>'
+        for t in view["bag"]
+    )
+    changed = " changed" if view["privileges_changed"] else ""
+    out = [
+        '<section class="board-area" aria-label="Board">\n    <h2>Board</h2>\n    ',
+        board(view),
+        '\n    <div class="board-side">\n      <div class="bag" title="tokens in the bag">'
+        f'<span class="k">Bag</span> <b class="bag-total">{view["bag_total"]}</b>\n        '
+        f'<span class="bag-tokens">{bag}</span></div>\n      '
+        f'<div class="table-privileges{changed}"><span class="k">Privileges on the table</span> '
+        f"{privileges(view['table_privileges'])}</div>\n    </div>\n  </section>\n\n  "
+        '<section class="pyramid-area" aria-label="Pyramid">\n    <h2>Pyramid</h2>\n'
+        '    <div class="pyramid">',
+    ]
+    for row in view["pyramid"]:
+        level, deck = row["level"], row["deck"]
+        out.append(
+            f'\n      <div class="prow lv-{level}" data-level="{level}">\n'
+            f'        <div class="deck lv-{level}" title="level-{level} deck: {deck} '
+            f'card{"s" if deck != 1 else ""} left"><span class="lvl">{"I" * level}</span>'
+            f'<span class="n">{deck}</span></div>'
+        )
+        for slot in row["slots"]:
+            if slot["card"]:
+                out.append(card(slot["card"], "revealed" if slot["revealed"] else ""))
+            else:
+                emptied = " emptied" if slot["emptied"] else ""
+                out.append(f'<div class="card empty{emptied}"></div>')
+        out.append("\n      </div>")
+    royals = "".join(royal(r) for r in view["royals"]) or '<span class="none">none left</span>'
+    out.append(
+        '\n    </div>\n    <div class="royals-area"><span class="k">Royal cards</span>\n'
+        f'      <div class="royals">{royals}</div>\n    </div>\n  </section>'
+    )
+    return Markup("".join(out))
+
+
 def _meter(value: int, top: int, cls: str = "") -> str:
     klass = f' class="{cls}"' if cls else ""
     return f'<meter{klass} min="0" max="{top}" value="{min(value, top)}"></meter>'
