@@ -145,7 +145,6 @@ def view(state: State, before: State | None = None) -> dict[str, Any]:
                 }
             )
         pyramid.append({"level": level, "slots": slots, "deck": state.decks[level - 1]})
-    o = state.outcome
     return {
         "board": board,
         "bag": [
@@ -162,13 +161,7 @@ def view(state: State, before: State | None = None) -> dict[str, Any]:
         "awaiting": state.awaiting,
         "current": state.current if state.awaiting not in (SETUP, OVER) else None,
         "turn": state.turn,
-        "outcome": None
-        if o is None
-        else {
-            "winner": o.winner,
-            "condition": o.condition,
-            "color": None if o.color is None else COLOR_NAMES[o.color],
-        },
+        "outcome": _outcome(state),
     }
 
 
@@ -381,6 +374,14 @@ def event_lines(before: State, event: Any, after: State) -> list[str]:
     return lines
 
 
+def _outcome(state: State) -> dict[str, Any] | None:
+    o = state.outcome
+    if o is None:
+        return None
+    color = None if o.color is None else COLOR_NAMES[o.color]
+    return {"winner": o.winner, "condition": o.condition, "color": color}
+
+
 # --- the state as JSON -----------------------------------------------------------------
 
 
@@ -408,7 +409,6 @@ def state_json(state: State) -> dict[str, Any]:
                 "royals": list(p.royals),
             }
         )
-    o = state.outcome
     return {
         "board": {
             cat.SPACE_NAMES[s]: (None if t == EMPTY else COLOR_NAMES[t])
@@ -427,11 +427,5 @@ def state_json(state: State) -> dict[str, Any]:
         "current": state.current,
         "awaiting": state.awaiting,
         "awaiting_text": due(state),
-        "outcome": None
-        if o is None
-        else {
-            "winner": o.winner,
-            "condition": o.condition,
-            "color": None if o.color is None else COLOR_NAMES[o.color],
-        },
+        "outcome": _outcome(state),
     }

@@ -285,22 +285,10 @@ def test_a_request_named_by_its_etag_is_not_rendered(games: Games, monkeypatch: 
 
 
 @pytest.mark.parametrize("per_thread", [False, True])
-def test_a_damaged_record_is_a_500_without_etag(
-    games: Games, tmp_path: Path, per_thread: bool
-) -> None:
-    import sqlite3
-
-    path = tmp_path / "corrupt.db"
-    shutil.copy(games.path, path)
-    gid = games.simulated[0]
-    with sqlite3.connect(path) as conn:  # damaged by an outside tool
-        conn.execute("DROP TRIGGER events_no_update")
-        conn.execute(
-            "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
-            ('{"type": "tokens_taken", "spaces": ["z9"]}', gid),
-        )
+def test_a_damaged_record_is_a_500_without_etag(damaged: tuple[str, str], per_thread: bool) -> None:
+    path, gid = damaged
     client = create_app(
-        {"DATABASE": str(path), "TESTING": True, "STORE_PER_THREAD": per_thread}
+        {"DATABASE": path, "TESTING": True, "STORE_PER_THREAD": per_thread}
     ).test_client()
     r = client.get(f"/api/games/{gid}/state?step=9")
     assert r.status_code == 500 and r.get_json()["error"]["status"] == 500

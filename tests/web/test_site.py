@@ -296,22 +296,11 @@ def test_legality_form_too_long_is_400(client: Any, games: Games) -> None:
     assert r.status_code == 400
 
 
-def test_a_corrupt_record_is_a_500_page_not_a_traceback(games: Games, tmp_path: Any) -> None:
-    import shutil
-    import sqlite3
-
+def test_a_corrupt_record_is_a_500_page_not_a_traceback(damaged: tuple[str, str]) -> None:
     from web import create_app
 
-    path = tmp_path / "corrupt.db"
-    shutil.copy(games.path, path)
-    gid = games.simulated[0]
-    with sqlite3.connect(path) as conn:  # damaged by an outside tool
-        conn.execute("DROP TRIGGER events_no_update")
-        conn.execute(
-            "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
-            ('{"type": "tokens_taken", "spaces": ["z9"]}', gid),
-        )
-    client = create_app({"DATABASE": str(path), "TESTING": True}).test_client()
+    path, gid = damaged
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
     r = client.get(f"/games/{gid}/step/3")
     assert r.status_code == 500
     assert "<!doctype html>" in text(r) and "Traceback" not in text(r)
