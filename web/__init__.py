@@ -2,6 +2,11 @@
 JSON API (``api``).  Pages are rendered on the server and read without JavaScript; a small
 static script adds the keyboard and the step slider.
 
+Every game is reached through the registry (:mod:`web.boards`): the pages are the same for
+every kind, and each kind draws its own board from ``templates/<kind>/``.  Every request
+takes one path, Flask's; every answer leaves through one hook (:func:`_finish`) that adds
+the security headers and answers a conditional GET with ``304 Not Modified``.
+
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
 ['api', 'site']
