@@ -204,6 +204,9 @@ class GameRules(Protocol):
     payload_version: int
     #: How many players the game seats.
     seats: Seats
+    #: How the game can be won: each stable ``condition`` word (see :class:`Result`) with
+    #: the short words a listing puts after the winner's name (``crowns``: ``on crowns``).
+    conditions: Mapping[str, str]
 
     # --- the table and its events -----------------------------------------------------
 
@@ -311,7 +314,24 @@ class GameRules(Protocol):
 
     def view(self, state: Any, before: Any | None = None) -> dict[str, Any]:
         """What the replay draws of ``state`` (plain data, no HTML); ``before`` marks what
-        the step changed."""
+        the step changed.  Its ``players`` list holds one panel per seat, each with at
+        least ``seat``, ``name``, ``to_move`` and ``winner``; the rest is for the game's
+        own board templates (``web/templates/<kind>/``)."""
+        ...
+
+    def event_lines(self, before: Any, event: Any, after: Any) -> list[str]:
+        """What ``event`` did, played in ``before`` and giving ``after``, in a few short
+        sentences (the replay's account of a step, where :meth:`changes` lists every
+        difference)."""
+        ...
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """``state`` as plain JSON values, for the state API (its layout is the game's)."""
+        ...
+
+    def result_short(self, winner: int, condition: str, names: Sequence[str]) -> str:
+        """The short wording of a win (``Ann won on crowns``, :attr:`Result.short`) from
+        the facts a stored summary keeps, for listings that do not fold the game."""
         ...
 
     def text_view(self, state: Any) -> str:

@@ -2,6 +2,11 @@
 JSON API (``api``).  Pages are rendered on the server and read without JavaScript; a small
 static script adds the keyboard and the step slider.
 
+Every game is reached through the registry (:mod:`web.boards`): the pages are the same for
+every kind, and each kind draws its own board from ``templates/<kind>/``.  Every request
+takes one path, Flask's; every answer leaves through one hook (:func:`_finish`) that adds
+the security headers and answers a conditional GET with ``304 Not Modified``.
+
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
 ['api', 'site']
@@ -13,7 +18,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from recorder import default_db_path
@@ -30,7 +35,7 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 
-#: Headers on every answer (the fast path of :mod:`web.fast` adds them too).
+#: Headers on every answer, errors included.
 SECURITY_HEADERS = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("X-Content-Type-Options", "nosniff"),
@@ -44,8 +49,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ``./data/tablelog.db``); ``PER_PAGE`` the games per list page; ``TIMELINE_CACHE``
     how many folded games to keep; ``RESPONSE_CACHE_BYTES`` how many bytes of rendered
     steps (pages and state JSON) to keep; ``STORE_PER_THREAD`` one connection per worker
-    thread instead of one per request; ``FAST_PATH`` whether the most frequent requests
-    (a step's state, a kept page) are answered before Flask (see :mod:`web.fast`)."""
+    thread instead of one per request."""
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE=str(default_db_path()),
@@ -54,7 +58,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TIMELINE_CACHE=256,
         RESPONSE_CACHE_BYTES=32 * 1024 * 1024,
         STORE_PER_THREAD=False,
-        FAST_PATH=True,
         MAX_MOVE_LENGTH=200,
     )
     if test_config is not None:
@@ -65,25 +68,43 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, render, site
+    from . import api, boards, site
 
-    app.jinja_env.globals["render"] = render
+    app.jinja_env.globals["game_titles"] = boards.titles()
+    app.jinja_env.globals["static_url"] = _static_urls()
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
     _register_errors(app)
-
-    @app.after_request
-    def _headers(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS:
-            response.headers.setdefault(name, value)
-        return response
-
-    if app.config["FAST_PATH"]:
-        from .fast import FastPath
-
-        app.wsgi_app = FastPath(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.after_request(_finish)
     return app
+
+
+def _static_urls() -> Any:
+    """``static_url(filename)``: Flask's ``url_for('static', ...)``, worked out once per
+    file and mount point (every page links the same three)."""
+    known: dict[tuple[str, str], str] = {}
+
+    def static_url(filename: str) -> str:
+        key = (request.script_root, filename)
+        url = known.get(key)
+        if url is None:
+            url = known[key] = url_for("static", filename=filename)
+        return url
+
+    return static_url
+
+
+def _finish(response: Response) -> Response:
+    """Every answer, errors included, leaves through here: the security headers, and the
+    conditional GET (an answer that carries an ``ETag`` named by the request's
+    ``If-None-Match`` becomes a ``304 Not Modified`` without its body).  Static files are
+    made conditional by Flask's ``send_file`` already (``direct_passthrough``)."""
+    headers = response.headers
+    headers.extend(SECURITY_HEADERS)  # no view sets them
+    if response.status_code == 200 and "ETag" in headers and not response.direct_passthrough:
+        response.make_conditional(request)
+    return response
 
 
 def _wants_json() -> bool:

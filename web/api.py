@@ -9,12 +9,11 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from . import params
+from . import boards, params
 from .cache import cached_answer
 from .db import get_store
 from .moves import check_text
-from .present import player_names, state_json
-from .site import game_summary
+from .summary import game_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -115,15 +114,18 @@ def state_body(store: Any, timelines: Any, row: Any, step: int) -> str:
     fold when a reader of its pages made one, else one fold in the store."""
     tl = timelines.peek(row)
     if tl is not None:
-        state, names = tl.state(step), tl.names
+        state = tl.state(step)
     else:
-        state, names = store.state_at(row.id, step), player_names(row.headers or {})
+        state = store.state_at(row.id, step)
+        # the seats are named as the site names them (the store may name unnamed seats
+        # its own way in its messages)
+        state.names = boards.names(row)
     return json.dumps(
         {
             "game": row.id,
             "step": step,
             "last_step": row.event_count,
-            "state": state_json(state, names),
+            "state": boards.rules(row.kind).state_json(state),
         },
         separators=(",", ":"),
     )
@@ -140,5 +142,5 @@ def check(game_id: str) -> Response:
     limit = int(current_app.config["MAX_MOVE_LENGTH"])
     if len(move) > limit:
         abort(400, description=f"parameter 'move': at most {limit} characters")
-    verdict = check_text(tl.state(n), move, tl.names)
+    verdict = check_text(tl.rules, tl.state(n), move)
     return jsonify({"game": tl.row.id, "step": n, **verdict.to_dict()})

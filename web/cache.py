@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import current_app, request
-from werkzeug.wrappers import Response
+from flask import Response, current_app, request
+from werkzeug.http import is_resource_modified
 
 #: Browsers may keep an answer but must ask again before using it (a step of a game still
 #: being recorded changes when it grows); the question costs a ``304`` and no body.
@@ -127,33 +127,28 @@ def code_token(dirs: Iterable[Path] = CODE_DIRS) -> str:
     return digest.hexdigest()
 
 
-def matches(if_none_match: Any, etag: str) -> bool:
-    """Whether a request's ``If-None-Match`` (werkzeug's parsed ``ETags``) names ``etag``
-    (the weak comparison that RFC 9110 asks for this header)."""
-    return bool(if_none_match) and bool(if_none_match.contains_weak(etag.strip('"')))
-
-
 def cached_answer(
     what: str, row: Any, step: int | None, render: Callable[[], tuple[str | bytes, str]]
 ) -> Response:
-    """The answer ``what`` for game ``row`` at ``step``: ``304`` when the request's
-    ``If-None-Match`` names it, else from the app's :class:`ResponseCache`, else
-    ``render()`` (body, media type) kept for next time.  Both carry the ``ETag`` and
-    :data:`CACHE_CONTROL`."""
+    """The answer ``what`` for game ``row`` at ``step``, with its ``ETag`` and
+    :data:`CACHE_CONTROL`: from the app's :class:`ResponseCache`, else ``render()``
+    (body, media type) kept for next time.
+
+    Whether the request gets it or a ``304`` is decided for every answer in one place,
+    the app's ``after_request`` hook (:meth:`Response.make_conditional`); a request whose
+    ``If-None-Match`` already names the answer (werkzeug's own test, the one that hook
+    applies) is not rendered for nothing: its body would be dropped."""
     app = current_app
     version = game_version(row)
     etag = make_etag(app.extensions["tablelog.code"], what, version, step)
-    if matches(request.if_none_match, etag):
-        response = Response(status=304)
-    else:
-        cache: ResponseCache = app.extensions["tablelog.responses"]
-        key = (what, version, step)
-        found = cache.get(key)
-        if found is None:
-            body, mimetype = render()
-            found = Cached(body.encode() if isinstance(body, str) else body, etag, mimetype)
-            cache.put(key, found)
-        response = Response(found.body, mimetype=found.mimetype)
-    response.headers["ETag"] = etag
-    response.headers["Cache-Control"] = CACHE_CONTROL
-    return response
+    headers = [("ETag", etag), ("Cache-Control", CACHE_CONTROL)]
+    if not is_resource_modified(request.environ, etag):
+        return Response(headers=headers)
+    cache: ResponseCache = app.extensions["tablelog.responses"]
+    key = (what, version, step)
+    found = cache.get(key)
+    if found is None:
+        body, mimetype = render()
+        found = Cached(body.encode() if isinstance(body, str) else body, etag, mimetype)
+        cache.put(key, found)
+    return Response(found.body, mimetype=found.mimetype, headers=headers)

@@ -1,18 +1,12 @@
-"""Move texts for the move list, and the "Is this legal here?" verdict: both from the
-engine's notation module, the same calls as ``tablelog moves`` and ``tablelog check``."""
+"""The "Is this legal here?" verdict, as the page and the check API show it: the game's
+own :meth:`~engine.protocol.GameRules.check_move`, the same call as ``tablelog check``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.splendor_duel import notation
-from engine.splendor_duel.state import State
-
-
-def move_text(before: State, event: Any, names: tuple[str, str] | None = None) -> str:
-    """The notation of ``event`` in the position ``before`` it."""
-    return notation.move_text(before, event, names)
+from engine.protocol import GameRules
 
 
 @dataclass
@@ -37,15 +31,19 @@ class VerdictView:
         }
 
 
-def check_text(state: State, text: str, names: tuple[str, str] | None = None) -> VerdictView:
+def check_text(rules: GameRules, state: Any, text: str) -> VerdictView:
     """Is the move written ``text`` legal in ``state``?  Never raises for bad input.
+    ``move`` is how the game writes the decision it read (legal or not).
 
-    >>> from engine.splendor_duel.state import State
-    >>> check_text(State(), "take c3").legal
+    >>> from engine.games import get_game
+    >>> rules = get_game("splendor-duel")
+    >>> check_text(rules, rules.new_state(), "take c3").legal
     False
     """
-    verdict = notation.check_move(state, text, names)
-    move = None if verdict.event is None else move_text(state, verdict.event, names)
+    verdict = rules.check_move(state, text)
+    move = verdict.text
+    if move is None and verdict.event is not None:
+        move = rules.move_text(state, verdict.event)
     return VerdictView(
         text=text,
         legal=bool(verdict.legal),

@@ -9,7 +9,7 @@ from flask import abort, current_app, request
 
 from recorder import GameNotFound
 
-from .present import RESULT_FILTERS
+from .summary import RESULT_FILTERS
 from .timeline import Timeline
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.errors import EngineError
-from engine.splendor_duel.simulate import random_game
+from engine.games import DEFAULT_KIND, get_game
 from recorder import ImportRejected, StoreError
 from recorder import io as recorder_io
 
@@ -19,13 +19,20 @@ log = logging.getLogger("tablelog.web")
 #: The repository's sample games.
 FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 
+#: Who plays the simulated games: each game seats the next few, in turn.
 SIMULATED_PLAYERS = (
-    ("Ada", "Blaise"),
-    ("Chiara", "Dmitri"),
-    ("Emeka", "Fumiko"),
-    ("Gaspard", "Hana"),
-    ("Ines", "Jonas"),
-    ("Kalani", "Lea"),
+    "Ada",
+    "Blaise",
+    "Chiara",
+    "Dmitri",
+    "Emeka",
+    "Fumiko",
+    "Gaspard",
+    "Hana",
+    "Ines",
+    "Jonas",
+    "Kalani",
+    "Lea",
 )
 
 
@@ -36,16 +43,25 @@ def sample_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.tl")) + sorted(folder.glob("*.json"))
 
 
-def simulated_game(seed: int, players: tuple[str, str] | None = None) -> Any:
-    """A GameImport of the seeded random game ``seed``."""
-    names = players or SIMULATED_PLAYERS[seed % len(SIMULATED_PLAYERS)]
+def simulated_game(
+    seed: int, players: Sequence[str] | None = None, kind: str = DEFAULT_KIND
+) -> Any:
+    """A GameImport of the seeded random game ``seed`` of ``kind`` (as many players as
+    it seats at least, named from :data:`SIMULATED_PLAYERS` unless ``players`` are given)."""
+    rules = get_game(kind)
+    if players is None:
+        n = rules.seats.minimum
+        first = seed % (len(SIMULATED_PLAYERS) // n) * n
+        players = SIMULATED_PLAYERS[first : first + n]
+    names = rules.seats.names(players)
     headers = {
         "players": list(names),
         "date": f"2024-{1 + seed % 12:02d}-{1 + seed % 28:02d}",
         "event": f"Simulated game (seed {seed})",
         "place": "tablelog",
     }
-    return recorder_io.game_import_from_events(random_game(random.Random(seed)), headers)
+    events = rules.random_game(random.Random(seed), names)
+    return recorder_io.game_import_from_events(events, headers, kind=kind)
 
 
 def ensure_sample_games(

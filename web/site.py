@@ -8,56 +8,15 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from . import params, render
+from . import boards, params
 from .cache import cached_answer
 from .db import get_store
+from .move_list import mark_current, move_list
 from .moves import check_text
-from .present import (
-    RESULT_FILTERS,
-    change_lines,
-    changes,
-    player_names,
-    result_text,
-    table_view,
-)
+from .summary import RESULT_FILTERS, RESULT_LABELS, game_summary
 from .timeline import Timeline
 
 bp = Blueprint("site", __name__)
-
-RESULT_LABELS = {
-    "finished": "finished",
-    "playing": "in progress",
-    "points": "won on points",
-    "crowns": "won on crowns",
-    "color": "won on one colour",
-    "resignation": "won by resignation",
-}
-
-
-def game_summary(row: Any) -> dict[str, Any]:
-    """A games-list row: players, date, result, length."""
-    headers = row.headers or {}
-    names = player_names(headers)
-    if row.status == "finished":
-        result = result_text(row.winner, row.condition, names, short=True) or "finished"
-    elif row.status == "setup":
-        result = "not set up"
-    else:
-        result = "in progress"
-    date = headers.get("date")
-    return {
-        "id": row.id,
-        "names": names,
-        "date": date if isinstance(date, str) else "",
-        "place": headers.get("place") if isinstance(headers.get("place"), str) else "",
-        "event": headers.get("event") if isinstance(headers.get("event"), str) else "",
-        "status": row.status,
-        "winner": row.winner,
-        "condition": row.condition,
-        "result": result,
-        "turns": row.turns,
-        "events": row.event_count,
-    }
 
 
 @bp.route("/")
@@ -127,17 +86,15 @@ HTML = "text/html"
 
 
 def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
-    """The replay page at step ``n``; with the verdict on ``move`` when one is given."""
+    """The replay page at step ``n``; with the verdict on ``move`` when one is given.
+    The page is the same for every game kind; the board and the content of each seat's
+    panel are the game's own templates (``templates/<kind>/``), drawing its view."""
     tl = params.timeline_for(store, row)
+    rules = tl.rules
     before, state = tl.states_around(n)
-    names = tl.names
     entry = tl.entries[n - 1] if n > 0 else None
-    if entry is not None and before is not None:
-        ch = changes(before, state)
-        lines = change_lines(before, state, entry.event, names, ch)
-    else:
-        ch, lines = None, []
-    verdict = check_text(state, move, tl.names) if move else None
+    lines = rules.event_lines(before, entry.event, state) if entry and before else []
+    kind = tl.row.kind
     return render_template(
         "replay.html",
         game=game_summary(tl.row),
@@ -146,9 +103,12 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         last=tl.last_step,
         entry=entry,
         lines=lines,
-        table=table_view(state, names, ch),
+        status=rules.status(state),
+        view=rules.view(state, before),
+        board=boards.folder(kind),
+        pieces=boards.pieces(kind),
         moves_html=_moves_html(tl, n),
-        verdict=verdict,
+        verdict=check_text(rules, state, move) if move else None,
         move=move or "",
     )
 
@@ -177,8 +137,5 @@ def _moves_html(tl: Timeline, step: int) -> Markup:
     html = tl.memo.get("moves-html")
     if html is None:
         base = url_for("site.step", game_id=tl.row.id, step=0)[:-1]
-        html = tl.memo["moves-html"] = render.move_list(tl.entries, tl.names, base)
-    if step:
-        mark = f'<li id="m{step}"><a '
-        html = html.replace(mark, f'<li id="m{step}" class="current"><a aria-current="step" ', 1)
-    return Markup(html)
+        html = tl.memo["moves-html"] = move_list(tl.entries, tl.names, base)
+    return mark_current(html, step)

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
-from engine.games import get_game
+from engine.protocol import GameRules
 
-from .moves import move_text
-from .present import player_names
+from . import boards
 
 #: A state snapshot is kept every this many steps.
 SNAPSHOT_EVERY = 8
@@ -39,6 +38,8 @@ class Entry:
     actor: int | None
     text: str
     violations: tuple[dict[str, Any], ...]
+    #: The event set the table up (the game awaited it): the move list shows it short.
+    setup: bool = False
 
     @property
     def comment(self) -> str | None:
@@ -58,12 +59,12 @@ class Entry:
 class Timeline:
     """A game's row, its move list and the state at any step (0: before any event)."""
 
-    def __init__(self, row: Any, entries: list[Entry], snapshots: list[Any], rules: Any):
+    def __init__(self, row: Any, entries: list[Entry], snapshots: list[Any], rules: GameRules):
         self.row = row
         self.entries = entries
-        self.names = player_names(row.headers or {})
+        self.names = boards.names(row)
         self._snapshots = snapshots
-        self._rules = rules
+        self.rules = rules
         #: Things computed from the game alone (rendered fragments, JSON), filled lazily.
         self.memo: dict[Any, Any] = {}
 
@@ -82,7 +83,7 @@ class Timeline:
         base = step // SNAPSHOT_EVERY
         state = self._snapshots[base].copy()
         for entry in self.entries[base * SNAPSHOT_EVERY : step]:
-            self._rules.force(state, entry.event)
+            self.rules.force(state, entry.event)
         return state
 
     def states_around(self, step: int) -> tuple[Any | None, Any]:
@@ -91,18 +92,14 @@ class Timeline:
             return None, self.state(0)
         before = self.state(step - 1)
         after = before.copy()
-        self._rules.force(after, self.entries[step - 1].event)
+        self.rules.force(after, self.entries[step - 1].event)
         return before, after
-
-
-_ACTOR_FROM_EVENT = ("card_identified", "player_resigned")
 
 
 def build(row: Any, stored: list[Any]) -> Timeline:
     """Fold the stored events of ``row``; events played though illegal are forced."""
-    rules = get_game(row.kind)
-    names = player_names(row.headers or {})
-    state = rules.new_state((names[0], names[1]))
+    rules = boards.rules(row.kind)
+    state = rules.new_state(boards.names(row))
     snapshots = [state.copy()]
     entries: list[Entry] = []
     for stored_event in stored:
@@ -111,8 +108,9 @@ def build(row: Any, stored: list[Any]) -> Timeline:
             event = getattr(stored_event, "event", None)
             if event is None:
                 event = rules.event_from_dict(stored_event.payload)
-            text = move_text(state, event, names)
-            turn, current, awaiting = state.turn, state.current, state.awaiting
+            text = rules.move_text(state, event)
+            status = rules.status(state)
+            actor = rules.acting_seat(state, event)
             found = rules.force(state, event)
         except EngineError as exc:
             raise ReplayError(f"event {n} of game {row.id} cannot be replayed: {exc}") from exc
@@ -124,13 +122,19 @@ def build(row: Any, stored: list[Any]) -> Timeline:
             )
         else:
             violations = tuple(v.to_dict() for v in found)
-        if event.type in _ACTOR_FROM_EVENT:
-            actor: int | None = event.player
-        elif awaiting == "setup":
-            actor = None
-        else:
-            actor = current
-        entries.append(Entry(n, event, stored_event.payload, meta, turn, actor, text, violations))
+        entries.append(
+            Entry(
+                n,
+                event,
+                stored_event.payload,
+                meta,
+                status.turn,
+                actor,
+                text,
+                violations,
+                status.phase == "setup",
+            )
+        )
         if len(entries) % SNAPSHOT_EVERY == 0:
             snapshots.append(state.copy())
     return Timeline(row, entries, snapshots, rules)

@@ -32,6 +32,7 @@ class SplendorDuel:
     title = "Splendor Duel"
     payload_version = _events.PAYLOAD_VERSION
     seats = Seats(2, 2)
+    conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
 
     def new_state(self, names: Sequence[str] | None = None) -> State:
         return State(self.seats.names(names, 2))  # type: ignore[arg-type]
@@ -139,7 +140,22 @@ class SplendorDuel:
         return _describe.changes(before, after)
 
     def view(self, state: State, before: State | None = None) -> dict[str, Any]:
-        raise NotImplementedError("moved from web/present.py into engine/splendor_duel/view.py")
+        from .view import view
+
+        return view(state, before)
+
+    def event_lines(self, before: State, event: _events.Event, after: State) -> list[str]:
+        from .view import event_lines
+
+        return event_lines(before, event, after)
+
+    def state_json(self, state: State) -> dict[str, Any]:
+        from .view import state_json
+
+        return state_json(state)
+
+    def result_short(self, winner: int, condition: str, names: Sequence[str]) -> str:
+        return _describe.short_result(names[winner], condition)
 
     def text_view(self, state: State) -> str:
         from .text import render_state

@@ -67,8 +67,12 @@ def result(state: State) -> Result | None:
         text = f"{winner} won on {COLOR_NAMES[o.color]} (10 or more points in one colour)"
     else:
         text = f"{winner} won {CONDITION_WORDS.get(o.condition, o.condition)}"
-    short = f"{winner} won {SHORT_CONDITIONS.get(o.condition, o.condition)}"
-    return Result((o.winner,), o.condition, text, short)
+    return Result((o.winner,), o.condition, text, short_result(winner, o.condition))
+
+
+def short_result(winner: str, condition: str) -> str:
+    """``Ann won on crowns``: a win in the short words of listings."""
+    return f"{winner} won {SHORT_CONDITIONS.get(condition, condition)}"
 
 
 def due(state: State) -> str:

@@ -130,6 +130,24 @@ def store(games: Games) -> Iterator[Any]:
 
 
 @pytest.fixture()
+def damaged(games: Games, tmp_path: Path) -> tuple[str, str]:
+    """A copy of the database where an outside tool rewrote event 5 of the first
+    simulated game into one that cannot be read: the copy's path and the game's id."""
+    import sqlite3
+
+    path = tmp_path / "damaged.db"
+    shutil.copy(games.path, path)
+    gid = games.simulated[0]
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
+            ('{"type": "tokens_taken", "spaces": ["z9"]}', gid),
+        )
+    return str(path), gid
+
+
+@pytest.fixture()
 def app(games: Games) -> Any:
     return create_app({"DATABASE": games.path, "TESTING": True, "PER_PAGE": 2})
 

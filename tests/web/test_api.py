@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
+from engine.games import get_game
 from engine.splendor_duel import game
 from engine.splendor_duel.catalogue import COLOR_NAMES, EMPTY, SPACE_NAMES
-from web import moves
+
+RULES = get_game("splendor-duel")
 
 Games = Any
 
@@ -128,9 +130,8 @@ def test_errors_are_json(client: Any, games: Games, url: str, status: int) -> No
 def test_check_endpoint(client: Any, games: Games, store: Any) -> None:
     gid = games.simulated[0]
     state = store.state_at(gid, 1)
-    names = tuple(store.game(gid).headers["players"])
     legal = next(m for m in game.legal_moves(state) if m.type == "tokens_taken")
-    text = moves.move_text(state, legal, names)
+    text = RULES.move_text(state, legal)
     body = client.get(f"/api/games/{gid}/check", query_string={"step": 1, "move": text}).get_json()
     assert body["legal"] is True and body["violations"] == [] and body["changes"]
     body = client.get(

@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from engine.games import get_game
 from engine.splendor_duel import game
 from engine.splendor_duel.catalogue import COLOR_LETTERS, EMPTY, SPACE_NAMES
-from web import moves
+
+RULES = get_game("splendor-duel")
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -106,10 +108,9 @@ def test_legality_form(page: Any, live_server: Any, games: Any, store: Any) -> N
     gid = games.simulated[2]
     step = next(e.sequence for e in store.events(gid) if e.type == "tokens_taken") - 1
     state = store.state_at(gid, step)
-    names = tuple(store.game(gid).headers["players"])
     legal = next(m for m in game.legal_moves(state) if m.type == "tokens_taken")
     page.goto(f"{live_server.url}/games/{gid}/step/{step}")
-    page.fill("#move-input", moves.move_text(state, legal, names))
+    page.fill("#move-input", RULES.move_text(state, legal))
     page.keyboard.press("ArrowRight")  # typing in the form does not step the replay
     page.click(".legal-form button")
     page.wait_for_selector(".verdict")

@@ -232,3 +232,65 @@ def test_code_token_changes_with_the_code(tmp_path: Path) -> None:
     assert changed != token
     (folder / "views.py").write_text("x = 2\n")
     assert code_token([folder]) not in (token, changed)
+
+
+# --- one path for every answer -------------------------------------------------------------
+
+
+def test_every_answer_carries_the_security_headers(client: Any, games: Games) -> None:
+    """Pages, JSON, kept answers, 304s, errors of either kind and static files all leave
+    through the same hook."""
+    gid = games.simulated[0]
+    page = client.get(f"/games/{gid}/step/4")
+    answers = [
+        page,
+        client.get(f"/games/{gid}/step/4"),  # kept
+        client.get(f"/games/{gid}/step/4", headers={"If-None-Match": page.headers["ETag"]}),
+        client.get(f"/api/games/{gid}/state?step=4"),
+        client.get("/"),
+        client.get("/api/games"),
+        client.get("/games/nope/step/1"),
+        client.get(f"/api/games/{gid}/state?step=x"),
+        client.get("/static/site.css"),
+        client.head(f"/games/{gid}/step/4"),
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 304, 200, 200, 200, 404, 400, 200, 200]
+    for answer in answers:
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["X-Frame-Options"] == "DENY"
+        assert answer.headers["Referrer-Policy"] == "same-origin"
+        assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+        assert answer.headers.getlist("Content-Security-Policy") == [
+            answer.headers["Content-Security-Policy"]
+        ]
+    head = answers[-1]
+    assert head.get_data() == b"" and head.headers["ETag"] == page.headers["ETag"]
+
+
+def test_a_request_named_by_its_etag_is_not_rendered(games: Games, monkeypatch: Any) -> None:
+    """A conditional GET that will be a 304 costs no rendering, even in a worker that has
+    not kept the answer."""
+    gid = games.simulated[0]
+    url = f"/games/{gid}/step/6"
+    etag = create_app({"DATABASE": games.path, "TESTING": True}).test_client().get(url)
+    fresh = create_app({"DATABASE": games.path, "TESTING": True})
+    from web import site
+
+    def no_render(*args: Any) -> str:
+        raise AssertionError("rendered for a 304")
+
+    monkeypatch.setattr(site, "_replay_page", no_render)
+    r = fresh.test_client().get(url, headers={"If-None-Match": etag.headers["ETag"]})
+    assert r.status_code == 304 and r.headers["ETag"] == etag.headers["ETag"]
+
+
+@pytest.mark.parametrize("per_thread", [False, True])
+def test_a_damaged_record_is_a_500_without_etag(damaged: tuple[str, str], per_thread: bool) -> None:
+    path, gid = damaged
+    client = create_app(
+        {"DATABASE": path, "TESTING": True, "STORE_PER_THREAD": per_thread}
+    ).test_client()
+    r = client.get(f"/api/games/{gid}/state?step=9")
+    assert r.status_code == 500 and r.get_json()["error"]["status"] == 500
+    assert "ETag" not in r.headers and r.headers["X-Frame-Options"] == "DENY"
+    assert client.get(f"/api/games/{gid}/state?step=3").status_code == 200

@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
+from engine.games import get_game
 from engine.splendor_duel import game
 from engine.splendor_duel.catalogue import COLOR_LETTERS, EMPTY, GOLD, SEGMENT_SET, SPACE_NAMES
 from engine.splendor_duel.events import TokensTaken, event_from_dict
-from web import moves
+
+RULES = get_game("splendor-duel")
 
 Games = Any
 HOSTILE = "<script>alert(1)</script>"
@@ -165,8 +167,7 @@ def test_replay_move_list_links_every_step_and_marks_the_current(
     assert current == [("5", f"/games/{gid}/step/5")]
     before = store.state_at(gid, 4)
     event = event_from_dict(store.events(gid)[4].payload)
-    names = tuple(store.game(gid).headers["players"])
-    assert str(escape(moves.move_text(before, event, names))) in html
+    assert str(escape(RULES.move_text(before, event))) in html
 
 
 def test_replay_navigation_links(client: Any, games: Games, store: Any) -> None:
@@ -258,7 +259,7 @@ def test_errors_are_pages_not_tracebacks(client: Any, games: Games, url: str, st
 def _a_legal_move(store: Any, gid: str, step: int) -> str:
     state = store.state_at(gid, step)
     move = next(m for m in game.legal_moves(state) if m.type == "tokens_taken")
-    return moves.move_text(state, move)
+    return RULES.move_text(state, move)
 
 
 def test_legality_form_says_legal(client: Any, games: Games, store: Any) -> None:
@@ -276,7 +277,7 @@ def test_legality_form_names_the_broken_rule(client: Any, games: Games, store: A
     state = store.state_at(gid, step)
     gems = [s for s, t in enumerate(state.board) if t not in (EMPTY, GOLD)]
     pair = next((a, b) for a in gems for b in gems if a < b and (a, b) not in SEGMENT_SET)
-    illegal = moves.move_text(state, TokensTaken(pair))
+    illegal = RULES.move_text(state, TokensTaken(pair))
     html = text(client.get(f"/games/{gid}/step/{step}", query_string={"move": illegal}))
     assert 'class="verdict illegal"' in html
     assert "<b>Illegal.</b>" in html
@@ -295,22 +296,11 @@ def test_legality_form_too_long_is_400(client: Any, games: Games) -> None:
     assert r.status_code == 400
 
 
-def test_a_corrupt_record_is_a_500_page_not_a_traceback(games: Games, tmp_path: Any) -> None:
-    import shutil
-    import sqlite3
-
+def test_a_corrupt_record_is_a_500_page_not_a_traceback(damaged: tuple[str, str]) -> None:
     from web import create_app
 
-    path = tmp_path / "corrupt.db"
-    shutil.copy(games.path, path)
-    gid = games.simulated[0]
-    with sqlite3.connect(path) as conn:  # damaged by an outside tool
-        conn.execute("DROP TRIGGER events_no_update")
-        conn.execute(
-            "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
-            ('{"type": "tokens_taken", "spaces": ["z9"]}', gid),
-        )
-    client = create_app({"DATABASE": str(path), "TESTING": True}).test_client()
+    path, gid = damaged
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
     r = client.get(f"/games/{gid}/step/3")
     assert r.status_code == 500
     assert "<!doctype html>" in text(r) and "Traceback" not in text(r)

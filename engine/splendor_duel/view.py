@@ -1,33 +1,23 @@
-"""What the replay shows, computed from engine states: plain dicts and lists that the
-templates render and the JSON API returns.  Nothing here holds a rule; it only reads
-:class:`engine.splendor_duel.state.State` objects and events.
+"""What the replay shows of a Splendor Duel state: plain dicts and lists (no HTML) that the
+site's board templates draw and its JSON API returns.  Nothing here holds a rule; it only
+reads states and events.  The words for what is due and how the game ended come from
+:mod:`.describe`.
 
 >>> from engine.splendor_duel.state import State
->>> view = table_view(State(), ("Ann", "Bob"))
->>> len(view["board"]), view["bag_total"], view["awaiting"]
-(25, 0, 'setup')
+>>> v = view(State(("Ann", "Bob")))
+>>> len(v["board"]), v["bag_total"], v["awaiting"], v["players"][0]["name"]
+(25, 0, 'setup', 'Ann')
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.splendor_duel import catalogue as cat
-from engine.splendor_duel.catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, ROYALS
-from engine.splendor_duel.state import (
-    ACTION,
-    BONUS_TOKEN,
-    COLOR,
-    DISCARD,
-    OVER,
-    REVEAL,
-    ROYAL,
-    SETUP,
-    STEAL,
-    State,
-)
+from . import catalogue as cat
+from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, ROYALS
+from .describe import due, result, tokens_text
+from .state import OVER, SETUP, State
 
 #: Short labels and symbols for the card abilities (rulebook p.8).
 ABILITY_LABELS = {
@@ -38,62 +28,8 @@ ABILITY_LABELS = {
     "steal": ("\u21e0", "Take a Gem or Pearl token from your opponent"),
 }
 
-CONDITION_WORDS = {
-    "points": "on Prestige points (20 or more)",
-    "crowns": "on Crowns (10 or more)",
-    "color": "on one colour (10 or more points in it)",
-    "resignation": "by resignation",
-}
-
-RESULT_FILTERS = ("finished", "playing", "points", "crowns", "color", "resignation")
-
-
-def player_names(headers: Mapping[str, Any]) -> tuple[str, str]:
-    """The two seat names from a game's headers (``players``), with plain defaults."""
-    names = headers.get("players") if isinstance(headers, Mapping) else None
-    out = ["Player 1", "Player 2"]
-    if isinstance(names, Sequence) and not isinstance(names, str):
-        for i, name in enumerate(list(names)[:2]):
-            if isinstance(name, str) and name.strip():
-                out[i] = name.strip()
-    return out[0], out[1]
-
-
-def tokens_text(counts: Sequence[int]) -> str:
-    """``W2 B1 Y1`` for a list of counts by colour (empty string when all zero)."""
-    return " ".join(
-        f"{COLOR_LETTERS[c]}{n}" if n > 1 else COLOR_LETTERS[c] for c, n in enumerate(counts) if n
-    )
-
-
-SHORT_CONDITIONS = {
-    "points": "on points",
-    "crowns": "on crowns",
-    "color": "on one colour",
-    "resignation": "by resignation",
-}
-
-
-def result_text(
-    winner: int | None,
-    condition: str | None,
-    names: Sequence[str],
-    color: int | None = None,
-    *,
-    short: bool = False,
-) -> str:
-    """``Ann won on Crowns (10 or more)`` (``Ann won on crowns`` when ``short``); an
-    empty string while nobody has won."""
-    if winner is None or condition is None:
-        return ""
-    if short:
-        return f"{names[winner]} won {SHORT_CONDITIONS.get(condition, condition)}"
-    if condition == "resignation":
-        return f"{names[winner]} won: {names[1 - winner]} resigned"
-    how = CONDITION_WORDS.get(condition, condition)
-    if condition == "color" and color is not None:
-        how = f"on {COLOR_NAMES[color]} (10 or more points in one colour)"
-    return f"{names[winner]} won {how}"
+#: The order of a player's card stacks: the five gem colours, jokers, cards without bonus.
+STACK_ORDER = (*COLOR_NAMES[:5], "joker", "none")
 
 
 # --- cards -----------------------------------------------------------------------------
@@ -136,7 +72,7 @@ def _card_view(card_id: str, copied: int | None) -> dict[str, Any]:
 
 
 def card_words(card_id: str) -> str:
-    """``2-05 (blue, 2 points, 1 crown)`` for the changes list and messages."""
+    """``2-05 (blue, 2 points, 1 crown)`` for the account of a step."""
     card = CARDS[card_id]
     kind = (
         "joker"
@@ -153,6 +89,7 @@ def card_words(card_id: str) -> str:
 
 
 def royal_view(royal_id: str) -> dict[str, Any]:
+    """One Royal card as drawn: its points and ability."""
     royal = ROYALS[royal_id]
     ability = royal.ability
     return {
@@ -171,44 +108,11 @@ def royal_view(royal_id: str) -> dict[str, Any]:
 # --- the table -------------------------------------------------------------------------
 
 
-def awaiting_words(state: State, names: Sequence[str]) -> str:
-    """Whose decision is due and what it is, in words."""
-    aw = state.awaiting
-    name = names[state.current]
-    p = state.player
-    if aw == SETUP:
-        return "The table is not set up yet"
-    if aw == OVER:
-        o = state.outcome
-        return result_text(o.winner, o.condition, names, o.color) if o else "The game is over"
-    if aw == ACTION:
-        if state.replenished:
-            return f"{name} to play the mandatory action (the board was replenished this turn)"
-        return f"{name} to play: optional actions (Privilege, Replenish), then the mandatory action"
-    if aw == COLOR:
-        return f"{name} chooses the colour that joker {state.last_card} copies"
-    if aw == BONUS_TOKEN:
-        card = CARDS[state.last_card or ""]
-        color = COLOR_NAMES[card.color] if card.color is not None else "matching"
-        return f"{name} takes a {color} token from the board ({card.id}'s ability)"
-    if aw == STEAL:
-        return f"{name} takes a Gem or Pearl token from {names[1 - state.current]}"
-    if aw == ROYAL:
-        return f"{name} has {p.crowns} crowns and picks a Royal card"
-    if aw == DISCARD:
-        return f"{name} holds {p.token_count} tokens and discards down to {cat.MAX_TOKENS}"
-    if aw == REVEAL:
-        level = (state.refill or (0, 0))[0] + 1
-        return f"A level-{level} card is revealed into the empty pyramid slot"
-    return aw
-
-
-def table_view(
-    state: State, names: Sequence[str], changed: Changes | None = None
-) -> dict[str, Any]:
-    """Everything the replay page draws for one state; ``changed`` marks what the step
-    changed (see :func:`changes`)."""
-    ch = changed or Changes.none()
+def view(state: State, before: State | None = None) -> dict[str, Any]:
+    """Everything the replay draws for one state; ``before`` (the state before the step)
+    marks what the step changed (see :func:`marks`).  ``players`` holds one panel per
+    seat, each with the seat's ``seat``, ``name``, ``to_move`` and ``winner``."""
+    ch = Marks() if before is None else marks(before, state)
     board = []
     for index in range(25):
         token = state.board[index]
@@ -241,7 +145,6 @@ def table_view(
                 }
             )
         pyramid.append({"level": level, "slots": slots, "deck": state.decks[level - 1]})
-    players = [player_view(state, seat, names, ch) for seat in (0, 1)]
     return {
         "board": board,
         "bag": [
@@ -254,25 +157,15 @@ def table_view(
         "privileges_changed": ch.table_privileges != 0,
         "pyramid": pyramid,
         "royals": [royal_view(r) for r in state.royals],
-        "players": players,
+        "players": [player_view(state, seat, ch) for seat in range(len(state.players))],
         "awaiting": state.awaiting,
-        "awaiting_words": awaiting_words(state, names),
         "current": state.current if state.awaiting not in (SETUP, OVER) else None,
         "turn": state.turn,
-        "outcome": None
-        if state.outcome is None
-        else {
-            "winner": state.outcome.winner,
-            "condition": state.outcome.condition,
-            "color": None if state.outcome.color is None else COLOR_NAMES[state.outcome.color],
-            "text": result_text(
-                state.outcome.winner, state.outcome.condition, names, state.outcome.color
-            ),
-        },
+        "outcome": _outcome(state),
     }
 
 
-def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> dict[str, Any]:
+def player_view(state: State, seat: int, ch: Marks) -> dict[str, Any]:
     """One player's holdings as drawn in their panel."""
     p = state.players[seat]
     delta = ch.tokens[seat]
@@ -282,13 +175,12 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
     ]
     groups: dict[str, list[dict[str, Any]]] = {}
     for i, (cid, copied) in enumerate(p.cards):
-        view = card_view(cid, copied)
-        view["new"] = i in ch.cards_added[seat]
-        groups.setdefault(view["color"], []).append(view)
-    order = [*COLOR_NAMES[:5], "joker", "none"]
+        card = card_view(cid, copied)
+        card["new"] = i in ch.cards_added[seat]
+        groups.setdefault(card["color"], []).append(card)
     card_groups = [
         {"color": color, "cards": groups[color], "points": sum(c["points"] for c in groups[color])}
-        for color in order
+        for color in STACK_ORDER
         if color in groups
     ]
     reserved = []
@@ -302,7 +194,7 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
         )
     return {
         "seat": seat,
-        "name": names[seat],
+        "name": state.names[seat],
         "to_move": state.current == seat and state.awaiting not in (SETUP, OVER),
         "winner": state.outcome is not None and state.outcome.winner == seat,
         "tokens": tokens,
@@ -334,8 +226,9 @@ def player_view(state: State, seat: int, names: Sequence[str], ch: Changes) -> d
 # --- what a step changed ---------------------------------------------------------------
 
 
-class Changes:
-    """The differences between the states before and after one event."""
+class Marks:
+    """The differences between the states before and after one event, as the replay
+    marks them (a ghost token where one left, a new card, a changed count)."""
 
     __slots__ = (
         "board_taken",
@@ -365,15 +258,11 @@ class Changes:
         self.royals_added: list[set[str]] = [set(), set()]
         self.bag = [0] * 7
 
-    @classmethod
-    def none(cls) -> Changes:
-        return cls()
 
-
-def changes(before: State, after: State) -> Changes:
+def marks(before: State, after: State) -> Marks:
     """Compare two consecutive states: tokens moved, cards bought, reserved or revealed,
     Privileges passed, Royal cards taken."""
-    ch = Changes()
+    ch = Marks()
     for s in range(25):
         b, a = before.board[s], after.board[s]
         if b != a:
@@ -409,10 +298,10 @@ def changes(before: State, after: State) -> Changes:
     return ch
 
 
-def change_lines(
-    before: State, after: State, event: Any, names: Sequence[str], ch: Changes
-) -> list[str]:
-    """What one event did, in a few short sentences."""
+def event_lines(before: State, event: Any, after: State) -> list[str]:
+    """What ``event`` did (played in ``before``, giving ``after``), in a few short
+    sentences: the replay's account of a step."""
+    names = after.names
     t = event.type
     actor = names[before.current]
     opp = names[1 - before.current]
@@ -472,23 +361,34 @@ def change_lines(
         lines.append(f"{names[event.player]}'s blind reserve is {card_words(event.card)}.")
     elif t == "player_resigned":
         lines.append(f"{names[event.player]} resigned.")
+    table_delta = after.table_privileges - before.table_privileges
     for seat in (0, 1):
-        d = ch.privileges[seat]
+        d = after.players[seat].privileges - before.players[seat].privileges
         if d > 0 and t != "game_set_up":
-            src = "from the table" if ch.table_privileges < 0 else f"from {names[1 - seat]}"
+            src = "from the table" if table_delta < 0 else f"from {names[1 - seat]}"
             lines.append(f"{names[seat]} gained {d} Privilege{'s' if d > 1 else ''} {src}.")
-    if t != "player_resigned" and after.outcome is not None and before.outcome is None:
-        o = after.outcome
-        lines.append(result_text(o.winner, o.condition, names, o.color) + ".")
+    if t != "player_resigned" and before.outcome is None:
+        ended = result(after)
+        if ended is not None:
+            lines.append(ended.text + ".")
     return lines
 
 
-# --- JSON view of a state --------------------------------------------------------------
+def _outcome(state: State) -> dict[str, Any] | None:
+    o = state.outcome
+    if o is None:
+        return None
+    color = None if o.color is None else COLOR_NAMES[o.color]
+    return {"winner": o.winner, "condition": o.condition, "color": color}
 
 
-def state_json(state: State, names: Sequence[str]) -> dict[str, Any]:
-    """The state as plain JSON: board by space name, bag, pyramid, decks, royals,
-    privileges, players, awaiting and outcome."""
+# --- the state as JSON -----------------------------------------------------------------
+
+
+def state_json(state: State) -> dict[str, Any]:
+    """The state as plain JSON (the state API): board by space name, bag, pyramid, decks,
+    royals, privileges, players, awaiting and outcome."""
+    names = state.names
     players = []
     for seat, p in enumerate(state.players):
         players.append(
@@ -509,7 +409,6 @@ def state_json(state: State, names: Sequence[str]) -> dict[str, Any]:
                 "royals": list(p.royals),
             }
         )
-    o = state.outcome
     return {
         "board": {
             cat.SPACE_NAMES[s]: (None if t == EMPTY else COLOR_NAMES[t])
@@ -527,12 +426,6 @@ def state_json(state: State, names: Sequence[str]) -> dict[str, Any]:
         "turn": state.turn,
         "current": state.current,
         "awaiting": state.awaiting,
-        "awaiting_text": awaiting_words(state, names),
-        "outcome": None
-        if o is None
-        else {
-            "winner": o.winner,
-            "condition": o.condition,
-            "color": None if o.color is None else COLOR_NAMES[o.color],
-        },
+        "awaiting_text": due(state),
+        "outcome": _outcome(state),
     }

@@ -1,17 +1,17 @@
-"""Markup for the repeated pieces of the replay: tokens, cards, Royal cards, Privileges,
-the board, a player's panel and the move list.
+"""Markup for the pieces of a Splendor Duel table: tokens, cards, Royal cards,
+Privileges, the board and the content of a player's panel.  The templates of this folder
+(``table.html``, ``player.html``) call them on the game's view (``GameRules.view``).
 
-These are written as escaped f-strings rather than Jinja templates because the replay
-page draws hundreds of them: here they cost about a twentieth of the template version
+These are written as escaped f-strings rather than Jinja macros because the replay page
+draws hundreds of them: here they cost about a twentieth of the template version
 (bench/web.py measures the page).  Every value that is not a fixed literal or a number
-goes through :func:`markupsafe.escape`; the page layout itself stays in
-``templates/replay.html``.
+goes through :func:`markupsafe.escape`.
 
->>> from engine.splendor_duel.state import State
->>> from web.present import table_view
->>> view = table_view(State(), ("<Ann>", "Bob"))
->>> "&lt;Ann&gt;" in player_html(view["players"][0])
-True
+>>> from engine.games import get_game
+>>> rules = get_game("splendor-duel")
+>>> table = rules.view(rules.new_state(["Ann", "Bob"]))
+>>> 'data-space="a1"' in board(table), 'class="holdings"' in player_panel(table["players"][0])
+(True, True)
 >>> str(token("R", "red"))
 '<span class="token t-red" title="red">R</span>'
 """
@@ -45,7 +45,7 @@ def token(letter: str, color: str, extra: str = "") -> Markup:
 
 def card(view: Mapping[str, Any], extra: str = "") -> Markup:
     """A Jewel card as printed: bonus colour and count, points, crowns, abilities, cost.
-    ``view`` comes from :func:`web.present.card_view`; the markup depends only on the
+    ``view`` is a card of the game's view; the markup depends only on the
     card, the colour it counts as and ``extra``, so each is built once."""
     key = (view["id"], view["color"], extra)
     html = _CARDS.get(key)
@@ -150,28 +150,60 @@ def board(table: Mapping[str, Any]) -> Markup:
     return Markup("".join(out))
 
 
+def table(view: Mapping[str, Any]) -> Markup:
+    """The middle of the table: the board with the bag and the Privileges beside it, the
+    pyramid with its decks, and the Royal cards left."""
+    bag = "".join(
+        f'{token(t["letter"], t["color"], "small")}<span class="x">{t["n"]}</span>'
+        for t in view["bag"]
+    )
+    changed = " changed" if view["privileges_changed"] else ""
+    out = [
+        '<section class="board-area" aria-label="Board">\n    <h2>Board</h2>\n    ',
+        board(view),
+        '\n    <div class="board-side">\n      <div class="bag" title="tokens in the bag">'
+        f'<span class="k">Bag</span> <b class="bag-total">{view["bag_total"]}</b>\n        '
+        f'<span class="bag-tokens">{bag}</span></div>\n      '
+        f'<div class="table-privileges{changed}"><span class="k">Privileges on the table</span> '
+        f"{privileges(view['table_privileges'])}</div>\n    </div>\n  </section>\n\n  "
+        '<section class="pyramid-area" aria-label="Pyramid">\n    <h2>Pyramid</h2>\n'
+        '    <div class="pyramid">',
+    ]
+    for row in view["pyramid"]:
+        level, deck = row["level"], row["deck"]
+        out.append(
+            f'\n      <div class="prow lv-{level}" data-level="{level}">\n'
+            f'        <div class="deck lv-{level}" title="level-{level} deck: {deck} '
+            f'card{"s" if deck != 1 else ""} left"><span class="lvl">{"I" * level}</span>'
+            f'<span class="n">{deck}</span></div>'
+        )
+        for slot in row["slots"]:
+            if slot["card"]:
+                out.append(card(slot["card"], "revealed" if slot["revealed"] else ""))
+            else:
+                emptied = " emptied" if slot["emptied"] else ""
+                out.append(f'<div class="card empty{emptied}"></div>')
+        out.append("\n      </div>")
+    royals = "".join(royal(r) for r in view["royals"]) or '<span class="none">none left</span>'
+    out.append(
+        '\n    </div>\n    <div class="royals-area"><span class="k">Royal cards</span>\n'
+        f'      <div class="royals">{royals}</div>\n    </div>\n  </section>'
+    )
+    return Markup("".join(out))
+
+
 def _meter(value: int, top: int, cls: str = "") -> str:
     klass = f' class="{cls}"' if cls else ""
     return f'<meter{klass} min="0" max="{top}" value="{min(value, top)}"></meter>'
 
 
-def player_html(p: Mapping[str, Any]) -> Markup:
-    """A player's panel: points against 20, crowns against 10, Privileges, tokens,
-    bonuses and points by colour, the cards bought grouped by colour, reserved cards
-    (face down while unknown) and Royal cards; the step's changes highlighted."""
+def player_panel(p: Mapping[str, Any]) -> Markup:
+    """The content of a player's panel (the site draws its frame and the name): points
+    against 20, crowns against 10, Privileges, tokens, bonuses and points by colour, the
+    cards bought grouped by colour, reserved cards (face down while unknown) and Royal
+    cards; the step's changes highlighted."""
     t = p["targets"]
-    name = escape(p["name"])
-    badges = (' <span class="badge">to play</span>' if p["to_move"] else "") + (
-        ' <span class="badge win">winner</span>' if p["winner"] else ""
-    )
-    section = (
-        f"player seat-{int(p['seat'])}"
-        + (" to-move" if p["to_move"] else "")
-        + (" winner" if p["winner"] else "")
-    )
     out = [
-        f'<section class="{section}" data-seat="{p["seat"]}" aria-label="{name}">',
-        f'<h2><span class="name">{name}</span>{badges}</h2>',
         '<div class="scores">',
         f'<div class="score"><span class="k">Points</span> {_meter(p["points"], t["points"])}'
         f' <b class="v points">{p["points"]}</b><span class="of">/{t["points"]}</span></div>',
@@ -212,7 +244,7 @@ def player_html(p: Mapping[str, Any]) -> Markup:
         '</div><div class="player-royals"><span class="k">Royals</span>',
         "".join(royal(r, "new" if r["new"] else "") for r in p["royals"])
         or ' <span class="none">none</span>',
-        "</div></div></section>",
+        "</div></div>",
     ]
     return Markup("".join(out))
 
@@ -237,51 +269,3 @@ def _tableau(groups: Sequence[Mapping[str, Any]]) -> str:
             f', {g["points"]} points">{cards}</div>'
         )
     return "".join(out)
-
-
-def move_list(entries: Sequence[Any], names: Sequence[str], base: str) -> str:
-    """The move list grouped by turn, each decision a link to its step.
-
-    ``entries`` are :class:`web.timeline.Entry` objects; ``base`` the step address
-    without its number.  Built once per game (the view marks the current step).
-    """
-    out = ['<ol class="moves" id="moves">']
-    turn_no: int | None = None
-    turn_actor: int | None = None
-    names = [escape(n) for n in names]
-    for e in entries:
-        if e.turn != turn_no:
-            if turn_no is not None:
-                out.append("</ol></li>")
-            turn_no = e.turn
-            turn_actor = e.actor if e.turn else None
-            seat = f" seat-{turn_actor}" if turn_actor is not None else ""
-            label = e.turn if e.turn else "Setup"
-            who = f' <span class="who">{names[turn_actor]}</span>' if turn_actor is not None else ""
-            out.append(
-                f'<li class="turn{seat}"><span class="tno">{label}</span>{who}<ol class="steps">'
-            )
-        setup = e.event.type == "game_set_up"
-        title = f' title="{escape(e.text)}"' if setup else ""
-        other = (
-            f'<span class="who">{names[e.actor]}:</span> '
-            if e.actor is not None and e.actor != turn_actor
-            else ""
-        )
-        text = "set-up" if setup else escape(e.text)
-        parts = [f'<li id="m{e.step}"><a href="{base}{e.step}"{title}>{other}{text}</a>']
-        for note in e.annotations:
-            parts.append(f' <span class="annotation">{escape(note)}</span>')
-        if e.played_illegally:
-            why = "; ".join(str(v.get("message", "")) for v in e.violations)
-            parts.append(f' <span class="flag" title="{escape(why)}">illegal</span>')
-        if e.comment:
-            parts.append(f'<p class="comment">{escape(e.comment)}</p>')
-        parts.append("</li>")
-        out.append("".join(parts))
-    if turn_no is None:
-        out.append('<li class="none">No moves recorded.</li>')
-    else:
-        out.append("</ol></li>")
-    out.append("</ol>")
-    return "\n".join(out)
