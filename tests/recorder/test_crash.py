@@ -62,13 +62,24 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(backend):
             server.stdin.write(f"run {cycles}\n")
             server.stdin.flush()
             pid = None
-            while pid is None:
+            # Every other writer is killed only once it has committed a batch, so the kills
+            # land mid-write however slowly a loaded machine opens the store; the others
+            # may die at any moment, opening the store included.
+            wait_for_ack = cycles % 2 == 0
+            exited = False
+            while pid is None or wait_for_ack:
                 line = next_line()
                 if line.startswith("pid "):
                     pid = int(line.split()[1])
                 elif line.startswith("ack "):
                     _, game, seq = line.split()
                     acks.append((game, int(seq)))
+                    wait_for_ack = False
+                elif line == "dead exited":
+                    exited = True
+                    break
+            if exited:
+                continue
             time.sleep(rng.uniform(0, 0.04))
             with contextlib.suppress(ProcessLookupError):  # it may have just finished
                 os.kill(pid, signal.SIGKILL)
@@ -89,7 +100,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(backend):
         server.wait(timeout=60)
 
     assert backend.integrity_check() == "ok"
-    assert len(acks) > KILLS, "the writer was mostly killed before it could write"
+    assert len(acks) > KILLS // 2, "the writer was mostly killed before it could write"
     print(f"{kills} kills, {len(acks)} acknowledged batches")
     payloads = [
         [ev.event_to_dict(e) for e in simulate.random_game(random.Random(1000 + k))]
