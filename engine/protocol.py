@@ -246,6 +246,12 @@ class GameRules(Protocol):
         """Every legal next decision."""
         ...
 
+    def is_observation(self, event: Any) -> bool:
+        """Whether ``event`` is something the table observed (a card revealed, a blind
+        reserve shown) rather than a player's decision; an undo takes back a decision
+        together with the observations that followed it."""
+        ...
+
     def acting_seat(self, state: Any, event: Any) -> int | None:
         """The seat that makes ``event`` in ``state`` (None for the setup and for what the
         table observes on nobody's behalf)."""
@@ -266,6 +272,15 @@ class GameRules(Protocol):
         meta: Sequence[Mapping[str, Any] | None] | None = None,
     ) -> str:
         """The canonical notation of a game (reading it back gives the same events)."""
+        ...
+
+    def read_moves(self, state: Any, text: str) -> ParsedGame:
+        """Read what was played next in ``state``: one turn or one decision in notation, with
+        or without its number and player, comments and marks allowed, exactly as a turn line
+        of an exported game reads (``12. Ann: take a1 b1 c1 =WWB {comment}``, ``reveal
+        1-17``, ``undo``).  Returns the events (a correction as an
+        :class:`engine.corrections.Retraction`) with their meta and the state after them;
+        never raises for bad input (``errors`` says where, by column, and why)."""
         ...
 
     def parse_move(self, state: Any, text: str) -> Any:

@@ -21,6 +21,10 @@ from . import events as _events
 from . import game as _game
 from .state import SETUP, State
 
+#: What the table observes rather than decides: the card turned into the pyramid, a blind
+#: reserve shown (rulebook p.6: the pyramid is refilled; a reserved card stays hidden).
+_OBSERVATIONS = frozenset({"card_revealed", "card_identified"})
+
 #: Event types made by a seat named in the event itself, not by the player to move.
 _ACTOR_IN_EVENT = ("card_identified", "player_resigned")
 
@@ -53,6 +57,9 @@ class SplendorDuel:
 
     def legal_moves(self, state: State) -> list[_events.Event]:
         return _game.legal_moves(state)
+
+    def is_observation(self, event: Any) -> bool:
+        return event.type in _OBSERVATIONS  # type: ignore[no-any-return]
 
     def acting_seat(self, state: State, event: _events.Event) -> int | None:
         if event.type in _ACTOR_IN_EVENT:
