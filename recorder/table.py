@@ -12,6 +12,7 @@ retried script, never record a move twice.
 >>> setup = '''[Game "Splendor Duel"]
 ... [Player1 "Ann"]
 ... [Player2 "Bo"]
+... [First "Ann"]
 ...
 ... board   GGRWY RWBRG YBRWK GYBKP PBWKK
 ... level3  3-10 3-01 3-05
