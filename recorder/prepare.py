@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EventFormatError, IllegalMoveError, Violation
+from engine import corrections
+from engine.corrections import RETRACTION, Retraction
+from engine.errors import EngineError, EventFormatError, IllegalMoveError, Violation
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
@@ -73,11 +75,26 @@ def dumps_sorted(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
+def event_from_payload(rules: GameRules, raw: Any) -> Any:
+    """The event of a current-version payload: a correction (the same in every game,
+    :mod:`engine.corrections`) or the game's own event."""
+    if type(raw) is dict and raw.get("type") == RETRACTION:
+        return corrections.retraction_from_dict(raw)
+    return rules.event_from_dict(raw)
+
+
+def payload_of(rules: GameRules, event: Any) -> dict[str, Any]:
+    """The payload of an event read by :func:`event_from_payload`."""
+    if type(event) is Retraction:
+        return corrections.retraction_to_dict(event)
+    return rules.event_to_dict(event)
+
+
 def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> Any:
     """The engine event of a payload: the game's own parser is the one validator, and
     its refusal names the field (:func:`recorder.schemas.payload_problem`)."""
     try:
-        return rules.event_from_dict(raw)
+        return event_from_payload(rules, raw)
     except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
         path, message = schemas.payload_problem(err)
         raise cls(number, message, path or None) from None
@@ -92,7 +109,7 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
         cache = _CANONICAL[kind] = {}
     row = cache.get(event)
     if row is None:
-        payload = rules.event_to_dict(event)
+        payload = payload_of(rules, event)
         etype = payload["type"]
         payload_json = dumps(payload)
         if len(cache) >= CACHE_LIMIT:
@@ -126,10 +143,15 @@ def fold_new(
     metas: Sequence[dict[str, Any] | None] | None,
     first_number: int,
     cls: type[Any],
-) -> tuple[list[_Row], list[tuple[int, list[Violation]]]]:
-    """Check and apply ``parsed`` events to ``state`` in place (``metas`` None: no event
-    has meta); returns a :data:`_Row` per event and the events flagged as played
-    illegally with their violations."""
+    history: Callable[[], Sequence[tuple[Any, bool]]] | None = None,
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+    """Check and apply ``parsed`` events to ``state`` (``metas`` None: no event has meta);
+    returns a :data:`_Row` per event, the events flagged as played illegally with their
+    violations, and the state after them: ``state`` changed in place, or, after a
+    correction, the game's standing events folded anew (``history`` gives the game's
+    events before ``first_number`` with their played-illegally marks)."""
+    if any(type(e) is Retraction for e in parsed):
+        return _fold_with_corrections(kind, rules, state, parsed, metas, first_number, cls, history)
     out: list[_Row] = []
     flagged: list[tuple[int, list[Violation]]] = []
     play = rules.play
@@ -145,40 +167,89 @@ def fold_new(
                 number += 1
         except IllegalMoveError as err:
             raise cls(number, err.violations) from None
-        return out, flagged
+        return out, flagged, state
+    for i, event in enumerate(parsed):
+        out.append(_fold_one(kind, rules, state, event, metas[i], first_number + i, cls, flagged))
+    return out, flagged, state
+
+
+def _fold_one(
+    kind: str,
+    rules: GameRules,
+    state: Any,
+    event: Any,
+    meta: dict[str, Any] | None,
+    number: int,
+    cls: type[Any],
+    flagged: list[tuple[int, list[Violation]]],
+) -> _Row:
+    """Check and apply one event with its meta; its :data:`_Row`."""
+    row = canonical(kind, rules, event)
+    etype, payload_json = row[0], row[1]
+    if meta is not None and meta.get("played_illegally"):
+        try:
+            violations = rules.force(state, event)
+        except IllegalMoveError as err:
+            raise cls(
+                number,
+                "marked as played illegally, but it cannot be replayed even as played: "
+                + "; ".join(str(v) for v in err.violations),
+            ) from None
+        user_json = dumps_sorted(meta)
+        stored_json = user_json
+        if violations:
+            flagged.append((number, violations))
+            stored = dict(meta)
+            stored["violations"] = [v.to_dict() for v in violations]
+            stored_json = dumps_sorted(stored)
+        return (etype, payload_json, stored_json, user_json, "")
+    try:
+        rules.play(state, event)
+    except IllegalMoveError as err:
+        raise cls(number, err.violations) from None
+    if meta is None:
+        return row
+    user_json = dumps_sorted(meta)
+    return (etype, payload_json, user_json, user_json, "")
+
+
+def _fold_with_corrections(
+    kind: str,
+    rules: GameRules,
+    state: Any,
+    parsed: Sequence[Any],
+    metas: Sequence[dict[str, Any] | None] | None,
+    first_number: int,
+    cls: type[Any],
+    history: Callable[[], Sequence[tuple[Any, bool]]] | None,
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+    """:func:`fold_new` of a batch holding a correction: after each one, the state is
+    the game's standing events folded anew (:func:`engine.corrections.fold`)."""
+    before = list(history()) if history is not None and first_number > 1 else []
+    events = [e for e, _ in before]
+    marks = [m for _, m in before]
+    names = getattr(state, "names", None)
+    out: list[_Row] = []
+    flagged: list[tuple[int, list[Violation]]] = []
     for i, event in enumerate(parsed):
         number = first_number + i
-        row = canonical(kind, rules, event)
-        etype, payload_json = row[0], row[1]
-        meta = metas[i]
-        if meta is not None and meta.get("played_illegally"):
-            try:
-                violations = rules.force(state, event)
-            except IllegalMoveError as err:
-                raise cls(
-                    number,
-                    "marked as played illegally, but it cannot be replayed even as played: "
-                    + "; ".join(str(v) for v in err.violations),
-                ) from None
-            user_json = dumps_sorted(meta)
-            stored_json = user_json
-            if violations:
-                flagged.append((number, violations))
-                stored = dict(meta)
-                stored["violations"] = [v.to_dict() for v in violations]
-                stored_json = dumps_sorted(stored)
-            out.append((etype, payload_json, stored_json, user_json, ""))
+        meta = metas[i] if metas is not None else None
+        events.append(event)
+        marks.append(bool(meta and meta.get("played_illegally")))
+        if type(event) is not Retraction:
+            out.append(_fold_one(kind, rules, state, event, meta, number, cls, flagged))
             continue
+        marks[-1] = False
         try:
-            play(state, event)
-        except IllegalMoveError as err:
-            raise cls(number, err.violations) from None
-        if meta is None:
-            out.append(row)
-        else:
+            state = corrections.fold(rules, events, names, marks).state
+        except EngineError as err:
+            raise cls(number, str(err)) from None
+        row = canonical(kind, rules, event)
+        if meta is not None:
             user_json = dumps_sorted(meta)
-            out.append((etype, payload_json, user_json, user_json, ""))
-    return out, flagged
+            row = (row[0], row[1], user_json, user_json, "")
+        out.append(row)
+    return out, flagged, state
 
 
 def content_digest(
@@ -257,7 +328,7 @@ def prepare_game(record: GameImport) -> Prepared:
         ]
     names = seat_names(headers, rules.seats)
     state = rules.new_state(names)
-    folded, flagged = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
+    folded, flagged, state = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
     if metas is None and not explicit:
         digest = _digest_plain(kind, headers_json, [r[1] for r in folded])
     else:
