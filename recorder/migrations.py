@@ -287,7 +287,9 @@ FROM game_summaries AS s JOIN games AS g ON g.id = s.game_id;
 # Migration 4 keeps snapshots: a game's state after a step as its position string, so
 # appending and reading the head fold only the steps after the nearest snapshot.  They are
 # caches, written with the events in the same transaction (at the head, and every
-# ``SNAPSHOT_EVERY`` steps); deleting them all changes nothing but speed.
+# ``SNAPSHOT_EVERY`` steps); deleting them all changes nothing but speed.  It also indexes
+# each game's setup, by which an import finds a game stored under another id (the same
+# game with or without its Result header, or a shorter record of it).
 MIGRATION_4 = """
 CREATE TABLE snapshots (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -295,6 +297,8 @@ CREATE TABLE snapshots (
     position TEXT NOT NULL,
     PRIMARY KEY (game_id, step)
 ) WITHOUT ROWID;
+
+CREATE INDEX events_setup ON events (payload) WHERE sequence = 1;
 """
 
 #: (version, description, SQL), applied in order.
@@ -302,7 +306,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
     (3, "game summaries: players as a list (game_players), for any number of seats", MIGRATION_3),
-    (4, "snapshots: a game's position after a step, a cache of the fold", MIGRATION_4),
+    (4, "snapshots of positions (a cache of the fold); index of setups", MIGRATION_4),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

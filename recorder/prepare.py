@@ -47,6 +47,12 @@ class Prepared:
     #: Event ids given by the caller, one per event (None: every id is derived).
     event_ids: list[str | None] | None
     flagged: list[tuple[int, list[Violation]]]
+    #: The first event's payload JSON (the setup), by which a stored copy of the same
+    #: game is found; None for a game without events.
+    setup_json: str | None = None
+    #: Whether the id is derived from the content (not given): only such a game may be
+    #: found stored under another id (:func:`identity_headers`).
+    derived: bool = False
 
     def event_rows(self) -> list[tuple[str, str, str | None]]:
         """(type, payload JSON, stored meta JSON) per event, for the slow paths."""
@@ -275,6 +281,29 @@ def _digest_plain(kind: str, headers_json: str, payloads: Sequence[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+#: Headers that say how a game ended: a game is the same with or without them.
+OUTCOME_HEADERS = frozenset({"result", "victory"})
+
+
+def identity_headers(headers: dict[str, Any]) -> str:
+    """The headers that make a game's identity, as sorted JSON: all but those that say
+    how it ended (``Result``, ``Victory``, at the top or among the tags), so a game
+    imported with and without them is the same game.
+
+    >>> identity_headers({"players": ["A", "B"], "result": "1-0", "tags": {"Victory": "points"}})
+    '{"players":["A","B"]}'
+    """
+    out = {k: v for k, v in headers.items() if k.lower() not in OUTCOME_HEADERS}
+    tags = out.get("tags")
+    if isinstance(tags, dict):
+        kept = {k: v for k, v in tags.items() if k.lower() not in OUTCOME_HEADERS}
+        if kept:
+            out["tags"] = kept
+        else:
+            del out["tags"]
+    return dumps_sorted(out)
+
+
 def derived_game_id(digest: str) -> str:
     """The id of a game imported without one: the first 12 hex digits of its digest."""
     return digest[:12]
@@ -365,6 +394,8 @@ def prepare_game(record: GameImport) -> Prepared:
         event_count=n,
         event_ids=given_ids if explicit else None,
         flagged=flagged,
+        setup_json=folded[0][1] if folded else None,
+        derived=record.game_id is None and not explicit,
     )
 
 

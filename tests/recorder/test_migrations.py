@@ -63,9 +63,11 @@ def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
         (4,),
     ]
     # (seq, name, unique, origin, partial): the primary key, and the partial index of
-    # given ids in place of a unique index of every id.
+    # given ids in place of a unique index of every id, and the partial index of setups
+    # (migration 4) by which an import finds a game stored under another id.
     indexes = {row[1]: row[2:] for row in version_1.raw("PRAGMA index_list(events)")}
     assert indexes.pop("events_by_given_id") == (1, "c", 1)
+    assert indexes.pop("events_setup") == (0, "c", 1)
     assert [origin for _, origin, _ in indexes.values()] == ["pk"]
 
 
