@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import Card, ParsedGame, Seats, Status, Verdict
+from ..protocol import Card, ParsedGame, Status, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
-from .state import SETUP, State
+from .state import SEATS, SETUP, State
 
 #: Event types made by a seat named in the event itself, not by the player to move.
 _ACTOR_IN_EVENT = ("card_identified", "player_resigned")
@@ -31,10 +31,10 @@ class SplendorDuel:
     kind = "splendor-duel"
     title = "Splendor Duel"
     payload_version = _events.PAYLOAD_VERSION
-    seats = Seats(2, 2)
+    seats = SEATS
 
     def new_state(self, names: Sequence[str] | None = None) -> State:
-        return State(self.seats.names(names, 2))  # type: ignore[arg-type]
+        return State(self.seats.names(names, 2))
 
     # The hot calls (an import parses and plays ~150 events a game) are the engine's own
     # functions, not wrappers: a wrapper's extra call cost about a tenth of the checking.
@@ -156,7 +156,7 @@ class SplendorDuel:
     def text_view(self, state: State) -> str:
         from .text import render_state
 
-        return render_state(state, state.names)
+        return render_state(state)
 
     # --- reference data and random games ----------------------------------------------
 
@@ -184,7 +184,7 @@ class SplendorDuel:
     ) -> list[_events.Event]:
         from .simulate import random_game
 
-        return random_game(rng)
+        return random_game(rng, names)
 
 
 GAME = SplendorDuel()
