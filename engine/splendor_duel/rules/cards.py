@@ -22,6 +22,7 @@ from .turn import advance
 
 
 def check_reserve(state: State, e: CardReserved) -> list[Violation]:
+    """Why the card may not be reserved with the Gold on that space (none if it may)."""
     p = state.player
     name = state.names[state.current]
     if len(p.reserved) >= MAX_RESERVED:
@@ -75,7 +76,7 @@ def apply_reserve(state: State, e: CardReserved) -> None:
     advance(state)
 
 
-def locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
+def _locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
     """Where the current player can buy ``cid`` from: ('pyramid', slot), ('reserve', index)
     or ('hidden', index of an unidentified reserve of its level); None if nowhere."""
     slot = find_in_pyramid(state, cid)
@@ -97,7 +98,7 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
     """Why the card may not be bought with that payment (none if it may)."""
     name = state.names[state.current]
     cid = e.card
-    if locate_purchase(state, cid) is None:
+    if _locate_purchase(state, cid) is None:
         return refuse(
             "purchase.not_available",
             f"{cid} is neither in the pyramid nor reserved by {name} ({where_is(state, cid)})",
@@ -153,7 +154,7 @@ def apply_purchase(state: State, e: CardPurchased) -> None:
     cid = e.card
     card = CARDS[cid]
     p = state.player
-    where = locate_purchase(state, cid)
+    where = _locate_purchase(state, cid)
     assert where is not None
     kind, index = where
     if kind == "pyramid":
