@@ -185,7 +185,7 @@ Event = (
 )
 
 EVENT_TYPES: dict[str, type] = {
-    cls.type: cls  # type: ignore[attr-defined]
+    cls.type: cls
     for cls in (
         GameSetUp,
         PrivilegeSpent,
