@@ -39,12 +39,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from . import rules
 from .catalogue import CARDS, COLOR_LETTERS, PRIVILEGES, TOKEN_COUNTS
 from .events import Event
 from .rules import abilities, cards, start, take, turn
 from .rules.cards import check_identify
-from .rules.facts import refuse
+from .rules.facts import not_set_up
 from .rules.moves import legal_moves, payments
 from .rules.start import check_setup
 from .rules.turn import check_resign, game_over, mandatory_action_possible, out_of_order
@@ -137,7 +136,7 @@ def check(state: State, event: Event) -> list[Violation]:
     aw = state.awaiting
     if aw == SETUP:
         if t != "game_set_up":
-            return refuse("game.not_set_up", "the game has not been set up yet", rules.SETUP)
+            return not_set_up()
         return check_setup(state, event)  # type: ignore[arg-type]
     if state.outcome is not None:
         return game_over(state)

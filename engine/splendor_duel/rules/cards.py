@@ -12,6 +12,7 @@ from .facts import (
     cost_after_bonuses,
     find_in_pyramid,
     gain_privilege,
+    not_set_up,
     refuse,
     shortfall,
     token_on,
@@ -231,7 +232,7 @@ def apply_reveal(state: State, e: CardRevealed) -> None:
 def check_identify(state: State, e: CardIdentified) -> list[Violation]:
     """Why the card cannot be the player's blind reserve."""
     if state.awaiting == SETUP:
-        return refuse("game.not_set_up", "the game has not been set up yet", rules.SETUP)
+        return not_set_up()
     level = CARDS[e.card].level
     p = state.players[e.player]
     if not any(c is None and lv == level for lv, c in p.reserved):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...errors import Rule, Violation
+from .. import rules
 from ..catalogue import CARDS, COLOR_NAMES, EMPTY, GOLD, PEARL, SPACE_NAMES
 from ..describe import tokens_text
 from ..state import PlayerState, State
@@ -14,6 +15,11 @@ from ..state import PlayerState, State
 def refuse(code: str, message: str, rule: Rule) -> list[Violation]:
     """The violations of an event refused for one reason."""
     return [Violation(code, message, rule)]
+
+
+def not_set_up() -> list[Violation]:
+    """The refusal of any event but the setup before the table is set up."""
+    return refuse("game.not_set_up", "the game has not been set up yet", rules.SETUP)
 
 
 def tokens_words(counts: Sequence[int]) -> str:

@@ -33,7 +33,7 @@ from ..state import (
     Outcome,
     State,
 )
-from .facts import gain_privilege, refuse
+from .facts import gain_privilege, not_set_up, refuse
 from .moves import purchases
 
 
@@ -272,7 +272,7 @@ def apply_discard(state: State, e: TokensDiscarded) -> None:
 def check_resign(state: State, e: PlayerResigned) -> list[Violation]:
     """Why nobody may resign now (before the setup, after the end)."""
     if state.awaiting == SETUP:
-        return refuse("game.not_set_up", "the game has not been set up yet", rules.SETUP)
+        return not_set_up()
     if state.outcome is not None:
         return game_over(state)
     return []
