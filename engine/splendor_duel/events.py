@@ -281,11 +281,12 @@ def _fields(data: Mapping[str, Any], allowed: frozenset[str], required: tuple[st
 
 def _space(value: Any, field: str) -> int:
     """A board space by name (``c3``, any case)."""
+    try:
+        return _SPACE_BY_EXACT_NAME[value]
+    except (KeyError, TypeError):  # another spelling, or not a name at all
+        pass
     if not isinstance(value, str):
         raise EventFormatError(f"expected a space name such as 'c3', got {value!r}", field)
-    space = _SPACE_BY_EXACT_NAME.get(value)
-    if space is not None:
-        return space
     try:
         return space_index(value)
     except KeyError:
@@ -296,23 +297,23 @@ def _space(value: Any, field: str) -> int:
 
 def _spaces(values: list[Any], field: str) -> tuple[int, ...]:
     """A list of spaces, each named in the error by its index."""
-    get = _SPACE_BY_EXACT_NAME.get
     try:
-        found = [get(s) for s in values]
+        found = tuple(map(_SPACE_BY_EXACT_NAME.get, values))
     except TypeError:  # an unhashable value: the element-wise reading below names it
-        found = [None]
+        found = (None,)
     if None not in found:
-        return tuple(found)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
     return tuple(_space(s, f"{field}[{i}]") for i, s in enumerate(values))
 
 
 def _color(value: Any, field: str) -> int:
     """A token colour by name (``red``, any case) or letter (``R``)."""
+    try:
+        return _COLOR_BY_EXACT_NAME[value]
+    except (KeyError, TypeError):
+        pass
     if not isinstance(value, str):
         raise EventFormatError(f"expected a colour name, got {value!r}", field)
-    color = _COLOR_BY_EXACT_NAME.get(value)
-    if color is not None:
-        return color
     try:
         return color_index(value)
     except KeyError:
@@ -323,13 +324,12 @@ def _color(value: Any, field: str) -> int:
 
 def _colors(values: list[Any], field: str) -> tuple[int, ...]:
     """A list of colours, each named in the error by its index."""
-    get = _COLOR_BY_EXACT_NAME.get
     try:
-        found = [get(c) for c in values]
+        found = tuple(map(_COLOR_BY_EXACT_NAME.get, values))
     except TypeError:
-        found = [None]
+        found = (None,)
     if None not in found:
-        return tuple(found)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
     return tuple(_color(c, f"{field}[{i}]") for i, c in enumerate(values))
 
 
@@ -356,7 +356,7 @@ def _player(value: Any, field: str) -> int:
 
 def counts_from_dict(value: Any, field: str) -> Counts:
     """Token counts from an object of colour: count (each 0 to 25, zeros left out)."""
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise EventFormatError(f"expected an object of colour: count, got {value!r}", field)
     counts = [0] * 7
     get = _COLOR_BY_EXACT_NAME.get
@@ -545,16 +545,17 @@ def event_from_dict(data: Any) -> Event:
     Spaces may be named in any case and colours by name or letter; anything else that is
     not the form :func:`event_to_dict` writes is refused.
     """
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise EventFormatError(f"an event is a JSON object, got {type(data).__name__}")
-    t = data.get("type")
-    parse = _PARSERS.get(t) if isinstance(t, str) else None
-    if parse is None:
+    t: Any = data.get("type")
+    try:
+        parse = _PARSERS[t]
+    except (KeyError, TypeError):
         if "type" not in data:
-            raise EventFormatError("missing field", "type")
+            raise EventFormatError("missing field", "type") from None
         raise EventFormatError(
             f"unknown event type {t!r} (one of {', '.join(EVENT_TYPES)})", "type"
-        )
+        ) from None
     return parse(data)
 
 
