@@ -18,7 +18,7 @@ from ..catalogue import (
     VICTORY_CROWNS,
     VICTORY_POINTS,
 )
-from ..describe import result
+from ..describe import due, result
 from ..events import Event, PlayerResigned, RoyalTaken, TokensDiscarded
 from ..state import (
     ACTION,
@@ -134,7 +134,8 @@ def game_over(state: State) -> list[Violation]:
 
 
 def out_of_order(state: State, event: Event) -> list[Violation]:
-    """Why an event of a kind not due now is refused: what is due instead."""
+    """Why an event of a kind not due now is refused: what is due instead (in the one
+    wording of :func:`describe.due`)."""
     t = event.type
     name = state.names[state.current]
     p = state.player
@@ -154,55 +155,20 @@ def out_of_order(state: State, event: Event) -> list[Violation]:
             f"{MAX_TOKENS}, once the turn's actions are done",
             rules.TOKEN_LIMIT,
         )
-    aw = state.awaiting
-    if aw == ACTION:
-        return refuse(
-            "turn.action_due",
-            f"it is {name}'s turn: an optional action or the mandatory action is due, "
-            f"not {t.replace('_', ' ')}",
-            rules.PLAYER_TURN,
-        )
-    if aw == COLOR:
-        return refuse(
-            "turn.color_due",
-            f"{name} must first choose the colour that joker card {state.last_card} copies",
-            rules.ABILITIES,
-        )
-    if aw == BONUS_TOKEN:
-        card = CARDS[state.last_card or ""]
-        return refuse(
-            "turn.bonus_token_due",
-            f"{name} must first take the {COLOR_NAMES[card.color or 0]} token that "
-            f"{card.id}'s ability gives",
-            rules.ABILITIES,
-        )
-    if aw == STEAL:
-        return refuse(
-            "turn.steal_due",
-            f"{name} must first take 1 Gem or Pearl token from {state.names[1 - state.current]} "
-            "(steal ability)",
-            rules.ABILITIES,
-        )
-    if aw == ROYAL:
-        return refuse(
-            "turn.royal_due",
-            f"{name} has reached {p.crowns} crowns and must first take a Royal card",
-            rules.CROWNS,
-        )
-    if aw == DISCARD:
-        return refuse(
-            "turn.discard_due",
-            f"{name} holds {p.token_count} tokens and must discard down to {MAX_TOKENS} "
-            "before the turn ends",
-            rules.TOKEN_LIMIT,
-        )
-    level = (state.refill or (0, 0))[0] + 1
-    return refuse(
-        "turn.reveal_due",
-        f"the empty level-{level} pyramid slot must be refilled (a card revealed from the "
-        f"level-{level} deck) before the next turn",
-        rules.REFILL,
-    )
+    code, rule = _DUE[state.awaiting]
+    return refuse(code, f"{due(state)} (not {t.replace('_', ' ')})", rule)
+
+
+#: What the state awaits -> the code and the rule of refusing another event meanwhile.
+_DUE = {
+    ACTION: ("turn.action_due", rules.PLAYER_TURN),
+    COLOR: ("turn.color_due", rules.ABILITIES),
+    BONUS_TOKEN: ("turn.bonus_token_due", rules.ABILITIES),
+    STEAL: ("turn.steal_due", rules.ABILITIES),
+    ROYAL: ("turn.royal_due", rules.CROWNS),
+    DISCARD: ("turn.discard_due", rules.TOKEN_LIMIT),
+    REVEAL: ("turn.reveal_due", rules.REFILL),
+}
 
 
 def check_royal(state: State, e: RoyalTaken) -> list[Violation]:
