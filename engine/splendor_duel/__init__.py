@@ -59,7 +59,7 @@ class SplendorDuel:
         return _game.legal_moves(state)
 
     def is_observation(self, event: Any) -> bool:
-        return event.type in _OBSERVATIONS  # type: ignore[no-any-return]
+        return event.type in _OBSERVATIONS
 
     def acting_seat(self, state: State, event: _events.Event) -> int | None:
         if event.type in _ACTOR_IN_EVENT:
