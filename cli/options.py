@@ -114,7 +114,7 @@ class LazyChoice(click.Choice):  # type: ignore[type-arg]
         self._choices: tuple[str, ...] | None = None
         self.case_sensitive = True
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:
         if self._choices is None:
             self._choices = tuple(self._load())

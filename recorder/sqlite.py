@@ -1,7 +1,7 @@
 """The SQLite event store: one file, append-only events, projections for listing.
 
 >>> import random, tempfile, os
->>> from engine.games import get_game
+>>> from engine.games import GAMES, get_game
 >>> from recorder import EventStore
 >>> from recorder.io import game_import_from_events
 >>> events = get_game("splendor-duel").random_game(random.Random(3))
@@ -35,7 +35,7 @@ import sqlite_utils
 
 from engine.corrections import CorrectionError, Retraction, effective_steps
 from engine.errors import EngineError, IllegalMoveError, Rule, Violation
-from engine.games import get_game
+from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
 from . import projections
@@ -766,7 +766,8 @@ def _parse_stored(
 
 
 RESULT_STATUSES = ("finished", "playing", "setup")
-RESULT_CONDITIONS = ("points", "crowns", "color", "resignation")
+#: How games can be won, over every registered game (each game names its own conditions).
+RESULT_CONDITIONS = tuple(dict.fromkeys(c for rules in GAMES.values() for c in rules.conditions))
 
 
 def _filters(

@@ -102,7 +102,7 @@ def serve_workers(
         "loglevel": "info",
     }
 
-    class _Server(BaseApplication):
+    class _Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types
         def load_config(self) -> None:
             known = self.cfg.settings
             for key, value in settings.items():

@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import Card, ParsedGame, Seats, Status, Verdict
+from ..protocol import Card, ParsedGame, Status, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
-from .state import SETUP, State
+from .state import SEATS, SETUP, State
 
 #: What the table observes rather than decides: the card turned into the pyramid, a blind
 #: reserve shown (rulebook p.6: the pyramid is refilled; a reserved card stays hidden).
@@ -35,11 +35,11 @@ class SplendorDuel:
     kind = "splendor-duel"
     title = "Splendor Duel"
     payload_version = _events.PAYLOAD_VERSION
-    seats = Seats(2, 2)
+    seats = SEATS
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
 
     def new_state(self, names: Sequence[str] | None = None) -> State:
-        return State(self.seats.names(names, 2))  # type: ignore[arg-type]
+        return State(self.seats.names(names, 2))
 
     # The hot calls (an import parses and plays ~150 events a game) are the engine's own
     # functions, not wrappers: a wrapper's extra call cost about a tenth of the checking.
@@ -59,7 +59,7 @@ class SplendorDuel:
         return _game.legal_moves(state)
 
     def is_observation(self, event: Any) -> bool:
-        return event.type in _OBSERVATIONS  # type: ignore[no-any-return]
+        return event.type in _OBSERVATIONS
 
     def acting_seat(self, state: State, event: _events.Event) -> int | None:
         if event.type in _ACTOR_IN_EVENT:
@@ -84,6 +84,9 @@ class SplendorDuel:
         from .notation import write_game
 
         return write_game(headers, events, meta)
+
+    def read_moves(self, state: State, text: str) -> ParsedGame:
+        raise NotImplementedError("reading a turn against a state comes with table logging")
 
     def parse_move(self, state: State, text: str) -> _events.Event:
         from .notation import parse_move
@@ -167,7 +170,7 @@ class SplendorDuel:
     def text_view(self, state: State) -> str:
         from .text import render_state
 
-        return render_state(state, state.names)
+        return render_state(state)
 
     # --- reference data and random games ----------------------------------------------
 
@@ -189,7 +192,7 @@ class SplendorDuel:
     ) -> list[_events.Event]:
         from .simulate import random_game
 
-        return random_game(rng)
+        return random_game(rng, names)
 
 
 def _card(card: Any) -> Card:

@@ -169,7 +169,7 @@ def _card(row: tuple) -> JewelCard:  # type: ignore[type-arg]
         points=points,
         crowns=crowns,
         abilities=tuple(abilities),
-        cost=tuple(cost),  # type: ignore[arg-type]
+        cost=tuple(cost),
     )
 
 

@@ -19,7 +19,7 @@ tokens are not known yet (``tokens`` is None) and a blind reserve whose card is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -185,7 +185,7 @@ Event = (
 )
 
 EVENT_TYPES: dict[str, type] = {
-    cls.type: cls  # type: ignore[attr-defined]
+    cls.type: cls
     for cls in (
         GameSetUp,
         PrivilegeSpent,
@@ -259,15 +259,32 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 
 
 # --- parsing the JSON form -------------------------------------------------------------
+#
+# One parser for every form.  Each field is first looked up as event_to_dict writes it (an
+# exact space or colour name, the exact set of keys), which is what imports read ~150 times
+# a game; only when that misses does the same function try the other spellings (any case,
+# colour letters) and, failing those, raise the EventFormatError naming the field.
+
+_SPACE_BY_EXACT_NAME = {name: i for i, name in enumerate(SPACE_NAMES)}
+_COLOR_BY_EXACT_NAME = {name: i for i, name in enumerate(COLOR_NAMES)}
 
 
-def _need(data: Mapping[str, Any], key: str) -> Any:
-    if key not in data:
-        raise EventFormatError("missing field", key)
-    return data[key]
+def _fields(data: Mapping[str, Any], allowed: frozenset[str], required: tuple[str, ...]) -> None:
+    """Refuse a field the event does not have (the first by name), then a missing one."""
+    extra = sorted(set(data) - allowed, key=str)
+    if extra:
+        raise EventFormatError("unknown field", str(extra[0]))
+    for key in required:
+        if key not in data:
+            raise EventFormatError("missing field", key)
 
 
 def _space(value: Any, field: str) -> int:
+    """A board space by name (``c3``, any case)."""
+    try:
+        return _SPACE_BY_EXACT_NAME[value]
+    except (KeyError, TypeError):  # another spelling, or not a name at all
+        pass
     if not isinstance(value, str):
         raise EventFormatError(f"expected a space name such as 'c3', got {value!r}", field)
     try:
@@ -278,16 +295,42 @@ def _space(value: Any, field: str) -> int:
         ) from None
 
 
-def _color(value: Any, field: str, *, gold: bool = True) -> int:
+def _spaces(values: list[Any], field: str) -> tuple[int, ...]:
+    """A list of spaces, each named in the error by its index."""
+    try:
+        found = tuple(map(_SPACE_BY_EXACT_NAME.get, values))
+    except TypeError:  # an unhashable value: the element-wise reading below names it
+        found = (None,)
+    if None not in found:
+        return found  # type: ignore[return-value]
+    return tuple(_space(s, f"{field}[{i}]") for i, s in enumerate(values))
+
+
+def _color(value: Any, field: str) -> int:
+    """A token colour by name (``red``, any case) or letter (``R``)."""
+    try:
+        return _COLOR_BY_EXACT_NAME[value]
+    except (KeyError, TypeError):
+        pass
     if not isinstance(value, str):
         raise EventFormatError(f"expected a colour name, got {value!r}", field)
     try:
-        c = color_index(value)
+        return color_index(value)
     except KeyError:
         raise EventFormatError(
             f"unknown colour {value!r} (one of {', '.join(COLOR_NAMES)})", field
         ) from None
-    return c
+
+
+def _colors(values: list[Any], field: str) -> tuple[int, ...]:
+    """A list of colours, each named in the error by its index."""
+    try:
+        found = tuple(map(_COLOR_BY_EXACT_NAME.get, values))
+    except TypeError:
+        found = (None,)
+    if None not in found:
+        return found  # type: ignore[return-value]
+    return tuple(_color(c, f"{field}[{i}]") for i, c in enumerate(values))
 
 
 def _card_id(value: Any, field: str) -> str:
@@ -298,243 +341,222 @@ def _card_id(value: Any, field: str) -> str:
     return value
 
 
+def _whole(value: Any, field: str, low: int, high: int, what: str) -> int:
+    """A JSON whole number (not a bool, a float or a string) from ``low`` to ``high``."""
+    if type(value) is not int:
+        raise EventFormatError(f"expected a whole number, got {value!r}", field)
+    if not low <= value <= high:
+        raise EventFormatError(f"{value} is out of range ({what})", field)
+    return value
+
+
 def _player(value: Any, field: str) -> int:
-    if type(value) is not int or value not in (0, 1):
-        raise EventFormatError(f"a player is 0 or 1, got {value!r}", field)
-    return int(value)
+    return _whole(value, field, 0, 1, "a player is 0 or 1")
 
 
 def counts_from_dict(value: Any, field: str) -> Counts:
-    if not isinstance(value, Mapping):
+    """Token counts from an object of colour: count (each 0 to 25, zeros left out)."""
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise EventFormatError(f"expected an object of colour: count, got {value!r}", field)
     counts = [0] * 7
+    get = _COLOR_BY_EXACT_NAME.get
     for key, n in value.items():
-        c = _color(key, f"{field}.{key}")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 25:
+        c = get(key)
+        if c is None:
+            c = _color(key, f"{field}.{key}")
+        if type(n) is not int or not 0 <= n <= 25:
             raise EventFormatError(f"expected a count from 0 to 25, got {n!r}", f"{field}.{key}")
         counts[c] += n
     return tuple(counts)  # type: ignore[return-value]
 
 
-def _unknown_fields(data: Mapping[str, Any], allowed: set[str]) -> None:
-    extra = sorted(set(data) - allowed - {"type"})
+def _keys(*names: str) -> frozenset[str]:
+    return frozenset(("type", *names))
+
+
+_KEYS_SPACES = _keys("spaces")
+_KEYS_SPACE = _keys("space")
+_KEYS_PURCHASE = _keys("card", "payment")
+_KEYS_CARD = _keys("card")
+_KEYS_COLOR = _keys("color")
+_KEYS_TOKENS = _keys("tokens")
+_KEYS_RESERVE = _keys("gold", "card", "deck")
+_KEYS_ROYAL = _keys("royal")
+_KEYS_SETUP = _keys("first_player", "board", "pyramid", "privileges")
+_KEYS_IDENTIFY = _keys("player", "card")
+_KEYS_PLAYER = _keys("player")
+
+
+def _tokens_taken(data: Mapping[str, Any]) -> TokensTaken:
+    if data.keys() != _KEYS_SPACES:
+        _fields(data, _KEYS_SPACES, ("spaces",))
+    spaces = data["spaces"]
+    if not isinstance(spaces, list) or not spaces:
+        raise EventFormatError("expected a non-empty list of spaces", "spaces")
+    return TokensTaken(_spaces(spaces, "spaces"))
+
+
+def _card_purchased(data: Mapping[str, Any]) -> CardPurchased:
+    if data.keys() != _KEYS_PURCHASE:
+        _fields(data, _KEYS_PURCHASE, ("card", "payment"))
+    return CardPurchased(
+        _card_id(data["card"], "card"), counts_from_dict(data["payment"], "payment")
+    )
+
+
+def _privilege_spent(data: Mapping[str, Any]) -> PrivilegeSpent:
+    if data.keys() != _KEYS_SPACE:
+        _fields(data, _KEYS_SPACE, ("space",))
+    return PrivilegeSpent(_space(data["space"], "space"))
+
+
+def _bonus_token_taken(data: Mapping[str, Any]) -> BonusTokenTaken:
+    if data.keys() != _KEYS_SPACE:
+        _fields(data, _KEYS_SPACE, ("space",))
+    return BonusTokenTaken(_space(data["space"], "space"))
+
+
+def _card_reserved(data: Mapping[str, Any]) -> CardReserved:
+    if not data.keys() <= _KEYS_RESERVE or "gold" not in data:
+        _fields(data, _KEYS_RESERVE, ("gold",))
+    gold = _space(data["gold"], "gold")
+    deck = data.get("deck")
+    if deck is not None:
+        deck = _whole(deck, "deck", 1, 3, "a deck is level 1, 2 or 3")
+    card = data.get("card")
+    if card is not None:
+        card = _card_id(card, "card")
+        if deck is not None and CARDS[card].level != deck:
+            raise EventFormatError(f"card {card} is not a level-{deck} card", "card")
+    elif deck is None:
+        raise EventFormatError("a reserve names a pyramid card or a deck", "card")
+    return CardReserved(gold, card, deck)
+
+
+def _color_copied(data: Mapping[str, Any]) -> ColorCopied:
+    if data.keys() != _KEYS_COLOR:
+        _fields(data, _KEYS_COLOR, ("color",))
+    return ColorCopied(_color(data["color"], "color"))
+
+
+def _token_stolen(data: Mapping[str, Any]) -> TokenStolen:
+    if data.keys() != _KEYS_COLOR:
+        _fields(data, _KEYS_COLOR, ("color",))
+    return TokenStolen(_color(data["color"], "color"))
+
+
+def _royal_taken(data: Mapping[str, Any]) -> RoyalTaken:
+    if data.keys() != _KEYS_ROYAL:
+        _fields(data, _KEYS_ROYAL, ("royal",))
+    royal = data["royal"]
+    if not isinstance(royal, str) or royal not in ROYALS:
+        raise EventFormatError(f"no Royal card {royal!r} (R-1 .. R-4)", "royal")
+    return RoyalTaken(royal)
+
+
+def _tokens_discarded(data: Mapping[str, Any]) -> TokensDiscarded:
+    if data.keys() != _KEYS_TOKENS:
+        _fields(data, _KEYS_TOKENS, ("tokens",))
+    return TokensDiscarded(counts_from_dict(data["tokens"], "tokens"))
+
+
+def _card_revealed(data: Mapping[str, Any]) -> CardRevealed:
+    if data.keys() != _KEYS_CARD:
+        _fields(data, _KEYS_CARD, ("card",))
+    return CardRevealed(_card_id(data["card"], "card"))
+
+
+def _board_replenished(data: Mapping[str, Any]) -> BoardReplenished:
+    if data.keys() != _KEYS_TOKENS:
+        _fields(data, _KEYS_TOKENS, ("tokens",))
+    tokens = data["tokens"]
+    if tokens is None:
+        return BoardReplenished(None)
+    if not isinstance(tokens, list):
+        raise EventFormatError("expected a list of colours", "tokens")
+    return BoardReplenished(_colors(tokens, "tokens"))
+
+
+def _game_set_up(data: Mapping[str, Any]) -> GameSetUp:
+    _fields(data, _KEYS_SETUP, ("first_player", "board", "pyramid"))
+    first = _player(data["first_player"], "first_player")
+    board = data["board"]
+    if not isinstance(board, list):
+        raise EventFormatError("expected the 25 tokens in spiral order", "board")
+    colors = _colors(board, "board")
+    pyramid = data["pyramid"]
+    if not isinstance(pyramid, Mapping):
+        raise EventFormatError('expected {"1": [...], "2": [...], "3": [...]}', "pyramid")
+    extra = sorted(set(pyramid) - {"1", "2", "3"}, key=str)
     if extra:
-        raise EventFormatError("unknown field", extra[0])
+        raise EventFormatError("the pyramid has levels 1, 2 and 3", f"pyramid.{extra[0]}")
+    rows = []
+    for level in ("1", "2", "3"):
+        cards = pyramid.get(level, [])
+        if not isinstance(cards, list):
+            raise EventFormatError("expected a list of card ids", f"pyramid.{level}")
+        rows.append(tuple(_card_id(c, f"pyramid.{level}[{i}]") for i, c in enumerate(cards)))
+    privileges = data.get("privileges")
+    if privileges is not None:
+        if not isinstance(privileges, list) or len(privileges) != 2:
+            raise EventFormatError(
+                "expected two whole numbers (the Privileges of each seat)", "privileges"
+            )
+        for i, n in enumerate(privileges):
+            if type(n) is not int:
+                raise EventFormatError(f"expected a whole number, got {n!r}", f"privileges[{i}]")
+        privileges = (privileges[0], privileges[1])
+    return GameSetUp(first, colors, (rows[0], rows[1], rows[2]), privileges)
 
 
-# The canonical form (what event_to_dict writes) is read by a short path first; anything
-# else, including every malformed payload, goes through the full parser below, which
-# reads the same canonical payloads to the same events.  Imports parse ~150 payloads a
-# game, and this halves their cost.
-_SPACE_BY_EXACT_NAME = {name: i for i, name in enumerate(SPACE_NAMES)}
-_COLOR_BY_EXACT_NAME = {name: i for i, name in enumerate(COLOR_NAMES)}
-_KEYS_SPACES = frozenset(("type", "spaces"))
-_KEYS_SPACE = frozenset(("type", "space"))
-_KEYS_PURCHASE = frozenset(("type", "card", "payment"))
-_KEYS_CARD = frozenset(("type", "card"))
-_KEYS_COLOR = frozenset(("type", "color"))
-_KEYS_TOKENS = frozenset(("type", "tokens"))
-_KEYS_RESERVE_CARD = frozenset(("type", "gold", "card"))
-_KEYS_RESERVE_DECK = frozenset(("type", "gold", "deck"))
-_KEYS_ROYAL = frozenset(("type", "royal"))
+def _card_identified(data: Mapping[str, Any]) -> CardIdentified:
+    if data.keys() != _KEYS_IDENTIFY:
+        _fields(data, _KEYS_IDENTIFY, ("player", "card"))
+    return CardIdentified(_player(data["player"], "player"), _card_id(data["card"], "card"))
 
 
-def _canonical_counts(value: Any) -> Counts | None:
-    if type(value) is not dict:
-        return None
-    counts = [0] * 7
-    for key, n in value.items():
-        c = _COLOR_BY_EXACT_NAME.get(key)
-        if c is None or type(n) is not int or not 0 <= n <= 25:
-            return None
-        counts[c] = n
-    return tuple(counts)  # type: ignore[return-value]
+def _player_resigned(data: Mapping[str, Any]) -> PlayerResigned:
+    if data.keys() != _KEYS_PLAYER:
+        _fields(data, _KEYS_PLAYER, ("player",))
+    return PlayerResigned(_player(data["player"], "player"))
 
 
-def _canonical_event(data: dict[str, Any]) -> Event | None:
-    """The event of a payload in canonical form, or None to leave it to the full parser."""
-    t = data.get("type")
-    keys = data.keys()
-    try:
-        if t == "tokens_taken":
-            if keys == _KEYS_SPACES:
-                spaces = data["spaces"]
-                if type(spaces) is list and spaces:
-                    found = [_SPACE_BY_EXACT_NAME.get(s) for s in spaces]
-                    if None not in found:
-                        return TokensTaken(tuple(found))  # type: ignore[arg-type]
-        elif t == "card_purchased":
-            if keys == _KEYS_PURCHASE:
-                card = data["card"]
-                counts = _canonical_counts(data["payment"])
-                if counts is not None and type(card) is str and card in CARDS:
-                    return CardPurchased(card, counts)
-        elif t == "card_revealed":
-            if keys == _KEYS_CARD:
-                card = data["card"]
-                if type(card) is str and card in CARDS:
-                    return CardRevealed(card)
-        elif t == "card_reserved":
-            gold = _SPACE_BY_EXACT_NAME.get(data.get("gold"))  # type: ignore[arg-type]
-            if gold is not None:
-                if keys == _KEYS_RESERVE_CARD:
-                    card = data["card"]
-                    if type(card) is str and card in CARDS:
-                        return CardReserved(gold, card, None)
-                elif keys == _KEYS_RESERVE_DECK:
-                    deck = data["deck"]
-                    if type(deck) is int and deck in (1, 2, 3):
-                        return CardReserved(gold, None, deck)
-        elif t == "privilege_spent" or t == "bonus_token_taken":
-            if keys == _KEYS_SPACE:
-                space = _SPACE_BY_EXACT_NAME.get(data["space"])
-                if space is not None:
-                    return (
-                        PrivilegeSpent(space) if t == "privilege_spent" else BonusTokenTaken(space)
-                    )
-        elif t == "board_replenished":
-            if keys == _KEYS_TOKENS:
-                tokens = data["tokens"]
-                if tokens is None:
-                    return BoardReplenished(None)
-                if type(tokens) is list:
-                    colors = [_COLOR_BY_EXACT_NAME.get(c) for c in tokens]
-                    if None not in colors:
-                        return BoardReplenished(tuple(colors))  # type: ignore[arg-type]
-        elif t == "color_copied" or t == "token_stolen":
-            if keys == _KEYS_COLOR:
-                color = _COLOR_BY_EXACT_NAME.get(data["color"])
-                if color is not None:
-                    return ColorCopied(color) if t == "color_copied" else TokenStolen(color)
-        elif t == "tokens_discarded":
-            if keys == _KEYS_TOKENS:
-                counts = _canonical_counts(data["tokens"])
-                if counts is not None:
-                    return TokensDiscarded(counts)
-        elif t == "royal_taken" and keys == _KEYS_ROYAL:
-            royal = data["royal"]
-            if type(royal) is str and royal in ROYALS:
-                return RoyalTaken(royal)
-    except TypeError:  # an unhashable value where a name belongs: the full parser says so
-        return None
-    return None
+_PARSERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
+    "tokens_taken": _tokens_taken,
+    "card_purchased": _card_purchased,
+    "card_revealed": _card_revealed,
+    "card_reserved": _card_reserved,
+    "privilege_spent": _privilege_spent,
+    "bonus_token_taken": _bonus_token_taken,
+    "board_replenished": _board_replenished,
+    "color_copied": _color_copied,
+    "token_stolen": _token_stolen,
+    "tokens_discarded": _tokens_discarded,
+    "royal_taken": _royal_taken,
+    "game_set_up": _game_set_up,
+    "card_identified": _card_identified,
+    "player_resigned": _player_resigned,
+}
 
 
 def event_from_dict(data: Any) -> Event:
-    """Build an event from its JSON form; EventFormatError names the offending field."""
-    if type(data) is dict:
-        event = _canonical_event(data)
-        if event is not None:
-            return event
-    return _event_from_any_dict(data)
+    """Build an event from its JSON form; EventFormatError names the offending field.
 
-
-def _event_from_any_dict(data: Any) -> Event:
-    """The full parser: every accepted spelling, and the error for every malformed form."""
-    if not isinstance(data, Mapping):
+    Spaces may be named in any case and colours by name or letter; anything else that is
+    not the form :func:`event_to_dict` writes is refused.
+    """
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise EventFormatError(f"an event is a JSON object, got {type(data).__name__}")
-    t = _need(data, "type")
-    cls = EVENT_TYPES.get(t) if isinstance(t, str) else None
-    if cls is None:
+    t: Any = data.get("type")
+    try:
+        parse = _PARSERS[t]
+    except (KeyError, TypeError):
+        if "type" not in data:
+            raise EventFormatError("missing field", "type") from None
         raise EventFormatError(
             f"unknown event type {t!r} (one of {', '.join(EVENT_TYPES)})", "type"
-        )
-    if t == "tokens_taken":
-        _unknown_fields(data, {"spaces"})
-        spaces = _need(data, "spaces")
-        if not isinstance(spaces, list) or not spaces:
-            raise EventFormatError("expected a non-empty list of spaces", "spaces")
-        return TokensTaken(tuple(_space(s, f"spaces[{i}]") for i, s in enumerate(spaces)))
-    if t == "card_purchased":
-        _unknown_fields(data, {"card", "payment"})
-        return CardPurchased(
-            _card_id(_need(data, "card"), "card"),
-            counts_from_dict(_need(data, "payment"), "payment"),
-        )
-    if t == "privilege_spent":
-        _unknown_fields(data, {"space"})
-        return PrivilegeSpent(_space(_need(data, "space"), "space"))
-    if t == "bonus_token_taken":
-        _unknown_fields(data, {"space"})
-        return BonusTokenTaken(_space(_need(data, "space"), "space"))
-    if t == "card_reserved":
-        _unknown_fields(data, {"gold", "card", "deck"})
-        gold = _space(_need(data, "gold"), "gold")
-        deck = data.get("deck")
-        if deck is not None and (type(deck) is not int or deck not in (1, 2, 3)):
-            raise EventFormatError(f"a deck is level 1, 2 or 3, got {deck!r}", "deck")
-        card = data.get("card")
-        if card is not None:
-            card = _card_id(card, "card")
-        if card is None and deck is None:
-            raise EventFormatError("a reserve names a pyramid card or a deck", "card")
-        if card is not None and deck is not None and CARDS[card].level != deck:
-            raise EventFormatError(f"card {card} is not a level-{deck} card", "card")
-        return CardReserved(gold, card, deck)
-    if t == "color_copied":
-        _unknown_fields(data, {"color"})
-        return ColorCopied(_color(_need(data, "color"), "color"))
-    if t == "token_stolen":
-        _unknown_fields(data, {"color"})
-        return TokenStolen(_color(_need(data, "color"), "color"))
-    if t == "royal_taken":
-        _unknown_fields(data, {"royal"})
-        royal = _need(data, "royal")
-        if not isinstance(royal, str) or royal not in ROYALS:
-            raise EventFormatError(f"no Royal card {royal!r} (R-1 .. R-4)", "royal")
-        return RoyalTaken(royal)
-    if t == "tokens_discarded":
-        _unknown_fields(data, {"tokens"})
-        return TokensDiscarded(counts_from_dict(_need(data, "tokens"), "tokens"))
-    if t == "card_revealed":
-        _unknown_fields(data, {"card"})
-        return CardRevealed(_card_id(_need(data, "card"), "card"))
-    if t == "board_replenished":
-        _unknown_fields(data, {"tokens"})
-        tokens = _need(data, "tokens")
-        if tokens is None:
-            return BoardReplenished(None)
-        if not isinstance(tokens, list):
-            raise EventFormatError("expected a list of colours", "tokens")
-        return BoardReplenished(tuple(_color(c, f"tokens[{i}]") for i, c in enumerate(tokens)))
-    if t == "game_set_up":
-        _unknown_fields(data, {"first_player", "board", "pyramid", "privileges"})
-        first = _player(_need(data, "first_player"), "first_player")
-        board = _need(data, "board")
-        if not isinstance(board, list):
-            raise EventFormatError("expected the 25 tokens in spiral order", "board")
-        colors = tuple(_color(c, f"board[{i}]") for i, c in enumerate(board))
-        pyramid = _need(data, "pyramid")
-        if not isinstance(pyramid, Mapping):
-            raise EventFormatError('expected {"1": [...], "2": [...], "3": [...]}', "pyramid")
-        extra = sorted(set(pyramid) - {"1", "2", "3"})
-        if extra:
-            raise EventFormatError("the pyramid has levels 1, 2 and 3", f"pyramid.{extra[0]}")
-        rows = []
-        for level in ("1", "2", "3"):
-            cards = pyramid.get(level, [])
-            if not isinstance(cards, list):
-                raise EventFormatError("expected a list of card ids", f"pyramid.{level}")
-            rows.append(tuple(_card_id(c, f"pyramid.{level}[{i}]") for i, c in enumerate(cards)))
-        privileges = data.get("privileges")
-        if privileges is not None:
-            if (
-                not isinstance(privileges, list)
-                or len(privileges) != 2
-                or not all(isinstance(p, int) and not isinstance(p, bool) for p in privileges)
-            ):
-                raise EventFormatError(
-                    "expected [privileges of player 0, of player 1]", "privileges"
-                )
-            privileges = (privileges[0], privileges[1])
-        return GameSetUp(first, colors, (rows[0], rows[1], rows[2]), privileges)
-    if t == "card_identified":
-        _unknown_fields(data, {"player", "card"})
-        return CardIdentified(
-            _player(_need(data, "player"), "player"), _card_id(_need(data, "card"), "card")
-        )
-    _unknown_fields(data, {"player"})
-    return PlayerResigned(_player(_need(data, "player"), "player"))
+        ) from None
+    return parse(data)
 
 
 assert sum(PYRAMID_SIZES) == 12

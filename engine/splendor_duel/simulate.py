@@ -8,6 +8,7 @@ what a logger at a real table would have entered.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from .catalogue import CARDS_BY_LEVEL, PYRAMID_SIZES, TOKEN_COUNTS
 from .events import (
@@ -20,7 +21,7 @@ from .events import (
     GameSetUp,
     PlayerResigned,
 )
-from .game import _APPLIERS, legal_moves
+from .game import APPLIERS, legal_moves
 from .state import ACTION, REVEAL, State
 
 
@@ -82,6 +83,7 @@ class SimulatedTable:
 
 def random_game(
     rng: random.Random,
+    names: Sequence[str] | None = None,
     *,
     max_turns: int = 400,
     purchase_bias: float = 0.8,
@@ -92,15 +94,16 @@ def random_game(
     ``purchase_bias`` is the chance of buying a card whenever one can be bought (random
     play without it rarely finishes); ``blind_known`` the chance that a blind reserve is
     logged with its card (otherwise it stays unknown until bought or identified).
-    A game still running after ``max_turns`` turns ends with a resignation.
+    A game still running after ``max_turns`` turns ends with a resignation.  ``names``
+    name the seats of the state it plays on (``Player 1``, ``Player 2`` by default).
     """
     table = SimulatedTable(rng)
-    state = State()
+    state = State(names)
     events: list[Event] = []
 
     def push(event: Event) -> None:
         events.append(event)
-        _APPLIERS[event.type](state, event)
+        APPLIERS[event.type](state, event)
 
     push(table.setup())
     while state.outcome is None:

@@ -8,8 +8,10 @@ independent snapshot of any step.  Lists are indexed by colour (``catalogue.WHIT
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..protocol import Seats
 from .catalogue import (
     CARDS,
     CARDS_BY_LEVEL,
@@ -32,8 +34,18 @@ DISCARD = "discard"  # down to 10 tokens at the end of the turn
 REVEAL = "reveal"  # an observation: the card that refills the pyramid slot
 OVER = "over"  # the game has ended
 
-#: Seat names used in messages when the game's headers give none.
-DEFAULT_NAMES = ("player 0", "player 1")
+#: Splendor Duel seats exactly two players.
+SEATS = Seats(2, 2)
+
+
+def _two(names: Sequence[str]) -> tuple[str, str]:
+    """The two seat names as a tuple (SeatsError for any other number of names)."""
+    found = tuple(names)
+    SEATS.check(len(found))
+    return found[0], found[1]
+
+
+_DEFAULT_NAMES = _two(SEATS.default_names())
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +121,9 @@ class PlayerState:
 
 class State:
     """A Splendor Duel position.  ``State()`` is the empty table (:func:`game.new_game`),
-    waiting for the ``game_set_up`` event; folding events brings it to any later step."""
+    waiting for the ``game_set_up`` event; folding events brings it to any later step.
+    ``State(names)`` names the two seats in messages (``Player 1`` and ``Player 2`` when
+    no names are given)."""
 
     __slots__ = (
         "board",
@@ -133,7 +147,7 @@ class State:
         "names",
     )
 
-    def __init__(self, names: tuple[str, str] = DEFAULT_NAMES) -> None:
+    def __init__(self, names: Sequence[str] | None = None) -> None:
         self.board = [EMPTY] * 25
         self.bag = [0] * 7
         self.pyramid: list[list[str | None]] = [[], [], []]
@@ -159,8 +173,9 @@ class State:
         #: (level index, slot) of the pyramid slot to refill at the end of the turn.
         self.refill: tuple[int, int] | None = None
         self.outcome: Outcome | None = None
-        #: How violation messages name the seats; not part of the position.
-        self.names = names
+        #: How violation messages name the seats (``Player 1``, ``Player 2`` unless
+        #: given); not part of the position.
+        self.names: tuple[str, str] = _DEFAULT_NAMES if names is None else _two(names)
 
     def copy(self) -> State:
         s = State.__new__(State)

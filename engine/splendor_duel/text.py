@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, ROYALS
+from .catalogue import CARDS, COLOR_LETTERS, EMPTY, ROYALS
+from .describe import result, tokens_text
 from .state import (
     ACTION,
     BONUS_TOKEN,
@@ -36,22 +37,10 @@ _AWAITING = {
     REVEAL: "— the table reveals the card that refills the pyramid",
 }
 
-_CONDITIONS = {
-    "points": "with 20 or more Prestige points",
-    "crowns": "with 10 or more Crowns",
-    "color": "with 10 or more Prestige points in one colour",
-    "resignation": "by resignation",
-}
 
-
-def _tokens(counts: Sequence[int]) -> str:
-    parts = [f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n]
-    return " ".join(parts) if parts else "none"
-
-
-def _token_names(counts: Sequence[int]) -> str:
-    parts = [f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(counts) if n]
-    return ", ".join(parts) if parts else "empty"
+def _tokens(counts: Sequence[int], nothing: str = "none") -> str:
+    """Token counts in the one wording (:func:`describe.tokens_text`)."""
+    return tokens_text(counts) or nothing
 
 
 def board_grid(state: State) -> list[str]:
@@ -100,25 +89,27 @@ def _player_lines(state: State, seat: int, name: str) -> list[str]:
 
 def render_state(
     state: State,
-    names: Sequence[str] = ("player 0", "player 1"),
+    names: Sequence[str] | None = None,
     *,
     step: int | None = None,
     total: int | None = None,
 ) -> str:
     """The position as text: whose turn and at which point, the board with coordinates,
-    the bag, the pyramid, the Royal cards and Privileges on the table, both players."""
+    the bag, the pyramid, the Royal cards and Privileges on the table, both players.
+    ``names`` name the seats instead of the state's names."""
+    if names is not None and tuple(names) != state.names:
+        state = state.copy()
+        state.names = (names[0], names[1])
+    names = state.names
     lines: list[str] = []
     if state.awaiting == SETUP:
         lines.append("The game has not been set up yet.")
     elif state.awaiting == OVER or state.outcome is not None:
-        o = state.outcome
-        if o is None:
+        over = result(state)
+        if over is None:
             lines.append("The game is over.")
         else:
-            how = _CONDITIONS.get(o.condition, o.condition)
-            if o.condition == "color" and o.color is not None:
-                how = f"with 10 or more Prestige points in {COLOR_NAMES[o.color]}"
-            lines.append(f"Game over after turn {state.turn}: {names[o.winner]} won {how}.")
+            lines.append(f"Game over after turn {state.turn}: {over.text}.")
     else:
         doing = _AWAITING.get(state.awaiting, f"to {state.awaiting}")
         lines.append(f"Turn {state.turn}: {names[state.current]} {doing}")
@@ -129,7 +120,7 @@ def render_state(
     lines.append("")
     lines.append("Board:")
     lines.extend(board_grid(state))
-    lines.append(f"Bag: {_token_names(state.bag)}")
+    lines.append(f"Bag: {_tokens(state.bag, 'empty')}")
     lines.append(f"Privileges on the table: {state.table_privileges}")
     lines.append(f"Royal cards available: {', '.join(state.royals) if state.royals else 'none'}")
     lines.append("")

@@ -15,8 +15,10 @@ MODULES = [
     "engine.splendor_duel.game",
     "engine.splendor_duel.lookup",
     "engine.splendor_duel.rules",
+    "engine.splendor_duel.rules.moves",
     "engine.splendor_duel.simulate",
     "engine.splendor_duel.state",
+    "engine.splendor_duel.text",
 ]
 
 

@@ -382,7 +382,7 @@ def test_there_are_no_pearl_bonuses():
     own(state, 0, "1-06", "1-07", "1-11", "1-12")  # 2 blue, 2 green bonuses
     hold(state, 0, "")
     v = refusal(state, buy("1-03"))  # B2 G2 P1: the Pearl remains
-    assert v.code == "purchase.unaffordable" and "1 pearl" in v.message
+    assert v.code == "purchase.unaffordable" and "costs Player 1 P after bonuses" in v.message
     hold(state, 0, "P")
     do(state, buy("1-03", "P"))
 
@@ -415,7 +415,7 @@ def test_purchase_a_pyramid_card_or_one_of_your_reserved_cards():
     reserved_for(state, 1, "1-22")  # K3, player 1's
     hold(state, 0, "RRRKKK")
     v = refusal(state, buy("1-22", "KKK"))
-    assert v.code == "purchase.not_available" and "player 1 reserved it" in v.message
+    assert v.code == "purchase.not_available" and "Player 2 reserved it" in v.message
     assert refusal(state, buy("1-20", "")).code == "purchase.not_available"
     do(state, buy("1-12", "RRR"))
     assert state.players[0].reserved == [] and state.players[0].bonuses[2] == 1
@@ -765,7 +765,8 @@ def test_a_finished_game_accepts_no_further_move():
     assert game.legal_moves(state) == []
     for move in (take("c3"), privilege("c3"), reserve("e5", deck=1), buy("1-01", "")):
         v = refusal(state, move)
-        assert v.code == "game.over" and "player 0 won by resignation" in v.message
+        assert v.code == "game.over"
+        assert v.message == "the game is over: Player 1 won: Player 2 resigned"
     assert refusal(state, event({"type": "player_resigned", "player": 0})).code == "game.over"
 
 

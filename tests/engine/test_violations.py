@@ -151,7 +151,7 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "game.over",
         after_resignation,
         take("c3"),
-        "the game is over: player 0 won by resignation",
+        "the game is over: Player 1 won: Player 2 resigned",
         "p.9, Victory conditions",
     ),
     (
@@ -197,14 +197,14 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "setup.privileges",
         fresh,
         ev(setup_dict(first_player=1, privileges=[0, 1])),
-        "player 0) starts with 1 Privilege",
+        "Player 1) starts with 1 Privilege",
         "p.2, Setup",
     ),
     (
         "privilege.after_replenish",
         replenished,
         privilege("c1"),
-        "player 0 already replenished the board this turn",
+        "Player 1 already replenished the board this turn",
         "Board Game Arena rules summary: optional actions in the indicated order: no "
         "Privilege after a Replenish",
     ),
@@ -212,7 +212,7 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "privilege.none_held",
         start,
         privilege("c3"),
-        "player 0 holds no Privilege",
+        "Player 1 holds no Privilege",
         "p.4, Optional action 1, Use a Privilege",
     ),
     (
@@ -240,7 +240,7 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "replenish.tokens",
         with_bag,
         BoardReplenished((0, 1)),
-        "the draw lists 1 white, 1 blue",
+        "the draw lists W B;",
         "p.4, Optional action 2, Replenish the Game Board",
     ),
     ("take.count", start, take("a1 b1 c1 d1"), "4 tokens listed", "p.5, Take up to 3 tokens"),
@@ -276,7 +276,7 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "reserve.limit",
         three_reserved,
         reserve("e5", deck=1),
-        "player 0 already has 3 reserved",
+        "Player 1 already has 3 reserved",
         "p.6, Take 1 Gold token and reserve 1 Jewel card",
     ),
     (
@@ -318,29 +318,28 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "purchase.not_available",
         lambda: reserved_for(start(), 1, "1-22"),
         buy("1-22", ""),
-        "1-22 is neither in the pyramid nor reserved by player 0 (player 1 reserved it)",
+        "1-22 is neither in the pyramid nor reserved by Player 1 (Player 2 reserved it)",
         "p.6, Purchase 1 Jewel card",
     ),
     (
         "purchase.joker_without_bonus",
         joker_shown,
         buy("1-26", "KKKKP"),
-        "1-26 copies the colour of a card with a bonus, and player 0 has none",
+        "1-26 copies the colour of a card with a bonus, and Player 1 has none",
         "p.8, Card abilities",
     ),
     (
         "purchase.unaffordable",
         rich,
         buy("3-01", "BBRRKKY"),
-        "3-01 costs player 0 3 blue, 5 red, 3 black, 1 pearl after bonuses; player 0 holds "
-        "2 blue, 2 red, 2 black, 1 gold",
+        "3-01 costs Player 1 B3 R5 K3 P after bonuses; Player 1 holds B2 R2 K2 Y",
         "p.6, Purchase 1 Jewel card",
     ),
     (
         "purchase.tokens_not_held",
         lambda: hold(start(), 0, "BBY"),
         buy("1-02", "BBB"),
-        "the payment gives 3 blue but player 0 holds 2",
+        "the payment gives 3 blue but Player 1 holds 2",
         "p.6, Purchase 1 Jewel card",
     ),
     (
@@ -354,7 +353,7 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "ability.color",
         choosing_colour,
         copy_color("blue"),
-        "player 0 has no card with a blue bonus to copy",
+        "Player 1 has no card with a blue bonus to copy",
         "p.8, Card abilities",
     ),
     (
@@ -368,49 +367,49 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "ability.steal_gold",
         stealing,
         steal("gold"),
-        "player 1's Gold tokens cannot be taken",
+        "Player 2's Gold tokens cannot be taken",
         "p.8, Card abilities",
     ),
     (
         "ability.steal_missing",
         stealing,
         steal("red"),
-        "player 1 holds no red token",
+        "Player 2 holds no red token",
         "p.8, Card abilities",
     ),
     (
         "royal.not_due",
         start,
         royal("R-1"),
-        "player 0 has 0 crowns and no Royal card due",
+        "Player 1 has 0 crowns and no Royal card due",
         "p.8, Crowns",
     ),
     (
         "royal.not_available",
         royal_taken_by_1,
         royal("R-2"),
-        "R-2 is not available (player 1 took it)",
+        "R-2 is not available (Player 2 took it)",
         "p.8, Crowns",
     ),
     (
         "discard.count",
         discarding,
         discard("W"),
-        "player 0 holds 12 tokens and must discard exactly 2, not 1",
+        "Player 1 holds 12 tokens and must discard exactly 2, not 1",
         "p.9, End of player turn: discard down to 10 tokens",
     ),
     (
         "discard.not_held",
         discarding,
         discard("PP"),
-        "player 0 holds 1 pearl, not 2",
+        "Player 1 holds 1 pearl, not 2",
         "p.9, End of player turn: discard down to 10 tokens",
     ),
     (
         "discard.not_due",
         start,
         discard("W"),
-        "player 0 holds 0 tokens",
+        "Player 1 holds 0 tokens",
         "p.9, End of player turn: discard down to 10 tokens",
     ),
     (
@@ -433,7 +432,7 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "identify.no_hidden_card",
         start,
         identify(0, "1-20"),
-        "player 0 has no unidentified level-1 reserved card",
+        "Player 1 has no unidentified level-1 reserved card",
         "p.6, Take 1 Gold token and reserve 1 Jewel card",
     ),
     (
@@ -447,50 +446,50 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "turn.action_due",
         start,
         steal("white"),
-        "it is player 0's turn: an optional action or the mandatory action is due, not token "
-        "stolen",
+        "Player 1 to play: optional actions (Privilege, Replenish), then the mandatory action "
+        "(not token stolen)",
         "p.4, Player turn: optional actions in order, then one mandatory action",
     ),
     (
         "turn.color_due",
         choosing_colour,
         take("c3"),
-        "player 0 must first choose the colour that joker card 1-26 copies",
+        "Player 1 chooses the colour that joker 1-26 copies (not tokens taken)",
         "p.8, Card abilities",
     ),
     (
         "turn.bonus_token_due",
         taking_bonus_token,
         take("c4"),
-        "player 0 must first take the white token that 1-04's ability gives",
+        "Player 1 takes a white token from the board (1-04's ability) (not tokens taken)",
         "p.8, Card abilities",
     ),
     (
         "turn.steal_due",
         stealing,
         take("c3"),
-        "player 0 must first take 1 Gem or Pearl token",
+        "Player 1 takes a Gem or Pearl token from Player 2 (not tokens taken)",
         "p.8, Card abilities",
     ),
     (
         "turn.royal_due",
         royal_due,
         take("c3"),
-        "player 0 has reached 3 crowns and must first take a Royal card",
+        "Player 1 has 3 crowns and picks a Royal card (not tokens taken)",
         "p.8, Crowns",
     ),
     (
         "turn.discard_due",
         discarding,
         take("e1"),
-        "player 0 holds 12 tokens and must discard down to 10",
+        "Player 1 holds 12 tokens and discards down to 10 (not tokens taken)",
         "p.9, End of player turn: discard down to 10 tokens",
     ),
     (
         "turn.reveal_due",
         revealing,
         take("c3"),
-        "the empty level-1 pyramid slot must be refilled",
+        "A level-1 card is revealed into the empty pyramid slot (not tokens taken)",
         "publisher ruling reported by Board Game Arena: a pyramid slot emptied by a reserve or "
         "purchase is refilled at the end of the turn",
     ),
@@ -514,7 +513,11 @@ def test_violation_code_message_and_citation(code, position, event, fact, citati
 
 
 def test_every_code_the_engine_gives_is_tested():
-    source = (Path(game.__file__)).read_text(encoding="utf-8")
+    rule_modules = Path(game.__file__).parent / "rules"
+    source = "".join(
+        path.read_text(encoding="utf-8")
+        for path in [Path(game.__file__), *sorted(rule_modules.glob("*.py"))]
+    )
     codes = set(re.findall(r'"([a-z_]+\.[a-z_]+)"', source))
     codes = {
         c

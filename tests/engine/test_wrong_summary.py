@@ -130,4 +130,4 @@ def test_a_turn_is_exactly_one_action_privilege_replenish_and_a_take_are_accepte
 def test_first_player_nothing_special_a_setup_without_the_second_players_privilege_is_refused():
     v = refusal(State(), ev(setup_dict(first_player=0, privileges=[0, 0])))
     assert v.code == "setup.privileges"
-    assert "player 1" in v.message and v.rule.cite() == "p.2, Setup"
+    assert "Player 2" in v.message and v.rule.cite() == "p.2, Setup"

@@ -155,7 +155,7 @@ def test_an_unknown_stored_payload_version_names_game_and_sequence(store, backen
             lambda d: d["events"].__setitem__(
                 4, {"type": "card_reserved", "gold": "a1", "deck": 4}
             ),
-            "event 5: deck: a deck is level 1, 2 or 3, got 4",
+            "event 5: deck: 4 is out of range (a deck is level 1, 2 or 3)",
         ),
         (
             lambda d: d["events"].__setitem__(
@@ -165,7 +165,7 @@ def test_an_unknown_stored_payload_version_names_game_and_sequence(store, backen
         ),
         (
             lambda d: d["events"].__setitem__(4, dict(type="card_reserved", gold="a1", deck=True)),
-            "event 5: deck: a deck is level 1, 2 or 3, got True",
+            "event 5: deck: expected a whole number, got True",
         ),
         (
             lambda d: d["events"].__setitem__(1, {"type": "dance"}),
@@ -189,7 +189,7 @@ def test_an_unknown_stored_payload_version_names_game_and_sequence(store, backen
         ),
         (
             lambda d: d["events"][0].__setitem__("first_player", 2),
-            "event 1: first_player: a player is 0 or 1, got 2",
+            "event 1: first_player: 2 is out of range (a player is 0 or 1)",
         ),
         (
             lambda d: d["events"][0]["pyramid"].__setitem__("4", []),

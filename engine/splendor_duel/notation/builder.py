@@ -32,7 +32,7 @@ class GameBuilder(SyntaxChecker):
 
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
-        self.state = State(self.names)  # type: ignore[arg-type]
+        self.state = State(self.names)
         self.events: list[Event] = []
         self.meta: list[dict[str, Any] | None] = []
         self.flagged: list[Flagged] = []

@@ -35,7 +35,7 @@ def validate_payloads(
     state after the legal prefix, the first problem (or None) and the flagged events;
     messages name the seats ``names`` (default ``Player 1``, ``Player 2``)."""
     names = tuple(names or default_names())
-    state = State(names)  # type: ignore[arg-type]
+    state = State(names)
     flagged: list[Flagged] = []
     metas = list(meta or [])
     for number, payload in enumerate(payloads, start=1):

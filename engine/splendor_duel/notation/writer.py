@@ -45,7 +45,7 @@ def write_game(
     names, named = header_names(headers)
     metas: list[Mapping[str, Any] | None] = list(meta) if meta is not None else []
     metas += [None] * (len(events) - len(metas))
-    state = State(names)  # type: ignore[arg-type]
+    state = State(names)
     body: list[str] = []
     if events:
         setup = events[0]

@@ -1,9 +1,23 @@
-"""Rule citations: section and page of the official rulebook (printed page numbers of
-``splendor_duel_rulebook_print.txt``), or the secondary source where the rulebook is silent."""
+"""The rules of Splendor Duel, one module per family of decisions, each holding the checks
+of its events next to their effects on the state:
+
+* :mod:`.start`: the table as set up;
+* :mod:`.take`: the optional actions (spend a Privilege, replenish) and taking tokens;
+* :mod:`.cards`: reserving, purchasing, revealing and identifying Jewel cards;
+* :mod:`.abilities`: a joker's colour, the bonus token, the steal;
+* :mod:`.turn`: the order of the turn's resolutions, what is due when, Royal cards, the
+  discard, resignation and the end of the game;
+* :mod:`.moves`: every legal next decision, and every way to pay for a card;
+* :mod:`.facts`: what the checks of several families share.
+
+:mod:`engine.splendor_duel.game` dispatches events to them.  This module itself holds the
+rule citations every violation carries: section and page of the official rulebook (printed
+page numbers of ``splendor_duel_rulebook_print.txt``), or the secondary source where the
+rulebook is silent."""
 
 from __future__ import annotations
 
-from ..errors import Rule
+from ...errors import Rule
 
 SETUP = Rule("Setup", 2)
 PLAYER_TURN = Rule("Player turn: optional actions in order, then one mandatory action", 4)

@@ -1,0 +1,261 @@
+"""Jewel cards: reserving with a Gold token (p.6), purchasing (p.6-7), the card revealed
+into an emptied pyramid slot (publisher's ruling) and a blind reserve identified."""
+
+from __future__ import annotations
+
+from ...errors import Violation
+from .. import rules
+from ..catalogue import CARDS, COLOR_NAMES, EMPTY, GOLD, MAX_RESERVED, ROYAL_CROWN_THRESHOLDS
+from ..events import CardIdentified, CardPurchased, CardReserved, CardRevealed
+from ..state import BONUS_TOKEN, COLOR, ROYAL, SETUP, STEAL, State
+from .facts import (
+    cost_after_bonuses,
+    find_in_pyramid,
+    gain_privilege,
+    not_set_up,
+    refuse,
+    shortfall,
+    token_on,
+    tokens_words,
+    where_is,
+)
+from .turn import advance
+
+
+def check_reserve(state: State, e: CardReserved) -> list[Violation]:
+    """Why the card may not be reserved with the Gold on that space (none if it may)."""
+    p = state.player
+    name = state.names[state.current]
+    if len(p.reserved) >= MAX_RESERVED:
+        return refuse("reserve.limit", f"{name} already has 3 reserved cards", rules.RESERVE)
+    token = state.board[e.gold]
+    if token != GOLD:
+        if GOLD not in state.board:
+            return refuse(
+                "reserve.no_gold",
+                f"{token_on(e.gold, token)} and there is no Gold token on the board",
+                rules.RESERVE,
+            )
+        return refuse("reserve.not_gold", f"{token_on(e.gold, token)}, not Gold", rules.RESERVE)
+    if e.deck is None:
+        cid = e.card or ""
+        if find_in_pyramid(state, cid) < 0:
+            return refuse(
+                "reserve.not_in_pyramid",
+                f"{cid} is not in the pyramid ({where_is(state, cid)})",
+                rules.RESERVE,
+            )
+        return []
+    if state.decks[e.deck - 1] == 0:
+        return refuse("reserve.deck_empty", f"the level-{e.deck} deck is empty", rules.RESERVE)
+    if e.card is not None and e.card not in state.unseen[e.deck - 1]:
+        return refuse(
+            "reserve.card_seen",
+            f"{e.card} cannot be on top of the level-{e.deck} deck: {where_is(state, e.card)}",
+            rules.RESERVE,
+        )
+    return []
+
+
+def apply_reserve(state: State, e: CardReserved) -> None:
+    """The Gold goes to the player, the card (or a blind one from its deck) to their reserve."""
+    p = state.player
+    state.board[e.gold] = EMPTY
+    p.tokens[GOLD] += 1
+    if e.deck is None:
+        cid = e.card or ""
+        level = CARDS[cid].level - 1
+        slot = find_in_pyramid(state, cid)
+        state.pyramid[level][slot] = None
+        state.refill = (level, slot)
+        p.reserved.append((level + 1, cid))
+    else:
+        state.decks[e.deck - 1] -= 1
+        if e.card is not None:
+            state.unseen[e.deck - 1].discard(e.card)
+        p.reserved.append((e.deck, e.card))
+    advance(state)
+
+
+def _locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
+    """Where the current player can buy ``cid`` from: ('pyramid', slot), ('reserve', index)
+    or ('hidden', index of an unidentified reserve of its level); None if nowhere."""
+    slot = find_in_pyramid(state, cid)
+    if slot >= 0:
+        return ("pyramid", slot)
+    reserved = state.player.reserved
+    for i, (_, c) in enumerate(reserved):
+        if c == cid:
+            return ("reserve", i)
+    level = CARDS[cid].level
+    if cid in state.unseen[level - 1]:
+        for i, (lv, c) in enumerate(reserved):
+            if c is None and lv == level:
+                return ("hidden", i)
+    return None
+
+
+def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
+    """Why the card may not be bought with that payment (none if it may)."""
+    name = state.names[state.current]
+    cid = e.card
+    if _locate_purchase(state, cid) is None:
+        return refuse(
+            "purchase.not_available",
+            f"{cid} is neither in the pyramid nor reserved by {name} ({where_is(state, cid)})",
+            rules.PURCHASE,
+        )
+    p = state.player
+    card = CARDS[cid]
+    if card.is_joker and not p.has_bonus_card():
+        return refuse(
+            "purchase.joker_without_bonus",
+            f"{cid} copies the colour of a card with a bonus, and {name} has none",
+            rules.ABILITIES,
+        )
+    need = cost_after_bonuses(p, cid)
+    tokens = p.tokens
+    if shortfall(p, need) > tokens[GOLD]:
+        return refuse(
+            "purchase.unaffordable",
+            f"{cid} costs {name} {tokens_words(need)} after bonuses; {name} holds "
+            f"{tokens_words(tokens)}",
+            rules.PURCHASE,
+        )
+    pay = e.payment
+    for c in range(7):
+        if pay[c] > tokens[c]:
+            return refuse(
+                "purchase.tokens_not_held",
+                f"the payment gives {pay[c]} {COLOR_NAMES[c]} but {name} holds {tokens[c]}",
+                rules.PURCHASE,
+            )
+    gold_due = 0
+    for c in range(6):
+        if pay[c] > need[c]:
+            return refuse(
+                "purchase.payment",
+                f"the payment gives {pay[c]} {COLOR_NAMES[c]}; {cid} costs {name} only "
+                f"{need[c]} {COLOR_NAMES[c]} after bonuses ({tokens_words(need)})",
+                rules.BONUSES,
+            )
+        gold_due += need[c] - pay[c]
+    if pay[GOLD] != gold_due:
+        return refuse(
+            "purchase.payment",
+            f"the payment ({tokens_words(pay)}) does not match the cost of {cid} after "
+            f"bonuses ({tokens_words(need)}): it needs {gold_due} Gold, not {pay[GOLD]}",
+            rules.BONUSES,
+        )
+    return []
+
+
+def apply_purchase(state: State, e: CardPurchased) -> None:
+    """The payment goes to the bag, the card to the player; its abilities and crowns fall due."""
+    cid = e.card
+    card = CARDS[cid]
+    p = state.player
+    where = _locate_purchase(state, cid)
+    assert where is not None
+    kind, index = where
+    if kind == "pyramid":
+        state.pyramid[card.level - 1][index] = None
+        state.refill = (card.level - 1, index)
+    else:
+        del p.reserved[index]
+        if kind == "hidden":
+            state.unseen[card.level - 1].discard(cid)
+    tokens, bag, pay = p.tokens, state.bag, e.payment
+    for c in range(7):
+        n = pay[c]
+        if n:
+            tokens[c] -= n
+            bag[c] += n
+    color = card.color
+    p.cards.append((cid, color))
+    p.points += card.points
+    if color is not None:
+        p.bonuses[color] += card.bonus
+        p.color_points[color] += card.points
+    state.last_card = cid
+    pending = state.pending
+    for ability in card.abilities:
+        if ability == "wild":
+            pending.append(COLOR)
+        elif ability == "again":
+            state.extra_turn = True
+        elif ability == "privilege":
+            gain_privilege(state, state.current)
+        elif ability == "token":
+            pending.append(BONUS_TOKEN)
+        elif ability == "steal":
+            pending.append(STEAL)
+    if card.crowns:
+        before = p.crowns
+        p.crowns += card.crowns
+        for threshold in ROYAL_CROWN_THRESHOLDS:
+            if before < threshold <= p.crowns:
+                p.royals_due += 1
+                pending.append(ROYAL)
+    advance(state)
+
+
+def check_reveal(state: State, e: CardRevealed) -> list[Violation]:
+    """Why the card cannot be the one revealed into the empty slot."""
+    level = (state.refill or (0, 0))[0] + 1
+    card = CARDS[e.card]
+    if card.level != level:
+        return refuse(
+            "reveal.level",
+            f"{e.card} is a level-{card.level} card; the empty slot is in level {level}",
+            rules.REFILL,
+        )
+    if e.card not in state.unseen[level - 1]:
+        return refuse(
+            "reveal.seen",
+            f"{e.card} cannot come from the level-{level} deck: {where_is(state, e.card)}",
+            rules.REFILL,
+        )
+    return []
+
+
+def apply_reveal(state: State, e: CardRevealed) -> None:
+    """The card fills the empty pyramid slot."""
+    level, slot = state.refill or (0, 0)
+    state.pyramid[level][slot] = e.card
+    state.decks[level] -= 1
+    state.unseen[level].discard(e.card)
+    state.refill = None
+    advance(state)
+
+
+def check_identify(state: State, e: CardIdentified) -> list[Violation]:
+    """Why the card cannot be the player's blind reserve."""
+    if state.awaiting == SETUP:
+        return not_set_up()
+    level = CARDS[e.card].level
+    p = state.players[e.player]
+    if not any(c is None and lv == level for lv, c in p.reserved):
+        return refuse(
+            "identify.no_hidden_card",
+            f"{state.names[e.player]} has no unidentified level-{level} reserved card",
+            rules.RESERVE,
+        )
+    if e.card not in state.unseen[level - 1]:
+        return refuse(
+            "identify.seen",
+            f"{e.card} cannot be the blind reserve: {where_is(state, e.card)}",
+            rules.RESERVE,
+        )
+    return []
+
+
+def apply_identify(state: State, e: CardIdentified) -> None:
+    """The player's first unidentified reserve of the card's level becomes the card."""
+    level = CARDS[e.card].level
+    reserved = state.players[e.player].reserved
+    for i, (lv, c) in enumerate(reserved):
+        if c is None and lv == level:
+            reserved[i] = (lv, e.card)
+            break
+    state.unseen[level - 1].discard(e.card)

@@ -1,0 +1,252 @@
+"""Every legal next decision of the player to move, and every way to pay for a card.
+
+legal_moves is most of the cost of a random playout, so its moves are prebuilt once and
+shared between calls (events are frozen), and the per-colour arithmetic runs on locals.
+Observations (the tokens drawn from the bag, a revealed card) are not enumerated: a
+replenish and a blind reserve come back as templates whose drawn tokens or card are
+unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..catalogue import CARDS, GOLD, MAX_RESERVED, MAX_TOKENS, ROYALS
+from ..events import (
+    BoardReplenished,
+    BonusTokenTaken,
+    CardPurchased,
+    CardReserved,
+    ColorCopied,
+    Counts,
+    Event,
+    PrivilegeSpent,
+    RoyalTaken,
+    TokensDiscarded,
+    TokensTaken,
+    TokenStolen,
+)
+from ..state import ACTION, BONUS_TOKEN, COLOR, DISCARD, ROYAL, STEAL, PlayerState, State
+from .facts import cost_after_bonuses, shortfall
+
+
+def _lines_from(space: int) -> tuple[tuple[int, TokensTaken, int, TokensTaken | None], ...]:
+    """The straight lines of 2 and 3 spaces whose first (lowest) space is ``space``:
+    (bit of the 2nd space, the 2-token take, bit of the 3rd space or 0, the 3-token take
+    or None).  Ordered by the 2nd space (right, down-left, down, down-right), so that
+    walking them space by space lists the takes in the order of ``SEGMENTS``."""
+    row, col = divmod(space, 5)
+    lines: list[tuple[int, TokensTaken, int, TokensTaken | None]] = []
+    for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
+        r1, c1, r2, c2 = row + dr, col + dc, row + 2 * dr, col + 2 * dc
+        if not (0 <= r1 < 5 and 0 <= c1 < 5):
+            continue
+        second = r1 * 5 + c1
+        if 0 <= r2 < 5 and 0 <= c2 < 5:
+            third = r2 * 5 + c2
+            lines.append(
+                (
+                    1 << second,
+                    TokensTaken((space, second)),
+                    1 << third,
+                    TokensTaken((space, second, third)),
+                )
+            )
+        else:
+            lines.append((1 << second, TokensTaken((space, second)), 0, None))
+    return tuple(lines)
+
+
+_SINGLE_TAKES = tuple(TokensTaken((s,)) for s in range(25))
+_LINES = tuple(_lines_from(s) for s in range(25))
+_PRIVILEGE_MOVES = tuple(PrivilegeSpent(s) for s in range(25))
+_BONUS_MOVES = tuple(BonusTokenTaken(s) for s in range(25))
+_STEAL_MOVES = tuple(TokenStolen(c) for c in range(6))
+_COLOR_MOVES = tuple(ColorCopied(c) for c in range(5))
+_ROYAL_MOVES = {r: RoyalTaken(r) for r in ROYALS}
+_REPLENISH = BoardReplenished(None)
+#: Per Gold space: the reserve of each card from the pyramid, and blind from each deck.
+_RESERVE_CARD = tuple({cid: CardReserved(g, cid, None) for cid in CARDS} for g in range(25))
+_RESERVE_BLIND = tuple(tuple(CardReserved(g, None, lv) for lv in (1, 2, 3)) for g in range(25))
+_PURCHASES: dict[tuple[str, Counts], CardPurchased] = {}
+
+
+def payments(player: PlayerState, card_id: str) -> list[Counts]:
+    """Every distinct way ``player`` can pay for ``card_id`` (token counts, Gold last).
+
+    Gold stands in for any missing gem or Pearl; payments differ in which tokens leave
+    the player's supply.
+
+    >>> from engine.splendor_duel.state import PlayerState
+    >>> p = PlayerState()
+    >>> p.tokens = [0, 2, 2, 0, 0, 0, 1]   # 2 blue, 2 green, 1 Gold
+    >>> payments(p, "1-03")                # costs 2 blue, 2 green, 1 Pearl
+    [(0, 2, 2, 0, 0, 0, 1)]
+    """
+    need = cost_after_bonuses(player, card_id)
+    tokens = player.tokens
+    gold = tokens[GOLD]
+    if shortfall(player, need) > gold:
+        return []
+    if not gold:
+        return [(need[0], need[1], need[2], need[3], need[4], need[5], 0)]
+    out: list[Counts] = []
+    paid = [0] * 7
+
+    def fill(c: int, gold_left: int) -> None:
+        if c == 6:
+            used = gold - gold_left
+            out.append((paid[0], paid[1], paid[2], paid[3], paid[4], paid[5], used))
+            return
+        n = need[c]
+        high = n if n < tokens[c] else tokens[c]
+        low = n - gold_left if n > gold_left else 0
+        for k in range(high, low - 1, -1):
+            paid[c] = k
+            fill(c + 1, gold_left - (n - k))
+        paid[c] = 0
+
+    fill(0, gold)
+    return out
+
+
+def _purchase_candidates(state: State) -> list[str]:
+    """The cards the player to move could buy: the pyramid, then their reserve (for a
+    blind reserve not identified yet, every card it could be)."""
+    out = [cid for row in state.pyramid for cid in row if cid is not None]
+    hidden_levels: set[int] = set()
+    for level, cid in state.player.reserved:
+        if cid is not None:
+            out.append(cid)
+        elif level not in hidden_levels:
+            hidden_levels.add(level)
+            out.extend(sorted(state.unseen[level - 1]))
+    return out
+
+
+def purchases(state: State, moves: list[Event]) -> None:
+    """Append every purchase the player to move can make, one move per distinct payment."""
+    p = state.player
+    t0, t1, t2, t3, t4, t5, gold = p.tokens
+    b0, b1, b2, b3, b4 = p.bonuses
+    can_joker = b0 or b1 or b2 or b3 or b4
+    cache = _PURCHASES
+    for cid in _purchase_candidates(state):
+        card = CARDS[cid]
+        if card.is_joker and not can_joker:
+            continue
+        c0, c1, c2, c3, c4, c5 = card.cost
+        # What the card costs after bonuses, colour by colour, and the Gold it needs.
+        n0 = c0 - b0 if c0 > b0 else 0
+        n1 = c1 - b1 if c1 > b1 else 0
+        n2 = c2 - b2 if c2 > b2 else 0
+        n3 = c3 - b3 if c3 > b3 else 0
+        n4 = c4 - b4 if c4 > b4 else 0
+        short = (
+            (n0 - t0 if n0 > t0 else 0)
+            + (n1 - t1 if n1 > t1 else 0)
+            + (n2 - t2 if n2 > t2 else 0)
+            + (n3 - t3 if n3 > t3 else 0)
+            + (n4 - t4 if n4 > t4 else 0)
+            + (c5 - t5 if c5 > t5 else 0)
+        )
+        if short > gold:
+            continue
+        pays = [(n0, n1, n2, n3, n4, c5, 0)] if not gold else payments(p, cid)
+        for pay in pays:
+            key = (cid, pay)
+            move = cache.get(key)
+            if move is None:
+                move = cache[key] = CardPurchased(cid, pay)
+            moves.append(move)
+
+
+def _discards(tokens: Sequence[int], k: int) -> list[Counts]:
+    out: list[Counts] = []
+    chosen = [0] * 7
+
+    def fill(c: int, left: int) -> None:
+        if c == 7:
+            if not left:
+                out.append(tuple(chosen))  # type: ignore[arg-type]
+            return
+        for n in range(min(left, tokens[c]), -1, -1):
+            chosen[c] = n
+            fill(c + 1, left - n)
+        chosen[c] = 0
+
+    fill(0, k)
+    return out
+
+
+def legal_moves(state: State) -> list[Event]:
+    """Every legal next decision of the player to move (see the module docstring).
+
+    >>> legal_moves(State())             # the setup is an observation, not a decision
+    []
+    """
+    aw = state.awaiting
+    if aw == ACTION:
+        return _action_moves(state)
+    p = state.player
+    if aw == COLOR:
+        return [_COLOR_MOVES[c] for c in range(5) if p.bonuses[c]]
+    if aw == BONUS_TOKEN:
+        color = CARDS[state.last_card or ""].color
+        return [_BONUS_MOVES[s] for s, t in enumerate(state.board) if t == color]
+    if aw == STEAL:
+        opp = state.opponent.tokens
+        return [_STEAL_MOVES[c] for c in range(6) if opp[c]]
+    if aw == ROYAL:
+        return [_ROYAL_MOVES[r] for r in state.royals]
+    if aw == DISCARD:
+        return [TokensDiscarded(d) for d in _discards(p.tokens, p.token_count - MAX_TOKENS)]
+    return []
+
+
+def _action_moves(state: State) -> list[Event]:
+    """Optional actions, then the mandatory actions, in a fixed order: privileges by
+    space, replenish, takes (as ``SEGMENTS``), reserves by Gold space, purchases."""
+    p = state.player
+    mask = 0
+    spaces = []  # spaces holding a Gem or Pearl token
+    golds = []
+    for s, t in enumerate(state.board):
+        if t >= 0:
+            if t == GOLD:
+                golds.append(s)
+            else:
+                mask |= 1 << s
+                spaces.append(s)
+    moves: list[Event] = []
+    if not state.replenished:
+        if p.privileges:
+            moves.extend([_PRIVILEGE_MOVES[s] for s in spaces])
+        if any(state.bag):
+            moves.append(_REPLENISH)
+    pairs: list[Event] = []
+    triples: list[Event] = []
+    for s in spaces:
+        moves.append(_SINGLE_TAKES[s])
+        for bit2, pair, bit3, triple in _LINES[s]:
+            if mask & bit2:
+                pairs.append(pair)
+                if mask & bit3:
+                    triples.append(triple)  # type: ignore[arg-type]
+    moves += pairs
+    moves += triples
+    if golds and len(p.reserved) < MAX_RESERVED:
+        pyramid_cards = [c for row in state.pyramid for c in row if c is not None]
+        decks = state.decks
+        for g in golds:
+            by_card = _RESERVE_CARD[g]
+            moves.extend([by_card[cid] for cid in pyramid_cards])
+            blind = _RESERVE_BLIND[g]
+            if decks[0]:
+                moves.append(blind[0])
+            if decks[1]:
+                moves.append(blind[1])
+            if decks[2]:
+                moves.append(blind[2])
+    purchases(state, moves)
+    return moves
