@@ -51,7 +51,7 @@ def cards_cmd(
     if as_json:
         echo_json([{"id": c.id, "level": c.level, **c.facts} for c in cards])
         return
-    table = [("id", "level", *FACTS)]
+    table: list[tuple[str, ...]] = [("id", "level", *FACTS)]
     table += [(c.id, str(c.level), *(str(c.facts.get(f, "")) for f in FACTS)) for c in cards]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
