@@ -195,7 +195,9 @@ def log(
         kind = store.game(game_id).kind
         rules = get_game(kind)
         state = store.state_at(game_id)
-        parsed = _read(rules, state.copy(), game_id, text, as_played)
+        parsed = _read(
+            rules, state.copy(), game_id, text, as_played, _history(store, game_id, text)
+        )
         payloads = [_payload(rules, e) for e in parsed.events]
         try:
             result = store.append(game_id, before, payloads, meta=list(parsed.meta))
@@ -277,16 +279,38 @@ def _payload(rules: GameRules, event: Any) -> dict[str, Any]:
     return rules.event_to_dict(event)
 
 
-def _read(rules: GameRules, state: Any, game_id: str, text: str, as_played: bool) -> Any:
-    """The events ``text`` means in ``state``; with ``as_played`` a refused decision is
-    read again marked as played illegally."""
-    parsed = rules.read_moves(state, text)
+#: The notation's keyword of a correction, which needs the game's events to be read.
+UNDO_WORD = "undo"
+
+
+def _history(store: EventStore, game_id: str, text: str) -> tuple[list[Any], list[Any]] | None:
+    """The game's events and meta, for a text that takes steps back (``undo``); None
+    otherwise, so a plain move is read from the state alone, without reading the game."""
+    if UNDO_WORD not in text.lower():
+        return None
+    stored = store.events(game_id)
+    return [e.event for e in stored], [e.meta or None for e in stored]
+
+
+def _read(
+    rules: GameRules,
+    state: Any,
+    game_id: str,
+    text: str,
+    as_played: bool,
+    history: tuple[list[Any], list[Any]] | None = None,
+) -> Any:
+    """The events ``text`` means in ``state`` (``history``: the game's events and meta,
+    for a correction); with ``as_played`` a refused decision is read again marked as
+    played illegally."""
+    events, meta = history if history is not None else (None, None)
+    parsed = rules.read_moves(state, text, events, meta)
     if parsed.errors:
         err = parsed.errors[0]
         violations = list(getattr(err, "violations", None) or [])
         if violations and getattr(err, "kind", "illegal") == "illegal":
             if as_played:
-                again = rules.read_moves(state, _marked(text))
+                again = rules.read_moves(state, _marked(text), events, meta)
                 if not again.errors:
                     return again
             raise MoveRefused(game_id, text, violations, _where(err, text))

@@ -22,8 +22,9 @@ GAMES = ROOT / "fixtures" / "games"
 
 
 def _setup_text(path: Path) -> str:
-    """A fixture's headers and setup: the file up to its first turn."""
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    """A fixture's headers and setup, as the table knows them before the first move: the
+    file up to its first turn, without the headers that say how it ended."""
+    lines = _without_outcome(path).splitlines(keepends=True)
     first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
     return "".join(lines[:first])
 
