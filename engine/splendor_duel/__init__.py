@@ -177,15 +177,21 @@ class SplendorDuel:
     def cards(self) -> Mapping[str, Card]:
         from .catalogue import CARDS
 
-        return {cid: _card(c) for cid, c in CARDS.items()}
+        return {
+            cid: Card(cid, c.level, c.describe(), {"points": c.points, "crowns": c.crowns})
+            for cid, c in CARDS.items()
+        }
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
-        """Cards by what is printed on them (:func:`lookup.find_cards`); with ``state``,
-        only those still unseen there.  CardQueryError names a word that fits nothing."""
-        from .lookup import find_cards
-
-        candidates = None if state is None else sorted(set().union(*state.unseen))
-        return [_card(c) for c in find_cards(query, candidates)]
+        words = query.lower().split()
+        cards = self.cards()
+        if query.strip() in cards:
+            return [cards[query.strip()]]
+        found = [c for c in cards.values() if all(w in c.words.lower() for w in words)]
+        if state is not None:
+            unseen = set().union(*state.unseen)
+            found = [c for c in found if c.id in unseen]
+        return found
 
     def random_game(
         self, rng: random.Random, names: Sequence[str] | None = None
@@ -193,29 +199,6 @@ class SplendorDuel:
         from .simulate import random_game
 
         return random_game(rng, names)
-
-
-def _card(card: Any) -> Card:
-    """The protocol's record of a catalogue card, its printed facts as plain values."""
-    from .catalogue import COLOR_LETTERS, COLOR_NAMES
-
-    colour = (
-        "joker" if card.is_joker else (COLOR_NAMES[card.color] if card.color is not None else "")
-    )
-    cost = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(card.cost) if n)
-    return Card(
-        card.id,
-        card.level,
-        card.describe(),
-        {
-            "colour": colour,
-            "bonus": card.bonus,
-            "points": card.points,
-            "crowns": card.crowns,
-            "ability": ", ".join(card.abilities),
-            "cost": cost,
-        },
-    )
 
 
 GAME = SplendorDuel()
