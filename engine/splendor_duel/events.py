@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..corrections import RETRACTION, Retraction, retraction_from_dict, retraction_to_dict
 from ..errors import EventFormatError
 from .catalogue import (
     CARDS,
@@ -211,7 +212,7 @@ def counts_to_dict(counts: Sequence[int]) -> dict[str, int]:
     return {COLOR_NAMES[c]: n for c, n in enumerate(counts) if n}
 
 
-def event_to_dict(event: Event) -> dict[str, Any]:
+def event_to_dict(event: Event | Retraction) -> dict[str, Any]:
     """The plain JSON form of an event (the stored payload, version ``PAYLOAD_VERSION``)."""
     t = event.type
     match event:
@@ -255,6 +256,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             return {"type": t, "player": player, "card": card}
         case PlayerResigned(player=player):
             return {"type": t, "player": player}
+    if isinstance(event, Retraction):  # a correction: the same payload in every game
+        return retraction_to_dict(event)
     raise EventFormatError(f"unknown event type {t!r}", "type")
 
 
@@ -420,7 +423,7 @@ def _canonical_event(data: dict[str, Any]) -> Event | None:
     return None
 
 
-def event_from_dict(data: Any) -> Event:
+def event_from_dict(data: Any) -> Event | Retraction:
     """Build an event from its JSON form; EventFormatError names the offending field."""
     if type(data) is dict:
         event = _canonical_event(data)
@@ -429,13 +432,15 @@ def event_from_dict(data: Any) -> Event:
     return _event_from_any_dict(data)
 
 
-def _event_from_any_dict(data: Any) -> Event:
+def _event_from_any_dict(data: Any) -> Event | Retraction:
     """The full parser: every accepted spelling, and the error for every malformed form."""
     if not isinstance(data, Mapping):
         raise EventFormatError(f"an event is a JSON object, got {type(data).__name__}")
     t = _need(data, "type")
     cls = EVENT_TYPES.get(t) if isinstance(t, str) else None
     if cls is None:
+        if t == RETRACTION:  # a correction: the same payload in every game
+            return retraction_from_dict(data)
         raise EventFormatError(
             f"unknown event type {t!r} (one of {', '.join(EVENT_TYPES)})", "type"
         )

@@ -48,7 +48,7 @@ from .builder import GameBuilder, parse_game
 from .decisions import TEXT_CACHE as _TEXT_CACHE
 from .decisions import move_text, move_text_safe
 from .lexer import GLYPHS, ILLEGAL_MARK, KEYWORDS
-from .moves import check_move, legal_move_texts, parse_move
+from .moves import check_move, legal_move_texts, parse_move, read_moves
 from .payloads import validate_payloads
 from .reader import read_game
 from .results import ERROR_KINDS, Flagged, NotationError, PayloadProblem
@@ -81,6 +81,7 @@ __all__ = [
     "parse_position",
     "position_string",
     "read_game",
+    "read_moves",
     "state_differences",
     "states_equal",
     "validate_payloads",
