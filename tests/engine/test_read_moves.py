@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from test_notation import HEAD as NOTATION_HEAD
 
 from engine.corrections import Retraction, effective_steps, fold, undo_target
 from engine.games import get_game
@@ -21,22 +22,8 @@ FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.tl"))
 NAMES = ("Ann", "Bob")
 HEADERS = {"players": list(NAMES)}
 
-HEAD = """[Game "Splendor Duel"]
-[Player1 "Ann"]
-[Player2 "Bob"]
-[First "Ann"]
-
-board
-    a b c d e
-  1 W B G R K
-  2 P P W B G
-  3 R K W B G
-  4 R K W B G
-  5 R K Y Y Y
-level3  3-01 3-02 3-03
-level2  2-01 2-02 2-03 2-04
-level1  1-01 1-02 1-03 1-04 1-05
-"""
+#: The board as test_notation draws it (Gold on c5, d5, e5), the seats called Ann and Bob.
+HEAD = NOTATION_HEAD.replace("Alice", "Ann")
 
 
 def _split(text: str) -> tuple[str, list[str]]:

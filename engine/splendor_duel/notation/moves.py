@@ -63,6 +63,18 @@ def read_moves(
     meta, the state after them, the decisions marked ``!illegal`` (forced, ``flagged``)
     and the errors (source ``<move>``, line and column in ``text``).  Never raises for
     bad input.
+
+    >>> import random
+    >>> from engine.splendor_duel import game, simulate
+    >>> events = simulate.random_game(random.Random(5))[:1]
+    >>> state = game.replay(events)
+    >>> got = read_moves(state, "1. take a1 {first}", events)
+    >>> got.events, got.meta, got.state.turn
+    ([TokensTaken(spaces=(0,))], [{'comment': 'first'}], 2)
+    >>> read_moves(got.state, "undo", events + got.events).events
+    [Retraction(back_to=1, type='retraction')]
+    >>> print(read_moves(state, "take a1 z9").errors[0])
+    <move>:1:9: unknown name: no space 'z9' on the board (columns a-e, rows 1-5)
     """
     builder = GameBuilder.continuing(state, events, meta)
     read_turns(text, builder, state.turn)
