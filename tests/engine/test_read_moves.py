@@ -14,7 +14,7 @@ from engine.corrections import Retraction, effective_steps, fold, undo_target
 from engine.games import get_game
 from engine.splendor_duel.events import CardRevealed, event_from_dict, event_to_dict
 from engine.splendor_duel.lookup import find_cards
-from engine.splendor_duel.notation import validate_payloads
+from engine.splendor_duel.notation import reader, validate_payloads
 
 GAME = get_game("splendor-duel")
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,6 +250,16 @@ def test_random_games_with_undos_write_and_read_back_to_the_same_events(seed):
     payloads = [GAME.event_to_dict(e) for e in events]
     final, problem, _ = validate_payloads(payloads, None, NAMES)
     assert problem is None and GAME.position(final) == GAME.position(back.state)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_corrections_read_the_same_token_by_token(seed, monkeypatch):
+    text = GAME.write_game(HEADERS, _random_game_with_undos(seed))
+    fast = GAME.read_game(text)
+    monkeypatch.setattr(reader, "PLAIN_LINES", False)
+    slow = GAME.read_game(text)
+    assert slow.errors == fast.errors == []
+    assert (slow.events, slow.meta) == (fast.events, fast.meta)
 
 
 # --- retraction payloads --------------------------------------------------------------
