@@ -147,6 +147,7 @@ def test_undo_takes_back_the_last_decision_with_its_reveal():
     assert again.errors[0].kind == "illegal"
     assert again.errors[0].violations[0].code == "correction.nothing_to_undo"
     assert GAME.read_moves(state, "undo").errors[0].kind == "syntax"  # needs the events
+    assert "it is logged, not checked" in str(GAME.check_move(state, "undo").error)
 
 
 def test_undo_to_a_step_and_its_errors():

@@ -28,6 +28,7 @@ from ..events import BoardReplenished, Event, event_to_dict
 from ..state import REVEAL, State
 from .arguments import Context, Fail, is_payment
 from .builder import GameBuilder
+from .corrections import UNDO
 from .decisions import READERS, move_text
 from .lexer import KEYWORDS, TOKEN_RE
 from .players import default_names
@@ -101,6 +102,8 @@ def parse_move(state: State, text: str, names: Sequence[str] | None = None) -> E
         raise fail("syntax", 0, f"expected a decision ({', '.join(KEYWORDS)})")
     keyword = tokens[0]
     reader = READERS.get(keyword)
+    if keyword == UNDO:
+        raise fail("syntax", 0, f"{UNDO} takes back logged steps: it is logged, not checked")
     if reader is None:
         near = difflib.get_close_matches(keyword, KEYWORDS, 1)
         hint = f" (did you mean {near[0]}?)" if near else ""
