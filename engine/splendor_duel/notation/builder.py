@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import Retraction, fold
+from ...corrections import CorrectionRefused, Retraction, fold, retraction_at
 from ...errors import IllegalMoveError, Violation
 from ...protocol import ParsedGame
 from .. import describe, rules
@@ -18,7 +18,7 @@ from ..events import CardRevealed, Event, GameSetUp, TokensTaken
 from ..position import position_string
 from ..state import ACTION, OVER, REVEAL, SETUP, State
 from .arguments import Context, Fail
-from .corrections import UNDO, CorrectionRefused, read_undo, retraction_at
+from .corrections import UNDO, read_undo
 from .decisions import READERS, TEXT_CACHE, UNCACHED, learn, remember
 from .lexer import DECISION_RE, KEYWORDS, Line
 from .players import game, listing, seat_number

@@ -16,15 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...corrections import (
-    CORRECTION_RULE,
-    CorrectionError,
-    Retraction,
-    check_retraction,
-    effective_steps,
-    undo_target,
-)
-from ...errors import Violation
+from ...corrections import CorrectionError, Retraction, undo_target
 from .arguments import Fail
 from .players import game
 
@@ -50,31 +42,6 @@ def read_undo(args: list[str], illegal: bool = False) -> int | None:
     if not args[1].isdigit() or int(args[1]) < 1:
         raise Fail("syntax", 1, _USAGE)
     return int(args[1])
-
-
-class CorrectionRefused(CorrectionError):
-    """A correction that cannot stand; ``violations`` say why."""
-
-    def __init__(self, violations: Sequence[Violation]):
-        self.violations = list(violations)
-        super().__init__("; ".join(str(v) for v in self.violations))
-
-
-def retraction_at(rules: Any, events: Sequence[Any], back_to: int | None) -> Retraction:
-    """The Retraction that ``undo`` (``back_to`` None) or ``undo to K`` appends to
-    ``events``; CorrectionRefused when it cannot stand there."""
-    if back_to is None:
-        try:
-            back_to = undo_target(rules, events)
-        except CorrectionError as err:
-            raise CorrectionRefused(
-                [Violation("correction.nothing_to_undo", str(err), CORRECTION_RULE)]
-            ) from None
-    retraction = Retraction(back_to)
-    problems = check_retraction(effective_steps(events), len(events) + 1, retraction)
-    if problems:
-        raise CorrectionRefused(problems)
-    return retraction
 
 
 def undo_text(events: Sequence[Any], retraction: Retraction) -> str:
