@@ -85,8 +85,16 @@ class SplendorDuel:
 
         return write_game(headers, events, meta)
 
-    def read_moves(self, state: State, text: str) -> ParsedGame:
-        raise NotImplementedError("reading a turn against a state comes with table logging")
+    def read_moves(
+        self,
+        state: State,
+        text: str,
+        events: Sequence[Any] | None = None,
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+    ) -> ParsedGame:
+        from .notation import read_moves
+
+        return read_moves(state, text, events, meta)
 
     def parse_move(self, state: State, text: str) -> _events.Event:
         from .notation import parse_move
@@ -177,21 +185,17 @@ class SplendorDuel:
     def cards(self) -> Mapping[str, Card]:
         from .catalogue import CARDS
 
-        return {
-            cid: Card(cid, c.level, c.describe(), {"points": c.points, "crowns": c.crowns})
-            for cid, c in CARDS.items()
-        }
+        return {cid: _card(c) for cid, c in CARDS.items()}
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
-        words = query.lower().split()
-        cards = self.cards()
-        if query.strip() in cards:
-            return [cards[query.strip()]]
-        found = [c for c in cards.values() if all(w in c.words.lower() for w in words)]
-        if state is not None:
-            unseen = set().union(*state.unseen)
-            found = [c for c in found if c.id in unseen]
-        return found
+        """The cards that fit every word of ``query`` (``green 3 points crown``, ``level 2
+        joker``, ``steal``, an id), by id; with ``state``, only those still unseen there
+        (in a deck or reserved blind).  A word that fits nothing printed on a card raises
+        :class:`engine.splendor_duel.lookup.CardQueryError` (a ValueError) naming it."""
+        from .lookup import find_cards
+
+        candidates = None if state is None else set().union(*state.unseen)
+        return [_card(c) for c in find_cards(query, candidates)]
 
     def random_game(
         self, rng: random.Random, names: Sequence[str] | None = None
@@ -199,6 +203,22 @@ class SplendorDuel:
         from .simulate import random_game
 
         return random_game(rng, names)
+
+
+def _card(c: Any) -> Card:
+    """A catalogue card as the protocol's :class:`engine.protocol.Card`."""
+    from .catalogue import COLOR_NAMES
+
+    color = "joker" if c.is_joker else (COLOR_NAMES[c.color] if c.color is not None else None)
+    facts = {
+        "color": color,
+        "bonus": c.bonus,
+        "points": c.points,
+        "crowns": c.crowns,
+        "abilities": list(c.abilities),
+        "cost": {COLOR_NAMES[i]: n for i, n in enumerate(c.cost) if n},
+    }
+    return Card(c.id, c.level, c.describe(), facts)
 
 
 GAME = SplendorDuel()
