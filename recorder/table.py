@@ -36,11 +36,11 @@ from typing import Any
 
 from engine.corrections import Retraction, retraction_at, undo_text
 from engine.errors import EngineError, Violation
-from engine.games import UnknownGameKind, game_for_notation, get_game
+from engine.games import get_game
 from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError
-from .records import GameImport
+from .io import load_text
 from .sqlite import EventStore
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
@@ -125,36 +125,19 @@ class BadMove(StoreError):
 
 def new_game(store: EventStore, text: str, *, source: str = "<text>") -> str:
     """Store a new game from its headers and setup in notation (as an exported game reads
-    up to its first turn; moves after the setup are allowed and checked) under a fresh
-    random id, and return the id.  Never finds a stored game: this is the one way to
-    start a second game with the same setup.  ImportRejected names what is wrong."""
-    try:
-        rules = game_for_notation(text)
-    except UnknownGameKind as err:
-        raise ImportRejected(None, str(err.args[0]), source=source) from None
-    parsed = rules.read_game(text, source)
-    if parsed.errors:
-        first = parsed.errors[0]
-        violations = list(getattr(first, "violations", None) or [])
-        raise ImportRejected(
-            None,
-            violations or str(getattr(first, "message", first)),
-            source=source,
-            line=getattr(first, "line", None),
-            column=getattr(first, "column", None),
-        )
-    if not parsed.events:
+    up to its first turn; moves after the setup are allowed and checked; a JSON game file
+    is read too) under a fresh random id, and return the id.  Never finds a stored game:
+    this is the one way to start a second game with the same setup.  ImportRejected names
+    what is wrong, with its line and column."""
+    records = load_text(text, source)
+    if len(records) != 1:
+        raise ImportRejected(None, f"{len(records)} games given; a new game is one", source=source)
+    (record,) = records
+    if not record.events:
         raise ImportRejected(
             None, "no setup: a new game needs the table as laid out", source=source
         )
-    record = GameImport(
-        kind=rules.kind,
-        headers=dict(parsed.headers),
-        events=[rules.event_to_dict(e) for e in parsed.events],
-        meta=[None if m is None else dict(m) for m in parsed.meta],
-        game_id=secrets.token_hex(6),
-        parsed=list(parsed.events),
-    )
+    record.game_id = secrets.token_hex(6)
     return store.import_game(record).game_id
 
 
