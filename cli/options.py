@@ -23,6 +23,8 @@ EXIT_OK = 0
 EXIT_ILLEGAL = 1
 #: The input cannot be read at all (a missing file or game, a malformed position or move).
 EXIT_UNREADABLE = 2
+#: ``--expect N`` and the game has another number of steps: nothing was written.
+EXIT_STALE = 3
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,6 +65,24 @@ class Unreadable(CommandError):
     exit_code = EXIT_UNREADABLE
 
 
+class Stale(CommandError):
+    """The game moved on since the caller looked (``--expect``): exit code 3."""
+
+    exit_code = EXIT_STALE
+
+
+def error_for(err: Exception, default: type[CommandError]) -> CommandError:
+    """The command error (and so the exit code) of a library error: a stale expected step
+    exits 3, text that does not read as a move 2, anything else ``default``'s code."""
+    from recorder.table import BadMove, StaleStep
+
+    if isinstance(err, StaleStep):
+        return Stale(str(err))
+    if isinstance(err, BadMove):
+        return Unreadable(str(err))
+    return default(str(err))
+
+
 @contextmanager
 def opened(
     db_path: Path | None, *, must_exist: bool = False, error: type[CommandError] = CommandError
@@ -81,7 +101,7 @@ def opened(
         with recorder.EventStore.open(path) as store:
             yield store
     except (recorder.StoreError, EngineError) as err:
-        raise error(str(err)) from None
+        raise error_for(err, error) from None
 
 
 class LazyChoice(click.Choice):  # type: ignore[type-arg]

@@ -15,7 +15,7 @@ from .options import db_option, opened
 @db_option
 def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
     """Show a game's table at a step as text: what lies on it, what each player holds,
-    whose turn it is.
+    whose turn it is, and what the game waits for (or how it ended).
 
     \b
     Example:
@@ -31,6 +31,8 @@ def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
     click.echo(f"Game {row.id}: {' vs '.join(seat_names(row.headers, rules.seats))}")
     click.echo(f"After step {row.event_count if step is None else step} of {row.event_count}")
     click.echo(rules.text_view(state), nl=False)
+    status = rules.status(state)
+    click.echo(status.result.text if status.result is not None else f"\nnext: {status.due}")
 
 
 COMMANDS: list[click.Command] = [show_cmd]

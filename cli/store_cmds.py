@@ -86,6 +86,12 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
                     flagged = f", {len(result.flagged)} played illegally" if result.flagged else ""
                     counts = f"{result.events} events{flagged}"
                     click.echo(f"{source}: imported game {result.game_id} ({counts})")
+            elif result.appended:
+                imported += 1
+                if not quiet and not bar_shown:
+                    click.echo(
+                        f"{source}: appended {result.appended} events to game {result.game_id}"
+                    )
             else:
                 already += 1
                 if not quiet and not bar_shown:

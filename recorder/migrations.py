@@ -16,6 +16,7 @@ The tables, in the words of the game:
 * ``game_summaries`` and ``game_players`` — projections for listing and filtering, updated
   in the same transaction as the events and rebuildable from them; a game's players are
   its ``game_players`` rows, one per seat, however many seats it has (migration 3);
+* ``snapshots`` — a cache: a game's position string after a step (migration 4);
 * views ``game_list`` and ``event_log`` for reading the file in any SQLite tool.
 """
 
@@ -283,11 +284,29 @@ SELECT
 FROM game_summaries AS s JOIN games AS g ON g.id = s.game_id;
 """
 
+# Migration 4 keeps snapshots: a game's state after a step as its position string, so
+# appending and reading the head fold only the steps after the nearest snapshot.  They are
+# caches, written with the events in the same transaction (at the head, and every
+# ``SNAPSHOT_EVERY`` steps); deleting them all changes nothing but speed.  It also indexes
+# each game's setup, by which an import finds a game stored under another id (the same
+# game with or without its Result header, or a shorter record of it).
+MIGRATION_4 = """
+CREATE TABLE snapshots (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    step INTEGER NOT NULL CHECK (step >= 1),
+    position TEXT NOT NULL,
+    PRIMARY KEY (game_id, step)
+) WITHOUT ROWID;
+
+CREATE INDEX events_setup ON events (payload) WHERE sequence = 1;
+"""
+
 #: (version, description, SQL), applied in order.
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
     (3, "game summaries: players as a list (game_players), for any number of seats", MIGRATION_3),
+    (4, "snapshots of positions (a cache of the fold); index of setups", MIGRATION_4),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

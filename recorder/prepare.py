@@ -10,17 +10,30 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.errors import EventFormatError, IllegalMoveError, Violation
+from engine import corrections
+from engine.corrections import Retraction
+from engine.errors import EngineError, EventFormatError, IllegalMoveError, Violation
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
-from . import projections, schemas
+from . import projections
 from .errors import ImportRejected
 from .records import GameImport
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+
+def _schemas() -> ModuleType:
+    """:mod:`recorder.schemas`, imported when first needed: marshmallow takes a good part
+    of a ``tablelog log`` process's start, and logging a move without meta needs none."""
+    from . import schemas
+
+    return schemas
 
 
 @dataclass(slots=True)
@@ -45,6 +58,12 @@ class Prepared:
     #: Event ids given by the caller, one per event (None: every id is derived).
     event_ids: list[str | None] | None
     flagged: list[tuple[int, list[Violation]]]
+    #: The first event's payload JSON (the setup), by which a stored copy of the same
+    #: game is found; None for a game without events.
+    setup_json: str | None = None
+    #: Whether the id is derived from the content (not given): only such a game may be
+    #: found stored under another id (:func:`identity_headers`).
+    derived: bool = False
 
     def event_rows(self) -> list[tuple[str, str, str | None]]:
         """(type, payload JSON, stored meta JSON) per event, for the slow paths."""
@@ -79,7 +98,7 @@ def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> An
     try:
         return rules.event_from_dict(raw)
     except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
-        path, message = schemas.payload_problem(err)
+        path, message = _schemas().payload_problem(err)
         raise cls(number, message, path or None) from None
 
 
@@ -105,7 +124,7 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     """A logger's meta, validated, with default values left out (None when empty)."""
     if raw is None:
         return None
-    problem = schemas.meta_errors(raw)
+    problem = _schemas().meta_errors(raw)
     if problem is not None:
         raise cls(number, problem[1], problem[0])
     out: dict[str, Any] = {}
@@ -126,10 +145,15 @@ def fold_new(
     metas: Sequence[dict[str, Any] | None] | None,
     first_number: int,
     cls: type[Any],
-) -> tuple[list[_Row], list[tuple[int, list[Violation]]]]:
-    """Check and apply ``parsed`` events to ``state`` in place (``metas`` None: no event
-    has meta); returns a :data:`_Row` per event and the events flagged as played
-    illegally with their violations."""
+    history: Callable[[], Sequence[tuple[Any, bool]]] | None = None,
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+    """Check and apply ``parsed`` events to ``state`` (``metas`` None: no event has meta);
+    returns a :data:`_Row` per event, the events flagged as played illegally with their
+    violations, and the state after them: ``state`` changed in place, or, after a
+    correction, the game's standing events folded anew (``history`` gives the game's
+    events before ``first_number`` with their played-illegally marks)."""
+    if any(type(e) is Retraction for e in parsed):
+        return _fold_with_corrections(kind, rules, state, parsed, metas, first_number, cls, history)
     out: list[_Row] = []
     flagged: list[tuple[int, list[Violation]]] = []
     play = rules.play
@@ -145,40 +169,89 @@ def fold_new(
                 number += 1
         except IllegalMoveError as err:
             raise cls(number, err.violations) from None
-        return out, flagged
+        return out, flagged, state
+    for i, event in enumerate(parsed):
+        out.append(_fold_one(kind, rules, state, event, metas[i], first_number + i, cls, flagged))
+    return out, flagged, state
+
+
+def _fold_one(
+    kind: str,
+    rules: GameRules,
+    state: Any,
+    event: Any,
+    meta: dict[str, Any] | None,
+    number: int,
+    cls: type[Any],
+    flagged: list[tuple[int, list[Violation]]],
+) -> _Row:
+    """Check and apply one event with its meta; its :data:`_Row`."""
+    row = canonical(kind, rules, event)
+    etype, payload_json = row[0], row[1]
+    if meta is not None and meta.get("played_illegally"):
+        try:
+            violations = rules.force(state, event)
+        except IllegalMoveError as err:
+            raise cls(
+                number,
+                "marked as played illegally, but it cannot be replayed even as played: "
+                + "; ".join(str(v) for v in err.violations),
+            ) from None
+        user_json = dumps_sorted(meta)
+        stored_json = user_json
+        if violations:
+            flagged.append((number, violations))
+            stored = dict(meta)
+            stored["violations"] = [v.to_dict() for v in violations]
+            stored_json = dumps_sorted(stored)
+        return (etype, payload_json, stored_json, user_json, "")
+    try:
+        rules.play(state, event)
+    except IllegalMoveError as err:
+        raise cls(number, err.violations) from None
+    if meta is None:
+        return row
+    user_json = dumps_sorted(meta)
+    return (etype, payload_json, user_json, user_json, "")
+
+
+def _fold_with_corrections(
+    kind: str,
+    rules: GameRules,
+    state: Any,
+    parsed: Sequence[Any],
+    metas: Sequence[dict[str, Any] | None] | None,
+    first_number: int,
+    cls: type[Any],
+    history: Callable[[], Sequence[tuple[Any, bool]]] | None,
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+    """:func:`fold_new` of a batch holding a correction: after each one, the state is
+    the game's standing events folded anew (:func:`engine.corrections.fold`)."""
+    before = list(history()) if history is not None and first_number > 1 else []
+    events = [e for e, _ in before]
+    marks = [m for _, m in before]
+    names = getattr(state, "names", None)
+    out: list[_Row] = []
+    flagged: list[tuple[int, list[Violation]]] = []
     for i, event in enumerate(parsed):
         number = first_number + i
-        row = canonical(kind, rules, event)
-        etype, payload_json = row[0], row[1]
-        meta = metas[i]
-        if meta is not None and meta.get("played_illegally"):
-            try:
-                violations = rules.force(state, event)
-            except IllegalMoveError as err:
-                raise cls(
-                    number,
-                    "marked as played illegally, but it cannot be replayed even as played: "
-                    + "; ".join(str(v) for v in err.violations),
-                ) from None
-            user_json = dumps_sorted(meta)
-            stored_json = user_json
-            if violations:
-                flagged.append((number, violations))
-                stored = dict(meta)
-                stored["violations"] = [v.to_dict() for v in violations]
-                stored_json = dumps_sorted(stored)
-            out.append((etype, payload_json, stored_json, user_json, ""))
+        meta = metas[i] if metas is not None else None
+        events.append(event)
+        marks.append(bool(meta and meta.get("played_illegally")))
+        if type(event) is not Retraction:
+            out.append(_fold_one(kind, rules, state, event, meta, number, cls, flagged))
             continue
+        marks[-1] = False
         try:
-            play(state, event)
-        except IllegalMoveError as err:
-            raise cls(number, err.violations) from None
-        if meta is None:
-            out.append(row)
-        else:
+            state = corrections.fold(rules, events, names, marks).state
+        except EngineError as err:
+            raise cls(number, str(err)) from None
+        row = canonical(kind, rules, event)
+        if meta is not None:
             user_json = dumps_sorted(meta)
-            out.append((etype, payload_json, user_json, user_json, ""))
-    return out, flagged
+            row = (row[0], row[1], user_json, user_json, "")
+        out.append(row)
+    return out, flagged, state
 
 
 def content_digest(
@@ -204,6 +277,29 @@ def _digest_plain(kind: str, headers_json: str, payloads: Sequence[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+#: Headers that say how a game ended: a game is the same with or without them.
+OUTCOME_HEADERS = frozenset({"result", "victory"})
+
+
+def identity_headers(headers: dict[str, Any]) -> str:
+    """The headers that make a game's identity, as sorted JSON: all but those that say
+    how it ended (``Result``, ``Victory``, at the top or among the tags), so a game
+    imported with and without them is the same game.
+
+    >>> identity_headers({"players": ["A", "B"], "result": "1-0", "tags": {"Victory": "points"}})
+    '{"players":["A","B"]}'
+    """
+    out = {k: v for k, v in headers.items() if k.lower() not in OUTCOME_HEADERS}
+    tags = out.get("tags")
+    if isinstance(tags, dict):
+        kept = {k: v for k, v in tags.items() if k.lower() not in OUTCOME_HEADERS}
+        if kept:
+            out["tags"] = kept
+        else:
+            del out["tags"]
+    return dumps_sorted(out)
+
+
 def derived_game_id(digest: str) -> str:
     """The id of a game imported without one: the first 12 hex digits of its digest."""
     return digest[:12]
@@ -224,7 +320,7 @@ def prepare_game(record: GameImport) -> Prepared:
             None, f"unknown game kind {kind!r} (known: {', '.join(sorted(GAMES))})", "kind"
         )
     rules = get_game(kind)
-    problem = schemas.headers_errors(record.headers, rules.seats)
+    problem = _schemas().headers_errors(record.headers, rules.seats)
     if problem is not None:
         raise ImportRejected(None, problem[1], problem[0])
     headers = dict(record.headers)
@@ -237,7 +333,7 @@ def prepare_game(record: GameImport) -> Prepared:
     if len(raw_meta) > n:
         raise ImportRejected(None, f"{len(raw_meta)} meta entries for {n} events", "meta")
     if record.game_id is not None and (
-        not isinstance(record.game_id, str) or not schemas.GAME_ID_RE.match(record.game_id)
+        not isinstance(record.game_id, str) or not _schemas().GAME_ID_RE.match(record.game_id)
     ):
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = check_event_ids(record.event_ids, n, ImportRejected)
@@ -257,7 +353,7 @@ def prepare_game(record: GameImport) -> Prepared:
         ]
     names = seat_names(headers, rules.seats)
     state = rules.new_state(names)
-    folded, flagged = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
+    folded, flagged, state = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
     if metas is None and not explicit:
         digest = _digest_plain(kind, headers_json, [r[1] for r in folded])
     else:
@@ -294,6 +390,8 @@ def prepare_game(record: GameImport) -> Prepared:
         event_count=n,
         event_ids=given_ids if explicit else None,
         flagged=flagged,
+        setup_json=folded[0][1] if folded else None,
+        derived=record.game_id is None and not explicit,
     )
 
 
@@ -315,7 +413,7 @@ def check_event_ids(ids: Any, n: int, cls: type[Any]) -> list[str | None]:
     for i, eid in enumerate(ids, start=1):
         if eid is None:
             continue
-        if not isinstance(eid, str) or not schemas.EVENT_ID_RE.match(eid):
+        if not isinstance(eid, str) or not _schemas().EVENT_ID_RE.match(eid):
             raise cls(i, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id")
         if eid in seen:
             raise cls(i, f"event id {eid!r} is given twice", "event_id")

@@ -64,6 +64,8 @@ class ImportResult:
     events: int
     #: ``(sequence, violations)`` of the events stored as played although illegal.
     flagged: list[tuple[int, list[Violation]]] = field(default_factory=list)
+    #: Events appended to a stored game this file extends (``created`` is then False).
+    appended: int = 0
 
 
 @dataclass(frozen=True)

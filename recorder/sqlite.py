@@ -31,8 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
-
+from engine.corrections import CorrectionError, Retraction, effective_steps
 from engine.errors import EngineError, IllegalMoveError, Rule, Violation
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
@@ -64,6 +63,12 @@ from .sqlite_import import SqliteImports
 #: How long a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
 
+#: A snapshot is kept every this many steps, besides the one at each game's head.
+SNAPSHOT_EVERY = 32
+
+#: The schema version that brought the snapshots table.
+SNAPSHOTS_FROM = 4
+
 #: Engine events of stored payloads, by (kind, stored version, current version, text):
 #: most events recur from game to game, and a replay parses each only once.
 _PARSED: dict[tuple[str, int, int, str], Any] = {}
@@ -90,11 +95,24 @@ class EventStore(SqliteImports):
 
     def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], str]):
         self._conn = conn
-        self.db = sqlite_utils.Database(conn)
+        self._db: Any = None
         self.path = path
         self._clock = clock
         self._lock = threading.RLock()
         self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        #: Whether the schema has the snapshots table (a file kept at an older version
+        #: by an older tablelog's migrations has not).
+        self._snapshots = False
+
+    @property
+    def db(self) -> Any:
+        """The connection as a ``sqlite_utils.Database`` (made when first asked for:
+        importing sqlite_utils is a good part of a short command's start)."""
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self._conn)
+        return self._db
 
     # --- opening -----------------------------------------------------------------------
 
@@ -117,6 +135,7 @@ class EventStore(SqliteImports):
             store = cls(conn, target, clock or utc_now)
             store._configure()
             store._migrate()
+            store._snapshots = store.schema_version >= SNAPSHOTS_FROM
         except sqlite3.DatabaseError as err:
             conn.close()
             raise StoreError(f"{target}: not a usable tablelog database: {err}") from None
@@ -128,7 +147,8 @@ class EventStore(SqliteImports):
     def _configure(self) -> None:
         conn = self._conn
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        self.db.enable_wal()
+        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            conn.execute("PRAGMA journal_mode = wal")
         # FULL: in WAL mode, NORMAL may lose the last commits on power loss; FULL syncs
         # the log at every commit, so an acknowledged event survives it.
         conn.execute("PRAGMA synchronous = FULL")
@@ -255,7 +275,16 @@ class EventStore(SqliteImports):
             if actual != expected_sequence:
                 raise ConcurrencyError(game_id, expected_sequence, actual)
             state = self._state_for_write(conn, game_id, kind, rules, actual, names)
-            folded, flagged = fold_new(kind, rules, state, parsed, metas, first, AppendRejected)
+            folded, flagged, state = fold_new(
+                kind,
+                rules,
+                state,
+                parsed,
+                metas,
+                first,
+                AppendRejected,
+                lambda: self._history(conn, game_id, rules),
+            )
             now = self._clock()
             ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
             version = rules.payload_version
@@ -298,6 +327,7 @@ class EventStore(SqliteImports):
                 ),
                 now,
             )
+            self._write_snapshot(conn, game_id, rules, actual, actual + n, state)
         self._remember_state(game_id, actual + n, state)
         return AppendResult(
             last_sequence=actual + n,
@@ -398,15 +428,92 @@ class EventStore(SqliteImports):
         actual: int,
         names: Sequence[str],
     ) -> Any:
+        return self._state_after(conn, game_id, kind, rules, actual, names)
+
+    def _state_after(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        step: int,
+        names: Sequence[str],
+    ) -> Any:
+        """The state after ``step`` stored events (a copy of its own): from this store's
+        memory of the head, else from the nearest stored snapshot at or before ``step``,
+        folding only the events after it, else from the first event."""
         cached = self._states.get(game_id)
-        if cached is not None and cached[0] == actual:
+        if cached is not None and cached[0] == step:
             return cached[1].copy()
+        start = 0
+        state = None
+        if step > 0 and self._snapshots:
+            row = conn.execute(
+                "SELECT step, position FROM snapshots WHERE game_id = ? AND step <= ?"
+                " ORDER BY step DESC LIMIT 1",
+                (game_id, step),
+            ).fetchone()
+            if row is not None:
+                try:
+                    state = rules.parse_position(row[1])
+                    state.names = tuple(names)
+                    start = int(row[0])
+                except EngineError:
+                    state = None  # a cache that cannot be read is not used
         rows = conn.execute(
+            "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
+            " AND sequence > ? AND sequence <= ? ORDER BY sequence",
+            (game_id, start, step),
+        ).fetchall()
+        if state is not None:
+            folded = self._replay_rows(game_id, kind, rules, rows, names, state)
+            if folded is not None:
+                return folded
+            rows = conn.execute(
+                "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
+                " AND sequence <= ? ORDER BY sequence",
+                (game_id, step),
+            ).fetchall()
+        return self._replay_rows(game_id, kind, rules, rows, names)
+
+    def _history(
+        self, conn: sqlite3.Connection, game_id: str, rules: GameRules
+    ) -> list[tuple[Any, bool]]:
+        """Every stored event of a game with its played-illegally mark (for a
+        correction, which folds the standing events anew)."""
+        current = rules.payload_version
+        out: list[tuple[Any, bool]] = []
+        for seq, text, version, meta_text in conn.execute(
             "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
             " ORDER BY sequence",
             (game_id,),
-        ).fetchall()
-        return self._replay_rows(game_id, kind, rules, rows, names)
+        ):
+            event = _parse_stored(game_id, seq, rules, text, version, current)
+            marked = bool(
+                meta_text and _decode(game_id, seq, meta_text, "meta").get("played_illegally")
+            )
+            out.append((event, marked))
+        return out
+
+    def _write_snapshot(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        rules: GameRules,
+        before: int,
+        step: int,
+        state: Any,
+    ) -> None:
+        """Keep the head's position (and every :data:`SNAPSHOT_EVERY` steps one more),
+        in the caller's transaction."""
+        if not self._snapshots:
+            return
+        if before and before % SNAPSHOT_EVERY:
+            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND step = ?", (game_id, before))
+        conn.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, step, position) VALUES (?, ?, ?)",
+            (game_id, step, rules.position(state)),
+        )
 
     def _remember_state(self, game_id: str, sequence: int, state: Any) -> None:
         with self._lock:
@@ -510,10 +617,18 @@ class EventStore(SqliteImports):
         rules = get_game(kind)
         if step is not None and (not isinstance(step, int) or step < 0):
             raise StepOutOfRange(game_id, step, self._count(game_id))
-        rows = self._event_rows(game_id, step, full=False)
-        if step is not None and len(rows) < step:
-            raise StepOutOfRange(game_id, step, len(rows))
-        return self._replay_rows(game_id, kind, rules, rows, names)
+        with self._lock:
+            last = self._last_sequence(self._conn, game_id)
+            if step is not None and step > last:
+                raise StepOutOfRange(game_id, step, last)
+            at = last if step is None else step
+            cached = self._states.get(game_id)
+            state = self._state_after(self._conn, game_id, kind, rules, at, names)
+            if at == last and at and (cached is None or cached[0] != at):
+                # The head, folded afresh: kept for the next append (a log reads the game
+                # then writes to it).
+                self._remember_state(game_id, at, state.copy())
+            return state
 
     def _count(self, game_id: str) -> int:
         with self._lock:
@@ -526,13 +641,16 @@ class EventStore(SqliteImports):
         rules: GameRules,
         rows: Sequence[Any],
         names: Sequence[str] | None = None,
+        start: Any = None,
     ) -> Any:
-        """Fold stored rows (sequence, payload, version, meta) with the rules."""
-        state = rules.new_state(names)
+        """Fold stored rows (sequence, payload, version, meta) with the rules, the
+        standing ones only (:mod:`engine.corrections`): from the first event, or from
+        ``start``, the state before the first row (then None when a row is a correction,
+        which needs the game from its first event)."""
         current = rules.payload_version
         parsed = _PARSED
-        play = rules.play
-        for seq, payload_text, version, meta_text in rows:
+        events = []
+        for seq, payload_text, version, _ in rows:
             key = (kind, version, current, payload_text)
             event = parsed.get(key)
             if event is None:
@@ -540,6 +658,20 @@ class EventStore(SqliteImports):
                 if len(parsed) >= CACHE_LIMIT:
                     parsed.clear()
                 parsed[key] = event
+            events.append(event)
+        standing: set[int] | None = None
+        if any(type(e) is Retraction for e in events):
+            if start is not None:
+                return None
+            try:
+                standing = set(effective_steps(events))
+            except CorrectionError as err:
+                raise CorruptEvent(game_id, len(events), f"stored correction: {err}") from None
+        state = rules.new_state(names) if start is None else start
+        play = rules.play
+        for (seq, _, _, meta_text), event in zip(rows, events, strict=True):
+            if standing is not None and seq not in standing:
+                continue
             try:
                 if (
                     meta_text

@@ -5,6 +5,7 @@ few statements per batch.  :class:`recorder.sqlite.EventStore` mixes it in.
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
 import threading
@@ -17,7 +18,14 @@ from engine.games import DEFAULT_KIND, get_game
 from . import pipeline, projections
 from .errors import ImportRejected
 from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
-from .prepare import Prepared, derived_event_id, dumps, prepare_game, user_meta_json
+from .prepare import (
+    Prepared,
+    derived_event_id,
+    dumps,
+    identity_headers,
+    prepare_game,
+    user_meta_json,
+)
 from .projections import json_columns
 from .records import GameImport, GameRow, ImportResult
 
@@ -85,6 +93,22 @@ def _stored_game_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
             row[0]
             for row in conn.execute(
                 f"SELECT id FROM games WHERE id IN ({','.join('?' * len(part))})", part
+            )
+        )
+    return found
+
+
+def _stored_setups(conn: sqlite3.Connection, setups: Sequence[str]) -> set[str]:
+    """Which of ``setups`` (setup payload JSON texts) begin a stored game."""
+    found: set[str] = set()
+    for start in range(0, len(setups), _MAX_PARAMS):
+        part = setups[start : start + _MAX_PARAMS]
+        found.update(
+            row[0]
+            for row in conn.execute(
+                "SELECT payload FROM events WHERE sequence = 1 AND payload IN"
+                f" ({','.join('?' * len(part))})",
+                part,
             )
         )
     return found
@@ -211,6 +235,14 @@ class SqliteImports:
     ) -> list[ImportResult | ImportRejected]:
         results: list[ImportResult | ImportRejected | None] = [None] * len(prepared)
         stored = _stored_game_ids(conn, [p.game_id for p in prepared if isinstance(p, Prepared)])
+        setups = _stored_setups(
+            conn,
+            [
+                p.setup_json
+                for p in prepared
+                if isinstance(p, Prepared) and p.derived and p.setup_json
+            ],
+        )
         seen: set[str] = set()
         fast: list[int] = []
         slow: list[int] = []
@@ -220,13 +252,21 @@ class SqliteImports:
                 continue
             # New games with derived event ids cannot clash with anything stored or with
             # one another, so they are inserted together; a game already stored (or seen
-            # earlier in the batch) is compared, and one with given event ids may clash,
-            # so those go one by one, each under its own savepoint.
-            if p.game_id in stored or p.game_id in seen or p.event_ids is not None:
+            # earlier in the batch, or whose setup is: it may be the same game under
+            # another id) is compared, and one with given event ids may clash, so those
+            # go one by one, each under its own savepoint.
+            if (
+                p.game_id in stored
+                or p.game_id in seen
+                or p.event_ids is not None
+                or (p.derived and (p.setup_json in setups or p.setup_json in seen))
+            ):
                 slow.append(i)
             else:
                 fast.append(i)
             seen.add(p.game_id)
+            if p.derived and p.setup_json is not None:
+                seen.add(p.setup_json)
         if fast:
             conn.execute("SAVEPOINT new_games")
             try:
@@ -319,9 +359,13 @@ class SqliteImports:
         """Write one game, comparing it with a stored game of the same id."""
         gid = p.game_id
         existing = conn.execute("SELECT kind, headers FROM games WHERE id = ?", (gid,)).fetchone()
+        if existing is not None and self._same_content(conn, p, existing):
+            return ImportResult(gid, False, p.event_count, p.flagged)
+        if p.derived and p.setup_json is not None:
+            found = self._same_game(conn, p, now)
+            if found is not None:
+                return found
         if existing is not None:
-            if self._same_content(conn, p, existing):
-                return ImportResult(gid, False, p.event_count, p.flagged)
             raise ImportRejected(None, f"game {gid} is already stored with different content", "id")
         if p.event_ids is not None:
             given = [eid for eid in p.event_ids if eid is not None]
@@ -348,6 +392,69 @@ class SqliteImports:
         except sqlite3.IntegrityError as err:
             raise ImportRejected(None, f"game {gid} cannot be stored: {err}") from None
         return ImportResult(gid, True, p.event_count, p.flagged)
+
+    def _same_game(self, conn: sqlite3.Connection, p: Prepared, now: str) -> ImportResult | None:
+        """A stored game that ``p`` is a record of (same kind, same headers but those of
+        the outcome, its events the same as ``p``'s first ones or ``p``'s the same as its
+        first ones): found, with the events ``p`` has beyond it appended; None if none."""
+        headers = identity_headers(json.loads(p.headers_json))
+        rows = p.event_rows()
+        for (gid,) in conn.execute(
+            "SELECT e.game_id FROM events AS e JOIN games AS g ON g.id = e.game_id"
+            " WHERE e.sequence = 1 AND e.payload = ? AND g.kind = ? ORDER BY g.created_at, g.id",
+            (p.setup_json, p.kind),
+        ).fetchall():
+            (stored_headers,) = conn.execute(
+                "SELECT headers FROM games WHERE id = ?", (gid,)
+            ).fetchone()
+            if identity_headers(json.loads(stored_headers)) != headers:
+                continue
+            payloads = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT payload FROM events WHERE game_id = ? ORDER BY sequence", (gid,)
+                )
+            ]
+            shared = min(len(payloads), len(rows))
+            if any(payloads[i] != rows[i][1] for i in range(shared)):
+                continue
+            if len(rows) <= len(payloads):
+                return ImportResult(gid, False, len(payloads), [])
+            self._extend(conn, gid, p, rows, len(payloads), now)
+            return ImportResult(
+                gid,
+                False,
+                len(rows),
+                [(seq, v) for seq, v in p.flagged if seq > len(payloads)],
+                appended=len(rows) - len(payloads),
+            )
+        return None
+
+    def _extend(
+        self,
+        conn: sqlite3.Connection,
+        gid: str,
+        p: Prepared,
+        rows: Sequence[tuple[str, str, str | None]],
+        stored: int,
+        now: str,
+    ) -> None:
+        """Append to stored game ``gid`` the events of ``p`` after its first ``stored``
+        (checked: ``p`` was folded whole), and bring its summary up to date."""
+        version = get_game(p.kind).payload_version
+        conn.executemany(
+            "INSERT INTO events (game_id, sequence, event_id, type, payload,"
+            " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (gid, seq, derived_event_id(gid, seq), etype, payload, version, meta, now)
+                for seq, (etype, payload, meta) in enumerate(rows[stored:], start=stored + 1)
+            ],
+        )
+        summary = (gid, *p.summary_row[1:])
+        conn.execute(
+            "UPDATE games SET status = ?, last_activity = ? WHERE id = ?", (summary[3], now, gid)
+        )
+        projections.write_summary(conn, summary, now)
 
     def _same_content(self, conn: sqlite3.Connection, p: Prepared, existing: Any) -> bool:
         kind, headers_json = existing

@@ -47,7 +47,12 @@ def move_list(entries: Sequence[Any], names: Sequence[str], base: str) -> str:
             else ""
         )
         text = "set-up" if setup else escape(e.text)
-        parts = [f'<li id="m{e.step}"><a href="{base}{e.step}"{title}>{other}{text}</a>']
+        # A move taken back by a correction is struck through; the correction is a step
+        # of its own.
+        kind = (
+            ' class="retracted"' if e.retracted else ' class="correction"' if e.correction else ""
+        )
+        parts = [f'<li id="m{e.step}"><a href="{base}{e.step}"{kind}{title}>{other}{text}</a>']
         for note in e.annotations:
             parts.append(f' <span class="annotation">{escape(note)}</span>')
         if e.played_illegally:

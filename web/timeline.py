@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.corrections import Retraction, retracted_steps, undo_text
 from engine.errors import EngineError
 from engine.protocol import GameRules
 
@@ -40,6 +41,13 @@ class Entry:
     violations: tuple[dict[str, Any], ...]
     #: The event set the table up (the game awaited it): the move list shows it short.
     setup: bool = False
+    #: Taken back by a later correction (the move list strikes it through).
+    retracted: bool = False
+
+    @property
+    def correction(self) -> bool:
+        """Whether this step is a correction (it takes earlier steps back)."""
+        return type(self.event) is Retraction
 
     @property
     def comment(self) -> str | None:
@@ -83,7 +91,15 @@ class Timeline:
         base = step // SNAPSHOT_EVERY
         state = self._snapshots[base].copy()
         for entry in self.entries[base * SNAPSHOT_EVERY : step]:
-            self.rules.force(state, entry.event)
+            state = self._after(state, entry.event)
+        return state
+
+    def _after(self, state: Any, event: Any) -> Any:
+        """The state after ``event`` (``state`` changed in place, or for a correction the
+        state after the step it goes back to)."""
+        if type(event) is Retraction:
+            return self.state(event.back_to)
+        self.rules.force(state, event)
         return state
 
     def states_around(self, step: int) -> tuple[Any | None, Any]:
@@ -91,9 +107,7 @@ class Timeline:
         if step == 0:
             return None, self.state(0)
         before = self.state(step - 1)
-        after = before.copy()
-        self.rules.force(after, self.entries[step - 1].event)
-        return before, after
+        return before, self._after(before.copy(), self.entries[step - 1].event)
 
 
 def build(row: Any, stored: list[Any]) -> Timeline:
@@ -108,10 +122,14 @@ def build(row: Any, stored: list[Any]) -> Timeline:
             event = getattr(stored_event, "event", None)
             if event is None:
                 event = rules.event_from_dict(stored_event.payload)
-            text = rules.move_text(state, event)
             status = rules.status(state)
-            actor = rules.acting_seat(state, event)
-            found = rules.force(state, event)
+            if type(event) is Retraction:
+                text, actor, found = undo_text(rules, [e.event for e in entries], event), None, []
+                state = Timeline(row, entries, snapshots, rules).state(event.back_to)
+            else:
+                text = rules.move_text(state, event)
+                actor = rules.acting_seat(state, event)
+                found = rules.force(state, event)
         except EngineError as exc:
             raise ReplayError(f"event {n} of game {row.id} cannot be replayed: {exc}") from exc
         meta = stored_event.meta or {}
@@ -137,6 +155,9 @@ def build(row: Any, stored: list[Any]) -> Timeline:
         )
         if len(entries) % SNAPSHOT_EVERY == 0:
             snapshots.append(state.copy())
+    if any(e.correction for e in entries):
+        taken_back = retracted_steps([e.event for e in entries])
+        entries = [replace(e, retracted=True) if e.step in taken_back else e for e in entries]
     return Timeline(row, entries, snapshots, rules)
 
 

@@ -2,7 +2,8 @@
 
 The examples are the ``tablelog ...`` lines of the ```sh blocks of README.md and docs/*.md,
 the ``$ tablelog ...`` lines of any block there (a transcript: the lines after one, up to
-the next ``$``, are what it prints), and the ``tablelog ...`` lines of the commands' help.
+the next ``$``, are what it prints; the commands of one transcript run in order against
+the same database, as they were typed), and the ``tablelog ...`` lines of the commands' help.
 Each runs in a shell at the repository's root against a database holding the sample games
 of fixtures/games; it must exit with the code its comment gives (``# exit 1``; 0 when it
 says nothing) and print no traceback, and a transcript must print what it shows.
@@ -47,6 +48,8 @@ class Example:
     command: str
     #: What a transcript shows it printing (None: not shown).
     output: str | None = None
+    #: The commands of the same transcript before this one, run first on the same database.
+    before: tuple[str, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -60,6 +63,7 @@ def _doc_examples(path: Path) -> list[Example]:
     for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
         indent, lang, body = len(match.group(1)), match.group(2), match.group(3)
         lines = [line[indent:] for line in body.splitlines()]
+        typed: list[str] = []
         for i, line in enumerate(lines):
             if lang == "sh" and line.startswith("tablelog "):
                 found.append(Example(name, line))
@@ -69,7 +73,8 @@ def _doc_examples(path: Path) -> list[Example]:
                     if out.startswith("$ "):
                         break
                     shown.append(out)
-                found.append(Example(name, line[2:], "\n".join(shown)))
+                found.append(Example(name, line[2:], "\n".join(shown), tuple(typed)))
+                typed.append(line[2:])
     return found
 
 
@@ -110,6 +115,8 @@ def test_every_example_runs(example: Example, sample_db: Path, tmp_path: Path):
     shutil.copyfile(sample_db, db)  # an example that imports changes only its own copy
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "TABLELOG_DB": str(db), "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
+    for earlier in example.before:
+        subprocess.run(["bash", "-c", earlier], cwd=ROOT, env=env, capture_output=True, timeout=120)
     ran = subprocess.run(
         ["bash", "-c", example.command],
         cwd=ROOT,

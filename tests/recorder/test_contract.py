@@ -407,8 +407,8 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 3
-    assert backend.raw("SELECT version FROM schema_migrations") == [(1,), (2,), (3,)]
+    assert recorder.schema_version == 4
+    assert backend.raw("SELECT version FROM schema_migrations") == [(1,), (2,), (3,), (4,)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
     names = {r[0] for r in backend.raw("SELECT name FROM sqlite_master WHERE type = 'view'")}
     assert {"game_list", "event_log"} <= names

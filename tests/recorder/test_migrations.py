@@ -50,7 +50,7 @@ def version_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 3
+        assert store.schema_version == SCHEMA_VERSION == 4
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 4
@@ -60,11 +60,14 @@ def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
         (1,),
         (2,),
         (3,),
+        (4,),
     ]
     # (seq, name, unique, origin, partial): the primary key, and the partial index of
-    # given ids in place of a unique index of every id.
+    # given ids in place of a unique index of every id, and the partial index of setups
+    # (migration 4) by which an import finds a game stored under another id.
     indexes = {row[1]: row[2:] for row in version_1.raw("PRAGMA index_list(events)")}
     assert indexes.pop("events_by_given_id") == (1, "c", 1)
+    assert indexes.pop("events_setup") == (0, "c", 1)
     assert [origin for _, origin, _ in indexes.values()] == ["pk"]
 
 

@@ -1,0 +1,77 @@
+"""``tablelog cards``: find cards by what is printed on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .options import CommandError, db_option, echo_json, json_option, opened
+
+#: The columns of a listing after the id and the level: the printed facts of a card
+#: (:attr:`engine.protocol.Card.facts`) under these keys.
+FACTS = ("color", "bonus", "points", "crowns", "abilities", "cost")
+#: The heading of each column.
+HEADINGS = ("id", "level", "colour", "bonus", "points", "crowns", "ability", "cost")
+
+
+def fact_text(value: object) -> str:
+    """A printed fact as a listing shows it: ``3 white 2 red`` for a cost, ``steal,
+    again`` for abilities, nothing for none."""
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return " ".join(f"{n} {name}" for name, n in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+@click.command("cards")
+@click.argument("query", nargs=-1)
+@click.option("--game", help="Only the cards that can still be revealed in this stored game.")
+@click.option(
+    "--kind", default=None, help="The game whose cards to search [default: splendor-duel]."
+)
+@json_option
+@db_option
+def cards_cmd(
+    query: tuple[str, ...], game: str | None, kind: str | None, as_json: bool, db_path: Path | None
+) -> None:
+    """Find cards by what is printed on them ("green 3 points crown", "level 2 joker",
+    "steal", "cost B3 R2", or an id) and print each one's id, level, colour, bonus,
+    points, crowns, ability and cost.  With --game, only cards still unseen there (those
+    that can still be revealed).  Exit 1 when a word fits nothing printed on a card.
+
+    \b
+    Examples:
+      tablelog cards green 3 points crown
+      tablelog cards level 2 joker
+      tablelog cards steal --game 6138631be858
+    """
+    from engine.errors import EngineError
+    from engine.games import DEFAULT_KIND, get_game
+
+    text = " ".join(query)
+    state = None
+    if game is not None:
+        with opened(db_path, must_exist=True) as store:
+            kind = store.game(game).kind
+            state = store.state_at(game)
+    rules = get_game(kind or DEFAULT_KIND)
+    try:
+        cards = rules.find_cards(text, state)
+    except EngineError as err:
+        raise CommandError(str(err)) from None
+    if as_json:
+        echo_json([{"id": c.id, "level": c.level, **c.facts} for c in cards])
+        return
+    table: list[tuple[str, ...]] = [HEADINGS]
+    table += [(c.id, str(c.level), *(fact_text(c.facts.get(f)) for f in FACTS)) for c in cards]
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    click.echo(f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+
+
+COMMANDS: list[click.Command] = [cards_cmd]

@@ -1,0 +1,185 @@
+"""Logging a game at the table: ``tablelog new``, ``log`` and ``undo``.
+
+Each command is a few lines over :mod:`recorder.table`.  Exit codes: 0 written; 1 a move
+the rules refuse (the verdict is printed with the rule and page), an unknown game, or a
+correction that cannot stand; 2 text that does not read as a move; 3 ``--expect N`` and
+the game has another number of steps.  A refusal writes nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .options import EXIT_ILLEGAL, db_option, echo_json, json_option, opened
+
+if TYPE_CHECKING:
+    from recorder.table import Logged, MoveRefused
+
+
+def _print_logged(logged: Logged, as_json: bool) -> None:
+    """What was written, step by step, then what the game waits for."""
+    first = logged.steps_before + 1
+    if as_json:
+        echo_json(
+            {
+                "id": logged.game_id,
+                "steps_before": logged.steps_before,
+                "steps": logged.steps,
+                "written": [
+                    {
+                        "step": first + i,
+                        "text": text,
+                        "violations": [v.to_dict() for v in flagged],
+                    }
+                    for i, (text, flagged) in enumerate(
+                        zip(logged.texts, logged.flagged, strict=True)
+                    )
+                ],
+                "status": logged.status.phase,
+                "due": logged.status.due,
+                "result": None if logged.status.result is None else logged.status.result.text,
+            }
+        )
+        return
+    for i, (text, flagged) in enumerate(zip(logged.texts, logged.flagged, strict=True)):
+        mark = " (played illegally)" if flagged else ""
+        back_to = getattr(logged.events[i], "back_to", None)
+        if back_to is not None:
+            mark = f" (the game stands as after step {back_to})"
+        click.echo(f"step {first + i}: {text}{mark}")
+        for v in flagged:
+            click.echo(f"  - {v.code}: {v} ")
+    click.echo(_standing(logged.status))
+
+
+def _standing(status: Any) -> str:
+    """The last line of a write: how the game ended, or what is due."""
+    return status.result.text if status.result is not None else f"next: {status.due}"
+
+
+def _refused(err: MoveRefused) -> None:
+    click.echo(f"illegal: {err.text}", err=True)
+    for v in err.violations:
+        click.echo(f"  - {v.code}: {v}", err=True)
+    click.echo(
+        "nothing written; if it was played so at the table, log it with --as-played", err=True
+    )
+    sys.exit(EXIT_ILLEGAL)
+
+
+@click.command("new")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@json_option
+@db_option
+def new_cmd(file: str | None, as_json: bool, db_path: Path | None) -> None:
+    """Start a new game and print its id: its headers and its setup in notation, read
+    from FILE (``-``: standard input), as an exported game reads up to its first turn.
+    Without FILE, asks for them: the game, the players in seat order, who starts, the
+    date and place, then the setup as the players lay it out.  Always a new game, with
+    a fresh random id, even when another has the same headers and setup.
+
+    \b
+    Examples:
+      tablelog new docs/examples/evening.tl
+      tablelog new --json - < docs/examples/evening.tl
+    """
+    from recorder.table import new_game
+
+    if file is None:
+        from .setup_prompts import ask_setup
+
+        text, source = ask_setup(), "<answers>"
+    elif file == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, source = Path(file).read_text(encoding="utf-8-sig"), file
+        except OSError as err:
+            raise click.ClickException(f"{file}: {err.strerror or err}") from None
+    with opened(db_path) as store:
+        game_id = new_game(store, text, source=source)
+    if as_json:
+        echo_json({"id": game_id})
+    else:
+        click.echo(game_id)
+
+
+@click.command("log")
+@click.argument("game")
+@click.argument("text", nargs=-1, required=True)
+@click.option(
+    "--expect",
+    type=click.IntRange(1),
+    help="Refuse (exit 3, nothing written) unless the game has exactly N steps.",
+)
+@click.option(
+    "--as-played",
+    is_flag=True,
+    help="Record an illegal move as it was played at the table, flagged (as !illegal).",
+)
+@json_option
+@db_option
+def log_cmd(
+    game: str,
+    text: tuple[str, ...],
+    expect: int | None,
+    as_played: bool,
+    as_json: bool,
+    db_path: Path | None,
+) -> None:
+    """Append what was played next in GAME: TEXT is one turn or one decision in notation,
+    with or without its number and player, comments allowed, as a turn line of an
+    exported game reads (``undo`` takes the last decision back).  A step is a stored
+    event, the setup included.  An illegal move is refused with the rule and page
+    (exit 1) unless --as-played or its own !illegal mark records it as played.
+
+    \b
+    Examples:
+      tablelog log $(tablelog new docs/examples/evening.tl) "1. Ann: take d1 d2 d3 {pearl}"
+      tablelog log 6138631be858 "take c4 b5" --expect 3    # exit 3
+    """
+    from recorder.table import MoveRefused, log
+
+    with opened(db_path) as store:
+        try:
+            logged = log(store, game, " ".join(text), expect=expect, as_played=as_played)
+        except MoveRefused as err:
+            _refused(err)
+    _print_logged(logged, as_json)
+
+
+@click.command("undo")
+@click.argument("game")
+@click.option("--to", "to", type=click.IntRange(1), help="Take back every step after this one.")
+@click.option(
+    "--expect",
+    type=click.IntRange(1),
+    help="Refuse (exit 3, nothing written) unless the game has exactly N steps.",
+)
+@json_option
+@db_option
+def undo_cmd(
+    game: str, to: int | None, expect: int | None, as_json: bool, db_path: Path | None
+) -> None:
+    """Take back the last decision of GAME with what the table saw after it (a purchase
+    and the card revealed after it go together), or with --to every step after STEP.
+    Nothing is deleted: the correction is a step of its own, and the replay shows the
+    retracted moves struck through.
+
+    \b
+    Examples:
+      tablelog undo 6138631be858 --to 40
+      tablelog undo 6138631be858 --expect 3     # exit 3
+    """
+    from recorder.table import undo
+
+    with opened(db_path) as store:
+        logged = undo(store, game, to=to, expect=expect)
+    _print_logged(logged, as_json)
+
+
+COMMANDS: list[click.Command] = [new_cmd, log_cmd, undo_cmd]

@@ -1,0 +1,117 @@
+"""The questions ``tablelog new`` asks when it is given no file: the game, the players in
+seat order, who starts, the date and place, then the setup as the players lay it out.
+
+The answers become the game's notation (headers, then the setup lines), which the game's
+own reader checks like any file; a card is found by its id or by what is printed on it
+(:meth:`engine.protocol.GameRules.find_cards`), and a description that fits several cards
+is asked again with the candidates listed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+
+@dataclass(frozen=True)
+class SetupLine:
+    """One line of a game's setup in notation: its ``word``, the prompt, and either a
+    number of cards to find (``cards``) or free text (``cards`` 0)."""
+
+    word: str
+    prompt: str
+    cards: int = 0
+    level: int | None = None
+
+
+#: The setup lines each game's notation reads, in the order the table lays them out.
+#: A game without an entry is asked for its setup lines as they are written.
+SETUP_LINES: dict[str, Sequence[SetupLine]] = {
+    "splendor-duel": (
+        SetupLine("board", "The board's 25 tokens in spiral order from the centre (W B G R K P Y)"),
+        SetupLine("level3", "Level 3 cards in the pyramid, left to right", 3, 3),
+        SetupLine("level2", "Level 2 cards, left to right", 4, 2),
+        SetupLine("level1", "Level 1 cards, left to right", 5, 1),
+    ),
+}
+
+
+def ask_setup() -> str:
+    """Ask for a new game's headers and setup; its notation."""
+    from engine.games import DEFAULT_KIND, GAMES, get_game
+
+    kind = click.prompt("Game", type=click.Choice(sorted(GAMES)), default=DEFAULT_KIND)
+    rules = get_game(kind)
+    names: list[str] = []
+    while len(names) < rules.seats.maximum:
+        optional = len(names) >= rules.seats.minimum
+        name = click.prompt(
+            f"Player {len(names) + 1}" + (" (empty: no more)" if optional else ""),
+            default="" if optional else None,
+            show_default=False,
+        ).strip()
+        if not name:
+            break
+        names.append(name)
+    first = click.prompt("Who starts", type=click.Choice(names), default=names[0])
+    date = click.prompt("Date", default=_dt.date.today().isoformat())
+    place = click.prompt("Place", default="", show_default=False)
+    lines = [f'[Game "{rules.title}"]', f'[Date "{date}"]']
+    if place:
+        lines.append(f'[Place "{place}"]')
+    lines += [f'[Player{i + 1} "{n}"]' for i, n in enumerate(names)]
+    lines += [f'[First "{first}"]', ""]
+    for line in SETUP_LINES.get(kind, ()):
+        lines.append(f"{line.word} {_answer(rules, line, lines)}")
+    if kind not in SETUP_LINES:
+        click.echo("The setup, one line at a time as the notation writes it (empty: done).")
+        while extra := click.prompt("", default="", show_default=False).strip():
+            lines.append(extra)
+    return "\n".join(lines) + "\n"
+
+
+def _answer(rules: Any, line: SetupLine, taken: list[str]) -> str:
+    if not line.cards:
+        return str(click.prompt(line.prompt)).strip()
+    chosen: list[str] = []
+    while len(chosen) < line.cards:
+        query = click.prompt(f"{line.prompt}: card {len(chosen) + 1} of {line.cards}")
+        card = find_one(rules, query, line.level, taken_ids(taken) | set(chosen))
+        if card is not None:
+            chosen.append(card)
+    return " ".join(chosen)
+
+
+def taken_ids(lines: Sequence[str]) -> set[str]:
+    """The card ids already named in the setup lines."""
+    return {word for text in lines for word in text.split()[1:] if "-" in word}
+
+
+def find_one(rules: Any, query: str, level: int | None, taken: set[str]) -> str | None:
+    """The one card ``query`` names (at ``level``, not already laid out), or None after
+    saying why (nothing fits, or which cards fit)."""
+    from engine.errors import EngineError
+
+    try:
+        found = [
+            c
+            for c in rules.find_cards(query)
+            if (level is None or c.level == level) and c.id not in taken
+        ]
+    except EngineError as err:
+        click.echo(f"  {err}")
+        return None
+    if len(found) == 1:
+        click.echo(f"  {found[0].id}: {found[0].words}")
+        return str(found[0].id)
+    if not found:
+        click.echo("  no card left fits that")
+    else:
+        click.echo(f"  {len(found)} cards fit; say more (or give the id):")
+        for c in found[:12]:
+            click.echo(f"    {c.id}: {c.words}")
+    return None

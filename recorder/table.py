@@ -1,0 +1,336 @@
+"""Logging a game at the table, move by move: the library under ``tablelog new``, ``log``,
+``undo`` and ``record`` (and, later, the phone page and the HTTP API).
+
+Every call is one write to the store (:meth:`recorder.sqlite.EventStore.append` or an
+import), so it is atomic: either all it read is written, or nothing is.  A *step* is a
+stored event, the setup included (a new game has 1 step); ``expect`` makes a call refuse
+(:class:`StaleStep`) unless the game has exactly that many steps, so two loggers, or a
+retried script, never record a move twice.
+
+>>> import tempfile, os
+>>> from recorder import EventStore
+>>> setup = '''[Game "Splendor Duel"]
+... [Player1 "Ann"]
+... [Player2 "Bo"]
+... [First "Ann"]
+...
+... board   GGRWY RWBRG YBRWK GYBKP PBWKK
+... level3  3-10 3-01 3-05
+... level2  2-10 2-24 2-20 2-17
+... level1  1-11 1-25 1-16 1-10 1-27
+... privileges 0 1
+... '''
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     with EventStore.open(os.path.join(tmp, "t.db")) as store:
+...         gid = new_game(store, setup)
+...         (store.game(gid).event_count, pending(store, gid).to_move)
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.corrections import Retraction, retraction_at, undo_text
+from engine.errors import EngineError, Violation
+from engine.games import get_game
+from engine.protocol import GameRules, Status
+
+from .errors import ConcurrencyError, ImportRejected, StoreError
+from .sqlite import EventStore
+
+#: How many times :func:`log` without ``expect`` reads the game again when another writer
+#: appended between its reading and its writing (each time, the text is read anew against
+#: the new state, so a move logged twice is refused rather than doubled).
+RETRIES = 5
+
+__all__ = [
+    "Logged",
+    "MoveRefused",
+    "StaleStep",
+    "log",
+    "new_game",
+    "pending",
+    "undo",
+]
+
+
+@dataclass(frozen=True)
+class Logged:
+    """What a call wrote, and where the game stands after it."""
+
+    game_id: str
+    #: Steps stored before the call.
+    steps_before: int
+    #: Steps stored after it.
+    steps: int
+    #: What was written: the game's events, or :class:`engine.corrections.Retraction`.
+    events: list[Any]
+    #: Their canonical notation, one per event.
+    texts: list[str]
+    #: Per written event, its violations when it was recorded as played illegally.
+    flagged: list[list[Violation]]
+    #: Where the game stands now.
+    status: Status
+    #: Per written event, the meta stored with it (comments, annotations, the mark).
+    meta: list[dict[str, Any] | None] = field(default_factory=list)
+
+
+class StaleStep(ConcurrencyError):
+    """The game does not have the expected number of steps (``expected``, ``actual``);
+    nothing was written.  The CLI exits with code 3."""
+
+    def __init__(self, game_id: str, expected: int, actual: int):
+        StoreError.__init__(
+            self,
+            f"game {game_id}: expected {expected} step{'s' if expected != 1 else ''}, "
+            f"but the game has {actual}; nothing was written (look at the game, then "
+            f"log again with --expect {actual})",
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class MoveRefused(StoreError):
+    """A move the rules refuse here: ``violations`` (each with its rule and page) and the
+    ``text`` that was read; nothing was written.  Logging it again with ``as_played``
+    records it as played at the table, flagged."""
+
+    def __init__(self, game_id: str, text: str, violations: Sequence[Violation], where: str = ""):
+        self.game_id = game_id
+        self.text = text
+        self.violations = list(violations)
+        reasons = "; ".join(str(v) for v in self.violations)
+        super().__init__(f"{where or repr(text)}: illegal: {reasons}")
+
+
+class BadMove(StoreError):
+    """Text that does not read as a move here (``error``: the game's NotationError, with
+    its column); nothing was written."""
+
+    def __init__(self, game_id: str, text: str, error: Any):
+        self.game_id = game_id
+        self.text = text
+        self.error = error
+        super().__init__(str(error))
+
+
+# --- starting a game ---------------------------------------------------------------------
+
+
+def new_game(store: EventStore, text: str, *, source: str = "<text>") -> str:
+    """Store a new game from its headers and setup in notation (as an exported game reads
+    up to its first turn; moves after the setup are allowed and checked; a JSON game file
+    is read too) under a fresh random id, and return the id.  Never finds a stored game:
+    this is the one way to start a second game with the same setup.  ImportRejected names
+    what is wrong, with its line and column."""
+    from .io import load_text  # here: its schemas are not needed to log a move
+
+    records = load_text(text, source)
+    if len(records) != 1:
+        raise ImportRejected(None, f"{len(records)} games given; a new game is one", source=source)
+    (record,) = records
+    if not record.events:
+        raise ImportRejected(
+            None, "no setup: a new game needs the table as laid out", source=source
+        )
+    record.game_id = secrets.token_hex(6)
+    return store.import_game(record).game_id
+
+
+# --- logging -------------------------------------------------------------------------------
+
+
+def steps(store: EventStore, game_id: str) -> int:
+    """How many steps the game has (GameNotFound for an unknown id)."""
+    return store.game(game_id).event_count
+
+
+def log(
+    store: EventStore,
+    game_id: str,
+    text: str,
+    *,
+    expect: int | None = None,
+    as_played: bool = False,
+) -> Logged:
+    """Append what ``text`` says was played next: one turn or one decision in notation,
+    as a turn line of an exported game reads (``12. Ann: take a1 b1 c1 =WWB {note}``,
+    ``take a1 b1 c1``, ``reveal 1-17``, ``undo``), read against the game as it stands.
+
+    Refusals write nothing: GameNotFound; :class:`StaleStep` when ``expect`` is given and
+    the game has another number of steps; :class:`BadMove` for text that does not read
+    (the game's NotationError, with its column); :class:`MoveRefused` for an illegal move,
+    unless ``as_played`` (or the text's own ``!illegal`` mark) records it as played,
+    flagged.  Without ``expect``, a write that lost a race to another logger reads the
+    text again against the new state (so the same move logged twice is refused)."""
+    for attempt in range(RETRIES):
+        before = _steps_or_stale(store, game_id, expect)
+        kind = store.game(game_id).kind
+        rules = get_game(kind)
+        state = store.state_at(game_id)
+        parsed = _read(
+            rules, state.copy(), game_id, text, as_played, _history(store, game_id, text)
+        )
+        payloads = [rules.event_to_dict(e) for e in parsed.events]
+        try:
+            result = store.append(game_id, before, payloads, meta=list(parsed.meta))
+        except ConcurrencyError as err:
+            if expect is not None:
+                raise StaleStep(game_id, expect, err.actual) from None
+            if attempt == RETRIES - 1:
+                raise
+            continue
+        texts = _texts(rules, state.copy(), parsed.events, store, game_id, before)
+        flagged = {seq: v for seq, v in result.flagged}
+        return Logged(
+            game_id=game_id,
+            steps_before=before,
+            steps=result.last_sequence,
+            events=list(parsed.events),
+            texts=texts,
+            flagged=[flagged.get(before + 1 + i, []) for i in range(len(parsed.events))],
+            status=pending(store, game_id),
+            meta=[None if m is None else dict(m) for m in parsed.meta],
+        )
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def undo(
+    store: EventStore, game_id: str, *, to: int | None = None, expect: int | None = None
+) -> Logged:
+    """Retract the last standing decision with the observations that followed it (a buy
+    and the card revealed after it go together), or with ``to`` everything after step
+    ``to``: one new event, nothing deleted.  :class:`StaleStep` as for :func:`log`;
+    CorrectionRefused (an EngineError, with its violations) when there is nothing to undo
+    or ``to`` is not a standing step before the last."""
+    before = _steps_or_stale(store, game_id, expect)
+    kind = store.game(game_id).kind
+    rules = get_game(kind)
+    stored = [e.event for e in store.events(game_id)]
+    retraction = retraction_at(rules, stored, to)
+    try:
+        result = store.append(game_id, before, [rules.event_to_dict(retraction)])
+    except ConcurrencyError as err:
+        raise StaleStep(game_id, expect if expect is not None else before, err.actual) from None
+    return Logged(
+        game_id=game_id,
+        steps_before=before,
+        steps=result.last_sequence,
+        events=[retraction],
+        texts=[undo_text(rules, stored, retraction)],
+        flagged=[[]],
+        status=pending(store, game_id),
+        meta=[None],
+    )
+
+
+def pending(store: EventStore, game_id: str) -> Status:
+    """Where the game stands and what it waits for (:attr:`Status.due`: a discard down to
+    10 tokens, a card to reveal, a royal to choose...)."""
+    kind = store.game(game_id).kind
+    return get_game(kind).status(store.state_at(game_id))
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _steps_or_stale(store: EventStore, game_id: str, expect: int | None) -> int:
+    actual = steps(store, game_id)
+    if expect is not None and expect != actual:
+        raise StaleStep(game_id, expect, actual)
+    return actual
+
+
+#: The notation's keyword of a correction, which needs the game's events to be read.
+UNDO_WORD = "undo"
+
+
+def _history(store: EventStore, game_id: str, text: str) -> tuple[list[Any], list[Any]] | None:
+    """The game's events and meta, for a text that takes steps back (``undo``); None
+    otherwise, so a plain move is read from the state alone, without reading the game."""
+    if UNDO_WORD not in text.lower():
+        return None
+    stored = store.events(game_id)
+    return [e.event for e in stored], [e.meta or None for e in stored]
+
+
+def _read(
+    rules: GameRules,
+    state: Any,
+    game_id: str,
+    text: str,
+    as_played: bool,
+    history: tuple[list[Any], list[Any]] | None = None,
+) -> Any:
+    """The events ``text`` means in ``state`` (``history``: the game's events and meta,
+    for a correction); with ``as_played`` a refused decision is read again marked as
+    played illegally."""
+    events, meta = history if history is not None else (None, None)
+    parsed = rules.read_moves(state, text, events, meta)
+    if parsed.errors:
+        err = parsed.errors[0]
+        violations = list(getattr(err, "violations", None) or [])
+        if violations and getattr(err, "kind", "illegal") == "illegal":
+            if as_played:
+                again = rules.read_moves(state, _marked(text), events, meta)
+                if not again.errors:
+                    return again
+            raise MoveRefused(game_id, text, violations, _where(err, text))
+        raise BadMove(game_id, text, err)
+    if not parsed.events:
+        raise BadMove(game_id, text, "no move in the text")
+    return parsed
+
+
+#: The notation's mark of a decision played although illegal.
+ILLEGAL_MARK = "!illegal"
+
+
+def _marked(text: str) -> str:
+    """``text`` with the mark of a move played illegally after its decision."""
+    if ILLEGAL_MARK in text:
+        return text
+    brace = text.find("{")
+    if brace < 0:
+        return f"{text.rstrip()} {ILLEGAL_MARK}"
+    return f"{text[:brace].rstrip()} {ILLEGAL_MARK} {text[brace:]}"
+
+
+def _where(err: Any, text: str) -> str:
+    column = getattr(err, "column", None)
+    return f"{text!r}, column {column}" if column else repr(text)
+
+
+def _texts(
+    rules: GameRules,
+    state: Any,
+    events: Sequence[Any],
+    store: EventStore,
+    game_id: str,
+    before: int,
+) -> list[str]:
+    """The canonical notation of each written event, in the state it was played in
+    (``state``: a copy of the game before the first, which this folds on)."""
+    out: list[str] = []
+    current = state
+    for i, event in enumerate(events):
+        if isinstance(event, Retraction):
+            earlier = [e.event for e in store.events(game_id, before + i)]
+            out.append(undo_text(rules, earlier, event))
+            current = store.state_at(game_id, before + i + 1)
+            continue
+        try:
+            out.append(rules.move_text(current, event))
+            if i + 1 < len(events):
+                rules.force(current, event)
+        except EngineError:
+            out.append(str(rules.event_to_dict(event)))
+    return out
+
+
+__all__ += ["BadMove", "RETRIES", "steps"]

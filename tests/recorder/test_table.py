@@ -1,0 +1,203 @@
+"""Logging at the table (recorder/table.py): steps, corrections, snapshots, and the same
+game found again on re-import."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine.corrections import CorrectionError, Retraction, fold
+from engine.games import get_game
+from recorder import EventStore, GameNotFound
+from recorder.io import export_json, game_import_from_events, load_file, load_text
+from recorder.sqlite import SNAPSHOT_EVERY
+from recorder.table import StaleStep, new_game, pending, undo
+
+RULES = get_game("splendor-duel")
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "fixtures" / "games"
+
+
+def _setup_text(path: Path) -> str:
+    """A fixture's headers and setup, as the table knows them before the first move: the
+    file up to its first turn, without the headers that say how it ended."""
+    lines = _without_outcome(path).splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    return "".join(lines[:first])
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with EventStore.open(tmp_path / "t.db") as s:
+        yield s
+
+
+def _live(store: EventStore, seed: int, upto: int) -> tuple[str, list]:
+    events = RULES.random_game(random.Random(seed))
+    gid = store.create_game({"players": ["Ann", "Bo"]}).id
+    store.append(gid, 0, [RULES.event_to_dict(e) for e in events[:upto]])
+    return gid, events
+
+
+def _position(state) -> str:
+    return RULES.position(state)
+
+
+# --- snapshots ------------------------------------------------------------------------------
+
+
+def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
+    gid, events = _live(store, 5, 1)
+    n = min(len(events), 3 * SNAPSHOT_EVERY + 5)
+    for i in range(1, n):
+        store.append(gid, i, [RULES.event_to_dict(events[i])])
+    conn = sqlite3.connect(tmp_path / "t.db")
+    rows = conn.execute("SELECT step, position FROM snapshots WHERE game_id = ?", (gid,)).fetchall()
+    steps = sorted(step for step, _ in rows)
+    # One every SNAPSHOT_EVERY steps, and the head.
+    assert steps == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
+    for step, position in rows:
+        assert position == _position(fold(RULES, events[:step], ("Ann", "Bo")).state)
+    # A store that never saw the game starts from the head's snapshot, and reads the
+    # same state as a fold from the first event.
+    with EventStore.open(tmp_path / "t.db") as fresh:
+        assert _position(fresh.state_at(gid)) == _position(
+            fold(RULES, events[:n], ("Ann", "Bo")).state
+        )
+        assert fresh.state_at(gid).names == ("Ann", "Bo")
+        for step in (1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 3, n):
+            assert _position(fresh.state_at(gid, step)) == _position(
+                fold(RULES, events[:step]).state
+            )
+
+
+def test_without_snapshots_the_store_folds_from_the_first_event(store, tmp_path):
+    gid, events = _live(store, 6, 40)
+    sqlite3.connect(tmp_path / "t.db", isolation_level=None).execute("DELETE FROM snapshots")
+    with EventStore.open(tmp_path / "t.db") as fresh:
+        assert _position(fresh.state_at(gid)) == _position(fold(RULES, events[:40]).state)
+        fresh.append(gid, 40, [RULES.event_to_dict(events[40])])
+        assert _position(fresh.state_at(gid)) == _position(fold(RULES, events[:41]).state)
+
+
+# --- corrections ----------------------------------------------------------------------------
+
+
+def test_undo_takes_back_the_last_decision_with_what_followed_it(store):
+    gid, events = _live(store, 7, 30)
+    logged = undo(store, gid)
+    assert logged.steps_before == 30 and logged.steps == 31
+    (retraction,) = logged.events
+    assert isinstance(retraction, Retraction)
+    stored = [e.event for e in store.events(gid)]
+    assert _position(store.state_at(gid)) == _position(fold(RULES, stored).state)
+    assert _position(store.state_at(gid)) == _position(
+        fold(RULES, events[: retraction.back_to]).state
+    )
+    assert not RULES.is_observation(events[retraction.back_to])
+    assert all(RULES.is_observation(e) for e in events[retraction.back_to + 1 : 30])
+    # The game goes on from there: the retracted decision can be played again.
+    store.append(gid, 31, [RULES.event_to_dict(events[retraction.back_to])])
+    assert pending(store, gid) == RULES.status(fold(RULES, events[: retraction.back_to + 1]).state)
+
+
+def test_undo_to_a_step_and_nothing_written_on_refusal(store):
+    gid, events = _live(store, 8, 25)
+    with pytest.raises(StaleStep) as stale:
+        undo(store, gid, to=10, expect=24)
+    assert (stale.value.expected, stale.value.actual) == (24, 25)
+    with pytest.raises(CorrectionError):
+        undo(store, gid, to=25)
+    with pytest.raises(GameNotFound):
+        undo(store, "nope")
+    assert store.game(gid).event_count == 25
+    logged = undo(store, gid, to=10, expect=25)
+    assert logged.texts == ["undo to 10"]
+    assert _position(store.state_at(gid)) == _position(fold(RULES, events[:10]).state)
+    # Step 15 is retracted now: it cannot be gone back to.
+    with pytest.raises(CorrectionError):
+        undo(store, gid, to=15)
+    assert store.game(gid).status == "playing" and store.game(gid).event_count == 26
+
+
+def test_a_game_with_corrections_exports_and_imports_to_the_same_events(store, tmp_path):
+    gid, events = _live(store, 9, 30)
+    undo(store, gid)
+    undo(store, gid, to=12)
+    store.append(gid, 32, [RULES.event_to_dict(e) for e in events[12:20]])
+    text = export_json(store, gid)
+    with EventStore.open(tmp_path / "other.db") as other:
+        (record,) = load_text(text, "game.json")
+        result = other.import_game(record)
+        assert [e.payload for e in other.events(result.game_id)] == [
+            e.payload for e in store.events(gid)
+        ]
+        assert _position(other.state_at(result.game_id)) == _position(store.state_at(gid))
+        assert other.game(result.game_id).turns == store.game(gid).turns
+        assert other.rebuild_projections() == 1
+        assert other.game(result.game_id).turns == store.game(gid).turns
+
+
+# --- the same game on re-import -------------------------------------------------------------
+
+
+def _without_outcome(path: Path) -> str:
+    return "".join(
+        line
+        for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+        if not line.startswith(("[Result", "[Victory"))
+    )
+
+
+def test_a_stored_game_is_found_with_or_without_its_result(store):
+    path = GAMES / "dispute.tl"
+    first = store.import_game(load_file(path)[0])
+    (record,) = load_text(_without_outcome(path), "no-result.tl")
+    again = store.import_game(record)
+    assert (again.game_id, again.created, again.appended) == (first.game_id, False, 0)
+    # And the other way round, in one batch.
+    (plain,) = load_text(_without_outcome(GAMES / "crowns.tl"), "plain.tl")
+    results = store.import_games([plain, load_file(GAMES / "crowns.tl")[0]])
+    assert results[0].game_id == results[1].game_id
+    assert store.count_games() == 2
+
+
+def test_a_longer_file_of_a_stored_game_appends_its_new_moves(store):
+    path = GAMES / "points.tl"
+    lines = _without_outcome(path).splitlines(keepends=True)
+    first_turn = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    (short_record,) = load_text("".join(lines[: first_turn + 10]), "short.tl")
+    stored = store.import_game(short_record)
+    (record,) = load_file(path)
+    longer = store.import_game(record)
+    assert longer.game_id == stored.game_id and not longer.created
+    assert longer.appended == len(record.events) - len(short_record.events)
+    assert [e.payload for e in store.events(stored.game_id)] == record.events
+    assert store.game(stored.game_id).status == "finished"
+    # The shorter record is now a record of the stored game: found, nothing written.
+    again = store.import_game(short_record)
+    assert again.game_id == stored.game_id and again.appended == 0
+    assert store.count_games() == 1
+
+
+def test_new_is_the_one_way_to_a_second_game_with_the_same_setup(store):
+    path = GAMES / "colour.tl"
+    imported = store.import_game(load_file(path)[0])
+    a = new_game(store, _setup_text(path))
+    b = new_game(store, _setup_text(path))
+    assert len({imported.game_id, a, b}) == 3
+    assert store.game(a).event_count == store.game(b).event_count == 1
+    # A file of the game is found as the first stored one, not as a new game.
+    again = store.import_game(load_file(path)[0])
+    assert again.game_id == imported.game_id and not again.created
+
+
+def test_a_game_and_a_variant_with_the_same_setup_are_two_games(store):
+    events = RULES.random_game(random.Random(11))
+    other = RULES.random_game(random.Random(11))[:20]
+    a = store.import_game(game_import_from_events(events[:30], {"players": ["A", "B"]}))
+    b = store.import_game(game_import_from_events(other, {"players": ["A", "C"]}))
+    assert a.game_id != b.game_id and b.created
