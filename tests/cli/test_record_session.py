@@ -1,0 +1,177 @@
+"""The session behind ``tablelog record`` (cli/record_session.py), without a terminal:
+what it asks, what TAB offers, what each line logs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli.record_session import Session
+from recorder import EventStore
+from recorder.table import log, new_game
+
+ROOT = Path(__file__).resolve().parents[2]
+#: A fixture's first turns: Bob starts; Alice's sixth turn buys 1-16 and 1-11 is revealed.
+POINTS = ROOT / "fixtures" / "games" / "points.tl"
+OPENING = [
+    "take a1 a2 a3",
+    "priv c5 take e1 e2 e3",
+    "take d2 d3 d4",
+    "take b1 c1 d1",
+    "take a4 b4 c4",
+]
+
+
+def setup_text(path: Path) -> str:
+    """The headers and setup of a fixture, as the table knows them before the first move."""
+    lines = [
+        line
+        for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+        if not line.startswith(("[Result", "[Victory"))
+    ]
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    return "".join(lines[:first])
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with EventStore.open(tmp_path / "t.db") as s:
+        yield s
+
+
+@pytest.fixture
+def game(store: EventStore) -> str:
+    gid = new_game(store, setup_text(POINTS))
+    for line in OPENING:
+        log(store, gid, line)
+    return gid
+
+
+def test_the_opening_shows_the_table_and_what_is_due(store, game):
+    session = Session(store, game)
+    text = "\n".join(session.opening())
+    assert "Pyramid" in text
+    assert "step 8, turn 6: Alice to play" in text
+    assert session.prompt() == "9 Alice> "
+
+
+def test_completion_offers_the_legal_decisions_and_the_commands(store, game):
+    session = Session(store, game)
+    legal = session.rules.legal_move_texts(session.state)
+    offered = [text for text, _ in session.completions("")]
+    assert offered == legal
+    buys = [text for text, _ in session.completions("buy")]
+    assert buys and all(t.startswith("buy ") for t in buys)
+    assert set(buys) == {t for t in legal if t.startswith("buy")}
+    assert ("undo", "") in session.completions("un")
+    assert session.completions("take z9") == []
+
+
+def test_a_due_reveal_is_asked_for_and_found_by_description(store, game):
+    session = Session(store, game)
+    out = session.handle("buy 1-16 (W1 B1 G1 R1)")
+    assert "step 9: buy 1-16 (W1 B1 G1 R1)" in out
+    assert session.question.kind == "card"
+    assert session.prompt() == "reveal> "
+    # TAB offers the cards that may come from the level-1 deck, with what is printed.
+    cards = dict(session.completions("green"))
+    assert "1-11" in cards and all("green" in words for words in cards.values())
+    assert all(i.startswith("1-") for i in cards)
+    # Several cards fit: listed, asked again; nothing written.
+    out = session.handle("green")
+    assert "cards fit" in out[0] and session.steps == 9
+    out = session.handle("green cost W1 B1 R1 K1")
+    assert out[0].startswith("1-11: ")
+    assert "step 10: reveal 1-11" in out
+    assert session.question.kind == "move"
+    assert session.prompt() == "11 Bob> "
+
+
+def test_a_description_that_fits_nothing_is_asked_again(store, game):
+    session = Session(store, game)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    out = session.handle("purple")
+    assert "is not something printed on a card" in out[0]
+    assert session.question.kind == "card" and session.steps == 9
+
+
+def test_an_illegal_move_is_cited_and_can_be_recorded_as_played(store, game):
+    session = Session(store, game)
+    out = session.handle("take a1 c3 e5")
+    assert out[0] == "illegal: take a1 c3 e5"
+    assert any("(p." in line for line in out[1:])
+    assert session.question.kind == "confirm" and session.steps == 8
+    out = session.handle("n")
+    assert out == ["not logged"] and session.steps == 8
+    session.handle("take a1 c3 e5")
+    out = session.handle("y")
+    assert "(played illegally)" in out[0]
+    assert session.steps == 9
+
+
+def test_undo_and_undo_to(store, game):
+    session = Session(store, game)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    session.handle("1-11")
+    out = session.handle("undo")
+    assert out[0] == "step 11: undo (back to step 8)"
+    assert session.prompt() == "12 Alice> "
+    out = session.handle("undo to 2")
+    assert out[0] == "step 12: undo to 2 (back to step 2)"
+    assert "nothing undone" in session.handle("undo to 99")[0]
+
+
+def test_a_comment_goes_with_the_next_move(store, game):
+    session = Session(store, game)
+    assert "next move" in session.handle("comment {a fine} buy")[0]
+    out = session.handle("buy 1-16 (W1 B1 G1 R1)")
+    assert out[0] == "step 9: buy 1-16 (W1 B1 G1 R1) {(a fine) buy}"
+    assert store.events(game)[-1].meta.get("comment") == "(a fine) buy"
+    assert session.comment == ""
+
+
+def test_check_writes_nothing(store, game):
+    session = Session(store, game)
+    out = session.handle("check take a1 c3 e5")
+    assert out[0].startswith("illegal: take a1 c3 e5")
+    assert any("(p." in line for line in out)
+    assert session.handle("check take b2")[0].startswith("legal: take b2")
+    assert "cannot read" in session.handle("check fly away")[0]
+    assert session.steps == 8
+
+
+def test_a_stale_step_reloads_and_says_what_was_logged(store, game):
+    session = Session(store, game)
+    log(store, game, "buy 1-16 (W1 B1 G1 R1)")  # another logger, meanwhile
+    out = session.handle("take b2")
+    assert "another logger wrote meanwhile" in out[0]
+    assert "  step 9: buy 1-16 (W1 B1 G1 R1)" in out
+    assert out[-1].startswith("not logged: 'take b2'")
+    assert session.steps == 9 and session.question.kind == "card"
+
+
+def test_replenish_alone_asks_for_the_tokens_drawn(store, game):
+    session = Session(store, game)
+    out = session.handle("repl")
+    assert session.question.kind == "text" and "Tokens drawn" in out[0]
+    assert session.prompt() == "repl> "
+    assert session.handle("") == ["nothing logged"]
+    assert session.question.kind == "move"
+
+
+def test_quit_and_resume_continue_from_the_same_step(store, game):
+    session = Session(store, game)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    session.handle("comment lost")
+    out = session.handle("quit")
+    assert session.done and "resumes" in out[-1] and "was not logged" in out[0]
+    again = Session(store, game)
+    assert again.steps == 9 and again.question.kind == "card"
+    assert again.prompt() == "reveal> "
+
+
+def test_help_names_every_command(store, game):
+    text = "\n".join(Session(store, game).handle("help"))
+    for word in ("undo", "comment", "show", "check", "help", "quit", "reveal", "repl"):
+        assert word in text
