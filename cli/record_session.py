@@ -267,10 +267,12 @@ class Session:
         except StaleStep:
             return [*self._caught_up(), f"not logged: {text!r} (enter it again if it still holds)"]
         except MoveRefused as err:
+            lines = [f"illegal: {text}", *_violation_lines(err.violations)]
+            if as_played:
+                return [*lines, "nothing written: it cannot be recorded even as played"]
             self.question = Question("confirm", "", refused=text)
             return [
-                f"illegal: {text}",
-                *_violation_lines(err.violations),
+                *lines,
                 "nothing written; if it was played so at the table, record it as played "
                 "(flagged): y",
             ]
@@ -312,7 +314,7 @@ class Session:
                 self.rules.move_text(self.store.state_at(self.game_id, stored.sequence - 1), event)
             )
         except EngineError:
-            return stored.type
+            return str(stored.type)
 
     # --- commands -----------------------------------------------------------------------
 
@@ -326,7 +328,9 @@ class Session:
     def _cmd_help(self, rest: str) -> list[str]:
         lines = ["Enter a turn or one decision in notation (TAB: the legal ones), or:"]
         lines += [f"  {name:8} {what}" for name, what in COMMANDS.items()]
-        lines += [f"  {o.keyword:8} alone: asks for it ({o.prompt})" for o in self.observations.values()]
+        lines += [
+            f"  {o.keyword:8} alone: asks for it ({o.prompt})" for o in self.observations.values()
+        ]
         return lines
 
     def _cmd_show(self, rest: str) -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli.record_session import Session
+from engine.games import get_game
 from recorder import EventStore
 from recorder.table import log, new_game
 
@@ -21,6 +22,20 @@ OPENING = [
     "take b1 c1 d1",
     "take a4 b4 c4",
 ]
+
+
+def _reads_moves() -> bool:
+    rules = get_game("splendor-duel")
+    try:
+        rules.read_moves(rules.new_state(), "take a1")
+    except NotImplementedError:
+        return False
+    return True
+
+
+#: Until the game reads one move against a position (GameRules.read_moves, from the
+#: notation's branch), nothing can be logged.
+pytestmark = pytest.mark.skipif(not _reads_moves(), reason="GameRules.read_moves not there yet")
 
 
 def setup_text(path: Path) -> str:
@@ -52,8 +67,8 @@ def test_the_opening_shows_the_table_and_what_is_due(store, game):
     session = Session(store, game)
     text = "\n".join(session.opening())
     assert "Pyramid" in text
-    assert "step 8, turn 6: Alice to play" in text
-    assert session.prompt() == "9 Alice> "
+    assert "step 7, turn 6: Alice to play" in text
+    assert session.prompt() == "8 Alice> "
 
 
 def test_completion_offers_the_legal_decisions_and_the_commands(store, game):
@@ -71,7 +86,7 @@ def test_completion_offers_the_legal_decisions_and_the_commands(store, game):
 def test_a_due_reveal_is_asked_for_and_found_by_description(store, game):
     session = Session(store, game)
     out = session.handle("buy 1-16 (W1 B1 G1 R1)")
-    assert "step 9: buy 1-16 (W1 B1 G1 R1)" in out
+    assert "step 8: buy 1-16 (W1 B1 G1 R1)" in out
     assert session.question.kind == "card"
     assert session.prompt() == "reveal> "
     # TAB offers the cards that may come from the level-1 deck, with what is printed.
@@ -80,12 +95,12 @@ def test_a_due_reveal_is_asked_for_and_found_by_description(store, game):
     assert all(i.startswith("1-") for i in cards)
     # Several cards fit: listed, asked again; nothing written.
     out = session.handle("green")
-    assert "cards fit" in out[0] and session.steps == 9
+    assert "cards fit" in out[0] and session.steps == 8
     out = session.handle("green cost W1 B1 R1 K1")
     assert out[0].startswith("1-11: ")
-    assert "step 10: reveal 1-11" in out
+    assert "step 9: reveal 1-11" in out
     assert session.question.kind == "move"
-    assert session.prompt() == "11 Bob> "
+    assert session.prompt() == "10 Bob> "
 
 
 def test_a_description_that_fits_nothing_is_asked_again(store, game):
@@ -93,21 +108,30 @@ def test_a_description_that_fits_nothing_is_asked_again(store, game):
     session.handle("buy 1-16 (W1 B1 G1 R1)")
     out = session.handle("purple")
     assert "is not something printed on a card" in out[0]
-    assert session.question.kind == "card" and session.steps == 9
+    assert session.question.kind == "card" and session.steps == 8
 
 
 def test_an_illegal_move_is_cited_and_can_be_recorded_as_played(store, game):
     session = Session(store, game)
-    out = session.handle("take a1 c3 e5")
-    assert out[0] == "illegal: take a1 c3 e5"
+    out = session.handle("take b2 c3 e5")
+    assert out[0] == "illegal: take b2 c3 e5"
     assert any("(p." in line for line in out[1:])
-    assert session.question.kind == "confirm" and session.steps == 8
+    assert session.question.kind == "confirm" and session.steps == 7
     out = session.handle("n")
-    assert out == ["not logged"] and session.steps == 8
-    session.handle("take a1 c3 e5")
+    assert out == ["not logged"] and session.steps == 7
+    session.handle("take b2 c3 e5")
     out = session.handle("y")
     assert "(played illegally)" in out[0]
-    assert session.steps == 9
+    assert session.steps == 8
+
+
+def test_a_move_that_cannot_be_played_even_as_played_is_not_asked_again(store, game):
+    session = Session(store, game)
+    session.handle("take a1 c3 e5")  # a1 is empty
+    out = session.handle("y")
+    assert out[0] == "illegal: take a1 c3 e5"
+    assert "cannot be recorded even as played" in out[-1]
+    assert session.question.kind == "move" and session.steps == 7
 
 
 def test_undo_and_undo_to(store, game):
@@ -115,10 +139,10 @@ def test_undo_and_undo_to(store, game):
     session.handle("buy 1-16 (W1 B1 G1 R1)")
     session.handle("1-11")
     out = session.handle("undo")
-    assert out[0] == "step 11: undo (back to step 8)"
-    assert session.prompt() == "12 Alice> "
+    assert out[0] == "step 10: undo (back to step 7)"
+    assert session.prompt() == "11 Alice> "
     out = session.handle("undo to 2")
-    assert out[0] == "step 12: undo to 2 (back to step 2)"
+    assert out[0] == "step 11: undo to 2 (back to step 2)"
     assert "nothing undone" in session.handle("undo to 99")[0]
 
 
@@ -126,7 +150,7 @@ def test_a_comment_goes_with_the_next_move(store, game):
     session = Session(store, game)
     assert "next move" in session.handle("comment {a fine} buy")[0]
     out = session.handle("buy 1-16 (W1 B1 G1 R1)")
-    assert out[0] == "step 9: buy 1-16 (W1 B1 G1 R1) {(a fine) buy}"
+    assert out[0] == "step 8: buy 1-16 (W1 B1 G1 R1) {(a fine) buy}"
     assert store.events(game)[-1].meta.get("comment") == "(a fine) buy"
     assert session.comment == ""
 
@@ -138,7 +162,7 @@ def test_check_writes_nothing(store, game):
     assert any("(p." in line for line in out)
     assert session.handle("check take b2")[0].startswith("legal: take b2")
     assert "cannot read" in session.handle("check fly away")[0]
-    assert session.steps == 8
+    assert session.steps == 7
 
 
 def test_a_stale_step_reloads_and_says_what_was_logged(store, game):
@@ -146,9 +170,9 @@ def test_a_stale_step_reloads_and_says_what_was_logged(store, game):
     log(store, game, "buy 1-16 (W1 B1 G1 R1)")  # another logger, meanwhile
     out = session.handle("take b2")
     assert "another logger wrote meanwhile" in out[0]
-    assert "  step 9: buy 1-16 (W1 B1 G1 R1)" in out
+    assert "  step 8: buy 1-16 (W1 B1 G1 R1)" in out
     assert out[-1].startswith("not logged: 'take b2'")
-    assert session.steps == 9 and session.question.kind == "card"
+    assert session.steps == 8 and session.question.kind == "card"
 
 
 def test_replenish_alone_asks_for_the_tokens_drawn(store, game):
@@ -167,7 +191,7 @@ def test_quit_and_resume_continue_from_the_same_step(store, game):
     out = session.handle("quit")
     assert session.done and "resumes" in out[-1] and "was not logged" in out[0]
     again = Session(store, game)
-    assert again.steps == 9 and again.question.kind == "card"
+    assert again.steps == 8 and again.question.kind == "card"
     assert again.prompt() == "reveal> "
 
 
