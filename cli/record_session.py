@@ -96,6 +96,7 @@ class Session:
         #: True once the session was asked to end.
         self.done = False
         self._texts: list[str] | None = None
+        self._cards: dict[str, Any] | None = None
         self.reload()
 
     # --- where the game stands ------------------------------------------------------------
@@ -176,12 +177,35 @@ class Session:
         typed = text.lstrip().lower()
         offered = [(t, "") for t in self.legal_texts() if t.lower().startswith(typed)]
         offered += [(c, "") for c in COMMANDS if c.startswith(typed) and typed.strip()]
+        return offered or self._described(typed)
+
+    def _described(self, typed: str) -> list[tuple[str, str]]:
+        """The legal decisions of the keyword typed first whose card fits the words typed
+        after it (``buy black`` offers ``buy 1-16 (W1 B1 G1 R1)``), each with its card."""
+        keyword, _, words = typed.partition(" ")
+        if not words.strip():
+            return []
+        cards = self.cards()
+        offered = []
+        for text in self.legal_texts():
+            first, *rest = text.split()
+            card = next((cards[w] for w in rest if w in cards), None)
+            if first.lower() == keyword and card is not None:
+                printed = f"{card.id} {card.words}".lower()
+                if all(w in printed for w in words.split()):
+                    offered.append((text, str(card.words)))
         return offered
+
+    def cards(self) -> dict[str, Any]:
+        """Every card of the game by id (read once)."""
+        if self._cards is None:
+            self._cards = dict(self.rules.cards())
+        return self._cards
 
     def _card_matches(self, text: str) -> list[Any]:
         """The candidate cards whose id or printed words contain every word of ``text``."""
         words = text.lower().split()
-        cards = self.rules.cards()
+        cards = self.cards()
         ids = self.question.candidates or tuple(c.id for c in self._find("", quiet=True) or ())
         found = [cards[i] for i in ids if i in cards]
         return [c for c in found if all(w in f"{c.id} {c.words}".lower() for w in words)]
@@ -221,7 +245,7 @@ class Session:
         if obs is not None and not rest:
             self.question = Question("card" if obs.card else "text", obs.prompt, obs.keyword)
             return [obs.prompt]
-        if obs is not None and obs.card and not self.rules.cards().get(rest.split()[0]):
+        if obs is not None and obs.card and rest.split()[0] not in self.cards():
             self.question = Question("card", obs.prompt, obs.keyword)
             return self._card_answer(rest)
         return self._log(line)
@@ -230,6 +254,9 @@ class Session:
         """Log the question's keyword with the one card ``query`` names, or list the
         cards it fits and ask again."""
         q = self.question
+        word, _, after = query.partition(" ")
+        if word.lower() == q.keyword and after.strip():
+            query = after  # the keyword typed again before the card
         found = self._find(query)
         if isinstance(found, str):
             return [found, q.prompt]

@@ -81,6 +81,11 @@ def test_completion_offers_the_legal_decisions_and_the_commands(store, game):
     assert set(buys) == {t for t in legal if t.startswith("buy")}
     assert ("undo", "") in session.completions("un")
     assert session.completions("take z9") == []
+    # A card by what is printed on it, where the decision names a card.
+    assert session.completions("buy black") == [
+        ("buy 1-16 (W1 B1 G1 R1)", session.cards()["1-16"].words)
+    ]
+    assert session.completions("buy green") == []  # 1-12 is green, but Alice cannot pay it
 
 
 def test_a_due_reveal_is_asked_for_and_found_by_description(store, game):
@@ -96,7 +101,7 @@ def test_a_due_reveal_is_asked_for_and_found_by_description(store, game):
     # Several cards fit: listed, asked again; nothing written.
     out = session.handle("green")
     assert "cards fit" in out[0] and session.steps == 8
-    out = session.handle("green cost W1 B1 R1 K1")
+    out = session.handle("reveal green cost W1 B1 R1 K1")
     assert out[0].startswith("1-11: ")
     assert "step 9: reveal 1-11" in out
     assert session.question.kind == "move"
@@ -199,3 +204,16 @@ def test_help_names_every_command(store, game):
     text = "\n".join(Session(store, game).handle("help"))
     for word in ("undo", "comment", "show", "check", "help", "quit", "reveal", "repl"):
         assert word in text
+
+
+def test_a_blind_reserve_shown_later_is_asked_for_by_description(store, game):
+    session = Session(store, game)
+    session.handle("res L2 @b3")
+    assert session.prompt() == "9 Bob> "
+    out = session.handle("id")
+    assert session.question.kind == "card" and out == [session.question.prompt]
+    words = session.cards()["2-13"].words
+    out = session.handle(words)
+    assert out[0] == f"2-13: {words}"
+    assert "step 9: id 2-13 by Alice" in out
+    assert session.prompt() == "10 Bob> "
