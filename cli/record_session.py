@@ -23,6 +23,7 @@ appends), so it goes with the next move logged, as the notation's ``{TEXT}`` aft
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,9 @@ COMMANDS: dict[str, str] = {
     "help": "this help",
     "quit": "end the session (every logged line is stored already; record resumes)",
 }
+
+#: A line of the table whose value says there is nothing (``reserved none``, ``none (0)``).
+_EMPTY_VALUE = re.compile(r"\s(none|empty)( \(0\))?$")
 
 #: Answers that record a refused move as played.
 YES = ("y", "yes")
@@ -142,9 +146,14 @@ class Session:
         """The table as the game draws it for a terminal."""
         return str(self.rules.text_view(self.state)).splitlines()
 
+    def compact_board(self) -> list[str]:
+        """The table without the lines that say nothing (``reserved none``) and without
+        blank lines: what the session prints after each turn (``show``: all of it)."""
+        return [line for line in self.board() if line.strip() and not _EMPTY_VALUE.search(line)]
+
     def opening(self) -> list[str]:
         """What the session prints first (and on resuming): the table, what is due."""
-        lines = [*self.board(), "", self.standing()]
+        lines = [*self.compact_board(), "", self.standing()]
         if self.question.kind == "card":
             lines.append(self.question.prompt)
         lines.append("(help: the commands; TAB: the legal decisions)")
@@ -312,7 +321,7 @@ class Session:
         lines = _written(logged)
         self.reload()
         if (self.status.turn, self.status.to_move) != turn_before:
-            lines += ["", *self.board(), ""]
+            lines += ["", *self.compact_board(), ""]
         lines.append(self.standing())
         if self.question.kind == "card":
             lines.append(self.question.prompt)
@@ -401,7 +410,7 @@ class Session:
             return [f"nothing undone: {err}"]
         lines = _written(logged)
         self.reload()
-        return [*lines, "", *self.board(), "", self.standing()]
+        return [*lines, "", *self.compact_board(), "", self.standing()]
 
 
 def _written(logged: Any) -> list[str]:

@@ -67,6 +67,8 @@ def test_the_opening_shows_the_table_and_what_is_due(store, game):
     session = Session(store, game)
     text = "\n".join(session.opening())
     assert "Pyramid" in text
+    assert "reserved none" not in text  # compact: what says nothing is left out
+    assert "reserved none" in "\n".join(session.handle("show"))  # the whole table
     assert "step 7, turn 6: Alice to play" in text
     assert session.prompt() == "8 Alice> "
 
