@@ -8,8 +8,23 @@ import click
 
 from .options import CommandError, db_option, echo_json, json_option, opened
 
-#: The printed facts a listing shows, in this order, after the id and the level.
-FACTS = ("colour", "bonus", "points", "crowns", "ability", "cost")
+#: The columns of a listing after the id and the level: the printed facts of a card
+#: (:attr:`engine.protocol.Card.facts`) under these keys.
+FACTS = ("color", "bonus", "points", "crowns", "abilities", "cost")
+#: The heading of each column.
+HEADINGS = ("id", "level", "colour", "bonus", "points", "crowns", "ability", "cost")
+
+
+def fact_text(value: object) -> str:
+    """A printed fact as a listing shows it: ``3 white 2 red`` for a cost, ``steal,
+    again`` for abilities, nothing for none."""
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return " ".join(f"{n} {name}" for name, n in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 @click.command("cards")
@@ -51,8 +66,8 @@ def cards_cmd(
     if as_json:
         echo_json([{"id": c.id, "level": c.level, **c.facts} for c in cards])
         return
-    table: list[tuple[str, ...]] = [("id", "level", *FACTS)]
-    table += [(c.id, str(c.level), *(str(c.facts.get(f, "")) for f in FACTS)) for c in cards]
+    table: list[tuple[str, ...]] = [HEADINGS]
+    table += [(c.id, str(c.level), *(fact_text(c.facts.get(f)) for f in FACTS)) for c in cards]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())

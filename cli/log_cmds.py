@@ -47,6 +47,9 @@ def _print_logged(logged: Logged, as_json: bool) -> None:
         return
     for i, (text, flagged) in enumerate(zip(logged.texts, logged.flagged, strict=True)):
         mark = " (played illegally)" if flagged else ""
+        back_to = getattr(logged.events[i], "back_to", None)
+        if back_to is not None:
+            mark = f" (the game stands as after step {back_to})"
         click.echo(f"step {first + i}: {text}{mark}")
         for v in flagged:
             click.echo(f"  - {v.code}: {v} ")
@@ -136,7 +139,7 @@ def log_cmd(
 
     \b
     Examples:
-      tablelog log 6138631be858 "take c4 b5"                # exit 1
+      tablelog log $(tablelog new docs/examples/evening.tl) "1. Ann: take d1 d2 d3 {pearl}"
       tablelog log 6138631be858 "take c4 b5" --expect 3    # exit 3
     """
     from recorder.table import MoveRefused, log
@@ -169,8 +172,8 @@ def undo_cmd(
 
     \b
     Examples:
-      tablelog undo 6138631be858                # exit 1
-      tablelog undo 6138631be858 --to 40 --expect 128
+      tablelog undo 6138631be858 --to 40
+      tablelog undo 6138631be858 --expect 3     # exit 3
     """
     from recorder.table import undo
 

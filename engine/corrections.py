@@ -129,6 +129,31 @@ def undo_target(rules: Any, events: Sequence[Any]) -> int:
     return standing[i - 1]
 
 
+class CorrectionRefused(CorrectionError):
+    """A correction that cannot stand; ``violations`` say why."""
+
+    def __init__(self, violations: Sequence[Violation]):
+        self.violations = list(violations)
+        super().__init__("; ".join(str(v) for v in self.violations))
+
+
+def retraction_at(rules: Any, events: Sequence[Any], back_to: int | None) -> Retraction:
+    """The Retraction that ``undo`` (``back_to`` None) or ``undo to K`` appends to
+    ``events``; CorrectionRefused when it cannot stand there."""
+    if back_to is None:
+        try:
+            back_to = undo_target(rules, events)
+        except CorrectionError as err:
+            raise CorrectionRefused(
+                [Violation("correction.nothing_to_undo", str(err), CORRECTION_RULE)]
+            ) from None
+    retraction = Retraction(back_to)
+    problems = check_retraction(effective_steps(events), len(events) + 1, retraction)
+    if problems:
+        raise CorrectionRefused(problems)
+    return retraction
+
+
 @dataclass
 class Folded:
     """The state after folding a game's standing events, and what the fold met."""

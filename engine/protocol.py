@@ -274,13 +274,23 @@ class GameRules(Protocol):
         """The canonical notation of a game (reading it back gives the same events)."""
         ...
 
-    def read_moves(self, state: Any, text: str) -> ParsedGame:
+    def read_moves(
+        self,
+        state: Any,
+        text: str,
+        events: Sequence[Any] | None = None,
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+    ) -> ParsedGame:
         """Read what was played next in ``state``: one turn or one decision in notation, with
         or without its number and player, comments and marks allowed, exactly as a turn line
         of an exported game reads (``12. Ann: take a1 b1 c1 =WWB {comment}``, ``reveal
-        1-17``, ``undo``).  Returns the events (a correction as an
-        :class:`engine.corrections.Retraction`) with their meta and the state after them;
-        never raises for bad input (``errors`` says where, by column, and why)."""
+        1-17``, ``undo``, ``undo to K``), cards named by id or by description.  ``state`` is
+        not changed.  ``events`` and ``meta`` are the game's stored events so far (``state``
+        their fold): ``undo`` needs them, and with them errors and flagged moves carry the
+        game's step numbers.  Returns the events (a correction as an
+        :class:`engine.corrections.Retraction`) with their meta, the state after them and
+        the moves marked as played illegally (``flagged``, forced); never raises for bad
+        input (``errors`` says where, by column, and why)."""
         ...
 
     def parse_move(self, state: Any, text: str) -> Any:
@@ -361,7 +371,8 @@ class GameRules(Protocol):
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
         """Cards whose printed facts match every word of ``query`` (an id matches
-        itself); with ``state``, only the cards that can still be revealed there."""
+        itself), by id; with ``state``, only the cards that can still be revealed there.
+        A word that fits nothing printed on a card raises a ValueError naming it."""
         ...
 
     def random_game(self, rng: random.Random, names: Sequence[str] | None = None) -> list[Any]:

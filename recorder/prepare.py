@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import corrections
 from engine.corrections import RETRACTION, Retraction
@@ -20,9 +20,20 @@ from engine.errors import EngineError, EventFormatError, IllegalMoveError, Viola
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
-from . import projections, schemas
+from . import projections
 from .errors import ImportRejected
 from .records import GameImport
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+
+def _schemas() -> ModuleType:
+    """:mod:`recorder.schemas`, imported when first needed: marshmallow takes a good part
+    of a ``tablelog log`` process's start, and logging a move without meta needs none."""
+    from . import schemas
+
+    return schemas
 
 
 @dataclass(slots=True)
@@ -102,7 +113,7 @@ def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> An
     try:
         return event_from_payload(rules, raw)
     except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
-        path, message = schemas.payload_problem(err)
+        path, message = _schemas().payload_problem(err)
         raise cls(number, message, path or None) from None
 
 
@@ -128,7 +139,7 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     """A logger's meta, validated, with default values left out (None when empty)."""
     if raw is None:
         return None
-    problem = schemas.meta_errors(raw)
+    problem = _schemas().meta_errors(raw)
     if problem is not None:
         raise cls(number, problem[1], problem[0])
     out: dict[str, Any] = {}
@@ -324,7 +335,7 @@ def prepare_game(record: GameImport) -> Prepared:
             None, f"unknown game kind {kind!r} (known: {', '.join(sorted(GAMES))})", "kind"
         )
     rules = get_game(kind)
-    problem = schemas.headers_errors(record.headers, rules.seats)
+    problem = _schemas().headers_errors(record.headers, rules.seats)
     if problem is not None:
         raise ImportRejected(None, problem[1], problem[0])
     headers = dict(record.headers)
@@ -337,7 +348,7 @@ def prepare_game(record: GameImport) -> Prepared:
     if len(raw_meta) > n:
         raise ImportRejected(None, f"{len(raw_meta)} meta entries for {n} events", "meta")
     if record.game_id is not None and (
-        not isinstance(record.game_id, str) or not schemas.GAME_ID_RE.match(record.game_id)
+        not isinstance(record.game_id, str) or not _schemas().GAME_ID_RE.match(record.game_id)
     ):
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = check_event_ids(record.event_ids, n, ImportRejected)
@@ -417,7 +428,7 @@ def check_event_ids(ids: Any, n: int, cls: type[Any]) -> list[str | None]:
     for i, eid in enumerate(ids, start=1):
         if eid is None:
             continue
-        if not isinstance(eid, str) or not schemas.EVENT_ID_RE.match(eid):
+        if not isinstance(eid, str) or not _schemas().EVENT_ID_RE.match(eid):
             raise cls(i, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id")
         if eid in seen:
             raise cls(i, f"event id {eid!r} is given twice", "event_id")

@@ -31,8 +31,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
-
 from engine.corrections import CorrectionError, Retraction, effective_steps
 from engine.errors import EngineError, IllegalMoveError, Rule, Violation
 from engine.games import GAMES, get_game
@@ -98,7 +96,7 @@ class EventStore(SqliteImports):
 
     def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], str]):
         self._conn = conn
-        self.db = sqlite_utils.Database(conn)
+        self._db: Any = None
         self.path = path
         self._clock = clock
         self._lock = threading.RLock()
@@ -106,6 +104,16 @@ class EventStore(SqliteImports):
         #: Whether the schema has the snapshots table (a file kept at an older version
         #: by an older tablelog's migrations has not).
         self._snapshots = False
+
+    @property
+    def db(self) -> Any:
+        """The connection as a ``sqlite_utils.Database`` (made when first asked for:
+        importing sqlite_utils is a good part of a short command's start)."""
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self._conn)
+        return self._db
 
     # --- opening -----------------------------------------------------------------------
 
@@ -140,7 +148,8 @@ class EventStore(SqliteImports):
     def _configure(self) -> None:
         conn = self._conn
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        self.db.enable_wal()
+        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            conn.execute("PRAGMA journal_mode = wal")
         # FULL: in WAL mode, NORMAL may lose the last commits on power loss; FULL syncs
         # the log at every commit, so an acknowledged event survives it.
         conn.execute("PRAGMA synchronous = FULL")

@@ -85,8 +85,16 @@ class SplendorDuel:
 
         return write_game(headers, events, meta)
 
-    def read_moves(self, state: State, text: str) -> ParsedGame:
-        raise NotImplementedError("reading a turn against a state comes with table logging")
+    def read_moves(
+        self,
+        state: State,
+        text: str,
+        events: Sequence[Any] | None = None,
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+    ) -> ParsedGame:
+        from .notation import read_moves
+
+        return read_moves(state, text, events, meta)
 
     def parse_move(self, state: State, text: str) -> _events.Event:
         from .notation import parse_move
@@ -180,11 +188,13 @@ class SplendorDuel:
         return {cid: _card(c) for cid, c in CARDS.items()}
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
-        """Cards by what is printed on them (:func:`lookup.find_cards`); with ``state``,
-        only those still unseen there.  CardQueryError names a word that fits nothing."""
+        """The cards that fit every word of ``query`` (``green 3 points crown``, ``level 2
+        joker``, ``steal``, an id), by id; with ``state``, only those still unseen there
+        (in a deck or reserved blind).  A word that fits nothing printed on a card raises
+        :class:`engine.splendor_duel.lookup.CardQueryError` (a ValueError) naming it."""
         from .lookup import find_cards
 
-        candidates = None if state is None else sorted(set().union(*state.unseen))
+        candidates = None if state is None else set().union(*state.unseen)
         return [_card(c) for c in find_cards(query, candidates)]
 
     def random_game(
@@ -195,27 +205,20 @@ class SplendorDuel:
         return random_game(rng, names)
 
 
-def _card(card: Any) -> Card:
-    """The protocol's record of a catalogue card, its printed facts as plain values."""
-    from .catalogue import COLOR_LETTERS, COLOR_NAMES
+def _card(c: Any) -> Card:
+    """A catalogue card as the protocol's :class:`engine.protocol.Card`."""
+    from .catalogue import COLOR_NAMES
 
-    colour = (
-        "joker" if card.is_joker else (COLOR_NAMES[card.color] if card.color is not None else "")
-    )
-    cost = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(card.cost) if n)
-    return Card(
-        card.id,
-        card.level,
-        card.describe(),
-        {
-            "colour": colour,
-            "bonus": card.bonus,
-            "points": card.points,
-            "crowns": card.crowns,
-            "ability": ", ".join(card.abilities),
-            "cost": cost,
-        },
-    )
+    color = "joker" if c.is_joker else (COLOR_NAMES[c.color] if c.color is not None else None)
+    facts = {
+        "color": color,
+        "bonus": c.bonus,
+        "points": c.points,
+        "crowns": c.crowns,
+        "abilities": list(c.abilities),
+        "cost": {COLOR_NAMES[i]: n for i, n in enumerate(c.cost) if n},
+    }
+    return Card(c.id, c.level, c.describe(), facts)
 
 
 GAME = SplendorDuel()

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..corrections import RETRACTION, Retraction, retraction_from_dict, retraction_to_dict
 from ..errors import EventFormatError
 from .catalogue import (
     CARDS,
@@ -211,7 +212,7 @@ def counts_to_dict(counts: Sequence[int]) -> dict[str, int]:
     return {COLOR_NAMES[c]: n for c, n in enumerate(counts) if n}
 
 
-def event_to_dict(event: Event) -> dict[str, Any]:
+def event_to_dict(event: Event | Retraction) -> dict[str, Any]:
     """The plain JSON form of an event (the stored payload, version ``PAYLOAD_VERSION``)."""
     t = event.type
     match event:
@@ -255,6 +256,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             return {"type": t, "player": player, "card": card}
         case PlayerResigned(player=player):
             return {"type": t, "player": player}
+        case Retraction():
+            return retraction_to_dict(event)
     raise EventFormatError(f"unknown event type {t!r}", "type")
 
 
@@ -539,7 +542,7 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 }
 
 
-def event_from_dict(data: Any) -> Event:
+def event_from_dict(data: Any) -> Event | Retraction:
     """Build an event from its JSON form; EventFormatError names the offending field.
 
     Spaces may be named in any case and colours by name or letter; anything else that is
@@ -553,6 +556,8 @@ def event_from_dict(data: Any) -> Event:
     except (KeyError, TypeError):
         if "type" not in data:
             raise EventFormatError("missing field", "type") from None
+        if t == RETRACTION:  # a correction, the same in every game (engine.corrections)
+            return retraction_from_dict(data)
         raise EventFormatError(
             f"unknown event type {t!r} (one of {', '.join(EVENT_TYPES)})", "type"
         ) from None

@@ -44,6 +44,8 @@ _POINTS = re.compile(r"(\d{1,2})(?:pt|pts|p|points?|prestige)")
 _CROWNS = re.compile(r"(\d)(?:cr|crowns?)")
 _COST_ITEM = re.compile(r"([wbgrkp])(\d)")
 _NUMBER = re.compile(r"\d{1,2}")
+#: A colour may be written as its token letter (``w`` white ... ``k`` black).
+_COLOR_LETTERS = COLOR_LETTERS[:5].lower()
 
 #: Words naming an ability, as players say them (rulebook p.8).
 _ABILITY_WORDS = {
@@ -97,8 +99,8 @@ def _test(word: str, in_cost: bool) -> Test | None:
             return lambda c: c.cost[color] == n
     if word in _FILLER:
         return None
-    if word in COLOR_NAMES[:5]:
-        color = COLOR_NAMES.index(word)
+    if word in COLOR_NAMES[:5] or (len(word) == 1 and word in _COLOR_LETTERS):
+        color = COLOR_NAMES.index(word) if len(word) > 1 else _COLOR_LETTERS.index(word)
         return lambda c: c.color == color and not c.is_joker
     if word in _ABILITY_WORDS:
         ability = _ABILITY_WORDS[word]
@@ -137,6 +139,26 @@ def card_id(text: str) -> str | None:
     return cid if cid in CARDS else None
 
 
+def query_tests(query: str) -> list[tuple[str, Test]]:
+    """Each word of ``query`` that constrains a card, with its test (filler words
+    dropped); CardQueryError names a word that fits nothing printed on a card.  ``cost``
+    makes the colour-and-count words after it (``B3``) cost items; a colour-and-count
+    word is a cost item anywhere (no other word reads the same)."""
+    tests: list[tuple[str, Test]] = []
+    in_cost = False
+    for word in _words(query):
+        if word == "cost":
+            in_cost = True
+            continue
+        if word.endswith("x2") and len(word) > 2:  # "whitex2": a white card, double bonus
+            tests.append((word, lambda c: c.bonus == 2))
+            word = word[:-2]
+        test = _test(word, in_cost or _COST_ITEM.fullmatch(word) is not None)
+        if test is not None:
+            tests.append((word, test))
+    return tests
+
+
 def find_cards(query: str, candidates: Iterable[str] | None = None) -> list[JewelCard]:
     """The cards (of ``candidates``, default all) that fit every word of ``query``, by id.
 
@@ -146,19 +168,23 @@ def find_cards(query: str, candidates: Iterable[str] | None = None) -> list[Jewe
     exact = card_id(query)
     if exact is not None:
         return [c for c in pool if c.id == exact]
-    tests: list[Test] = []
-    in_cost = False
-    for word in _words(query):
-        if word == "cost":
-            in_cost = True
-            continue
-        if word.endswith("x2") and len(word) > 2:  # "whitex2": a white card, double bonus
-            word = word[:-2]
-            tests.append(lambda c: c.bonus == 2)
-        test = _test(word, in_cost)
-        if test is not None:
-            tests.append(test)
+    tests = [t for _, t in query_tests(query)]
     return sorted((c for c in pool if all(t(c) for t in tests)), key=lambda c: c.id)
+
+
+def misfit(query: str, card: JewelCard) -> str | None:
+    """The first word of ``query`` that ``card`` does not fit (None: it fits them all).
+
+    >>> misfit("white 3pt 2cr", CARDS["3-01"]), misfit("L3 red 3pt", CARDS["3-01"])
+    (None, 'red')
+    """
+    exact = card_id(query)
+    if exact is not None:
+        return None if exact == card.id else query.strip()
+    for word, test in query_tests(query):
+        if not test(card):
+            return word
+    return None
 
 
 def card_words(card: JewelCard) -> str:
@@ -167,4 +193,12 @@ def card_words(card: JewelCard) -> str:
     return card.describe()
 
 
-__all__ = ["ABILITIES", "CardQueryError", "card_id", "card_words", "find_cards"]
+__all__ = [
+    "ABILITIES",
+    "CardQueryError",
+    "card_id",
+    "card_words",
+    "find_cards",
+    "misfit",
+    "query_tests",
+]

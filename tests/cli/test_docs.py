@@ -131,3 +131,27 @@ def test_every_example_runs(example: Example, sample_db: Path, tmp_path: Path):
     assert ran.returncode == example.exit_code, ran.stdout
     if example.output is not None:
         assert ran.stdout.rstrip("\n") == example.output.rstrip("\n")
+
+
+def _python_blocks() -> list[tuple[str, str]]:
+    blocks = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for n, match in enumerate(re.finditer(r"```python\n(.*?)```", text, re.S), start=1):
+            blocks.append((f"{path.relative_to(ROOT)} #{n}", match.group(1)))
+    return blocks
+
+
+@pytest.mark.parametrize(
+    "code", [c for _, c in _python_blocks()], ids=[n for n, _ in _python_blocks()]
+)
+def test_every_python_example_runs(code: str, sample_db: Path, tmp_path: Path):
+    """The Python examples in the README and docs/ run as written (against a copy of the
+    sample database, from the project folder)."""
+    db = tmp_path / "tablelog.db"
+    shutil.copyfile(sample_db, db)
+    env = {**os.environ, "TABLELOG_DB": str(db), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr

@@ -20,8 +20,10 @@ calls a visitor (:mod:`.visitor`: skip, headers only, syntax only; :mod:`.builde
 whole game checked against the rules, :func:`parse_game`), :mod:`.writer` writes the
 canonical text back (:func:`write_game`).  Each family of decisions is read and written
 in its own module (:mod:`.tokens`, :mod:`.cards`, :mod:`.royal_resign`, :mod:`.setup`),
-:mod:`.decisions` gathers them (:func:`move_text`), :mod:`.moves` handles one decision
-(:func:`parse_move`, :func:`check_move`, :func:`legal_move_texts`) and :mod:`.payloads`
+:mod:`.decisions` gathers them (:func:`move_text`), :mod:`.corrections` reads and writes
+``undo`` / ``undo to K``, :mod:`.moves` reads what is played next in a position
+(:func:`read_moves`: one turn or decision, as at the table) and handles one decision
+(:func:`parse_move`, :func:`check_move`, :func:`legal_move_texts`), and :mod:`.payloads`
 folds a game given as JSON (:func:`validate_payloads`).  The position string lives in
 :mod:`engine.splendor_duel.position`; it is re-exported here.
 
@@ -48,7 +50,7 @@ from .builder import GameBuilder, parse_game
 from .decisions import TEXT_CACHE as _TEXT_CACHE
 from .decisions import move_text, move_text_safe
 from .lexer import GLYPHS, ILLEGAL_MARK, KEYWORDS
-from .moves import check_move, legal_move_texts, parse_move
+from .moves import check_move, legal_move_texts, parse_move, read_moves
 from .payloads import validate_payloads
 from .reader import read_game
 from .results import ERROR_KINDS, Flagged, NotationError, PayloadProblem
@@ -81,6 +83,7 @@ __all__ = [
     "parse_position",
     "position_string",
     "read_game",
+    "read_moves",
     "state_differences",
     "states_equal",
     "validate_payloads",

@@ -10,12 +10,14 @@ reader of the game or of one move turns it into a positioned NotationError.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ...errors import Rule, Violation
-from ..catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, SPACE_NAMES, color_index
+from ..catalogue import CARDS, COLOR_LETTERS, SPACE_NAMES, color_index
 from ..events import Counts
+from ..lookup import CardQueryError, find_cards, misfit
 from ..position import counts_text as _counts_text
+from .lexer import unescape
 from .players import find_player, listing, numbers
 
 #: Citation for notation-level inconsistencies (what the log says against the position).
@@ -108,34 +110,58 @@ def color(args: list[str], i: int) -> int:
         ) from None
 
 
+def description(args: list[str], i: int) -> str:
+    """The text of the quoted description argument ``i`` (``"white 3pt"``)."""
+    tok = args[i]
+    if len(tok) < 2 or not tok.endswith('"') or tok.endswith('\\"'):
+        raise Fail("syntax", i, 'this description is never closed with "')
+    return unescape(tok[1:-1])
+
+
 def check_description(args: list[str], i: int, cid: str) -> None:
-    """A quoted description after a card must describe it: every word must fit."""
-    text = args[i][1:-1].lower()
+    """A quoted description after a card must describe it: every word must fit (the words
+    :func:`engine.splendor_duel.lookup.find_cards` reads)."""
     c = CARDS[cid]
-    allowed = set(c.describe().lower().split())
-    allowed.update(
-        {
-            f"{c.points}pt",
-            f"{c.points}pts",
-            f"{c.crowns}cr",
-            f"l{c.level}",
-            f"level{c.level}",
-            "cost",
-            "bonus",
-        }
+    try:
+        word = misfit(description(args, i), c)
+    except CardQueryError as err:
+        raise Fail(
+            "unknown", i, f"{args[i]} does not describe {cid} ({c.describe()}): {err}"
+        ) from None
+    if word is not None:
+        raise Fail(
+            "unknown",
+            i,
+            f"{args[i]} does not describe {cid} ({c.describe()}): {word!r} does not fit",
+        )
+
+
+def described_card(
+    args: list[str], i: int, candidates: Iterable[str] | None, where: str
+) -> str | None:
+    """The card the quoted description argument ``i`` names in place of an id: the one
+    of ``candidates`` (the cards that may stand ``where``) it fits; None when the position
+    is not known yet (``candidates`` None).  A description that fits several cards is an
+    ``unknown`` error listing them."""
+    query = description(args, i)
+    if candidates is None:
+        return None
+    try:
+        found = find_cards(query, candidates)
+    except CardQueryError as err:
+        raise Fail("unknown", i, str(err)) from None
+    if len(found) == 1:
+        return found[0].id
+    if not found:
+        raise Fail("unknown", i, f"no card {where} fits {args[i]}")
+    shown = ", ".join(f"{c.id} ({c.describe()})" for c in found[:6])
+    more = f" and {len(found) - 6} more" if len(found) > 6 else ""
+    raise Fail(
+        "unknown",
+        i,
+        f"{args[i]} fits {len(found)} cards {where}: {shown}{more}; "
+        "say which (an id, or more words)",
     )
-    if c.color is not None:
-        allowed.add(COLOR_NAMES[c.color])
-        allowed.add(COLOR_LETTERS[c.color].lower())
-    if c.bonus == 2:
-        allowed.update({"x2", "double"})
-    for word in re.split(r"[\s,;/]+", text):
-        if word and word not in allowed:
-            raise Fail(
-                "unknown",
-                i,
-                f"{args[i]} does not describe {cid} ({c.describe()}): {word!r} does not fit",
-            )
 
 
 def counts(args: list[str], start: int, stop: int) -> Counts:

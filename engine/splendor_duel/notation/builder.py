@@ -5,20 +5,23 @@ of :func:`parse_game` is an :class:`engine.protocol.ParsedGame`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...corrections import CorrectionRefused, Retraction, fold, retraction_at
 from ...errors import IllegalMoveError, Violation
 from ...protocol import ParsedGame
+from .. import describe, rules
 from .. import game as _game
-from .. import rules
 from ..catalogue import COLOR_NAMES
 from ..events import CardRevealed, Event, GameSetUp, TokensTaken
 from ..position import position_string
-from ..state import ACTION, OVER, REVEAL, State
-from .arguments import Fail
+from ..state import ACTION, OVER, REVEAL, SETUP, State
+from .arguments import Context, Fail
+from .corrections import UNDO, read_undo
 from .decisions import READERS, TEXT_CACHE, UNCACHED, learn, remember
-from .lexer import DECISION_RE, Line
-from .players import listing, seat_number
+from .lexer import DECISION_RE, KEYWORDS, Line
+from .players import game, listing, seat_number
 from .reader import read_game
 from .results import Flagged
 from .setup import setup_parts_missing
@@ -33,21 +36,58 @@ class GameBuilder(SyntaxChecker):
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
         self.state = State(self.names)
-        self.events: list[Event] = []
+        #: The game's events (a correction as a Retraction) and their meta: with
+        #: :meth:`continuing`, those before the text first (from ``first`` on: read).
+        self.events: list[Event | Retraction] = []
         self.meta: list[dict[str, Any] | None] = []
+        self.read_from = 0
+        #: Whether ``events`` holds the whole game (its steps are then numbered).
+        self.whole = True
         self.flagged: list[Flagged] = []
         self.pending_comments: list[str] = []
         self.pending_notes: list[str] = []
 
+    @classmethod
+    def continuing(
+        cls,
+        state: State,
+        events: Sequence[Any] | None = None,
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+        source: str = "<move>",
+    ) -> GameBuilder:
+        """A builder for what is played next in ``state`` (read with
+        :func:`.reader.read_turns`), which it does not change.  ``events`` (and their
+        ``meta``) are the game's so far, ``state`` their fold: an ``undo`` needs them,
+        and they number the steps."""
+        builder = cls(source)
+        builder.names = tuple(state.names)
+        builder.ctx = Context(builder.names)
+        builder.state = state.copy()
+        if events is not None:
+            builder.events = list(events)
+            builder.meta = [dict(m) if m else None for m in meta or ()][: len(events)]
+            builder.meta += [None] * (len(events) - len(builder.meta))
+            builder.read_from = len(events)
+        else:
+            builder.whole = False
+        return builder
+
+    def step(self) -> int | None:
+        """The step number of the next event (None when the game before is not known)."""
+        return len(self.events) + 1 if self.whole else None
+
     def position_facts(self) -> tuple[int | None, int | None, str | None]:
         state = self.state
-        return state.turn, len(self.events) + 1, position_string(state)
+        return state.turn, self.step(), position_string(state)
 
     def parsed(self) -> ParsedGame:
         """What was read: the headers, the events and meta of the legal prefix, the
         errors, the state after the prefix, the decisions kept as played illegally."""
+        first = self.read_from
+        events = self.events[first:] if first else self.events
+        meta = self.meta[first:] if first else self.meta
         return ParsedGame(
-            self.result(), self.events, self.meta, self.errors, self.state, self.flagged, self.names
+            self.result(), events, meta, self.errors, self.state, self.flagged, self.names
         )
 
     # -- headers and setup -------------------------------------------------------------
@@ -153,7 +193,7 @@ class GameBuilder(SyntaxChecker):
             return  # the usual case: the turn the game is at, its player named or not
         if not self.live:
             return
-        if not self.events:
+        if state.awaiting == SETUP:
             self.error("syntax", line.number, 1, "the game has no setup before turn 1")
             return
         if number != state.turn and state.awaiting != OVER:
@@ -169,7 +209,7 @@ class GameBuilder(SyntaxChecker):
                 return
             msg = (
                 f"this is turn {state.turn}, not {number} (turns are numbered from 1; an "
-                "extra turn counts as a turn)"
+                f"extra turn counts as a turn): {describe.due(state)}"
             )
             self.error("syntax", line.number, m.start(1) + 1, msg, with_position=True)
             return
@@ -202,7 +242,7 @@ class GameBuilder(SyntaxChecker):
                 "illegal",
                 line.number,
                 m.start(2) + 1,
-                f"turn {number} is {names[state.current]}'s, not {name}'s",
+                f"turn {number} is {names[state.current]}'s, not {name}'s: {describe.due(state)}",
                 [
                     Violation(
                         "turn.player", f"it is {names[state.current]}'s turn", rules.PLAYER_TURN
@@ -254,7 +294,7 @@ class GameBuilder(SyntaxChecker):
     def visit_comment(self, text: str) -> None:
         if not text or not self.live:
             return
-        if not self.events:
+        if len(self.events) == self.read_from:  # before the setup, or the first move read
             self.pending_comments.append(text)
             return
         m = self.meta[-1]
@@ -283,7 +323,7 @@ class GameBuilder(SyntaxChecker):
             return
         if event is None:
             return
-        if not self.events:
+        if state.awaiting == SETUP:
             where = decision.place()
             self.error("syntax", where[0], where[1], "the game has no setup")
             return
@@ -316,7 +356,7 @@ class GameBuilder(SyntaxChecker):
                 return
             self.flagged.append(
                 Flagged(
-                    len(self.events) + 1,
+                    self.step() or 0,
                     where[0],
                     where[1],
                     turn or state.turn,
@@ -350,11 +390,74 @@ class GameBuilder(SyntaxChecker):
         else:
             self.meta.append(None)
 
+    def visit_correction(self, decision: Decision) -> None:
+        """``undo`` / ``undo to K``: a Retraction appended, the standing steps folded
+        again (those played illegally forced again)."""
+        if not self.live:
+            super().visit_correction(decision)
+            return
+        try:
+            back_to = read_undo(decision.args, decision.illegal)
+        except Fail as f:
+            self.fail(f, decision)
+            return
+        where = decision.place()
+        if self.state.awaiting == SETUP:
+            self.error("syntax", where[0], where[1], "the game has no setup")
+            return
+        if not self.whole:
+            self.error(
+                "syntax",
+                where[0],
+                where[1],
+                f"{decision.text} takes back logged steps: it is read with the game's events",
+            )
+            return
+        events = self.events
+        try:
+            retraction = retraction_at(game(), events, back_to)
+        except CorrectionRefused as refused:
+            self.error(
+                "illegal",
+                where[0],
+                where[1],
+                f"{decision.text} cannot stand here",
+                refused.violations,
+                with_position=True,
+            )
+            return
+        events.append(retraction)
+        self.meta.append({"annotations": decision.notes} if decision.notes else None)
+        marks = [bool(m and m.get("played_illegally")) for m in self.meta]
+        self.state = fold(game(), events, self.names, marks).state
+
     # -- the end -----------------------------------------------------------------------
 
     def end_game(self) -> None:
-        if self.live and self.events:
+        if not self.live:
+            return
+        if self.read_from or not self.whole:
+            self._end_moves()
+        elif self.events:
             self._check_result()
+
+    def _end_moves(self) -> None:
+        """What was read after a game's events: a comment before the first event goes
+        with it; a text with no event at all is an error."""
+        if len(self.events) == self.read_from:
+            self.error(
+                "syntax",
+                1,
+                1,
+                f"expected a turn or a decision ({', '.join(KEYWORDS)}), or {UNDO}",
+            )
+            return
+        if self.pending_comments:
+            comment = " ".join(self.pending_comments)
+            m = self.meta[self.read_from] or {}
+            m["comment"] = f"{comment} {m['comment']}" if m.get("comment") else comment
+            self.meta[self.read_from] = m
+            self.pending_comments = []
 
     def _check_result(self) -> None:
         """The Result and Victory headers must agree with how the moves end."""

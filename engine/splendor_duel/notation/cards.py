@@ -23,7 +23,7 @@ from ..events import (
     Counts,
     Event,
 )
-from ..state import ACTION, State
+from ..state import ACTION, REVEAL, State
 from .arguments import (
     LEVEL_RE,
     Context,
@@ -33,6 +33,7 @@ from .arguments import (
     check_description,
     color,
     counts_text,
+    described_card,
     expect,
     paren_counts,
     space,
@@ -50,6 +51,7 @@ def read_res(args: list[str], state: State | None, ctx: Context) -> Event | None
     cid: str | None = None
     deck: int | None = None
     seen_target = False
+    described = False  # the card named by a description, not known without the position
     for i, tok in enumerate(args):
         if tok.startswith("@"):
             if gold is not None:
@@ -58,14 +60,19 @@ def read_res(args: list[str], state: State | None, ctx: Context) -> Event | None
             if gold < 0:
                 raise Fail("syntax", i, "expected @SPACE, the Gold taken, e.g. @a1")
             continue
-        if tok.startswith('"'):
-            if cid is None:
+        if tok.startswith('"') and seen_target:
+            if cid is None and not described:
                 raise Fail("syntax", i, "a description follows a known card")
-            check_description(args, i, cid)
+            if cid is not None:
+                check_description(args, i, cid)
             continue
         if seen_target:
             raise Fail("syntax", i, f"unexpected {tok!r} in a reserve")
         seen_target = True
+        if tok.startswith('"'):
+            cid = described_card(args, i, _in_pyramid(state), "in the pyramid")
+            described = cid is None
+            continue
         level, _, known = tok.partition("=")
         m = LEVEL_RE.fullmatch(level)
         if m:
@@ -87,6 +94,8 @@ def read_res(args: list[str], state: State | None, ctx: Context) -> Event | None
         raise Fail(
             "syntax", -1, "expected res CARD @SPACE or res L2 @SPACE (blind), e.g. res 2-05 @a1"
         )
+    if described:
+        return None
     if gold is None:
         if state is None:
             return None
@@ -105,16 +114,19 @@ def read_buy(args: list[str], state: State | None, ctx: Context) -> Event | None
     """``buy 2-05 (B1 R2 Y1)``; the payment may go when there is one way to pay."""
     if not args:
         raise Fail("syntax", -1, "expected buy CARD (PAYMENT), e.g. buy 2-05 (B1 R2 Y1)")
-    cid = card(args, 0)
+    cid = card(args, 0) if args[0][0] != '"' else described_card(args, 0, *_buyable(state))
     payment: Counts | None = None
     for i in range(1, len(args)):
         tok = args[i]
         if tok.startswith('"') and i == 1:
-            check_description(args, i, cid)
+            if cid is not None:
+                check_description(args, i, cid)
         elif tok.startswith("(") and payment is None:
             payment = paren_counts(args, i)
         else:
-            raise Fail("syntax", i, f"unexpected {tok!r} after buy {cid}")
+            raise Fail("syntax", i, f"unexpected {tok!r} after buy {cid or args[0]}")
+    if cid is None:
+        return None
     if payment is not None:
         return CardPurchased(cid, payment)
     if state is None:
@@ -152,7 +164,9 @@ def read_reveal(args: list[str], state: State | None, ctx: Context) -> Event | N
         raise Fail(
             "syntax", min(len(args), 2) if args else -1, "expected reveal CARD, e.g. reveal 1-17"
         )
-    cid = card(args, 0)
+    cid = card(args, 0) if args[0][0] != '"' else described_card(args, 0, *_to_reveal(state))
+    if cid is None:
+        return None
     if len(args) == 2:
         check_description(args, 1, cid)
     return CardRevealed(cid)
@@ -163,12 +177,15 @@ def read_id(args: list[str], state: State | None, ctx: Context) -> Event | None:
     who holds a blind reserve of that level (the one to move first)."""
     if not args:
         raise Fail("syntax", -1, "expected id CARD [by PLAYER], e.g. id 2-07")
-    cid = card(args, 0)
+    cid = card(args, 0) if args[0][0] != '"' else described_card(args, 0, *_reserved_blind(state))
     rest = 1
     if len(args) > 1 and args[1].startswith('"'):
-        check_description(args, 1, cid)
+        if cid is not None:
+            check_description(args, 1, cid)
         rest = 2
     who = by(args, rest, ctx)
+    if cid is None:
+        return None
     if who is None:
         if state is None:
             return None
@@ -179,6 +196,44 @@ def read_id(args: list[str], state: State | None, ctx: Context) -> Event | None:
         if not mine and theirs:
             who = 1 - who
     return CardIdentified(who, cid)
+
+
+# --- the cards a description may name, by place -----------------------------------------
+
+
+def _in_pyramid(state: State | None) -> list[str] | None:
+    if state is None:
+        return None
+    return [cid for row in state.pyramid for cid in row if cid is not None]
+
+
+def _buyable(state: State | None) -> tuple[list[str] | None, str]:
+    """The pyramid's cards and the known cards the player to move holds in reserve."""
+    cards = _in_pyramid(state)
+    if state is None or cards is None:
+        return None, ""
+    reserved = [cid for _, cid in state.player.reserved if cid is not None]
+    return cards + reserved, f"in the pyramid or {state.names[state.current]}'s reserve"
+
+
+def _to_reveal(state: State | None) -> tuple[list[str] | None, str]:
+    """The cards that may be revealed: the deck's of the emptied slot's level when a
+    card is due, else any card not seen yet."""
+    if state is None:
+        return None, ""
+    if state.awaiting == REVEAL and state.refill is not None:
+        level = state.refill[0]
+        return sorted(state.unseen[level]), f"left in the level-{level + 1} deck"
+    return sorted(set().union(*state.unseen)), "not seen yet"
+
+
+def _reserved_blind(state: State | None) -> tuple[list[str] | None, str]:
+    """The cards a blind reserve may turn out to be: the unseen cards of its level."""
+    if state is None:
+        return None, ""
+    levels = {lv for p in state.players for lv, cid in p.reserved if cid is None}
+    unseen = [cid for lv in sorted(levels) for cid in sorted(state.unseen[lv - 1])]
+    return unseen, "among the blind reserves' levels"
 
 
 # --- writing -----------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""One decision at a time: what a text means in a position (:func:`parse_move`), whether
+"""What is played next: one turn or decision read against a position (:func:`read_moves`),
+what one decision means in a position (:func:`parse_move`), whether
 it is legal there and what it changes (:func:`check_move`), and every legal decision as
 text (:func:`legal_move_texts`).
 
@@ -16,18 +17,22 @@ Decisions and messages name the seats ``names`` (default ``Player 1``, ``Player 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...errors import Violation
-from ...protocol import Verdict
+from ...protocol import ParsedGame, Verdict
 from .. import describe
 from .. import game as _game
 from ..events import BoardReplenished, Event, event_to_dict
 from ..state import REVEAL, State
 from .arguments import Context, Fail, is_payment
+from .builder import GameBuilder
+from .corrections import UNDO
 from .decisions import READERS, move_text
 from .lexer import KEYWORDS, TOKEN_RE
 from .players import default_names
+from .reader import read_turns
 from .results import NotationError
 
 
@@ -40,6 +45,41 @@ def _named(state: State, names: Sequence[str] | None) -> State:
     state = state.copy()
     state.names = tuple(names)  # type: ignore[assignment]
     return state
+
+
+def read_moves(
+    state: State,
+    text: str,
+    events: Sequence[Any] | None = None,
+    meta: Sequence[Mapping[str, Any] | None] | None = None,
+) -> ParsedGame:
+    """What was played next in ``state``: one turn or one decision, exactly as a turn line
+    of a game reads (``12. Ann: take a1 b1 c1 =WWB {comment}``, ``take a1 b1 c1``,
+    ``reveal 1-17``, ``undo``), read by the game reader (:class:`.builder.GameBuilder`)
+    from the position on.  ``state`` is not changed.
+
+    ``events`` (with their ``meta``) are the game's events so far, ``state`` their fold:
+    ``undo`` needs them, and errors and flagged decisions then carry the step numbers of
+    the game.  The result holds the events read (a correction as a Retraction), their
+    meta, the state after them, the decisions marked ``!illegal`` (forced, ``flagged``)
+    and the errors (source ``<move>``, line and column in ``text``).  Never raises for
+    bad input.
+
+    >>> import random
+    >>> from engine.splendor_duel import game, simulate
+    >>> events = simulate.random_game(random.Random(5))[:1]
+    >>> state = game.replay(events)
+    >>> got = read_moves(state, "1. take a1 {first}", events)
+    >>> got.events, got.meta, got.state.turn
+    ([TokensTaken(spaces=(0,))], [{'comment': 'first'}], 2)
+    >>> read_moves(got.state, "undo", events + got.events).events
+    [Retraction(back_to=1, type='retraction')]
+    >>> print(read_moves(state, "take a1 z9").errors[0])
+    <move>:1:9: unknown name: no space 'z9' on the board (columns a-e, rows 1-5)
+    """
+    builder = GameBuilder.continuing(state, events, meta)
+    read_turns(text, builder, state.turn)
+    return builder.parsed()
 
 
 def parse_move(state: State, text: str, names: Sequence[str] | None = None) -> Event:
@@ -62,6 +102,8 @@ def parse_move(state: State, text: str, names: Sequence[str] | None = None) -> E
         raise fail("syntax", 0, f"expected a decision ({', '.join(KEYWORDS)})")
     keyword = tokens[0]
     reader = READERS.get(keyword)
+    if keyword == UNDO:
+        raise fail("syntax", 0, f"{UNDO} takes back logged steps: it is logged, not checked")
     if reader is None:
         near = difflib.get_close_matches(keyword, KEYWORDS, 1)
         hint = f" (did you mean {near[0]}?)" if near else ""

@@ -13,6 +13,7 @@ import difflib
 from typing import Any
 
 from .arguments import is_payment
+from .corrections import UNDO
 from .lexer import (
     GLYPHS,
     HEADER_RE,
@@ -34,7 +35,8 @@ from .visitor import Decision, Stop, Visitor
 #: line token by token gives exactly the same result.
 PLAIN_LINES = True
 
-_KEYWORD_SET = frozenset(KEYWORDS)
+#: What ends a decision's arguments: the next decision or a correction.
+_KEYWORD_SET = frozenset((*KEYWORDS, UNDO))
 
 
 def read_game(text: str, visitor: Visitor) -> None:
@@ -44,6 +46,14 @@ def read_game(text: str, visitor: Visitor) -> None:
         return
     with contextlib.suppress(Stop):
         _walk(logical_lines(normalize(text)), visitor)
+
+
+def read_turns(text: str, visitor: Visitor, turn: int) -> None:
+    """Walk turn lines only, as they follow the setup of a game now at ``turn``: what was
+    played next, with or without its turn number (the visitor knows the game so far).
+    Never raises for bad input."""
+    with contextlib.suppress(Stop):
+        _turns(logical_lines(normalize(text)), 0, visitor, turn)
 
 
 def _walk(lines: list[Line], visitor: Visitor) -> None:
@@ -80,9 +90,15 @@ def _walk(lines: list[Line], visitor: Visitor) -> None:
         k = read_setup_line(visitor, lines, k, parts)
     end_line = lines[k] if k < n else None
     visitor.end_setup(parts, end_line or setup_line, end_line is None)
-    # Turns.  Most lines are plain (no comment, mark, description or player named in a
+    _turns(lines, k, visitor, None)
+
+
+def _turns(lines: list[Line], k: int, visitor: Visitor, current: int | None) -> None:
+    """The turn lines from ``lines[k]`` on; ``current`` is the turn a line without a
+    number continues (None: such a line is an error)."""
+    # Most lines are plain (no comment, mark, description or player named in a
     # decision): the visitor may take them whole (see GameBuilder.plain_line).
-    current: int | None = None
+    n = len(lines)
     fast_turn = TURN_FAST_RE.match
     while k < n:
         line = lines[k]
@@ -201,7 +217,11 @@ def _decisions(visitor: Visitor, line: Line, body_at: int, turn: int | None, ski
             else:
                 break
             j += 1
-        if skip:
+        if tok == UNDO:
+            visitor.visit_correction(
+                Decision(line, body_at, body, i, tok, args, illegal, notes, turn)
+            )
+        elif skip:
             skip -= 1
         else:
             visitor.visit_decision(
@@ -224,7 +244,7 @@ def _stray(
     elif tok[0] == '"':
         msg = f"a description {tok} must follow a card"
     else:
-        near = difflib.get_close_matches(tok, KEYWORDS, 1)
+        near = difflib.get_close_matches(tok, (*KEYWORDS, UNDO), 1)
         hint = f" (did you mean {near[0]}?)" if near else ""
-        msg = f"unknown decision {tok!r}{hint}; expected one of {', '.join(KEYWORDS)}"
+        msg = f"unknown decision {tok!r}{hint}; expected one of {', '.join(KEYWORDS)}, or {UNDO}"
     visitor.error("syntax", where[0], where[1], msg)

@@ -14,10 +14,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..catalogue import COLOR_LETTERS, SPIRAL_SPACES
+from ..catalogue import CARDS_BY_LEVEL, COLOR_LETTERS, SPIRAL_SPACES
 from ..events import GameSetUp
 from ..state import State
-from .arguments import LETTER, Fail, card
+from .arguments import LETTER, Fail, card, described_card
 from .lexer import GLYPHS, TOKEN_RE, Line, comment_text, unescape
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def read_setup_line(visitor: Visitor, lines: list[Line], k: int, parts: dict[str
             return k + 1
         parts["board"] = (tuple(LETTER[c] for c in letters), line.number)
     elif word in ("level1", "level2", "level3"):
-        cards = _setup_cards(visitor, line, args, 1)
+        cards = _setup_cards(visitor, line, args, 1, int(word[-1]))
         if cards is not None:
             parts.setdefault("levels", {})[int(word[-1])] = cards
     elif word == "pyramid":
@@ -145,7 +145,7 @@ def read_setup_line(visitor: Visitor, lines: list[Line], k: int, parts: dict[str
         got = {}
         offset = 1
         for lv, row in enumerate(levels, start=1):
-            cards = _setup_cards(visitor, line, row, offset)
+            cards = _setup_cards(visitor, line, row, offset, lv)
             offset += len(row) + 1
             if cards is None:
                 return k + 1
@@ -166,11 +166,19 @@ def read_setup_line(visitor: Visitor, lines: list[Line], k: int, parts: dict[str
     return k + 1
 
 
-def _setup_cards(visitor: Visitor, line: Line, row: list[str], first: int) -> list[str] | None:
-    out = []
+def _setup_cards(
+    visitor: Visitor, line: Line, row: list[str], first: int, level: int
+) -> list[str] | None:
+    """The cards of one level of the pyramid: ids, or descriptions that fit one card of
+    the level not named before them."""
+    out: list[str] = []
     for j in range(len(row)):
         try:
-            out.append(card(row, j))
+            if row[j][0] == '"':
+                left = [cid for cid in CARDS_BY_LEVEL[level - 1] if cid not in out]
+                out.append(described_card(row, j, left, f"of level {level}") or "")
+            else:
+                out.append(card(row, j))
         except Fail as f:
             col = line.token_place(0, line.text, first + j)[1]
             visitor.error(f.kind, line.number, col, f.message)

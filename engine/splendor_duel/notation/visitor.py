@@ -19,6 +19,7 @@ from typing import Any
 from ...errors import Violation
 from ...protocol import SeatsError
 from .arguments import Context, Fail
+from .corrections import read_undo
 from .decisions import READERS
 from .lexer import Line
 from .players import SEAT_TAG, default_names, game, seat_tag, seats
@@ -64,8 +65,8 @@ class Visitor:
     """The hooks the reader calls, in order: ``begin_game``, ``visit_header``...,
     ``end_headers``, ``visit_setup_comment`` / ``visit_setup_note``..., ``end_setup``,
     then per line ``visit_turn``, ``plain_line``, ``visit_comment`` /
-    ``visit_decision``..., and ``end_game``.  This base class collects the errors and
-    does nothing else."""
+    ``visit_decision`` / ``visit_correction``..., and ``end_game``.  This base class
+    collects the errors and does nothing else."""
 
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         self.source = source
@@ -153,6 +154,9 @@ class Visitor:
 
     def visit_decision(self, decision: Decision) -> None:
         """A decision as written, with its marks and notes."""
+
+    def visit_correction(self, decision: Decision) -> None:
+        """An ``undo`` (``undo to K``) as written, with its marks and notes."""
 
     def end_game(self) -> None:
         """The text is read."""
@@ -251,5 +255,11 @@ class SyntaxChecker(HeadersBuilder):
     def visit_decision(self, decision: Decision) -> None:
         try:
             READERS[decision.keyword](decision.args, None, self.ctx)
+        except Fail as f:
+            self.fail(f, decision)
+
+    def visit_correction(self, decision: Decision) -> None:
+        try:
+            read_undo(decision.args, decision.illegal)
         except Fail as f:
             self.fail(f, decision)

@@ -13,11 +13,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import IllegalMoveError
+from ...corrections import Retraction, fold
+from ...errors import EngineError, IllegalMoveError
 from .. import game as _game
 from ..catalogue import COLOR_NAMES
 from ..events import Event, GameSetUp
 from ..state import State
+from .corrections import undo_text
 from .decisions import move_text
 from .lexer import GLYPHS, ILLEGAL_MARK, LINE_NAME, TAG_NAME, escape
 from .players import distinct, game, header_names, seat_tag
@@ -30,10 +32,14 @@ _OWN_KEYS = ("players", "tags", "result", "event", "date", "place")
 
 def write_game(
     headers: Mapping[str, Any] | None,
-    events: Sequence[Event],
+    events: Sequence[Event | Retraction],
     meta: Sequence[Mapping[str, Any] | None] | None = None,
 ) -> str:
     """The canonical text of a game: headers, setup, one line per turn.
+
+    A correction (:class:`engine.corrections.Retraction`) is written where it happened,
+    after the decisions it takes back: ``undo``, or ``undo to K`` when a plain undo would
+    go back elsewhere; the turn lines after it follow the position again.
 
     ``meta`` (parallel to ``events``) carries each decision's ``comment``,
     ``annotations`` and ``played_illegally`` flag; a decision flagged as played
@@ -57,6 +63,11 @@ def write_game(
         line_turn = -1
         show_names = named and distinct(names) and all(_name_fits_line(n) for n in names)
         for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), start=2):
+            if isinstance(event, Retraction):
+                # Where it happened: after the decisions it takes back, on their line.
+                line.append(undo_text(events[: number - 1], event) + _correction_suffix(m))
+                state = _refold(events[:number], metas[:number], names, number)
+                continue
             if isinstance(event, GameSetUp):
                 raise ValueError(f"event {number}: a game has one setup")
             if state.turn != line_turn:
@@ -140,6 +151,28 @@ def _result_tags(state: State) -> tuple[str, str | None]:
 
 def _name_fits_line(name: str) -> bool:
     return bool(LINE_NAME.fullmatch(name)) and name == name.strip() and not re.match(r"\d+\.", name)
+
+
+def _correction_suffix(meta: Mapping[str, Any] | None) -> str:
+    """A correction's notes and comment (it is no move: never ``!illegal``)."""
+    if meta and meta.get("played_illegally"):
+        meta = {k: v for k, v in meta.items() if k != "played_illegally"}
+    return meta_suffix(meta)
+
+
+def _refold(
+    events: Sequence[Any],
+    metas: Sequence[Mapping[str, Any] | None],
+    names: Sequence[str],
+    number: int,
+) -> State:
+    """The state after a correction: the standing steps folded again."""
+    marks = [bool(m and m.get("played_illegally")) for m in metas]
+    try:
+        state: State = fold(game(), events, names, marks).state
+    except EngineError as err:
+        raise ValueError(f"event {number} (retraction) cannot be written: {err}") from None
+    return state
 
 
 def _fold(state: State, event: Event, meta: Mapping[str, Any] | None, number: int) -> None:

@@ -1,0 +1,238 @@
+"""``tablelog new``, ``log``, ``undo`` and ``cards``: a game logged at the table."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from recorder import EventStore
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = sorted((ROOT / "fixtures" / "games").glob("*.tl"))
+OUTCOME = ("[Result", "[Victory")
+
+
+def _split(path: Path) -> tuple[str, list[str]]:
+    """A fixture as the table knows it before the first move (headers but the outcome,
+    and the setup), and its turn lines."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    setup = "".join(line for line in lines[:first] if not line.startswith(OUTCOME))
+    return setup, [line.rstrip("\n") for line in lines[first:]]
+
+
+def _run(db: Path, *args: str, input: str | None = None):
+    return CliRunner().invoke(cli, [*args, "--db", str(db)], input=input)
+
+
+def _new(db: Path, setup: str) -> str:
+    result = _run(db, "new", "--json", "-", input=setup)
+    assert result.exit_code == 0, result.output
+    return str(json.loads(result.output)["id"])
+
+
+def _steps(db: Path, game: str) -> int:
+    with EventStore.open(db) as store:
+        return store.game(game).event_count
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.name for p in GAMES])
+def test_every_fixture_relogged_turn_by_turn_exports_as_its_file(path: Path, tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, turns = _split(path)
+    game = _new(db, setup)
+    for line in turns:
+        before = _steps(db, game)
+        result = _run(db, "log", game, line, "--expect", str(before))
+        assert result.exit_code == 0, (line, result.output)
+        assert f"step {before + 1}: " in result.output
+    exported = _run(db, "export", game, "--format", "notation")
+    assert exported.exit_code == 0
+    assert exported.output == path.read_text(encoding="utf-8")
+
+
+def _env(db: Path) -> dict[str, str]:
+    bin_dir = str(Path(sys.executable).parent)
+    return {**os.environ, "TABLELOG_DB": str(db), "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
+
+
+def _tablelog(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["tablelog", *args], env=_env(db), capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_a_few_moves_logged_by_real_processes(tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, turns = _split(ROOT / "fixtures" / "games" / "dispute.tl")
+    (tmp_path / "setup.tl").write_text(setup, encoding="utf-8")
+    made = _tablelog(db, "new", str(tmp_path / "setup.tl"))
+    assert made.returncode == 0, made.stderr
+    game = made.stdout.strip()
+    for line in turns[:4]:
+        ran = _tablelog(db, "log", game, line)
+        assert ran.returncode == 0, ran.stderr
+    assert _steps(db, game) == 1 + 4 + 1  # turn 4 reserves from the pyramid and reveals
+    shown = _tablelog(db, "show", game)
+    assert shown.returncode == 0 and "next: " in shown.stdout
+
+
+def test_two_processes_logging_the_same_move_record_it_once(tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, turns = _split(ROOT / "fixtures" / "games" / "crowns.tl")
+    game = _new(db, setup)
+    for expect in (False, True):
+        if expect:
+            game = _new(db, setup)
+        args = ["log", game, turns[0]] + (["--expect", "1"] if expect else [])
+        procs = [
+            subprocess.Popen(
+                ["tablelog", *args],
+                env=_env(db),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        codes = sorted(p.wait(timeout=60) for p in procs)
+        # One writes; the other reads its text again against the game as it now stands
+        # (turn 2, the other player's: refused) or, with --expect, finds it stale (3).
+        errors = [p.stderr.read() for p in procs]
+        assert codes[0] == 0 and codes[1] != 0, errors
+        if expect:
+            assert codes[1] == 3, errors
+        assert _steps(db, game) == 2
+
+
+def test_bad_input_is_refused_with_its_reason_and_nothing_written(tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, turns = _split(ROOT / "fixtures" / "games" / "dispute.tl")
+    game = _new(db, setup)
+    assert _run(db, "log", game, turns[0]).exit_code == 0
+    cases = [
+        # unknown game
+        (["log", "nosuchgame", "take a1"], 1, "no game 'nosuchgame'"),
+        # a move for the wrong player: Chloé is to move
+        (["log", game, "2. Bob: take b3 b4 b5"], None, "Bob"),
+        # not a move at all
+        (["log", game, "tkae b3 b4"], 2, "take"),
+        # a card that is not in the game: revealed while it lies in the pyramid
+        (["log", game, "buy 3-07"], None, "3-07"),
+        # a card already seen: reserve one from the pyramid that is not there
+        (["log", game, "res 2-10 @b2 reveal 2-10"], None, "2-10"),
+        # a stale expected step
+        (["log", game, turns[1], "--expect", "1"], 3, "expected 1 step"),
+        (["undo", game, "--expect", "5"], 3, "expected 5 steps"),
+        (["undo", game, "--to", "7"], 1, "step 7"),
+    ]
+    for args, code, words in cases:
+        result = _run(db, *args)
+        assert result.exit_code != 0, (args, result.output)
+        if code is not None:
+            assert result.exit_code == code, (args, result.output)
+        assert words in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+        assert _steps(db, game) == 2, args
+
+
+def test_an_illegal_move_is_cited_and_can_be_recorded_as_played(tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, turns = _split(ROOT / "fixtures" / "games" / "dispute.tl")
+    game = _new(db, setup)
+    for line in turns[:8]:
+        assert _run(db, "log", game, line).exit_code == 0
+    line = "9. Bob: take c1 e1 =KP"  # not in a line: d1 lies between them
+    refused = _run(db, "log", game, line)
+    assert refused.exit_code == 1
+    assert "p." in refused.output and "--as-played" in refused.output
+    steps = _steps(db, game)
+    played = _run(db, "log", game, line, "--as-played")
+    assert played.exit_code == 0, played.output
+    assert "(played illegally)" in played.output
+    assert _steps(db, game) == steps + 1
+    with EventStore.open(db) as store:
+        assert store.events(game)[-1].meta.get("played_illegally")
+
+
+def test_undo_and_undo_to_export_and_import_to_the_same_events(tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, turns = _split(ROOT / "fixtures" / "games" / "points.tl")
+    game = _new(db, setup)
+    for line in turns[:3]:
+        assert _run(db, "log", game, line).exit_code == 0
+    after_three = _steps(db, game)
+    for line in turns[3:10]:
+        assert _run(db, "log", game, line).exit_code == 0
+    undone = _run(db, "undo", game)
+    assert undone.exit_code == 0 and "undo" in undone.output
+    assert _run(db, "undo", game, "--to", str(after_three)).exit_code == 0
+    for line in turns[3:6]:
+        assert _run(db, "log", game, line).exit_code == 0, line
+    for fmt in ("notation", "json"):
+        exported = _run(db, "export", game, "--format", fmt)
+        assert exported.exit_code == 0
+        path = tmp_path / f"game.{'tl' if fmt == 'notation' else 'json'}"
+        path.write_text(exported.output, encoding="utf-8")
+        other = tmp_path / f"other-{fmt}.db"
+        assert _run(other, "import", str(path)).exit_code == 0
+        with EventStore.open(db) as a, EventStore.open(other) as b:
+            (row,) = b.list_games()
+            assert [e.payload for e in b.events(row.id)] == [e.payload for e in a.events(game)]
+
+
+def test_cards_by_what_is_printed_and_only_unseen_ones_in_a_game(tmp_path: Path):
+    db = tmp_path / "t.db"
+    found = _run(db, "cards", "green", "3", "points", "crown")
+    assert found.exit_code == 0
+    assert "3-05" in found.output and "1 card" in found.output
+    setup, _ = _split(ROOT / "fixtures" / "games" / "dispute.tl")
+    game = _new(db, setup)
+    everywhere = _run(db, "cards", "level", "3", "red")
+    unseen = _run(db, "cards", "level", "3", "red", "--game", game)
+    assert "3-10" in everywhere.output and "3-10" not in unseen.output  # in the pyramid
+    wrong = _run(db, "cards", "purple")
+    assert wrong.exit_code == 1 and "purple" in wrong.output
+
+
+def test_new_asks_for_the_game_when_given_no_file(tmp_path: Path):
+    db = tmp_path / "t.db"
+    answers = "\n".join(
+        [
+            "splendor-duel",
+            "Ann",
+            "Bo",
+            "Bo",
+            "2025-03-14",
+            "Kitchen",
+            "GGRWY RWBRG YBRWK GYBKP PBWKK",
+            "3-10",
+            "3-01",
+            "green 3 points crown",
+            "2-10",
+            "2-24",
+            "2-20",
+            "2-17",
+            "1-11",
+            "1-25",
+            "L1 green",  # four fit: asked again
+            "1-16",
+            "1-10",
+            "1-27",
+            "",
+        ]
+    )
+    result = _run(db, "new", input=answers)
+    assert result.exit_code == 0, result.output
+    assert "4 cards fit" in result.output and "3-05: L3 green 3pt 2cr" in result.output
+    game = result.output.strip().splitlines()[-1]
+    with EventStore.open(db) as store:
+        row = store.game(game)
+        assert row.players == ["Ann", "Bo"] and row.to_move == 1
