@@ -47,6 +47,20 @@ def _violation_lines(violations: Iterable[Any]) -> list[str]:
     return out
 
 
+def verdict_lines(verdict: Any, text: str, where: str) -> list[str]:
+    """A verdict on the move ``text`` checked ``where`` (a position, in words): cannot be
+    read (the column and why), legal (what it changes), or illegal (each rule broken)."""
+    shown = verdict.text or text
+    err = verdict.error
+    if err is not None and err.kind != "illegal":
+        head = f"cannot read the move {text!r}: column {err.column}: {err.message}"
+        return [head, *_violation_lines(err.violations)]
+    if verdict.legal:
+        return [f"legal: {shown} ({where})", *(f"  {change}" for change in verdict.changes)]
+    reason = f": {err.message}" if err is not None else ""
+    return [f"illegal: {shown} ({where}){reason}", *_violation_lines(verdict.violations)]
+
+
 def _print_report(report: GameReport, strict: bool) -> None:
     label = report.label
     if report.ok:
@@ -149,23 +163,14 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: Path |
         where = at.where()
     except _POSITION_FAULTS as fault:
         raise Unreadable(f"cannot check {text!r} in {at.label}: {fault!r}") from None
-    shown = verdict.text or text
     err = verdict.error
     if as_json:
+        shown = verdict.text or text
         echo_json({**verdict.to_dict(), "move": shown, "text": text, "where": where})
-    elif err is not None and err.kind != "illegal":
-        click.echo(f"cannot read the move {text!r}: column {err.column}: {err.message}", err=True)
-        for line in _violation_lines(err.violations):
-            click.echo(line, err=True)
-    elif verdict.legal:
-        click.echo(f"legal: {shown} ({at.label}, {where})")
-        for change in verdict.changes:
-            click.echo(f"  {change}")
     else:
-        reason = f": {err.message}" if err is not None else ""
-        click.echo(f"illegal: {shown} ({at.label}, {where}){reason}")
-        for line in _violation_lines(verdict.violations):
-            click.echo(line)
+        unreadable = err is not None and err.kind != "illegal"
+        for line in verdict_lines(verdict, text, f"{at.label}, {where}"):
+            click.echo(line, err=unreadable)
     if err is not None and err.kind != "illegal":
         raise SystemExit(EXIT_UNREADABLE)
     raise SystemExit(EXIT_OK if verdict.legal else EXIT_ILLEGAL)

@@ -45,15 +45,26 @@ def _print_logged(logged: Logged, as_json: bool) -> None:
             }
         )
         return
+    for line in written_lines(logged):
+        click.echo(line)
+    click.echo(_standing(logged.status))
+
+
+def written_lines(logged: Logged) -> list[str]:
+    """What a write stored, one line per step: a correction says where the game stands
+    now, a move played illegally lists its violations (``log``, ``undo``, ``record``)."""
+    from .check_cmds import _violation_lines
+
+    first = logged.steps_before + 1
+    lines = []
     for i, (text, flagged) in enumerate(zip(logged.texts, logged.flagged, strict=True)):
         mark = " (played illegally)" if flagged else ""
         back_to = getattr(logged.events[i], "back_to", None)
         if back_to is not None:
             mark = f" (the game stands as after step {back_to})"
-        click.echo(f"step {first + i}: {text}{mark}")
-        for v in flagged:
-            click.echo(f"  - {v.code}: {v} ")
-    click.echo(_standing(logged.status))
+        lines.append(f"step {first + i}: {text}{mark}")
+        lines += _violation_lines(flagged)
+    return lines
 
 
 def _standing(status: Any) -> str:

@@ -297,6 +297,8 @@ class Session:
         from recorder.errors import StoreError
         from recorder.table import BadMove, MoveRefused, StaleStep, log
 
+        from .log_cmds import written_lines
+
         full = f"{text} {{{self.comment}}}" if self.comment else text
         try:
             logged = log(self.store, self.game_id, full, expect=self.steps, as_played=as_played)
@@ -313,12 +315,12 @@ class Session:
                 "(flagged): y",
             ]
         except BadMove as err:
-            return [f"not understood: {err}"]
+            return [f"not understood: {err}", "(TAB: the legal decisions; help: the commands)"]
         except (EngineError, StoreError, NotImplementedError) as err:
             return [f"not logged: {err}"]
         self.comment = ""
         turn_before = (self.status.turn, self.status.to_move)
-        lines = _written(logged)
+        lines = written_lines(logged)
         self.reload()
         if (self.status.turn, self.status.to_move) != turn_before:
             lines += ["", *self.compact_board(), ""]
@@ -382,19 +384,16 @@ class Session:
     def _cmd_check(self, rest: str) -> list[str]:
         if not rest:
             return ["check MOVE: is MOVE legal here?"]
+        from .check_cmds import verdict_lines
+
         verdict = self.rules.check_move(self.state, rest)
-        shown = verdict.text or rest
-        err = verdict.error
-        if err is not None and getattr(err, "kind", "") != "illegal":
-            return [f"cannot read {rest!r}: column {err.column}: {err.message}"]
-        if verdict.legal:
-            return [f"legal: {shown} (nothing written)", *(f"  {c}" for c in verdict.changes)]
-        reason = f": {err.message}" if err is not None else ""
-        return [f"illegal: {shown}{reason}", *_violation_lines(verdict.violations)]
+        return verdict_lines(verdict, rest, f"step {self.steps}; nothing written")
 
     def _cmd_undo(self, rest: str) -> list[str]:
         from engine.errors import EngineError
         from recorder.table import StaleStep, undo
+
+        from .log_cmds import written_lines
 
         to: int | None = None
         if rest:
@@ -408,28 +407,9 @@ class Session:
             return [*self._caught_up(), "nothing undone (undo again if it still holds)"]
         except EngineError as err:
             return [f"nothing undone: {err}"]
-        lines = _written(logged)
+        lines = written_lines(logged)
         self.reload()
         return [*lines, "", *self.compact_board(), "", self.standing()]
-
-
-def _written(logged: Any) -> list[str]:
-    """One line per step written, with its violations when played illegally."""
-    from engine.corrections import Retraction
-
-    first = logged.steps_before + 1
-    meta = logged.meta or [None] * len(logged.texts)
-    lines = []
-    for i, (text, event, flagged, note) in enumerate(
-        zip(logged.texts, logged.events, logged.flagged, meta, strict=True)
-    ):
-        if isinstance(event, Retraction):
-            text = f"{text} (back to step {event.back_to})"
-        if note and note.get("comment"):
-            text = f"{text} {{{note['comment']}}}"
-        lines.append(f"step {first + i}: {text}" + (" (played illegally)" if flagged else ""))
-        lines += _violation_lines(flagged)
-    return lines
 
 
 def _violation_lines(violations: Any) -> list[str]:

@@ -17,16 +17,12 @@ import pytest
 from recorder import EventStore
 from recorder.table import log, new_game
 
-from . import test_record_session as session_tests
 from .test_record_session import OPENING, POINTS, setup_text
 
 pexpect = pytest.importorskip("pexpect")
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60
-
-#: The session tests' skip holds here too.
-pytestmark = session_tests.pytestmark
 
 
 def spawn(db: Path, game: str) -> pexpect.spawn:
@@ -78,7 +74,7 @@ def test_record_through_a_terminal(tmp_path: Path):
         child.expect_exact("(played illegally)")
         child.expect_exact("11 Bob>")  # Bob now holds 12 tokens: a discard is due
         child.send("undo\r")
-        child.expect_exact("step 11: undo (back to step 9)")
+        child.expect_exact("step 11: undo (the game stands as after step 9)")
         child.expect_exact("12 Bob>")
         child.sendintr()  # Ctrl-C: the session ends, nothing is lost
         child.expect_exact("resumes here")
