@@ -38,7 +38,7 @@ _ERROR_KINDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": 
 _POSITION_FAULTS = (KeyError, IndexError, ValueError, TypeError)
 
 
-def _violation_lines(violations: Iterable[Any]) -> list[str]:
+def violation_lines(violations: Iterable[Any]) -> list[str]:
     """One line per violation (dicts, or the engine's Violation records)."""
     out = []
     for v in violations:
@@ -54,11 +54,11 @@ def verdict_lines(verdict: Any, text: str, where: str) -> list[str]:
     err = verdict.error
     if err is not None and err.kind != "illegal":
         head = f"cannot read the move {text!r}: column {err.column}: {err.message}"
-        return [head, *_violation_lines(err.violations)]
+        return [head, *violation_lines(err.violations)]
     if verdict.legal:
         return [f"legal: {shown} ({where})", *(f"  {change}" for change in verdict.changes)]
     reason = f": {err.message}" if err is not None else ""
-    return [f"illegal: {shown} ({where}){reason}", *_violation_lines(verdict.violations)]
+    return [f"illegal: {shown} ({where}){reason}", *violation_lines(verdict.violations)]
 
 
 def _print_report(report: GameReport, strict: bool) -> None:
@@ -79,7 +79,7 @@ def _print_report(report: GameReport, strict: bool) -> None:
             click.echo(f"  turn {err['turn']}, event {err.get('event_number')}")
         if err.get("position"):
             click.echo(f"  position: {err['position']}")
-        for line in _violation_lines(err.get("violations") or []):
+        for line in violation_lines(err.get("violations") or []):
             click.echo(line)
     for flag in report.flagged:
         where = (
@@ -94,7 +94,7 @@ def _print_report(report: GameReport, strict: bool) -> None:
         else:
             click.echo(f"{where}: note: {flag['text']} is marked !illegal but is legal {when}")
         click.echo(f"  position: {flag['position']}")
-        for line in _violation_lines(flag["violations"]):
+        for line in violation_lines(flag["violations"]):
             click.echo(line)
 
 

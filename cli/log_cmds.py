@@ -53,7 +53,7 @@ def _print_logged(logged: Logged, as_json: bool) -> None:
 def written_lines(logged: Logged) -> list[str]:
     """What a write stored, one line per step: a correction says where the game stands
     now, a move played illegally lists its violations (``log``, ``undo``, ``record``)."""
-    from .check_cmds import _violation_lines
+    from .check_cmds import violation_lines
 
     first = logged.steps_before + 1
     lines = []
@@ -63,7 +63,7 @@ def written_lines(logged: Logged) -> list[str]:
         if back_to is not None:
             mark = f" (the game stands as after step {back_to})"
         lines.append(f"step {first + i}: {text}{mark}")
-        lines += _violation_lines(flagged)
+        lines += violation_lines(flagged)
     return lines
 
 
@@ -73,9 +73,11 @@ def _standing(status: Any) -> str:
 
 
 def _refused(err: MoveRefused) -> None:
+    from .check_cmds import violation_lines
+
     click.echo(f"illegal: {err.text}", err=True)
-    for v in err.violations:
-        click.echo(f"  - {v.code}: {v}", err=True)
+    for line in violation_lines(err.violations):
+        click.echo(line, err=True)
     click.echo(
         "nothing written; if it was played so at the table, log it with --as-played", err=True
     )

@@ -297,6 +297,7 @@ class Session:
         from recorder.errors import StoreError
         from recorder.table import BadMove, MoveRefused, StaleStep, log
 
+        from .check_cmds import violation_lines
         from .log_cmds import written_lines
 
         full = f"{text} {{{self.comment}}}" if self.comment else text
@@ -305,7 +306,7 @@ class Session:
         except StaleStep:
             return [*self._caught_up(), f"not logged: {text!r} (enter it again if it still holds)"]
         except MoveRefused as err:
-            lines = [f"illegal: {text}", *_violation_lines(err.violations)]
+            lines = [f"illegal: {text}", *violation_lines(err.violations)]
             if as_played:
                 return [*lines, "nothing written: it cannot be recorded even as played"]
             self.question = Question("confirm", "", refused=text)
@@ -410,9 +411,3 @@ class Session:
         lines = written_lines(logged)
         self.reload()
         return [*lines, "", *self.compact_board(), "", self.standing()]
-
-
-def _violation_lines(violations: Any) -> list[str]:
-    from .check_cmds import _violation_lines as lines
-
-    return lines(violations)
