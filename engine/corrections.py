@@ -129,6 +129,22 @@ def undo_target(rules: Any, events: Sequence[Any]) -> int:
     return standing[i - 1]
 
 
+#: The notation's keyword of a correction, the same in every game: ``undo`` goes back where
+#: :func:`undo_target` says, ``undo to K`` to step K.
+UNDO = "undo"
+
+
+def undo_text(rules: Any, events: Sequence[Any], retraction: Retraction) -> str:
+    """A correction as the notation writes it after ``events``: ``undo`` when it goes
+    back where a plain undo goes, else ``undo to K``."""
+    try:
+        if undo_target(rules, events) == retraction.back_to:
+            return UNDO
+    except CorrectionError:
+        pass
+    return f"{UNDO} to {retraction.back_to}"
+
+
 class CorrectionRefused(CorrectionError):
     """A correction that cannot stand; ``violations`` say why."""
 

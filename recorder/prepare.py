@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import corrections
-from engine.corrections import RETRACTION, Retraction
+from engine.corrections import Retraction
 from engine.errors import EngineError, EventFormatError, IllegalMoveError, Violation
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
@@ -92,26 +92,11 @@ def dumps_sorted(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
-def event_from_payload(rules: GameRules, raw: Any) -> Any:
-    """The event of a current-version payload: a correction (the same in every game,
-    :mod:`engine.corrections`) or the game's own event."""
-    if type(raw) is dict and raw.get("type") == RETRACTION:
-        return corrections.retraction_from_dict(raw)
-    return rules.event_from_dict(raw)
-
-
-def payload_of(rules: GameRules, event: Any) -> dict[str, Any]:
-    """The payload of an event read by :func:`event_from_payload`."""
-    if type(event) is Retraction:
-        return corrections.retraction_to_dict(event)
-    return rules.event_to_dict(event)
-
-
 def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> Any:
     """The engine event of a payload: the game's own parser is the one validator, and
     its refusal names the field (:func:`recorder.schemas.payload_problem`)."""
     try:
-        return event_from_payload(rules, raw)
+        return rules.event_from_dict(raw)
     except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
         path, message = _schemas().payload_problem(err)
         raise cls(number, message, path or None) from None
@@ -126,7 +111,7 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
         cache = _CANONICAL[kind] = {}
     row = cache.get(event)
     if row is None:
-        payload = payload_of(rules, event)
+        payload = rules.event_to_dict(event)
         etype = payload["type"]
         payload_json = dumps(payload)
         if len(cache) >= CACHE_LIMIT:

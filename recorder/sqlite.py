@@ -54,7 +54,6 @@ from .prepare import (
     check_event_ids,
     clean_meta,
     derived_event_id,
-    event_from_payload,
     fold_new,
     parse_payload,
 )
@@ -580,7 +579,7 @@ class EventStore(SqliteImports):
                 current = (
                     payload if version == rules.payload_version else rules.upcast(payload, version)
                 )
-                event = event_from_payload(rules, current)
+                event = rules.event_from_dict(current)
             except EngineError as err:
                 raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
             out.append(
@@ -767,7 +766,7 @@ def _parse_stored(
     try:
         if version != current:
             payload = rules.upcast(payload, version)
-        return event_from_payload(rules, payload)
+        return rules.event_from_dict(payload)
     except EngineError as err:
         raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
     except (TypeError, ValueError, KeyError, AttributeError) as err:

@@ -34,19 +34,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.corrections import (
-    CorrectionError,
-    Retraction,
-    effective_steps,
-    retraction_to_dict,
-    undo_target,
-)
+from engine.corrections import Retraction, retraction_at, undo_text
 from engine.errors import EngineError, Violation
-from engine.games import UnknownGameKind, game_for_notation, get_game
+from engine.games import get_game
 from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError
-from .records import GameImport
+from .io import load_text
 from .sqlite import EventStore
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
@@ -131,36 +125,19 @@ class BadMove(StoreError):
 
 def new_game(store: EventStore, text: str, *, source: str = "<text>") -> str:
     """Store a new game from its headers and setup in notation (as an exported game reads
-    up to its first turn; moves after the setup are allowed and checked) under a fresh
-    random id, and return the id.  Never finds a stored game: this is the one way to
-    start a second game with the same setup.  ImportRejected names what is wrong."""
-    try:
-        rules = game_for_notation(text)
-    except UnknownGameKind as err:
-        raise ImportRejected(None, str(err.args[0]), source=source) from None
-    parsed = rules.read_game(text, source)
-    if parsed.errors:
-        first = parsed.errors[0]
-        violations = list(getattr(first, "violations", None) or [])
-        raise ImportRejected(
-            None,
-            violations or str(getattr(first, "message", first)),
-            source=source,
-            line=getattr(first, "line", None),
-            column=getattr(first, "column", None),
-        )
-    if not parsed.events:
+    up to its first turn; moves after the setup are allowed and checked; a JSON game file
+    is read too) under a fresh random id, and return the id.  Never finds a stored game:
+    this is the one way to start a second game with the same setup.  ImportRejected names
+    what is wrong, with its line and column."""
+    records = load_text(text, source)
+    if len(records) != 1:
+        raise ImportRejected(None, f"{len(records)} games given; a new game is one", source=source)
+    (record,) = records
+    if not record.events:
         raise ImportRejected(
             None, "no setup: a new game needs the table as laid out", source=source
         )
-    record = GameImport(
-        kind=rules.kind,
-        headers=dict(parsed.headers),
-        events=[_payload(rules, e) for e in parsed.events],
-        meta=[None if m is None else dict(m) for m in parsed.meta],
-        game_id=secrets.token_hex(6),
-        parsed=list(parsed.events),
-    )
+    record.game_id = secrets.token_hex(6)
     return store.import_game(record).game_id
 
 
@@ -198,7 +175,7 @@ def log(
         parsed = _read(
             rules, state.copy(), game_id, text, as_played, _history(store, game_id, text)
         )
-        payloads = [_payload(rules, e) for e in parsed.events]
+        payloads = [rules.event_to_dict(e) for e in parsed.events]
         try:
             result = store.append(game_id, before, payloads, meta=list(parsed.meta))
         except ConcurrencyError as err:
@@ -228,20 +205,15 @@ def undo(
     """Retract the last standing decision with the observations that followed it (a buy
     and the card revealed after it go together), or with ``to`` everything after step
     ``to``: one new event, nothing deleted.  :class:`StaleStep` as for :func:`log`;
-    CorrectionError (an EngineError) when there is nothing to undo or ``to`` is not a
-    standing step before the last."""
+    CorrectionRefused (an EngineError, with its violations) when there is nothing to undo
+    or ``to`` is not a standing step before the last."""
     before = _steps_or_stale(store, game_id, expect)
     kind = store.game(game_id).kind
     rules = get_game(kind)
     stored = [e.event for e in store.events(game_id)]
-    target = undo_target(rules, stored) if to is None else to
-    retraction = Retraction(target)
+    retraction = retraction_at(rules, stored, to)
     try:
-        effective_steps([*stored, retraction])
-    except CorrectionError:
-        raise
-    try:
-        result = store.append(game_id, before, [retraction_to_dict(retraction)])
+        result = store.append(game_id, before, [rules.event_to_dict(retraction)])
     except ConcurrencyError as err:
         raise StaleStep(game_id, expect if expect is not None else before, err.actual) from None
     return Logged(
@@ -249,7 +221,7 @@ def undo(
         steps_before=before,
         steps=result.last_sequence,
         events=[retraction],
-        texts=[_retraction_text(target, rules, stored)],
+        texts=[undo_text(rules, stored, retraction)],
         flagged=[[]],
         status=pending(store, game_id),
         meta=[None],
@@ -271,12 +243,6 @@ def _steps_or_stale(store: EventStore, game_id: str, expect: int | None) -> int:
     if expect is not None and expect != actual:
         raise StaleStep(game_id, expect, actual)
     return actual
-
-
-def _payload(rules: GameRules, event: Any) -> dict[str, Any]:
-    if isinstance(event, Retraction):
-        return retraction_to_dict(event)
-    return rules.event_to_dict(event)
 
 
 #: The notation's keyword of a correction, which needs the game's events to be read.
@@ -353,7 +319,8 @@ def _texts(
     current = state
     for i, event in enumerate(events):
         if isinstance(event, Retraction):
-            out.append(f"undo to {event.back_to}")
+            earlier = [e.event for e in store.events(game_id, before + i)]
+            out.append(undo_text(rules, earlier, event))
             current = store.state_at(game_id, before + i + 1)
             continue
         try:
@@ -361,17 +328,8 @@ def _texts(
             if i + 1 < len(events):
                 rules.force(current, event)
         except EngineError:
-            out.append(str(_payload(rules, event)))
+            out.append(str(rules.event_to_dict(event)))
     return out
-
-
-def _retraction_text(target: int, rules: GameRules, stored: Sequence[Any]) -> str:
-    """``undo`` when the retraction means what a plain undo means, else ``undo to K``."""
-    try:
-        short = undo_target(rules, stored)
-    except CorrectionError:
-        short = None
-    return "undo" if short == target else f"undo to {target}"
 
 
 __all__ += ["BadMove", "RETRIES", "steps"]

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.corrections import Retraction, retracted_steps
+from engine.corrections import Retraction, retracted_steps, undo_text
 from engine.errors import EngineError
 from engine.protocol import GameRules
 
@@ -124,7 +124,7 @@ def build(row: Any, stored: list[Any]) -> Timeline:
                 event = rules.event_from_dict(stored_event.payload)
             status = rules.status(state)
             if type(event) is Retraction:
-                text, actor, found = _correction_text(rules, state, event), None, []
+                text, actor, found = undo_text(rules, [e.event for e in entries], event), None, []
                 state = Timeline(row, entries, snapshots, rules).state(event.back_to)
             else:
                 text = rules.move_text(state, event)
@@ -159,14 +159,6 @@ def build(row: Any, stored: list[Any]) -> Timeline:
         taken_back = retracted_steps([e.event for e in entries])
         entries = [replace(e, retracted=True) if e.step in taken_back else e for e in entries]
     return Timeline(row, entries, snapshots, rules)
-
-
-def _correction_text(rules: GameRules, state: Any, event: Retraction) -> str:
-    """A correction in the game's notation (``undo to 12`` when the game has no word)."""
-    try:
-        return rules.move_text(state, event)
-    except (EngineError, AttributeError, KeyError, TypeError):
-        return f"undo to {event.back_to}"
 
 
 class TimelineCache:

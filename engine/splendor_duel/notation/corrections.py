@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...corrections import CorrectionError, Retraction, undo_target
+from ... import corrections
+from ...corrections import UNDO as UNDO
+from ...corrections import Retraction
 from .arguments import Fail
 from .players import game
-
-#: The keyword of a correction (not a decision: it takes decisions back).
-UNDO = "undo"
 
 _USAGE = "expected undo, or undo to STEP (a step number: the setup is step 1)"
 
@@ -46,10 +45,5 @@ def read_undo(args: list[str], illegal: bool = False) -> int | None:
 
 def undo_text(events: Sequence[Any], retraction: Retraction) -> str:
     """``undo`` when it goes back where a plain undo after ``events`` goes, else
-    ``undo to K``."""
-    try:
-        if undo_target(game(), events) == retraction.back_to:
-            return UNDO
-    except CorrectionError:
-        pass
-    return f"{UNDO} to {retraction.back_to}"
+    ``undo to K`` (:func:`engine.corrections.undo_text`)."""
+    return corrections.undo_text(game(), events, retraction)
