@@ -204,3 +204,22 @@ def test_a_blind_reserve_shown_later_is_asked_for_by_description(store, game):
     assert out[0] == f"2-13: {words}"
     assert "step 9: id 2-13 by Alice" in out
     assert session.prompt() == "10 Bob> "
+
+
+def test_record_reads_its_lines_from_a_pipe(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    db = tmp_path / "p.db"
+    with EventStore.open(db) as s:
+        gid = new_game(s, setup_text(POINTS))
+    lines = "take a1 a2 a3\nfly away\ntake e1 e2 e3\n"  # the pipe ends: as quit
+    result = CliRunner().invoke(cli, ["record", "--db", str(db), gid], input=lines)
+    assert result.exit_code == 0, result.output
+    assert "2 Bob> take a1 a2 a3\nstep 2: take a1 a2 a3 =WWG" in result.output
+    assert "3 Alice> fly away\nnot understood" in result.output
+    assert "step 3: take e1 e2 e3 =WGK" in result.output
+    assert result.output.rstrip().endswith(f"`tablelog record {gid}` resumes here")
+    with EventStore.open(db) as s:
+        assert s.game(gid).event_count == 3
