@@ -266,7 +266,7 @@ class Session:
         word, _, after = query.partition(" ")
         if word.lower() == q.keyword and after.strip():
             query = after  # the keyword typed again before the card
-        found = self._find(query)
+        found = self._find(query.replace('"', " "))  # quoted, as the notation writes it
         if isinstance(found, str):
             return [found, q.prompt]
         if q.candidates:
@@ -317,7 +317,7 @@ class Session:
             ]
         except BadMove as err:
             return [f"not understood: {err}", "(TAB: the legal decisions; help: the commands)"]
-        except (EngineError, StoreError, NotImplementedError) as err:
+        except (EngineError, StoreError) as err:
             return [f"not logged: {err}"]
         self.comment = ""
         turn_before = (self.status.turn, self.status.to_move)

@@ -88,7 +88,7 @@ def test_a_due_reveal_is_asked_for_and_found_by_description(store, game):
     # Several cards fit: listed, asked again; nothing written.
     out = session.handle("green")
     assert "cards fit" in out[0] and session.steps == 8
-    out = session.handle("reveal green cost W1 B1 R1 K1")
+    out = session.handle('reveal "green cost W1 B1 R1 K1"')
     assert out[0].startswith("1-11: ")
     assert "step 9: reveal 1-11" in out
     assert session.question.kind == "move"
