@@ -621,9 +621,14 @@ class EventStore(SqliteImports):
             last = self._last_sequence(self._conn, game_id)
             if step is not None and step > last:
                 raise StepOutOfRange(game_id, step, last)
-            return self._state_after(
-                self._conn, game_id, kind, rules, last if step is None else step, names
-            )
+            at = last if step is None else step
+            cached = self._states.get(game_id)
+            state = self._state_after(self._conn, game_id, kind, rules, at, names)
+            if at == last and at and (cached is None or cached[0] != at):
+                # The head, folded afresh: kept for the next append (a log reads the game
+                # then writes to it).
+                self._remember_state(game_id, at, state.copy())
+            return state
 
     def _count(self, game_id: str) -> int:
         with self._lock:

@@ -40,7 +40,6 @@ from engine.games import get_game
 from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError
-from .io import load_text
 from .sqlite import EventStore
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
@@ -129,6 +128,8 @@ def new_game(store: EventStore, text: str, *, source: str = "<text>") -> str:
     is read too) under a fresh random id, and return the id.  Never finds a stored game:
     this is the one way to start a second game with the same setup.  ImportRejected names
     what is wrong, with its line and column."""
+    from .io import load_text  # here: its schemas are not needed to log a move
+
     records = load_text(text, source)
     if len(records) != 1:
         raise ImportRejected(None, f"{len(records)} games given; a new game is one", source=source)

@@ -236,3 +236,15 @@ def test_new_asks_for_the_game_when_given_no_file(tmp_path: Path):
     with EventStore.open(db) as store:
         row = store.game(game)
         assert row.players == ["Ann", "Bo"] and row.to_move == 1
+
+
+def test_new_refuses_a_bad_setup_with_its_place_and_writes_nothing(tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, _ = _split(ROOT / "fixtures" / "games" / "dispute.tl")
+    result = _run(db, "new", "-", input=setup.replace("3-10", "3-99"))
+    assert result.exit_code == 1
+    assert "<stdin>:" in result.output and "3-99" in result.output
+    with EventStore.open(db) as store:
+        assert store.count_games() == 0
+    no_file = _run(db, "new", str(tmp_path / "missing.tl"))
+    assert no_file.exit_code == 1 and "missing.tl" in no_file.output
