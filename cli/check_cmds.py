@@ -38,13 +38,27 @@ _ERROR_KINDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": 
 _POSITION_FAULTS = (KeyError, IndexError, ValueError, TypeError)
 
 
-def _violation_lines(violations: Iterable[Any]) -> list[str]:
+def violation_lines(violations: Iterable[Any]) -> list[str]:
     """One line per violation (dicts, or the engine's Violation records)."""
     out = []
     for v in violations:
         v = v if isinstance(v, dict) else v.to_dict()
         out.append(f"  - {v['code']}: {v['message']} ({v['citation']})")
     return out
+
+
+def verdict_lines(verdict: Any, text: str, where: str) -> list[str]:
+    """A verdict on the move ``text`` checked ``where`` (a position, in words): cannot be
+    read (the column and why), legal (what it changes), or illegal (each rule broken)."""
+    shown = verdict.text or text
+    err = verdict.error
+    if err is not None and err.kind != "illegal":
+        head = f"cannot read the move {text!r}: column {err.column}: {err.message}"
+        return [head, *violation_lines(err.violations)]
+    if verdict.legal:
+        return [f"legal: {shown} ({where})", *(f"  {change}" for change in verdict.changes)]
+    reason = f": {err.message}" if err is not None else ""
+    return [f"illegal: {shown} ({where}){reason}", *violation_lines(verdict.violations)]
 
 
 def _print_report(report: GameReport, strict: bool) -> None:
@@ -65,7 +79,7 @@ def _print_report(report: GameReport, strict: bool) -> None:
             click.echo(f"  turn {err['turn']}, event {err.get('event_number')}")
         if err.get("position"):
             click.echo(f"  position: {err['position']}")
-        for line in _violation_lines(err.get("violations") or []):
+        for line in violation_lines(err.get("violations") or []):
             click.echo(line)
     for flag in report.flagged:
         where = (
@@ -80,7 +94,7 @@ def _print_report(report: GameReport, strict: bool) -> None:
         else:
             click.echo(f"{where}: note: {flag['text']} is marked !illegal but is legal {when}")
         click.echo(f"  position: {flag['position']}")
-        for line in _violation_lines(flag["violations"]):
+        for line in violation_lines(flag["violations"]):
             click.echo(line)
 
 
@@ -149,23 +163,14 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: Path |
         where = at.where()
     except _POSITION_FAULTS as fault:
         raise Unreadable(f"cannot check {text!r} in {at.label}: {fault!r}") from None
-    shown = verdict.text or text
     err = verdict.error
     if as_json:
+        shown = verdict.text or text
         echo_json({**verdict.to_dict(), "move": shown, "text": text, "where": where})
-    elif err is not None and err.kind != "illegal":
-        click.echo(f"cannot read the move {text!r}: column {err.column}: {err.message}", err=True)
-        for line in _violation_lines(err.violations):
-            click.echo(line, err=True)
-    elif verdict.legal:
-        click.echo(f"legal: {shown} ({at.label}, {where})")
-        for change in verdict.changes:
-            click.echo(f"  {change}")
     else:
-        reason = f": {err.message}" if err is not None else ""
-        click.echo(f"illegal: {shown} ({at.label}, {where}){reason}")
-        for line in _violation_lines(verdict.violations):
-            click.echo(line)
+        unreadable = err is not None and err.kind != "illegal"
+        for line in verdict_lines(verdict, text, f"{at.label}, {where}"):
+            click.echo(line, err=unreadable)
     if err is not None and err.kind != "illegal":
         raise SystemExit(EXIT_UNREADABLE)
     raise SystemExit(EXIT_OK if verdict.legal else EXIT_ILLEGAL)

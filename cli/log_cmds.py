@@ -45,15 +45,26 @@ def _print_logged(logged: Logged, as_json: bool) -> None:
             }
         )
         return
+    for line in written_lines(logged):
+        click.echo(line)
+    click.echo(_standing(logged.status))
+
+
+def written_lines(logged: Logged) -> list[str]:
+    """What a write stored, one line per step: a correction says where the game stands
+    now, a move played illegally lists its violations (``log``, ``undo``, ``record``)."""
+    from .check_cmds import violation_lines
+
+    first = logged.steps_before + 1
+    lines = []
     for i, (text, flagged) in enumerate(zip(logged.texts, logged.flagged, strict=True)):
         mark = " (played illegally)" if flagged else ""
         back_to = getattr(logged.events[i], "back_to", None)
         if back_to is not None:
             mark = f" (the game stands as after step {back_to})"
-        click.echo(f"step {first + i}: {text}{mark}")
-        for v in flagged:
-            click.echo(f"  - {v.code}: {v} ")
-    click.echo(_standing(logged.status))
+        lines.append(f"step {first + i}: {text}{mark}")
+        lines += violation_lines(flagged)
+    return lines
 
 
 def _standing(status: Any) -> str:
@@ -62,9 +73,11 @@ def _standing(status: Any) -> str:
 
 
 def _refused(err: MoveRefused) -> None:
+    from .check_cmds import violation_lines
+
     click.echo(f"illegal: {err.text}", err=True)
-    for v in err.violations:
-        click.echo(f"  - {v.code}: {v}", err=True)
+    for line in violation_lines(err.violations):
+        click.echo(line, err=True)
     click.echo(
         "nothing written; if it was played so at the table, log it with --as-played", err=True
     )

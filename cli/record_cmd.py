@@ -1,0 +1,85 @@
+"""``tablelog record GAME``: the interactive session for logging a game at the table.
+
+The terminal side only: prompt-toolkit reads each line, with TAB completing the legal
+decisions from the position and a bottom line saying what is due; what a line does is
+:class:`cli.record_session.Session`'s.  Without a terminal (a pipe), the lines are read
+from standard input as they come, with the same answers.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .options import db_option, opened
+
+if TYPE_CHECKING:
+    from .record_session import Session
+
+
+@click.command("record")
+@click.argument("game")
+@db_option
+def record_cmd(game: str, db_path: Path | None) -> None:
+    """Log GAME at the table, move by move: shows the table and what is due, reads one
+    turn or decision at a time in notation (TAB completes the legal ones), asks for what
+    only the table knows (the card revealed, the tokens drawn from the bag, a blind
+    reserve shown) by id or by what is printed on it.  Commands: undo, comment TEXT,
+    show, check MOVE, help, quit.  Each line is stored as it is entered, so quit or
+    Ctrl-C loses nothing, and record resumes where the game stands.
+
+    \b
+    Examples:
+      tablelog record 6138631be858 < /dev/null
+    """
+    from .record_session import Session
+
+    with opened(db_path, must_exist=True) as store:
+        session = Session(store, game)
+        for line in session.opening():
+            click.echo(line)
+        lines = _terminal_lines(session) if sys.stdin.isatty() else _piped_lines(session)
+        for line in lines:
+            for out in session.handle(line):
+                click.echo(out)
+            if session.done:
+                return
+        for out in session.handle("quit"):
+            click.echo(out)
+
+
+def _piped_lines(session: Session) -> Iterator[str]:
+    """The lines of standard input, each echoed after the prompt as a terminal shows it."""
+    for line in sys.stdin:
+        click.echo(f"{session.prompt()}{line.rstrip()}")
+        yield line
+
+
+def _terminal_lines(session: Session) -> Iterator[str]:
+    """The lines typed at the terminal, until Ctrl-C or Ctrl-D."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer, Completion
+
+    class Legal(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
+            text = document.text_before_cursor
+            for done, note in session.completions(text):
+                yield Completion(done, start_position=-len(text), display_meta=note or None)
+
+    prompt: PromptSession[str] = PromptSession(
+        completer=Legal(),
+        complete_while_typing=False,
+        bottom_toolbar=session.standing,
+    )
+    while True:
+        try:
+            yield prompt.prompt(session.prompt())
+        except (KeyboardInterrupt, EOFError):
+            return
+
+
+COMMANDS: list[click.Command] = [record_cmd]

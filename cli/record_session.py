@@ -1,0 +1,413 @@
+"""The session behind ``tablelog record``: what it shows, what it asks, what each line
+does, with no terminal attached (:mod:`cli.record_cmd` drives it through prompt-toolkit;
+the tests drive it directly).
+
+A :class:`Session` holds one stored game and the question it asks now: a move (a turn
+or decision in notation, or a command), a card only the table has seen (the card revealed
+into the pyramid, a blind reserve shown), the tokens drawn from the bag, or whether to
+record a refused move as played.  :meth:`Session.handle` takes one answer and returns
+the lines to print.  Every move is one call to :func:`recorder.table.log` with ``expect``
+(the steps the session last saw), so nothing is held in the session but a comment waiting
+for its move: when another logger wrote meanwhile, the session reloads and says what was
+logged, and a session ended any way (``quit``, Ctrl-C, a closed terminal) loses nothing.
+
+What only the table knows is asked for by the decision's keyword (:data:`OBSERVATIONS`,
+per game, as :mod:`cli.setup_prompts` lists the setup lines): when every legal decision
+is that keyword with a card, or when the keyword is typed alone.  A card is found by its
+id or by what is printed on it (:meth:`engine.protocol.GameRules.find_cards`, only cards
+still unseen): one match is used, several are listed and asked again.
+
+A comment (``comment TEXT``) cannot be attached to a stored event (the store only
+appends), so it goes with the next move logged, as the notation's ``{TEXT}`` after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: The session's own commands, each with what ``help`` says of it.
+COMMANDS: dict[str, str] = {
+    "undo": "take back the last decision with what the table saw after it (undo to STEP: "
+    "every step after STEP)",
+    "comment": "comment TEXT: a comment, logged with the next move",
+    "show": "the whole table",
+    "check": "check MOVE: is MOVE legal here? (the rule and page if not; nothing written)",
+    "help": "this help",
+    "quit": "end the session (every logged line is stored already; record resumes)",
+}
+
+#: A line of the table whose value says there is nothing (``reserved none``, ``none (0)``).
+_EMPTY_VALUE = re.compile(r"\s(none|empty)( \(0\))?$")
+
+#: Answers that record a refused move as played.
+YES = ("y", "yes")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A decision that needs what only the table knows: its ``keyword``, the ``prompt``
+    asking for it, and whether the answer is a card (found by id or description) or
+    free text written after the keyword."""
+
+    keyword: str
+    prompt: str
+    card: bool = False
+
+
+#: Per game, the decisions whose argument only the table knows.
+OBSERVATIONS: dict[str, Sequence[Observation]] = {
+    "splendor-duel": (
+        Observation("reveal", "Card revealed into the pyramid (id or what is printed)", True),
+        Observation("id", "The blind reserve, shown (id or what is printed)", True),
+        Observation(
+            "repl",
+            "Tokens drawn from the bag, in the spiral order of the empty spaces "
+            "(W B G R K P Y; - for none)",
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the session asks now.  ``kind``: ``move`` (a move or a command), ``card``,
+    ``text`` (free text after ``keyword``) or ``confirm`` (record ``refused`` as played?).
+    ``candidates``: the card ids a ``card`` answer must be among (empty: any card still
+    unseen)."""
+
+    kind: str
+    prompt: str
+    keyword: str = ""
+    candidates: tuple[str, ...] = ()
+    refused: str = ""
+
+
+class Session:
+    """One game being logged at the table (see the module's docstring)."""
+
+    def __init__(self, store: Any, game_id: str) -> None:
+        from engine.games import get_game
+
+        self.store = store
+        self.game_id = game_id
+        self.rules = get_game(store.game(game_id).kind)
+        self.observations = {o.keyword: o for o in OBSERVATIONS.get(self.rules.kind, ())}
+        #: A comment waiting for the next move logged.
+        self.comment = ""
+        #: True once the session was asked to end.
+        self.done = False
+        self._texts: list[str] | None = None
+        self._cards: dict[str, Any] | None = None
+        self.reload()
+
+    # --- where the game stands ------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Read the game as it stands in the store, and ask what it waits for."""
+        from recorder.table import steps
+
+        self.steps = steps(self.store, self.game_id)
+        self.state = self.store.state_at(self.game_id)
+        self.status = self.rules.status(self.state)
+        self._texts = None
+        self.question = self._due_question()
+
+    def legal_texts(self) -> list[str]:
+        """Every legal next decision in notation (none once the game is over)."""
+        if self._texts is None:
+            self._texts = (
+                [] if self.status.result is not None else self.rules.legal_move_texts(self.state)
+            )
+        return self._texts
+
+    def _due_question(self) -> Question:
+        """A card the table must reveal when every legal decision is one keyword with a
+        card (``reveal 1-03``, ``reveal 1-07``...), else a move."""
+        texts = self.legal_texts()
+        keywords = {t.split(" ", 1)[0] for t in texts}
+        if len(keywords) == 1:
+            (keyword,) = keywords
+            obs = self.observations.get(keyword)
+            if obs is not None and obs.card:
+                ids = tuple(t.split(" ", 1)[1] for t in texts if " " in t)
+                return Question("card", obs.prompt, keyword, ids)
+        return Question("move", "")
+
+    def standing(self) -> str:
+        """One line: the step, whose turn, what is due (or how the game ended)."""
+        if self.status.result is not None:
+            return f"step {self.steps}: {self.status.result.text}"
+        return f"step {self.steps}, turn {self.status.turn}: {self.status.due}"
+
+    def board(self) -> list[str]:
+        """The table as the game draws it for a terminal."""
+        return str(self.rules.text_view(self.state)).splitlines()
+
+    def compact_board(self) -> list[str]:
+        """The table without the lines that say nothing (``reserved none``) and without
+        blank lines: what the session prints after each turn (``show``: all of it)."""
+        return [line for line in self.board() if line.strip() and not _EMPTY_VALUE.search(line)]
+
+    def opening(self) -> list[str]:
+        """What the session prints first (and on resuming): the table, what is due."""
+        lines = [*self.compact_board(), "", self.standing()]
+        if self.question.kind == "card":
+            lines.append(self.question.prompt)
+        lines.append("(help: the commands; TAB: the legal decisions)")
+        return lines
+
+    def prompt(self) -> str:
+        """The prompt of the input line: the step and who acts, or what is asked."""
+        q = self.question
+        if q.kind == "confirm":
+            return "record it as played? [y/N] "
+        if q.kind in ("card", "text"):
+            return f"{q.keyword}> "
+        who = self.status.to_move
+        name = self.state.names[who] if who is not None else "table"
+        return f"{self.steps + 1} {name}> "
+
+    # --- completion -------------------------------------------------------------------
+
+    def completions(self, text: str) -> list[tuple[str, str]]:
+        """What TAB offers for the line typed so far: ``(completed line, note)`` pairs.
+        A move: the legal decisions and the commands starting with ``text``; a card: the
+        candidate cards whose id or printed words contain every word typed."""
+        q = self.question
+        if q.kind == "confirm":
+            return [(a, "") for a in ("yes", "no") if a.startswith(text.lower())]
+        if q.kind == "card":
+            return [(c.id, c.words) for c in self._card_matches(text)]
+        if q.kind == "text":
+            return []
+        typed = text.lstrip().lower()
+        offered = [(t, "") for t in self.legal_texts() if t.lower().startswith(typed)]
+        offered += [(c, "") for c in COMMANDS if c.startswith(typed) and typed.strip()]
+        return offered or self._described(typed)
+
+    def _described(self, typed: str) -> list[tuple[str, str]]:
+        """The legal decisions of the keyword typed first whose card fits the words typed
+        after it (``buy black`` offers ``buy 1-16 (W1 B1 G1 R1)``), each with its card."""
+        keyword, _, words = typed.partition(" ")
+        if not words.strip():
+            return []
+        cards = self.cards()
+        offered = []
+        for text in self.legal_texts():
+            first, *rest = text.split()
+            card = next((cards[w] for w in rest if w in cards), None)
+            if first.lower() == keyword and card is not None:
+                printed = f"{card.id} {card.words}".lower()
+                if all(w in printed for w in words.split()):
+                    offered.append((text, str(card.words)))
+        return offered
+
+    def cards(self) -> dict[str, Any]:
+        """Every card of the game by id (read once)."""
+        if self._cards is None:
+            self._cards = dict(self.rules.cards())
+        return self._cards
+
+    def _card_matches(self, text: str) -> list[Any]:
+        """The candidate cards whose id or printed words contain every word of ``text``."""
+        words = text.lower().split()
+        cards = self.cards()
+        ids = self.question.candidates or tuple(c.id for c in self._find("", quiet=True) or ())
+        found = [cards[i] for i in ids if i in cards]
+        return [c for c in found if all(w in f"{c.id} {c.words}".lower() for w in words)]
+
+    # --- one line -----------------------------------------------------------------------
+
+    def handle(self, line: str) -> list[str]:
+        """Do what ``line`` says (an answer to :attr:`question`, or a command) and return
+        the lines to print."""
+        line = line.strip()
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        command = getattr(self, f"_cmd_{word.lower()}", None) if word.lower() in COMMANDS else None
+        q = self.question
+        if command is not None:
+            if q.kind == "confirm":
+                self.question = self._due_question()
+            out: list[str] = command(rest)
+            return out
+        if q.kind == "confirm":
+            self.question = self._due_question()
+            if line.lower() in YES:
+                return self._log(q.refused, as_played=True)
+            return ["not logged"]
+        if not line:
+            due = self._due_question()
+            if q != due:
+                self.question = due
+                return ["nothing logged"]
+            return []
+        if q.kind == "card":
+            return self._card_answer(line)
+        if q.kind == "text":
+            self.question = self._due_question()
+            return self._log(f"{q.keyword} {line}")
+        obs = self.observations.get(word.lower())
+        if obs is not None and not rest:
+            self.question = Question("card" if obs.card else "text", obs.prompt, obs.keyword)
+            return [obs.prompt]
+        if obs is not None and obs.card and rest.split()[0] not in self.cards():
+            self.question = Question("card", obs.prompt, obs.keyword)
+            return self._card_answer(rest)
+        return self._log(line)
+
+    def _card_answer(self, query: str) -> list[str]:
+        """Log the question's keyword with the one card ``query`` names, or list the
+        cards it fits and ask again."""
+        q = self.question
+        word, _, after = query.partition(" ")
+        if word.lower() == q.keyword and after.strip():
+            query = after  # the keyword typed again before the card
+        found = self._find(query.replace('"', " "))  # quoted, as the notation writes it
+        if isinstance(found, str):
+            return [found, q.prompt]
+        if q.candidates:
+            found = [c for c in found if c.id in q.candidates]
+        if len(found) == 1:
+            self.question = self._due_question()
+            return [f"{found[0].id}: {found[0].words}", *self._log(f"{q.keyword} {found[0].id}")]
+        if not found:
+            return ["no card that can be seen here fits that", q.prompt]
+        lines = [f"{len(found)} cards fit; say more (or give the id):"]
+        lines += [f"  {c.id}: {c.words}" for c in found[:12]]
+        if len(found) > 12:
+            lines.append(f"  ... and {len(found) - 12} more")
+        return [*lines, q.prompt]
+
+    def _find(self, query: str, quiet: bool = False) -> Any:
+        """The cards still unseen that ``query`` describes, or the reason it fits none."""
+        from engine.errors import EngineError
+
+        try:
+            return self.rules.find_cards(query, self.state)
+        except EngineError as err:
+            return None if quiet else str(err)
+
+    def _log(self, text: str, as_played: bool = False) -> list[str]:
+        """Log ``text`` (with the waiting comment) as the next step; the lines to print."""
+        from engine.errors import EngineError
+        from recorder.errors import StoreError
+        from recorder.table import BadMove, MoveRefused, StaleStep, log
+
+        from .check_cmds import violation_lines
+        from .log_cmds import written_lines
+
+        full = f"{text} {{{self.comment}}}" if self.comment else text
+        try:
+            logged = log(self.store, self.game_id, full, expect=self.steps, as_played=as_played)
+        except StaleStep:
+            return [*self._caught_up(), f"not logged: {text!r} (enter it again if it still holds)"]
+        except MoveRefused as err:
+            lines = [f"illegal: {text}", *violation_lines(err.violations)]
+            if as_played:
+                return [*lines, "nothing written: it cannot be recorded even as played"]
+            self.question = Question("confirm", "", refused=text)
+            return [
+                *lines,
+                "nothing written; if it was played so at the table, record it as played "
+                "(flagged): y",
+            ]
+        except BadMove as err:
+            return [f"not understood: {err}", "(TAB: the legal decisions; help: the commands)"]
+        except (EngineError, StoreError) as err:
+            return [f"not logged: {err}"]
+        self.comment = ""
+        turn_before = (self.status.turn, self.status.to_move)
+        lines = written_lines(logged)
+        self.reload()
+        if (self.status.turn, self.status.to_move) != turn_before:
+            lines += ["", *self.compact_board(), ""]
+        lines.append(self.standing())
+        if self.question.kind == "card":
+            lines.append(self.question.prompt)
+        return lines
+
+    def _caught_up(self) -> list[str]:
+        """Reload after another logger wrote; what it logged, step by step."""
+        before = self.steps
+        self.reload()
+        lines = [f"another logger wrote meanwhile (the game has {self.steps} steps now):"]
+        for stored in self.store.events(self.game_id)[before:]:
+            lines.append(f"  step {stored.sequence}: {self._step_text(stored)}")
+        lines.append(self.standing())
+        return lines
+
+    def _step_text(self, stored: Any) -> str:
+        """The notation of one stored step, in the position it was played in."""
+        from engine.corrections import Retraction
+        from engine.errors import EngineError
+
+        event = stored.event
+        if isinstance(event, Retraction):
+            return f"undo to {event.back_to}"
+        try:
+            return str(
+                self.rules.move_text(self.store.state_at(self.game_id, stored.sequence - 1), event)
+            )
+        except EngineError:
+            return str(stored.type)
+
+    # --- commands -----------------------------------------------------------------------
+
+    def _cmd_quit(self, rest: str) -> list[str]:
+        self.done = True
+        out = [f"every logged step is stored; `tablelog record {self.game_id}` resumes here"]
+        if self.comment:
+            out.insert(0, f"the comment {{{self.comment}}} was not logged (no move followed)")
+        return out
+
+    def _cmd_help(self, rest: str) -> list[str]:
+        lines = ["Enter a turn or one decision in notation (TAB: the legal ones), or:"]
+        lines += [f"  {name:8} {what}" for name, what in COMMANDS.items()]
+        lines += [
+            f"  {o.keyword:8} alone: asks for it ({o.prompt})" for o in self.observations.values()
+        ]
+        return lines
+
+    def _cmd_show(self, rest: str) -> list[str]:
+        return [*self.board(), "", self.standing()]
+
+    def _cmd_comment(self, rest: str) -> list[str]:
+        text = rest.replace("{", "(").replace("}", ")").strip()
+        if not text:
+            return ["comment TEXT: the comment to log with the next move"]
+        self.comment = f"{self.comment} {text}".strip()
+        return [f"the comment goes with the next move logged: {{{self.comment}}}"]
+
+    def _cmd_check(self, rest: str) -> list[str]:
+        if not rest:
+            return ["check MOVE: is MOVE legal here?"]
+        from .check_cmds import verdict_lines
+
+        verdict = self.rules.check_move(self.state, rest)
+        return verdict_lines(verdict, rest, f"step {self.steps}; nothing written")
+
+    def _cmd_undo(self, rest: str) -> list[str]:
+        from engine.errors import EngineError
+        from recorder.table import StaleStep, undo
+
+        from .log_cmds import written_lines
+
+        to: int | None = None
+        if rest:
+            words = rest.split()
+            if len(words) != 2 or words[0] != "to" or not words[1].isdigit():
+                return ["undo, or undo to STEP"]
+            to = int(words[1])
+        try:
+            logged = undo(self.store, self.game_id, to=to, expect=self.steps)
+        except StaleStep:
+            return [*self._caught_up(), "nothing undone (undo again if it still holds)"]
+        except EngineError as err:
+            return [f"nothing undone: {err}"]
+        lines = written_lines(logged)
+        self.reload()
+        return [*lines, "", *self.compact_board(), "", self.standing()]

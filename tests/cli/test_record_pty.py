@@ -1,0 +1,94 @@
+"""``tablelog record`` driven through a real pseudo-terminal: TAB offers only the legal
+decisions, the reveal prompt takes a description, an illegal move is cited and recorded as
+played, undo takes it back, Ctrl-C loses nothing and the next session resumes there.
+
+What the terminal shows is matched loosely (prompt-toolkit draws with escape sequences,
+and moves the cursor rather than writing a prompt's last space);
+the timeouts are generous and nothing is timed."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from recorder import EventStore
+from recorder.table import log, new_game
+
+from .test_record_session import OPENING, POINTS, setup_text
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 60
+
+
+def spawn(db: Path, game: str) -> pexpect.spawn:
+    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm", "COLUMNS": "150"}
+    return pexpect.spawn(
+        sys.executable,
+        ["-c", "from cli.main import cli; cli()", "record", "--db", str(db), game],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        dimensions=(50, 150),
+        timeout=TIMEOUT,
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_record_through_a_terminal(tmp_path: Path):
+    db = tmp_path / "t.db"
+    with EventStore.open(db) as store:
+        game = new_game(store, setup_text(POINTS))
+        for line in OPENING:
+            log(store, game, line)
+
+    child = spawn(db, game)
+    try:
+        child.expect_exact("8 Alice>")
+        # TAB after "buy": the two purchases Alice can make, not the cards she cannot pay.
+        child.send("buy\t")
+        wanted = ["buy 1-16 (W1 B1 G1 R1)", "buy 1-21 (W1 B1 G1 K1)"]
+        seen, menu = set(), ""
+        while len(seen) < len(wanted):
+            seen.add(wanted[child.expect_exact(wanted)])
+            menu += child.before
+        assert "buy 1-10" not in menu and "buy 1-12" not in menu and "take" not in menu
+        child.send("\x15")  # Ctrl-U: clear the line
+        child.send("buy 1-16 (W1 B1 G1 R1)\r")
+        child.expect_exact("step 8: buy 1-16 (W1 B1 G1 R1)")
+        # The card revealed into the pyramid, by what is printed on it.
+        child.expect_exact("reveal>")
+        child.send("green cost W1 B1 R1 K1\r")
+        child.expect_exact("step 9: reveal 1-11")
+        child.expect_exact("10 Bob>")
+        # An illegal move: cited with its rule and page, then recorded as played.
+        child.send("take b2 c3 e5\r")
+        child.expect_exact("illegal: take b2 c3 e5")
+        child.expect(r"\(p\.\d")
+        child.expect_exact("[y/N]")
+        child.send("y\r")
+        child.expect_exact("(played illegally)")
+        child.expect_exact("11 Bob>")  # Bob now holds 12 tokens: a discard is due
+        child.send("undo\r")
+        child.expect_exact("step 11: undo (the game stands as after step 9)")
+        child.expect_exact("12 Bob>")
+        child.sendintr()  # Ctrl-C: the session ends, nothing is lost
+        child.expect_exact("resumes here")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+    child = spawn(db, game)
+    try:
+        child.expect_exact("12 Bob>")
+        child.send("quit\r")
+        child.expect_exact("resumes here")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    with EventStore.open(db) as store:
+        assert store.game(game).event_count == 11

@@ -1,0 +1,225 @@
+"""The session behind ``tablelog record`` (cli/record_session.py), without a terminal:
+what it asks, what TAB offers, what each line logs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli.record_session import Session
+from recorder import EventStore
+from recorder.table import log, new_game
+
+ROOT = Path(__file__).resolve().parents[2]
+#: A fixture's first turns: Bob starts; Alice's sixth turn buys 1-16 and 1-11 is revealed.
+POINTS = ROOT / "fixtures" / "games" / "points.tl"
+OPENING = [
+    "take a1 a2 a3",
+    "priv c5 take e1 e2 e3",
+    "take d2 d3 d4",
+    "take b1 c1 d1",
+    "take a4 b4 c4",
+]
+
+
+def setup_text(path: Path) -> str:
+    """The headers and setup of a fixture, as the table knows them before the first move."""
+    lines = [
+        line
+        for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+        if not line.startswith(("[Result", "[Victory"))
+    ]
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    return "".join(lines[:first])
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with EventStore.open(tmp_path / "t.db") as s:
+        yield s
+
+
+@pytest.fixture
+def game(store: EventStore) -> str:
+    gid = new_game(store, setup_text(POINTS))
+    for line in OPENING:
+        log(store, gid, line)
+    return gid
+
+
+def test_the_opening_shows_the_table_and_what_is_due(store, game):
+    session = Session(store, game)
+    text = "\n".join(session.opening())
+    assert "Pyramid" in text
+    assert "reserved none" not in text  # compact: what says nothing is left out
+    assert "reserved none" in "\n".join(session.handle("show"))  # the whole table
+    assert "step 7, turn 6: Alice to play" in text
+    assert session.prompt() == "8 Alice> "
+
+
+def test_completion_offers_the_legal_decisions_and_the_commands(store, game):
+    session = Session(store, game)
+    legal = session.rules.legal_move_texts(session.state)
+    offered = [text for text, _ in session.completions("")]
+    assert offered == legal
+    buys = [text for text, _ in session.completions("buy")]
+    assert buys and all(t.startswith("buy ") for t in buys)
+    assert set(buys) == {t for t in legal if t.startswith("buy")}
+    assert ("undo", "") in session.completions("un")
+    assert session.completions("take z9") == []
+    # A card by what is printed on it, where the decision names a card.
+    assert session.completions("buy black") == [
+        ("buy 1-16 (W1 B1 G1 R1)", session.cards()["1-16"].words)
+    ]
+    assert session.completions("buy green") == []  # 1-12 is green, but Alice cannot pay it
+
+
+def test_a_due_reveal_is_asked_for_and_found_by_description(store, game):
+    session = Session(store, game)
+    out = session.handle("buy 1-16 (W1 B1 G1 R1)")
+    assert "step 8: buy 1-16 (W1 B1 G1 R1)" in out
+    assert session.question.kind == "card"
+    assert session.prompt() == "reveal> "
+    # TAB offers the cards that may come from the level-1 deck, with what is printed.
+    cards = dict(session.completions("green"))
+    assert "1-11" in cards and all("green" in words for words in cards.values())
+    assert all(i.startswith("1-") for i in cards)
+    # Several cards fit: listed, asked again; nothing written.
+    out = session.handle("green")
+    assert "cards fit" in out[0] and session.steps == 8
+    out = session.handle('reveal "green cost W1 B1 R1 K1"')
+    assert out[0].startswith("1-11: ")
+    assert "step 9: reveal 1-11" in out
+    assert session.question.kind == "move"
+    assert session.prompt() == "10 Bob> "
+
+
+def test_a_description_that_fits_nothing_is_asked_again(store, game):
+    session = Session(store, game)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    out = session.handle("purple")
+    assert "is not something printed on a card" in out[0]
+    assert session.question.kind == "card" and session.steps == 8
+
+
+def test_an_illegal_move_is_cited_and_can_be_recorded_as_played(store, game):
+    session = Session(store, game)
+    out = session.handle("take b2 c3 e5")
+    assert out[0] == "illegal: take b2 c3 e5"
+    assert any("(p." in line for line in out[1:])
+    assert session.question.kind == "confirm" and session.steps == 7
+    out = session.handle("n")
+    assert out == ["not logged"] and session.steps == 7
+    session.handle("take b2 c3 e5")
+    out = session.handle("y")
+    assert "(played illegally)" in out[0]
+    assert session.steps == 8
+
+
+def test_a_move_that_cannot_be_played_even_as_played_is_not_asked_again(store, game):
+    session = Session(store, game)
+    session.handle("take a1 c3 e5")  # a1 is empty
+    out = session.handle("y")
+    assert out[0] == "illegal: take a1 c3 e5"
+    assert "cannot be recorded even as played" in out[-1]
+    assert session.question.kind == "move" and session.steps == 7
+
+
+def test_undo_and_undo_to(store, game):
+    session = Session(store, game)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    session.handle("1-11")
+    out = session.handle("undo")
+    assert out[0] == "step 10: undo (the game stands as after step 7)"
+    assert session.prompt() == "11 Alice> "
+    out = session.handle("undo to 2")
+    assert out[0] == "step 11: undo to 2 (the game stands as after step 2)"
+    assert "nothing undone" in session.handle("undo to 99")[0]
+
+
+def test_a_comment_goes_with_the_next_move(store, game):
+    session = Session(store, game)
+    assert "next move" in session.handle("comment {a fine} buy")[0]
+    out = session.handle("buy 1-16 (W1 B1 G1 R1)")
+    assert out[0] == "step 8: buy 1-16 (W1 B1 G1 R1)"
+    assert store.events(game)[-1].meta.get("comment") == "(a fine) buy"
+    assert session.comment == ""
+
+
+def test_check_writes_nothing(store, game):
+    session = Session(store, game)
+    out = session.handle("check take a1 c3 e5")
+    assert out[0].startswith("illegal: take a1 c3 e5")
+    assert any("(p." in line for line in out)
+    assert session.handle("check take b2")[0] == "legal: take b2 =K (step 7; nothing written)"
+    assert session.handle("check fly away")[0].startswith("cannot read the move")
+    assert session.steps == 7
+
+
+def test_a_stale_step_reloads_and_says_what_was_logged(store, game):
+    session = Session(store, game)
+    log(store, game, "buy 1-16 (W1 B1 G1 R1)")  # another logger, meanwhile
+    out = session.handle("take b2")
+    assert "another logger wrote meanwhile" in out[0]
+    assert "  step 8: buy 1-16 (W1 B1 G1 R1)" in out
+    assert out[-1].startswith("not logged: 'take b2'")
+    assert session.steps == 8 and session.question.kind == "card"
+
+
+def test_replenish_alone_asks_for_the_tokens_drawn(store, game):
+    session = Session(store, game)
+    out = session.handle("repl")
+    assert session.question.kind == "text" and "Tokens drawn" in out[0]
+    assert session.prompt() == "repl> "
+    assert session.handle("") == ["nothing logged"]
+    assert session.question.kind == "move"
+
+
+def test_quit_and_resume_continue_from_the_same_step(store, game):
+    session = Session(store, game)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    session.handle("comment lost")
+    out = session.handle("quit")
+    assert session.done and "resumes" in out[-1] and "was not logged" in out[0]
+    again = Session(store, game)
+    assert again.steps == 8 and again.question.kind == "card"
+    assert again.prompt() == "reveal> "
+
+
+def test_help_names_every_command(store, game):
+    text = "\n".join(Session(store, game).handle("help"))
+    for word in ("undo", "comment", "show", "check", "help", "quit", "reveal", "repl"):
+        assert word in text
+
+
+def test_a_blind_reserve_shown_later_is_asked_for_by_description(store, game):
+    session = Session(store, game)
+    session.handle("res L2 @b3")
+    assert session.prompt() == "9 Bob> "
+    out = session.handle("id")
+    assert session.question.kind == "card" and out == [session.question.prompt]
+    words = session.cards()["2-13"].words
+    out = session.handle(words)
+    assert out[0] == f"2-13: {words}"
+    assert "step 9: id 2-13 by Alice" in out
+    assert session.prompt() == "10 Bob> "
+
+
+def test_record_reads_its_lines_from_a_pipe(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    db = tmp_path / "p.db"
+    with EventStore.open(db) as s:
+        gid = new_game(s, setup_text(POINTS))
+    lines = "take a1 a2 a3\nfly away\ntake e1 e2 e3\n"  # the pipe ends: as quit
+    result = CliRunner().invoke(cli, ["record", "--db", str(db), gid], input=lines)
+    assert result.exit_code == 0, result.output
+    assert "2 Bob> take a1 a2 a3\nstep 2: take a1 a2 a3 =WWG" in result.output
+    assert "3 Alice> fly away\nnot understood" in result.output
+    assert "step 3: take e1 e2 e3 =WGK" in result.output
+    assert result.output.rstrip().endswith(f"`tablelog record {gid}` resumes here")
+    with EventStore.open(db) as s:
+        assert s.game(gid).event_count == 3
