@@ -50,8 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.games import get_game  # noqa: E402
 from engine.splendor_duel import events as ev  # noqa: E402
 from engine.splendor_duel import simulate  # noqa: E402
-from recorder import EventStore, GameImport  # noqa: E402
-from recorder import store as store_module  # noqa: E402
+from recorder import EventStore, GameImport, pipeline, prepare, sqlite  # noqa: E402  # noqa: E402
 from recorder.io import import_files  # noqa: E402
 
 
@@ -156,8 +155,8 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
         return statistics.median(runs) / n * 1000
 
     engine_ms = timed(engine_only)
-    prepare_ms = timed(lambda: [store_module.prepare_game(r) for r in recs])
-    prepared = [store_module.prepare_game(r) for r in recs]
+    prepare_ms = timed(lambda: [prepare.prepare_game(r) for r in recs])
+    prepared = [prepare.prepare_game(r) for r in recs]
     chunks = [prepared[i : i + 25] for i in range(0, n, 25)]
     blobs = [pickle.dumps(c, pickle.HIGHEST_PROTOCOL) for c in chunks]
     handover_ms = timed(lambda: [pickle.loads(pickle.dumps(c, -1)) for c in chunks])
@@ -165,7 +164,7 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
     record_blobs = [pickle.dumps(r, pickle.HIGHEST_PROTOCOL) for r in recs]
     records_ms = timed(lambda: [pickle.dumps(r, -1) for r in recs])
 
-    batch = store_module.DEFAULT_BATCH
+    batch = pipeline.DEFAULT_BATCH
 
     def write(drop_trigger: bool) -> float:
         runs = []
@@ -217,7 +216,7 @@ def state_times(path: Path, samples: int, cold: bool, seed: int) -> dict:
             gid = rng.choice(ids)
             step = rng.randint(0, counts[gid])
             if cold:
-                store_module._PARSED.clear()
+                sqlite._PARSED.clear()
             t0 = time.perf_counter()
             store.state_at(gid, step)
             times.append((time.perf_counter() - t0) * 1000)

@@ -28,7 +28,7 @@ def _jobs_help() -> str:
 
 
 def _result_filters() -> tuple[str, ...]:
-    from recorder.store import RESULT_CONDITIONS, RESULT_STATUSES
+    from recorder.sqlite import RESULT_CONDITIONS, RESULT_STATUSES
 
     return RESULT_STATUSES + RESULT_CONDITIONS
 

@@ -9,7 +9,6 @@ import pytest
 
 MODULES = [
     "recorder",
-    "recorder.store",
     "recorder.io",
     "engine.splendor_duel.text",
 ]
