@@ -116,3 +116,11 @@ CARDS_BY_LEVEL: tuple[tuple[str, ...], ...] = tuple(
 )
 NOBLES: dict[str, Noble] = {nid: Noble(nid, points, req) for nid, points, req in NOBLE_ROWS}
 NOBLE_IDS = tuple(NOBLES)
+#: Each card's printed cost as (colour, count) pairs, zeros left out (hot loops).
+COST_ITEMS: dict[str, tuple[tuple[int, int], ...]] = {
+    cid: tuple((col, n) for col, n in enumerate(c.cost) if n) for cid, c in CARDS.items()
+}
+#: Each noble's requirement as (colour, count) pairs, zeros left out (hot loops).
+REQUIRE_ITEMS: dict[str, tuple[tuple[int, int], ...]] = {
+    nid: tuple((col, k) for col, k in enumerate(n.requires) if k) for nid, n in NOBLES.items()
+}

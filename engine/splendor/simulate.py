@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .catalogue import CARDS_BY_LEVEL, DISPLAY_SIZE, NOBLE_IDS, nobles_revealed
+from .catalogue import CARDS, CARDS_BY_LEVEL, DISPLAY_SIZE, NOBLE_IDS, nobles_revealed
 from .events import (
     CardIdentified,
     CardPurchased,
@@ -111,8 +111,6 @@ def random_game(
 
 
 def _points(move: CardPurchased) -> int:
-    from .catalogue import CARDS
-
     return CARDS[move.card].points
 
 

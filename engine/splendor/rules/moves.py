@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from ..catalogue import CARDS, GOLD, MAX_RESERVED, MAX_TOKENS, TWO_OF_A_COLOR_MINIMUM
+from ..catalogue import CARDS, COST_ITEMS, GOLD, MAX_RESERVED, MAX_TOKENS, TWO_OF_A_COLOR_MINIMUM
 from ..events import (
     CardPurchased,
     CardReserved,
@@ -27,27 +27,49 @@ from .turn import qualifying_nobles
 
 _THREES = tuple((combo, TokensTaken(combo)) for combo in combinations(range(5), 3))
 _TWOS = tuple((c, TokensTaken((c, c))) for c in range(5))
-_RESERVE = {(cid, gold): CardReserved(gold, cid) for cid in CARDS for gold in (True, False)}
-_BLIND = {(d, gold): CardReserved(gold, None, d) for d in (1, 2, 3) for gold in (True, False)}
+#: The reserves of each card, with a Gold (index 1) and without (index 0).
+_RESERVE = (
+    {cid: CardReserved(False, cid) for cid in CARDS},
+    {cid: CardReserved(True, cid) for cid in CARDS},
+)
+_BLIND = (
+    tuple(CardReserved(False, None, d) for d in (1, 2, 3)),
+    tuple(CardReserved(True, None, d) for d in (1, 2, 3)),
+)
 _PASS = TurnPassed()
+#: Purchases already built, by card and payment: events are frozen, so they are shared
+#: (building a frozen dataclass costs more than the rest of a legal-move call).
+_PURCHASES: dict[tuple[str, Counts], CardPurchased] = {}
 
 
 def payments(cost: tuple[int, ...], bonuses: list[int], tokens: list[int]) -> list[Counts]:
     """Every exact payment of ``cost`` with these bonuses and tokens (Gold for any colour)."""
-    owed = [max(0, cost[c] - bonuses[c]) for c in range(5)]
     gold = tokens[GOLD]
-    short = sum(max(0, owed[c] - tokens[c]) for c in range(5))
+    owed = [0, 0, 0, 0, 0]
+    colours = []
+    short = 0
+    for c in range(5):
+        n = cost[c] - bonuses[c]
+        if n > 0:
+            owed[c] = n
+            colours.append(c)
+            if n > tokens[c]:
+                short += n - tokens[c]
     if short > gold:
         return []
-    if gold == 0 or not any(owed):
-        return [(*owed, 0)]  # type: ignore[list-item]
-    ranges = [range(max(0, owed[c] - gold), min(owed[c], tokens[c]) + 1) for c in range(5)]
+    if gold == 0 or not colours:
+        return [(owed[0], owed[1], owed[2], owed[3], owed[4], 0)]
     total = sum(owed)
+    ranges = [range(max(0, owed[c] - gold), min(owed[c], tokens[c]) + 1) for c in colours]
     out: list[Counts] = []
-    for pay in product(*ranges):
-        g = total - sum(pay)
+    pay = [0, 0, 0, 0, 0, 0]
+    for choice in product(*ranges):
+        g = total - sum(choice)
         if g <= gold:
-            out.append((*pay, g))  # type: ignore[arg-type]
+            for c, n in zip(colours, choice, strict=True):
+                pay[c] = n
+            pay[GOLD] = g
+            out.append(tuple(pay))  # type: ignore[arg-type]
     return out
 
 
@@ -83,34 +105,42 @@ def action_possible(state: State) -> bool:
     return False
 
 
+def _purchases(state: State, out: list[Event]) -> None:
+    """Every exact payment of every face-up or reserved (shown) card the player affords."""
+    p = state.player
+    bonuses, tokens = p.bonuses, p.tokens
+    power = [bonuses[c] + tokens[c] for c in range(5)]
+    gold = tokens[GOLD]
+    ids = [cid for row in state.display for cid in row if cid is not None]
+    ids += [cid for _, cid in p.reserved if cid is not None]
+    for cid in ids:
+        short = 0
+        for c, n in COST_ITEMS[cid]:
+            d = n - power[c]
+            if d > 0:
+                short += d
+        if short <= gold:
+            for pay in payments(CARDS[cid].cost, bonuses, tokens):
+                key = (cid, pay)
+                event = _PURCHASES.get(key)
+                if event is None:
+                    if len(_PURCHASES) > 200_000:  # a bound, never reached in real games
+                        _PURCHASES.clear()
+                    event = _PURCHASES[key] = CardPurchased(cid, pay)
+                out.append(event)
+
+
 def _actions(state: State) -> list[Event]:
     bank = state.bank
-    out: list[Event] = [
-        e for combo, e in _THREES if bank[combo[0]] and bank[combo[1]] and bank[combo[2]]
-    ]
+    out: list[Event] = [e for (a, b, c), e in _THREES if bank[a] and bank[b] and bank[c]]
     out += [e for c, e in _TWOS if bank[c] >= TWO_OF_A_COLOR_MINIMUM]
-    p = state.player
-    if len(p.reserved) < MAX_RESERVED:
-        gold = bank[GOLD] > 0
-        for row in state.display:
-            for cid in row:
-                if cid is not None:
-                    out.append(_RESERVE[cid, gold])
-        for d in range(3):
-            if state.decks[d]:
-                out.append(_BLIND[d + 1, gold])
-    bonuses, tokens = p.bonuses, p.tokens
-    for row in state.display:
-        for cid in row:
-            if cid is not None:
-                cost = CARDS[cid].cost
-                if _affordable(cost, bonuses, tokens):
-                    out += [CardPurchased(cid, pay) for pay in payments(cost, bonuses, tokens)]
-    for _, cid in p.reserved:
-        if cid is not None:
-            cost = CARDS[cid].cost
-            if _affordable(cost, bonuses, tokens):
-                out += [CardPurchased(cid, pay) for pay in payments(cost, bonuses, tokens)]
+    if len(state.player.reserved) < MAX_RESERVED:
+        reserve = _RESERVE[bank[GOLD] > 0]
+        out += [reserve[cid] for row in state.display for cid in row if cid is not None]
+        blind = _BLIND[bank[GOLD] > 0]
+        decks = state.decks
+        out += [blind[d] for d in range(3) if decks[d]]
+    _purchases(state, out)
     if not out and not action_possible(state):
         out.append(_PASS)
     return out

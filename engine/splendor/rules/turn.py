@@ -8,7 +8,7 @@ with the fewest development cards."""
 from __future__ import annotations
 
 from ...errors import Violation
-from ..catalogue import END_POINTS, MAX_TOKENS, NOBLES
+from ..catalogue import END_POINTS, MAX_TOKENS, NOBLES, REQUIRE_ITEMS
 from ..events import Event, NobleVisited, TokensReturned
 from ..state import ACTION, NOBLE, OVER, RETURN, REVEAL, Outcome, State
 from .facts import plural, violation
@@ -17,11 +17,14 @@ from .facts import plural, violation
 def qualifying_nobles(state: State) -> list[str]:
     """The nobles on the table whose requirement the current player's bonuses meet."""
     bonuses = state.player.bonuses
-    return [
-        n
-        for n in state.nobles
-        if all(bonuses[c] >= need for c, need in enumerate(NOBLES[n].requires))
-    ]
+    out = []
+    for n in state.nobles:
+        for c, k in REQUIRE_ITEMS[n]:
+            if bonuses[c] < k:
+                break
+        else:
+            out.append(n)
+    return out
 
 
 def after_action(state: State) -> None:
