@@ -8,6 +8,7 @@ paid; ``=-`` for nothing); ``ret WY``; ``noble N-03``; ``reveal 1-17``; ``id 1-1
 
 from __future__ import annotations
 
+from ...corrections import Retraction
 from ...errors import EventFormatError
 from ..catalogue import CARDS, COLOR_LETTERS, NOBLES
 from ..events import (
@@ -33,7 +34,8 @@ def _letters(counts: Counts) -> str:
 
 
 def move_text(event: Event) -> str:
-    """The canonical notation of a decision or observation."""
+    """The canonical notation of a decision or observation (the setup and a correction
+    on one line, for a move list; a game writes :func:`setup_lines`)."""
     match event:
         case TokensTaken(colors=colors):
             return "take " + "".join(COLOR_LETTERS[c] for c in colors)
@@ -52,6 +54,13 @@ def move_text(event: Event) -> str:
             return f"id {card} @{player + 1}"
         case TurnPassed():
             return "pass"
+        case GameSetUp():
+            return "setup first @{} {}".format(
+                event.first_player + 1,
+                " / ".join(line.replace("  ", " ") for line in setup_lines(event)),
+            )
+        case Retraction(back_to=back_to):
+            return f"undo to step {back_to}"
     raise ValueError(f"no notation for {event.type}")
 
 
