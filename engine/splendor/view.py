@@ -2,24 +2,22 @@
 
 >>> from engine.splendor.state import State
 >>> v = view(State(["Ann", "Bob"]))
->>> [p["name"] for p in v["players"]], v["table"]["bank"][0]
-(['Ann', 'Bob'], {'color': 'white', 'letter': 'W', 'count': 4, 'changed': False})
+>>> [p["name"] for p in v["players"]], v["bank"][0]
+(['Ann', 'Bob'], {'color': 'white', 'letter': 'W', 'n': 4, 'delta': 0})
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, NOBLES
+from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, END_POINTS, NOBLES
 from .describe import changes, counts_text, due, game_result
-from .events import Event
+from .events import CardIdentified, CardRevealed, Event
 from .notation.decisions import move_text
-from .state import ACTION, NOBLE, RETURN, State
+from .state import ACTION, NOBLE, RETURN, REVEAL, SETUP, State
 
 
-def _card(cid: str | None, level: int = 0) -> dict[str, Any] | None:
-    if cid is None:
-        return None
+def _card(cid: str, new: bool = False) -> dict[str, Any]:
     c = CARDS[cid]
     return {
         "id": cid,
@@ -27,24 +25,20 @@ def _card(cid: str | None, level: int = 0) -> dict[str, Any] | None:
         "color": COLOR_NAMES[c.color],
         "letter": COLOR_LETTERS[c.color],
         "points": c.points,
-        "cost": [
-            {"color": COLOR_NAMES[i], "letter": COLOR_LETTERS[i], "count": n}
-            for i, n in enumerate(c.cost)
-            if n
-        ],
+        "cost": [{"color": COLOR_NAMES[i], "n": n} for i, n in enumerate(c.cost) if n],
+        "title": c.describe(),
+        "new": new,
     }
 
 
-def _noble(nid: str) -> dict[str, Any]:
+def _noble(nid: str, new: bool = False) -> dict[str, Any]:
     n = NOBLES[nid]
     return {
         "id": nid,
         "points": n.points,
-        "requires": [
-            {"color": COLOR_NAMES[i], "letter": COLOR_LETTERS[i], "count": k}
-            for i, k in enumerate(n.requires)
-            if k
-        ],
+        "requires": [{"color": COLOR_NAMES[i], "n": k} for i, k in enumerate(n.requires) if k],
+        "title": n.describe(),
+        "new": new,
     }
 
 
@@ -53,21 +47,38 @@ def _counts(now: list[int], before: list[int] | None) -> list[dict[str, Any]]:
         {
             "color": COLOR_NAMES[c],
             "letter": COLOR_LETTERS[c],
-            "count": n,
-            "changed": before is not None and before[c] != n,
+            "n": n,
+            "delta": 0 if before is None else n - before[c],
         }
         for c, n in enumerate(now)
     ]
 
 
 def view(state: State, before: State | None = None) -> dict[str, Any]:
-    """What the replay draws of ``state``; ``before`` marks what the step changed."""
+    """What the replay draws of ``state``; ``before`` marks what the step changed: token
+    counts (``delta``), a card or noble that arrived (``new``), a display space refilled
+    (``revealed``) or emptied (``emptied``)."""
     result = game_result(state)
     winners = set(result.winners) if result is not None else set()
-    playing = state.awaiting in (ACTION, RETURN, NOBLE) or state.refill is not None
+    playing = state.awaiting in (ACTION, RETURN, NOBLE, REVEAL)
+    prior = before if before is not None and before.awaiting != SETUP else None
     players = []
     for seat, p in enumerate(state.players):
-        old = before.players[seat] if before is not None and before.awaiting != "setup" else None
+        old = prior.players[seat] if prior is not None else None
+        had_cards = set(old.cards) if old is not None else set(p.cards)
+        had_reserved = set(old.reserved) if old is not None else set(p.reserved)
+        had_nobles = set(old.nobles) if old is not None else set(p.nobles)
+        groups = []
+        for c in range(5):
+            cards = [_card(cid, cid not in had_cards) for cid in p.cards if CARDS[cid].color == c]
+            if cards:
+                groups.append(
+                    {
+                        "color": COLOR_NAMES[c],
+                        "cards": cards,
+                        "points": sum(x["points"] for x in cards),
+                    }
+                )
         players.append(
             {
                 "seat": seat,
@@ -75,31 +86,45 @@ def view(state: State, before: State | None = None) -> dict[str, Any]:
                 "to_move": playing and state.current == seat and state.outcome is None,
                 "winner": seat in winners,
                 "points": p.points,
+                "target": END_POINTS,
                 "tokens": _counts(p.tokens, None if old is None else old.tokens),
                 "token_count": p.token_count,
                 "bonuses": _counts(p.bonuses, None if old is None else old.bonuses),
                 "cards": len(p.cards),
-                "bought": [_card(c) for c in p.cards],
+                "card_groups": groups,
                 "reserved": [
-                    _card(cid) if cid is not None else {"id": None, "level": lv}
+                    {
+                        "level": lv,
+                        "card": None if cid is None else _card(cid),
+                        "new": (lv, cid) not in had_reserved,
+                    }
                     for lv, cid in p.reserved
                 ],
-                "nobles": [_noble(n) for n in p.nobles],
+                "nobles": [_noble(n, n not in had_nobles) for n in p.nobles],
             }
         )
+    rows = []
+    for lv in (2, 1, 0):
+        slots = []
+        for slot, cid in enumerate(state.display[lv]):
+            was = None
+            if prior is not None and slot < len(prior.display[lv]):
+                was = prior.display[lv][slot]
+            slots.append(
+                {
+                    "card": None if cid is None else _card(cid),
+                    "revealed": prior is not None and cid is not None and was != cid,
+                    "emptied": prior is not None and cid is None and was is not None,
+                }
+            )
+        rows.append({"level": lv + 1, "deck": state.decks[lv], "slots": slots})
     return {
         "due": due(state),
         "result": None if result is None else result.text,
         "changes": [] if before is None else changes(before, state),
-        "table": {
-            "bank": _counts(state.bank, None if before is None else before.bank),
-            "decks": list(state.decks),
-            "display": [
-                {"level": lv + 1, "cards": [_card(c) for c in row], "deck": state.decks[lv]}
-                for lv, row in reversed(list(enumerate(state.display)))
-            ],
-            "nobles": [_noble(n) for n in state.nobles],
-        },
+        "bank": _counts(state.bank, None if prior is None else prior.bank),
+        "display": rows,
+        "nobles": [_noble(n) for n in state.nobles],
         "players": players,
     }
 
@@ -137,8 +162,13 @@ def event_lines(before: State, event: Event, after: State) -> list[str]:
         return [f"The table is set up; {after.names[after.first_player]} plays first."]
     if event.type == "retraction":
         return ["A correction: the game stands as it stood before."]
-    who = before.names[before.current]
-    lines = [f"{who}: {move_text(event)}."]
+    if isinstance(event, CardRevealed):
+        level = CARDS[event.card].level
+        lines = [f"{event.card} is turned face up to refill the level {level} display."]
+    elif isinstance(event, CardIdentified):
+        lines = [f"{before.names[event.player]}'s blind reserve is shown: {event.card}."]
+    else:
+        lines = [f"{before.names[before.current]}: {move_text(event)}."]
     if after.outcome is not None and before.outcome is None:
         result = game_result(after)
         assert result is not None

@@ -43,7 +43,7 @@ def test_replay_page_draws_every_step_kind(site):
         page = client.get(f"/games/{game_id}/step/{step}")
         assert page.status_code == 200, step
         html = page.get_data(as_text=True)
-        assert 'class="board splendor-table"' in html and html.count('class="holdings"') == 4
+        assert 'aria-label="Bank and nobles"' in html and html.count('class="holdings"') == 4
 
 
 def test_state_api_and_kind_filter(site):
