@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import EventFormatError, IllegalMoveError
+from ...errors import EventFormatError
+from ...notation.payloads import PayloadGame, fold_payloads
 from ...notation.results import Flagged, NotationError, PayloadProblem
 from ...protocol import Verdict
 from .. import game as _game
@@ -70,36 +71,15 @@ def validate_payloads(
 ) -> tuple[State, PayloadProblem | None, list[Flagged]]:
     """Fold a game given as JSON payloads as the store imports it (``played_illegally``
     events forced); the state after the legal prefix, the first problem, the flagged."""
-    state = State(names)
-    flagged: list[Flagged] = []
-    metas = list(meta or [])
-    for number, payload in enumerate(payloads, start=1):
-        m = metas[number - 1] if number - 1 < len(metas) else None
-        try:
-            event = event_from_dict(payload)
-        except EventFormatError as err:
-            return state, PayloadProblem(number, str(err), err.field, [], state.turn, None), flagged
-        before = position_string(state)
-        text = _text(event)
-        turn = state.turn
-        if isinstance(m, Mapping) and m.get("played_illegally"):
-            try:
-                violations = _game.force(state, event)
-            except IllegalMoveError as err:
-                problem = PayloadProblem(
-                    number, "cannot be replayed even as played", None, err.violations, turn, before
-                )
-                return state, problem, flagged
-            flagged.append(Flagged(number, 0, 0, turn, text, violations, before))
-            continue
-        violations = _game.check(state, event)
-        if violations:
-            problem = PayloadProblem(
-                number, f"{text} is not allowed here", None, violations, turn, before
-            )
-            return state, problem, flagged
-        _game.apply_unchecked(state, event)
-    return state, None, flagged
+    game = PayloadGame(
+        event_from_dict,
+        _game.check,
+        _game.force,
+        _game.apply_unchecked,
+        lambda state, event: _text(event),
+        position_string,
+    )
+    return fold_payloads(game, State(names), payloads, meta)
 
 
 def _text(event: Event) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import IllegalMoveError
-from ...notation.lexer import GLYPHS, ILLEGAL_MARK, LINE_NAME, TAG_NAME, escape
+from ...notation.lexer import TAG_NAME
+from ...notation.marks import meta_suffix, name_fits_line
+from ...notation.marks import tag as _tag
 from .. import game as _game
 from ..events import Event, GameSetUp
 from ..state import SEATS, State
@@ -32,34 +33,6 @@ def result_tag(state: State) -> str:
     if state.outcome is None:
         return "*"
     return "=".join(str(w + 1) for w in state.outcome.winners)
-
-
-def meta_suffix(meta: Mapping[str, Any] | None) -> str:
-    """A decision's mark, notes and comment as written after it, or the empty string."""
-    if not meta:
-        return ""
-    parts: list[str] = []
-    if meta.get("played_illegally"):
-        parts.append(ILLEGAL_MARK)
-    for note in meta.get("annotations") or ():
-        note = str(note)
-        if note in GLYPHS:
-            parts.append(note)
-        elif note:
-            parts.append("(" + escape(note, ")").replace("\n", " ") + ")")
-    comment = meta.get("comment")
-    if comment:
-        parts.append("{" + escape(str(comment), "}") + "}")
-    return (" " + " ".join(parts)) if parts else ""
-
-
-def _tag(name: str, value: Any) -> str:
-    return f'[{name} "{escape(str(value), chr(34)).replace(chr(10), " ")}"]'
-
-
-def name_fits_line(name: str) -> bool:
-    """Whether a seat name can stand in a turn prefix (``12. Ann:``)."""
-    return bool(LINE_NAME.fullmatch(name)) and name == name.strip() and not re.match(r"\d+\.", name)
 
 
 def fold(state: State, event: Event, meta: Mapping[str, Any] | None) -> None:
