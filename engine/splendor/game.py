@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from .. import fold as _fold
 from ..errors import IllegalMoveError, Violation
 from .catalogue import CARDS, token_counts
 from .events import Event
@@ -128,29 +129,17 @@ def apply(state: State, event: Event) -> State:
 def replay(
     events: Iterable[Event], upto: int | None = None, names: Sequence[str] | None = None
 ) -> State:
-    """Fold ``events`` (all, or the first ``upto``) from the empty table, checking each;
-    IllegalMoveError carries the 1-based number of the refused event in ``step``."""
-    state = State(names)
-    for n, event in enumerate(events, start=1):
-        if upto is not None and n > upto:
-            break
-        violations = check(state, event)
-        if violations:
-            raise IllegalMoveError(violations, step=n)
-        APPLIERS[event.type](state, event)
-    return state
+    """Fold ``events`` (all, or the first ``upto``) from the empty table, checking each.
+
+    IllegalMoveError carries the 1-based number of the refused event in ``step``;
+    ``names`` are the players' names used in violation messages.
+    """
+    return _fold.replay(State(names), events, check, APPLIERS, upto)  # type: ignore[no-any-return]
 
 
 def states(events: Iterable[Event], names: Sequence[str] | None = None) -> Iterator[State]:
     """The state before the first event, then after each event (independent copies)."""
-    state = State(names)
-    yield state.copy()
-    for n, event in enumerate(events, start=1):
-        violations = check(state, event)
-        if violations:
-            raise IllegalMoveError(violations, step=n)
-        APPLIERS[event.type](state, event)
-        yield state.copy()
+    return _fold.states(State(names), events, check, APPLIERS)
 
 
 def apply_unchecked(state: State, event: Event) -> None:
@@ -186,25 +175,14 @@ def consistent(state: State) -> bool:
     return state.card_locations() == len(CARDS)
 
 
+CONSISTENT = consistent
+
+
 def force(state: State, event: Event) -> list[Violation]:
     """Apply an event that stood at the table although the rules refuse it; returns its
-    violations.  The event must be of a kind due now and must leave the table consistent
-    (nobody pays tokens they do not hold, no card in two places); otherwise
-    IllegalMoveError is raised with its violations."""
-    violations = check(state, event)
-    if not violations:
-        APPLIERS[event.type](state, event)
-        return []
-    due = CHECKERS.get(state.awaiting, {})
-    if state.outcome is not None or event.type not in due:
-        raise IllegalMoveError(violations)
-    trial = state.copy()
-    try:
-        APPLIERS[event.type](trial, event)
-    except (IndexError, KeyError, ValueError, AssertionError, TypeError):
-        raise IllegalMoveError(violations) from None
-    if not consistent(trial):
-        raise IllegalMoveError(violations)
-    for slot in State.__slots__:
-        setattr(state, slot, getattr(trial, slot))
-    return violations
+    violations (empty if the event was legal after all).  The event must be of a kind due
+    at this point and must leave the table consistent (nobody pays tokens they do not
+    hold, no card in two places); otherwise it cannot be replayed even as played, and
+    IllegalMoveError is raised with its violations.  So an observation the table cannot
+    hold is never forced: it is a logging error, not a move played against the rules."""
+    return _fold.force(state, event, check, APPLIERS, CHECKERS.get(state.awaiting, {}), CONSISTENT)
