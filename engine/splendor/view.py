@@ -192,4 +192,4 @@ def text_view(state: State) -> str:
             f"nobles {' '.join(p.nobles) or '-'}"
         )
     lines.append(due(state))
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"

@@ -244,6 +244,27 @@ def test_legal_moves_and_check_agree_both_ways():
                         assert game.check(state, pay) == []
                     wrong = CardPurchased(cid, (1, 0, 0, 0, 0, 0))
                     assert (game.check(state, wrong) == []) == (wrong in legal)
+                for cid in rng.sample(sorted(CARDS), 5):
+                    for gold in (True, False):
+                        e = CardReserved(gold, cid)
+                        assert (game.check(state, e) == []) == (e in legal)
+    # The end of a turn: every return and every noble, against the list.
+    for seed in range(30):
+        players = 2 + seed % 3
+        for state in game.states(_game(seed, players), NAMES[:players]):
+            if state.awaiting == "return":
+                legal = set(game.legal_moves(state))
+                for _ in range(30):
+                    counts = [0] * 6
+                    for c in rng.choices(range(6), k=rng.randint(1, 3)):
+                        counts[c] += 1
+                    e = TokensReturned(tuple(counts))  # type: ignore[arg-type]
+                    assert (game.check(state, e) == []) == (e in legal)
+            elif state.awaiting == "noble":
+                legal = set(game.legal_moves(state))
+                for n in NOBLES:
+                    e = NobleVisited(n)
+                    assert (game.check(state, e) == []) == (e in legal)
 
 
 def test_notation_round_trip_and_position_strings():
@@ -256,9 +277,19 @@ def test_notation_round_trip_and_position_strings():
         assert write_game(parsed.headers, parsed.events) == text
         assert game_for_notation(text) is RULES
         assert [event_from_dict(event_to_dict(e)) for e in events] == events
-    for state in list(game.states(_game(99, 4), NAMES))[1::3]:
-        p = position_string(state)
-        assert position_string(parse_position(p)) == p
+
+
+def test_position_strings_over_a_few_hundred_states():
+    seen = 0
+    for seed in range(6):
+        players = 2 + seed % 3
+        for state in list(game.states(_game(90 + seed, players), NAMES[:players]))[1::2]:
+            p = position_string(state)
+            back = parse_position(p)
+            assert position_string(back) == p
+            assert game.legal_moves(back) == game.legal_moves(state)
+            seen += 1
+    assert seen >= 300
 
 
 def test_illegal_mark_forces_and_is_listed():
