@@ -20,12 +20,18 @@ TITLE = "Splendor"
 _OWN_KEYS = ("players", "tags", "result", "event", "date", "place")
 
 
-def header_names(headers: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
-    """The seat names of the headers and whether the headers named them."""
+def header_names(
+    headers: Mapping[str, Any], events: Sequence[Event] = ()
+) -> tuple[tuple[str, ...], bool]:
+    """The seat names of the headers and whether the headers named them.  Unnamed, the
+    seats are counted from the setup (it reveals one noble more than there are players)."""
     given = headers.get("players")
     if isinstance(given, Sequence) and not isinstance(given, str) and given:
         return SEATS.names(list(given)), True
-    return SEATS.default_names(), False
+    count = SEATS.minimum
+    if events and isinstance(events[0], GameSetUp):
+        count = min(max(len(events[0].nobles) - 1, SEATS.minimum), SEATS.maximum)
+    return SEATS.default_names(count), False
 
 
 def result_tag(state: State) -> str:
@@ -51,7 +57,7 @@ def write_game(
     """The canonical text of a game; ValueError if the events cannot be folded even as
     played (a refused event must be flagged ``played_illegally`` in its meta)."""
     headers = dict(headers or {})
-    names, named = header_names(headers)
+    names, _ = header_names(headers, events)
     metas: list[Mapping[str, Any] | None] = list(meta) if meta is not None else []
     metas += [None] * (len(events) - len(metas))
     state = State(names)
