@@ -113,32 +113,38 @@ def _reserve_slot(state: State, card: str) -> int | None:
 
 def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
     card = event.card
-    name = state.names[state.current]
-    if _display_place(state, card) is None and _reserve_slot(state, card) is None:
+    p = state.players[state.current]
+    info = CARDS[card]
+    if card not in state.display[info.level - 1] and _reserve_slot(state, card) is None:
+        name = state.names[state.current]
         return violation(
             "purchase.not_available",
             f"{card} is neither face up on the table nor in {name}'s reserve",
             "buy",
         )
-    p = state.player
     pay = event.payment
+    tokens = p.tokens
     for c in range(6):
-        if pay[c] > p.tokens[c]:
+        if pay[c] > tokens[c]:
+            name = state.names[state.current]
             return violation(
                 "purchase.not_held",
-                f"{name} pays {pay[c]} {COLOR_NAMES[c]} but holds {p.tokens[c]}",
+                f"{name} pays {pay[c]} {COLOR_NAMES[c]} but holds {tokens[c]}",
                 "buy",
             )
-    owed = need(CARDS[card].cost, p.bonuses)
+    owed = need(info.cost, p.bonuses)
+    short = 0
     for c in range(5):
         if pay[c] > owed[c]:
+            name = state.names[state.current]
             return violation(
                 "purchase.overpaid",
                 f"{card} costs {name} {owed[c]} {COLOR_NAMES[c]} after bonuses, not {pay[c]}",
                 "bonuses",
             )
-    short = sum(owed) - sum(pay[:5])
+        short += owed[c] - pay[c]
     if pay[GOLD] != short:
+        name = state.names[state.current]
         due = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(owed) if n) or "nothing"
         return violation(
             "purchase.payment",
@@ -151,14 +157,16 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
 
 def apply_purchase(state: State, event: CardPurchased) -> None:
     card = event.card
-    p = state.player
+    p = state.players[state.current]
+    tokens, bank = p.tokens, state.bank
     for c, n in enumerate(event.payment):
         if n:
-            p.tokens[c] -= n
-            state.bank[c] += n
-    place = _display_place(state, card)
-    if place is not None:
-        _take_from_display(state, *place)
+            tokens[c] -= n
+            bank[c] += n
+    level = CARDS[card].level - 1
+    row = state.display[level]
+    if card in row:
+        _take_from_display(state, level, row.index(card))
     else:
         i = _reserve_slot(state, card)
         assert i is not None

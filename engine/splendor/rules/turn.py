@@ -16,7 +16,7 @@ from .facts import plural, violation
 
 def qualifying_nobles(state: State) -> list[str]:
     """The nobles on the table whose requirement the current player's bonuses meet."""
-    bonuses = state.player.bonuses
+    bonuses = state.players[state.current].bonuses
     out = []
     for n in state.nobles:
         for c, k in REQUIRE_ITEMS[n]:
@@ -37,7 +37,7 @@ def after_action(state: State) -> None:
 
 def after_refill(state: State) -> None:
     """Tokens returned down to 10, when the player holds more."""
-    if state.player.token_count > MAX_TOKENS:
+    if sum(state.players[state.current].tokens) > MAX_TOKENS:
         state.awaiting = RETURN
     else:
         after_return(state)
@@ -45,7 +45,7 @@ def after_refill(state: State) -> None:
 
 def after_return(state: State) -> None:
     """A noble visits when the bonuses meet a requirement; otherwise the turn ends."""
-    if qualifying_nobles(state):
+    if state.nobles and qualifying_nobles(state):
         state.awaiting = NOBLE
     else:
         end_turn(state)
