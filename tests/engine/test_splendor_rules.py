@@ -319,3 +319,18 @@ def test_force_refuses_what_cannot_be_replayed():
     state = _table()
     with pytest.raises(IllegalMoveError):
         game.force(state, CardPurchased("3-20", (0,) * 6))  # type: ignore[arg-type]
+
+
+def test_every_error_asked_for_reads_on():
+    """With every error asked for, a line in error is skipped and a refused decision is
+    kept as played; the first error alone stops the reading otherwise."""
+    display = tuple(ids[:4] for ids in CARDS_BY_LEVEL)
+    setup = GameSetUp(0, display, ("N-01", "N-02", "N-03"))  # type: ignore[arg-type]
+    text = write_game({"players": NAMES[:2]}, [setup])
+    body = "1. Ann: take WW\n2. Bob: take WW\n3. Ann: take QQ\n3. Ann: take RR\n4. Bob: take WBG\n"
+    first = parse_game(text + body)
+    assert [e.kind for e in first.errors] == ["illegal"]
+    every = parse_game(text + body, stop_at_first_error=False)
+    found = [(e.kind, e.line) for e in every.errors]
+    assert found == [("illegal", 12), ("syntax", 13), ("illegal", 15)]  # no white left
+    assert len(every.events) == 4 and every.state.turn == 4  # WBG cannot be replayed: the end

@@ -34,14 +34,27 @@ _SETUP_KEYS = ("nobles", "level1", "level2", "level3")
 
 
 class _Stop(Exception):
-    pass
+    """Ends the reading."""
+
+
+class _SkipLine(Exception):
+    """Ends the reading of a line (every error asked for: the next line is read)."""
 
 
 class Reader:
     """One game read line by line into events, meta and errors."""
 
-    def __init__(self, source: str, names: Sequence[str] | None, state: State | None = None):
+    def __init__(
+        self,
+        source: str,
+        names: Sequence[str] | None,
+        state: State | None = None,
+        all_errors: bool = False,
+    ):
         self.source = source
+        #: Every error asked for: a line in error is skipped, a refused decision is kept
+        #: as played when it can be, and the reading goes on.
+        self.all_errors = all_errors
         self.state = state if state is not None else State(names)
         self.names = self.state.names
         self.events: list[Event] = []
@@ -50,8 +63,12 @@ class Reader:
         self.flagged: list[Flagged] = []
         self.number = 0 if state is None else 1  # events so far (the setup is event 1)
 
-    def fail(self, kind: str, line: Line, col: int, message: str, **kw: Any) -> None:
+    def fail(
+        self, kind: str, line: Line, col: int, message: str, *, fatal: bool = False, **kw: Any
+    ) -> None:
         self.errors.append(NotationError(kind, self.source, line.number, col, message, **kw))
+        if self.all_errors and not fatal:
+            raise _SkipLine
         raise _Stop
 
     # --- one decision -------------------------------------------------------------
@@ -76,6 +93,7 @@ class Reader:
                     line,
                     col,
                     f"{' '.join(words)} cannot be replayed even as played",
+                    fatal=True,
                     violations=err.violations,
                     turn=turn,
                     event_number=number,
@@ -87,17 +105,27 @@ class Reader:
         else:
             violations = _game.check(state, event)
             if violations:
-                self.fail(
+                error = NotationError(
                     "illegal",
-                    line,
+                    self.source,
+                    line.number,
                     col,
                     f"{move_text(event)} is not allowed here",
-                    violations=violations,
+                    violations,
                     turn=turn,
                     event_number=number,
                     position=before,
                 )
-            _game.apply_unchecked(state, event)
+                self.errors.append(error)
+                if not self.all_errors:
+                    raise _Stop
+                try:  # read on from the table as it stood after the refused decision
+                    _game.force(state, event)
+                except IllegalMoveError:
+                    raise _Stop from None
+                illegal = True
+            else:
+                _game.apply_unchecked(state, event)
         meta: dict[str, Any] = {}
         if illegal:
             meta["played_illegally"] = True
@@ -183,8 +211,9 @@ def _first_seat(value: str | None, names: Sequence[str]) -> int:
 def parse_game(
     text: str, source: str = "<text>", *, stop_at_first_error: bool = True
 ) -> ParsedGame:
-    """Read one game; never raises for bad input (errors are collected, the reading
-    stops at the first one)."""
+    """Read one game; never raises for bad input.  The reading stops at the first error,
+    or, when every error is asked for, skips a line in error and keeps a refused decision
+    as played (marked so) when it can be replayed at all."""
     lines = logical_lines(normalize(text))
     headers: dict[str, Any] = {}
     tags: dict[str, str] = {}
@@ -219,7 +248,7 @@ def parse_game(
         err_out = NotationError("syntax", source, 1, 1, str(err))
         return ParsedGame(headers, [], [], [err_out], State(), [], ())
     headers["players"] = list(names)
-    reader = Reader(source, names)
+    reader = Reader(source, names, all_errors=not stop_at_first_error)
     setup: dict[str, list[str]] = {}
     setup_line: Line | None = None
     try:
@@ -238,8 +267,17 @@ def parse_game(
                 if setup and setup_line is not None:
                     _setup(reader, setup, setup_line, first)
                 else:
-                    reader.fail("syntax", line, 1, "the setup (nobles, level3..level1) comes first")
-            reader.turn_line(line)
+                    reader.fail(
+                        "syntax",
+                        line,
+                        1,
+                        "the setup (nobles, level3..level1) comes first",
+                        fatal=True,
+                    )
+            try:
+                reader.turn_line(line)
+            except _SkipLine:
+                continue
     except _Stop:
         pass
     return ParsedGame(
@@ -258,16 +296,16 @@ def _setup(reader: Reader, setup: dict[str, list[str]], line: Line, first: str |
                 comment = unescape(" ".join(row[row.index(w) :])[1:-1]).strip()
                 break
             if w not in CARDS:
-                reader.fail("unknown", line, 1, f"level{level}: unknown card {w!r}")
+                reader.fail("unknown", line, 1, f"level{level}: unknown card {w!r}", fatal=True)
             ids.append(w)
         rows.append(tuple(ids))
     for n in setup.get("nobles", []):
         if n not in NOBLES:
-            reader.fail("unknown", line, 1, f"nobles: unknown noble {n!r}")
+            reader.fail("unknown", line, 1, f"nobles: unknown noble {n!r}", fatal=True)
     try:
         seat = _first_seat(first, reader.names)
     except EventFormatError as err:
-        reader.fail("unknown", line, 1, str(err))
+        reader.fail("unknown", line, 1, str(err), fatal=True)
     event = GameSetUp(seat, (rows[0], rows[1], rows[2]), tuple(setup.get("nobles", [])))
     violations = _game.check(reader.state, event)
     if violations:
@@ -276,6 +314,7 @@ def _setup(reader: Reader, setup: dict[str, list[str]], line: Line, first: str |
             line,
             1,
             "the setup is not allowed",
+            fatal=True,
             violations=violations,
             turn=0,
             event_number=1,
