@@ -25,8 +25,19 @@ from ..events import (
 from ..state import ACTION, NOBLE, RETURN, REVEAL, State
 from .turn import qualifying_nobles
 
-_THREES = tuple((combo, TokensTaken(combo)) for combo in combinations(range(5), 3))
-_TWOS = tuple((c, TokensTaken((c, c))) for c in range(5))
+#: By the set of colours left in the bank (a 5-bit mask), the takes of 3 different gems;
+#: by the set of colours with at least 4 left, the takes of 2 of one colour.
+_THREES: tuple[tuple[Event, ...], ...] = tuple(
+    tuple(
+        TokensTaken(combo)
+        for combo in combinations(range(5), 3)
+        if all(mask >> c & 1 for c in combo)
+    )
+    for mask in range(32)
+)
+_TWOS: tuple[tuple[Event, ...], ...] = tuple(
+    tuple(TokensTaken((c, c)) for c in range(5) if mask >> c & 1) for mask in range(32)
+)
 #: The reserves of each card, with a Gold (index 1) and without (index 0).
 _RESERVE = (
     {cid: CardReserved(False, cid) for cid in CARDS},
@@ -132,8 +143,12 @@ def _purchases(state: State, out: list[Event]) -> None:
 
 def _actions(state: State) -> list[Event]:
     bank = state.bank
-    out: list[Event] = [e for (a, b, c), e in _THREES if bank[a] and bank[b] and bank[c]]
-    out += [e for c, e in _TWOS if bank[c] >= TWO_OF_A_COLOR_MINIMUM]
+    left = (bank[0] > 0) | (bank[1] > 0) << 1 | (bank[2] > 0) << 2 | (bank[3] > 0) << 3
+    left |= (bank[4] > 0) << 4
+    m = TWO_OF_A_COLOR_MINIMUM
+    pairs = (bank[0] >= m) | (bank[1] >= m) << 1 | (bank[2] >= m) << 2 | (bank[3] >= m) << 3
+    pairs |= (bank[4] >= m) << 4
+    out: list[Event] = [*_THREES[left], *_TWOS[pairs]]
     if len(state.player.reserved) < MAX_RESERVED:
         reserve = _RESERVE[bank[GOLD] > 0]
         out += [reserve[cid] for row in state.display for cid in row if cid is not None]
