@@ -1,6 +1,9 @@
-"""Speed of the Splendor Duel engine: playouts, folds and legal-move generation.
+"""Speed of a game engine: playouts, folds and legal-move generation.
 
-Usage: python bench/engine.py [--repeats N] [--games N]
+Usage: python bench/engine.py [--game splendor-duel|splendor] [--repeats N] [--games N]
+
+The default is Splendor Duel; ``--game splendor`` measures classic Splendor (playouts of
+2 and 4 players, the checked fold and legal moves of 2-player games), with its own keys.
 
 Prints readable figures, then ONE JSON line with every figure.  Each figure is the median
 of several repeats over the same seeded games, so two runs on one machine are comparable:
@@ -47,8 +50,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="repeats per figure (median)")
     parser.add_argument("--games", type=int, default=200, help="seeded games per repeat")
+    parser.add_argument("--game", default="splendor-duel", choices=("splendor-duel", "splendor"))
     args = parser.parse_args()
     repeats, n_games = args.repeats, args.games
+    if args.game == "splendor":
+        _classic(repeats, n_games)
+        return
 
     seeds = list(range(n_games))
     games = [simulate.random_game(random.Random(seed)) for seed in seeds]
@@ -120,6 +127,71 @@ def main() -> None:
     figures["legal_moves_calls_per_s"] = round(rate)
     print(f"legal_moves         {rate:10,.0f} calls/s on {len(positions)} action positions")
 
+    print(json.dumps(figures, sort_keys=True))
+
+
+def _classic(repeats: int, n_games: int) -> None:
+    """The figures of classic Splendor (floors: 600 two-player playouts/s, 3,000 checked
+    folds/s, 100,000 legal-move calls/s)."""
+    from engine.splendor import game as classic
+    from engine.splendor import simulate as classic_sim
+    from engine.splendor.state import ACTION as CLASSIC_ACTION
+
+    seeds = list(range(n_games))
+    figures: dict[str, object] = {
+        "game": "splendor",
+        "python": platform.python_version(),
+        "repeats": repeats,
+        "games": n_games,
+    }
+    print(f"Splendor engine, Python {platform.python_version()}, median of {repeats} repeats")
+    two: list[list[object]] = []
+    for players in (2, 4):
+        games = [classic_sim.random_game(random.Random(s), players=players) for s in seeds]
+        if players == 2:
+            two = games  # type: ignore[assignment]
+        per_game = sum(map(len, games)) / n_games
+
+        def playouts(players: int = players) -> int:
+            for seed in seeds:
+                classic_sim.random_game(random.Random(seed), players=players)
+            return n_games
+
+        rate, _ = _median_rate(playouts, repeats)
+        figures[f"playouts_{players}p_games_per_s"] = round(rate, 1)
+        figures[f"events_per_game_{players}p"] = round(per_game, 1)
+        print(f"random playouts, {players}p {rate:10,.0f} games/s  {per_game:6.1f} events/game")
+
+    def fold_checked() -> int:
+        for events in two:
+            classic.replay(events)  # type: ignore[arg-type]
+        return n_games
+
+    rate, _ = _median_rate(fold_checked, repeats)
+    figures["fold_checked_games_per_s"] = round(rate, 1)
+    print(f"fold, rules checked  {rate:10,.0f} games/s")
+
+    positions = [
+        state
+        for events in two[:50]
+        for i, state in enumerate(classic.states(events))  # type: ignore[arg-type]
+        if state.awaiting == CLASSIC_ACTION and i % 2 == 0
+    ]
+    calls = max(20_000, len(positions))
+
+    def legal_moves() -> int:
+        lm = classic.legal_moves
+        done = 0
+        while done < calls:
+            for state in positions:
+                lm(state)
+            done += len(positions)
+        return done
+
+    rate, _ = _median_rate(legal_moves, repeats)
+    figures["legal_moves_calls_per_s"] = round(rate)
+    figures["legal_moves_positions"] = len(positions)
+    print(f"legal_moves          {rate:10,.0f} calls/s on {len(positions)} action positions")
     print(json.dumps(figures, sort_keys=True))
 
 

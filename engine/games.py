@@ -6,9 +6,10 @@ import re
 
 from .errors import EngineError
 from .protocol import GameRules
+from .splendor import GAME as SPLENDOR
 from .splendor_duel import GAME as SPLENDOR_DUEL
 
-GAMES: dict[str, GameRules] = {SPLENDOR_DUEL.kind: SPLENDOR_DUEL}
+GAMES: dict[str, GameRules] = {SPLENDOR_DUEL.kind: SPLENDOR_DUEL, SPLENDOR.kind: SPLENDOR}
 DEFAULT_KIND = SPLENDOR_DUEL.kind
 
 

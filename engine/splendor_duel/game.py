@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from .. import fold as _fold
 from ..errors import IllegalMoveError, Violation
 from .catalogue import CARDS, COLOR_LETTERS, PRIVILEGES, TOKEN_COUNTS
 from .events import Event
@@ -172,33 +173,12 @@ def replay(
     IllegalMoveError carries the 1-based number of the refused event in ``step``;
     ``names`` are the players' names used in violation messages.
     """
-    state = State(names)
-    for n, event in enumerate(events, start=1):
-        if upto is not None and n > upto:
-            break
-        violations = check(state, event)
-        if violations:
-            raise IllegalMoveError(violations, step=n)
-        try:
-            APPLIERS[event.type](state, event)
-        except IllegalMoveError as err:  # a template (see legal_moves) cannot be folded
-            raise IllegalMoveError(err.violations, step=n) from None
-    return state
+    return _fold.replay(State(names), events, check, APPLIERS, upto)  # type: ignore[no-any-return]
 
 
 def states(events: Iterable[Event], names: Sequence[str] | None = None) -> Iterator[State]:
     """The state before the first event, then after each event (independent copies)."""
-    state = State(names)
-    yield state.copy()
-    for n, event in enumerate(events, start=1):
-        violations = check(state, event)
-        if violations:
-            raise IllegalMoveError(violations, step=n)
-        try:
-            APPLIERS[event.type](state, event)
-        except IllegalMoveError as err:
-            raise IllegalMoveError(err.violations, step=n) from None
-        yield state.copy()
+    return _fold.states(State(names), events, check, APPLIERS)
 
 
 def apply_unchecked(state: State, event: Event) -> None:
@@ -248,31 +228,14 @@ def _consistent(state: State) -> bool:
     return state.card_locations() == len(CARDS)
 
 
-def force(state: State, event: Event) -> list[Violation]:
-    """Apply an event that stood at the table although the rules refuse it.
+CONSISTENT = _consistent
 
-    Returns the violations (empty if the event was legal after all).  The event must be
-    of a kind due at this point and must leave the table consistent (nobody pays tokens
-    they do not hold, no space gives a token it does not have, no card is in two places);
-    otherwise it cannot be replayed even as played, and IllegalMoveError is raised with
-    its violations.  So an observation the deck or the bag cannot hold (a revealed card
-    that is elsewhere, tokens the bag does not hold) is never forced: it is a logging
-    error, not a move played against the rules.
-    """
-    violations = check(state, event)
-    if not violations:
-        APPLIERS[event.type](state, event)
-        return []
-    due = CHECKERS.get(state.awaiting, {})
-    if state.outcome is not None or event.type not in due:
-        raise IllegalMoveError(violations)
-    trial = state.copy()
-    try:
-        APPLIERS[event.type](trial, event)
-    except (IndexError, KeyError, ValueError, AssertionError, TypeError):
-        raise IllegalMoveError(violations) from None
-    if not _consistent(trial):
-        raise IllegalMoveError(violations)
-    for slot in State.__slots__:
-        setattr(state, slot, getattr(trial, slot))
-    return violations
+
+def force(state: State, event: Event) -> list[Violation]:
+    """Apply an event that stood at the table although the rules refuse it; returns its
+    violations (empty if the event was legal after all).  The event must be of a kind due
+    at this point and must leave the table consistent (nobody pays tokens they do not
+    hold, no card in two places); otherwise it cannot be replayed even as played, and
+    IllegalMoveError is raised with its violations.  So an observation the table cannot
+    hold is never forced: it is a logging error, not a move played against the rules."""
+    return _fold.force(state, event, check, APPLIERS, CHECKERS.get(state.awaiting, {}), CONSISTENT)

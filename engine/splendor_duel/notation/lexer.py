@@ -1,14 +1,26 @@
-"""The notation's words: tokens, header and turn prefixes, escapes, and where a token
-stands in the text (line and column, across comments that span several lines).
-
->>> TOKEN_RE.findall('take c2 c3 =WB ! {a \\\\} b} (note)')
-['take', 'c2', 'c3', '=WB', '!', '{a \\\\} b}', '(note)']
-"""
+"""Splendor Duel's decision keywords over the shared lexer (:mod:`engine.notation.lexer`)."""
 
 from __future__ import annotations
 
-import bisect
-import re
+from ...notation.lexer import (
+    COMMENT_RE,
+    DECISION_RE,
+    GLYPHS,
+    HEADER_RE,
+    ILLEGAL_MARK,
+    LINE_NAME,
+    SIMPLE_NAME,
+    TAG_NAME,
+    TOKEN_RE,
+    TURN_FAST_RE,
+    TURN_RE,
+    Line,
+    comment_text,
+    escape,
+    logical_lines,
+    normalize,
+    unescape,
+)
 
 #: The decision keywords, in the order the docs list them.
 KEYWORDS = (
@@ -26,123 +38,24 @@ KEYWORDS = (
     "id",
     "resign",
 )
-#: Move assessments, as in chess annotation.
-GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
-#: The mark of a decision that stood at the table although the rules refuse it.
-ILLEGAL_MARK = "!illegal"
 
-#: One token: a comment ``{...}``, a quoted text, a note ``(...)`` (each possibly left
-#: open), a mark (``!``, ``?!``, ``!illegal``), a word, or a stray closing bracket.
-TOKEN_RE = re.compile(
-    r"""\{(?:[^}\\]|\\.)*\}?|"(?:[^"\\\n]|\\.)*"?|\((?:[^)\\\n]|\\.)*\)?|[!?]+[a-z]*"""
-    r"""|[^\s{}()"!?]+|[})]""",
-    re.S,
-)
-COMMENT_RE = re.compile(r"\{(?:[^}\\]|\\.)*\}", re.S)
-HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
-TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-TURN_RE = re.compile(r"\s*(\d+)\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?")
-#: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
-#: the general TURN_RE, which gives the same result on these lines.
-TURN_FAST_RE = re.compile(r"(\d+)\. (?:([^\s:{}()\"\[\]]+): )?")
-#: A player's name as it may stand in a turn prefix.
-LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
-#: A player's name that may stand bare in a decision (``id 2-07 by Alice``).
-SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
-# A plain line's decisions: a lowercase keyword, then arguments, each with at least one
-# character that is not a lowercase letter (c3, 1-05, =WWB, @a1, L2, WBRKP, a payment).
-DECISION_RE = re.compile(
-    r"""\s*([a-z]+(?:\s+[^\s{}()!?"]*[^a-z\s{}()!?"][^\s{}()!?"]*|\s*\([^()]*\))*)\s*|(\S+)"""
-)
-
-
-def escape(text: str, closer: str) -> str:
-    """Backslash the backslashes and ``closer`` (the bracket that would end ``text``)."""
-    return text.replace("\\", "\\\\").replace(closer, "\\" + closer)
-
-
-def unescape(text: str) -> str:
-    """Undo :func:`escape`.
-
-    >>> unescape(r"a \\} b")
-    'a } b'
-    """
-    if "\\" not in text:
-        return text
-    return re.sub(r"\\(.)", r"\1", text, flags=re.S)
-
-
-def comment_text(tok: str) -> str | None:
-    """The text of a comment token ``{...}``, None when it is never closed."""
-    if not COMMENT_RE.fullmatch(tok):
-        return None
-    return unescape(tok[1:-1]).strip()
-
-
-class Line:
-    """One logical line: a physical line, or several joined by a multi-line comment."""
-
-    __slots__ = ("text", "number", "starts")
-
-    def __init__(self, text: str, number: int):
-        self.text = text
-        self.number = number
-        self.starts: list[int] | None = None
-
-    def place(self, offset: int) -> tuple[int, int]:
-        """(line, column), both 1-based, of a character offset into ``text``."""
-        if "\n" not in self.text:
-            return self.number, offset + 1
-        if self.starts is None:
-            self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        k = bisect.bisect_right(self.starts, offset) - 1
-        return self.number + k, offset - self.starts[k] + 1
-
-    def token_place(self, offset: int, body: str, k: int) -> tuple[int, int]:
-        """Where the k-th token of ``body`` (starting at ``offset`` in the line) is."""
-        for j, m in enumerate(TOKEN_RE.finditer(body)):
-            if j == k:
-                return self.place(offset + m.start())
-        return self.place(offset + len(body.rstrip()))
-
-    def char_column(self, first: int, index: int) -> int:
-        """Column of the ``index``-th character of the tokens from the ``first`` on."""
-        text = self.text
-        for j, m in enumerate(TOKEN_RE.finditer(text)):
-            if j < first:
-                continue
-            if index < len(m.group()):
-                return m.start() + index + 1
-            index -= len(m.group())
-        return len(text) + 1
-
-
-def normalize(text: str) -> str:
-    """The text without a byte-order mark, with ``\\n`` line ends."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
-def logical_lines(text: str) -> list[Line]:
-    """The lines of ``text``, a comment left open joining the lines up to its end."""
-    raw = text.split("\n")
-    out: list[Line] = []
-    i = 0
-    n = len(raw)
-    while i < n:
-        line = raw[i]
-        number = i + 1
-        i += 1
-        if "{" in line:
-            while i < n and _unclosed(line):
-                line += "\n" + raw[i]
-                i += 1
-        out.append(Line(line, number))
-    return out
-
-
-def _unclosed(text: str) -> bool:
-    return any(tok[0] == "{" and not COMMENT_RE.fullmatch(tok) for tok in TOKEN_RE.findall(text))
+__all__ = [
+    "COMMENT_RE",
+    "DECISION_RE",
+    "GLYPHS",
+    "HEADER_RE",
+    "ILLEGAL_MARK",
+    "KEYWORDS",
+    "LINE_NAME",
+    "SIMPLE_NAME",
+    "TAG_NAME",
+    "TOKEN_RE",
+    "TURN_FAST_RE",
+    "TURN_RE",
+    "Line",
+    "comment_text",
+    "escape",
+    "logical_lines",
+    "normalize",
+    "unescape",
+]

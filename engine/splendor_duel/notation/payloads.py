@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import Retraction, check_retraction, effective_steps, fold
-from ...errors import EventFormatError, IllegalMoveError
+from ...corrections import fold
+from ...notation.payloads import PayloadGame, fold_payloads
 from .. import game as _game
 from ..events import event_from_dict
 from ..position import position_string
@@ -38,55 +38,13 @@ def validate_payloads(
     state after the legal prefix, the first problem (or None) and the flagged events;
     messages name the seats ``names`` (default ``Player 1``, ``Player 2``)."""
     names = tuple(names or default_names())
-    state = State(names)
-    flagged: list[Flagged] = []
-    metas = list(meta or [])
-    events: list[Any] = []
-    for number, payload in enumerate(payloads, start=1):
-        m = metas[number - 1] if number - 1 < len(metas) else None
-        try:
-            event = event_from_dict(payload)
-        except EventFormatError as err:
-            return state, PayloadProblem(number, str(err), err.field, [], state.turn, None), flagged
-        events.append(event)
-        if isinstance(event, Retraction):
-            problems = check_retraction(effective_steps(events[:-1]), number, event)
-            if problems:
-                problem = PayloadProblem(
-                    number,
-                    f"the retraction back to step {event.back_to} cannot stand here",
-                    "back_to",
-                    problems,
-                    state.turn,
-                    position_string(state),
-                )
-                return state, problem, flagged
-            marks = [isinstance(mm, Mapping) and bool(mm.get("played_illegally")) for mm in metas]
-            state = fold(game(), events, names, marks).state
-            continue
-        if isinstance(m, Mapping) and m.get("played_illegally"):
-            before = position_string(state)
-            text = move_text_safe(state, event, names)
-            turn = state.turn
-            try:
-                violations = _game.force(state, event)
-            except IllegalMoveError as err:
-                problem = PayloadProblem(
-                    number, "cannot be replayed even as played", None, err.violations, turn, before
-                )
-                return state, problem, flagged
-            flagged.append(Flagged(number, 0, 0, turn, text, violations, before))
-            continue
-        violations = _game.check(state, event)
-        if violations:
-            problem = PayloadProblem(
-                number,
-                f"{move_text_safe(state, event, names)} is not allowed here",
-                None,
-                violations,
-                state.turn,
-                position_string(state),
-            )
-            return state, problem, flagged
-        _game.apply_unchecked(state, event)
-    return state, None, flagged
+    payload_game = PayloadGame(
+        event_from_dict,
+        _game.check,
+        _game.force,
+        _game.apply_unchecked,
+        lambda state, event: move_text_safe(state, event, names),
+        position_string,
+        lambda events, marks: fold(game(), events, names, marks).state,
+    )
+    return fold_payloads(payload_game, State(names), payloads, meta)

@@ -9,19 +9,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...corrections import Retraction, fold
 from ...errors import EngineError, IllegalMoveError
+from ...notation.marks import meta_suffix, name_fits_line
+from ...notation.marks import tag as _tag
 from .. import game as _game
 from ..catalogue import COLOR_NAMES
 from ..events import Event, GameSetUp
 from ..state import State
 from .corrections import undo_text
 from .decisions import move_text
-from .lexer import GLYPHS, ILLEGAL_MARK, LINE_NAME, TAG_NAME, escape
+from .lexer import TAG_NAME
 from .players import distinct, game, header_names, seat_tag
 from .setup import setup_lines
 from .visitor import KNOWN_TAGS
@@ -61,7 +62,7 @@ def write_game(
         _fold(state, setup, metas[0], 1)
         line: list[str] = []
         line_turn = -1
-        show_names = named and distinct(names) and all(_name_fits_line(n) for n in names)
+        show_names = named and distinct(names) and all(name_fits_line(n) for n in names)
         for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), start=2):
             if isinstance(event, Retraction):
                 # Where it happened: after the decisions it takes back, on their line.
@@ -114,30 +115,6 @@ def write_game(
     return text
 
 
-def meta_suffix(meta: Mapping[str, Any] | None) -> str:
-    """A decision's marks, notes and comment as written after it (`` !illegal (note)
-    {comment}``), or the empty string."""
-    if not meta:
-        return ""
-    parts: list[str] = []
-    if meta.get("played_illegally"):
-        parts.append(ILLEGAL_MARK)
-    for note in meta.get("annotations") or ():
-        note = str(note)
-        if note in GLYPHS:
-            parts.append(note)
-        elif note:
-            parts.append("(" + escape(note, ")").replace("\n", " ") + ")")
-    comment = meta.get("comment")
-    if comment:
-        parts.append("{" + escape(str(comment), "}") + "}")
-    return (" " + " ".join(parts)) if parts else ""
-
-
-def _tag(name: str, value: Any) -> str:
-    return f'[{name} "{escape(str(value), chr(34)).replace(chr(10), " ")}"]'
-
-
 def _result_tags(state: State) -> tuple[str, str | None]:
     o = state.outcome
     if o is None:
@@ -147,10 +124,6 @@ def _result_tags(state: State) -> tuple[str, str | None]:
     if o.condition == "color" and o.color is not None:
         victory = f"color {COLOR_NAMES[o.color]}"
     return result, victory
-
-
-def _name_fits_line(name: str) -> bool:
-    return bool(LINE_NAME.fullmatch(name)) and name == name.strip() and not re.match(r"\d+\.", name)
 
 
 def _correction_suffix(meta: Mapping[str, Any] | None) -> str:

@@ -1,0 +1,40 @@
+"""How every game's writer puts a decision's marks, notes and comment, a header tag and a
+seat name in a turn prefix."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .lexer import GLYPHS, ILLEGAL_MARK, LINE_NAME, escape
+
+
+def meta_suffix(meta: Mapping[str, Any] | None) -> str:
+    """A decision's marks, notes and comment as written after it (`` !illegal (note)
+    {comment}``), or the empty string."""
+    if not meta:
+        return ""
+    parts: list[str] = []
+    if meta.get("played_illegally"):
+        parts.append(ILLEGAL_MARK)
+    for note in meta.get("annotations") or ():
+        note = str(note)
+        if note in GLYPHS:
+            parts.append(note)
+        elif note:
+            parts.append("(" + escape(note, ")").replace("\n", " ") + ")")
+    comment = meta.get("comment")
+    if comment:
+        parts.append("{" + escape(str(comment), "}") + "}")
+    return (" " + " ".join(parts)) if parts else ""
+
+
+def tag(name: str, value: Any) -> str:
+    """A header line: ``[Name "value"]``, the value escaped and on one line."""
+    return f'[{name} "{escape(str(value), chr(34)).replace(chr(10), " ")}"]'
+
+
+def name_fits_line(name: str) -> bool:
+    """Whether a seat name can stand in a turn prefix (``12. Ann:``)."""
+    return bool(LINE_NAME.fullmatch(name)) and name == name.strip() and not re.match(r"\d+\.", name)

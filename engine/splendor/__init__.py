@@ -1,0 +1,194 @@
+"""Classic Splendor (2 to 4 players): catalogue, state, events, rules, legal moves,
+notation, positions and random games, behind :class:`engine.protocol.GameRules`.
+
+>>> import random
+>>> from engine.splendor import GAME
+>>> events = GAME.random_game(random.Random(7), ["Ann", "Bob", "Cid"])
+>>> state = GAME.new_state(["Ann", "Bob", "Cid"])
+>>> for e in events:
+...     GAME.play(state, e)
+>>> GAME.status(state).phase
+'finished'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import IllegalMoveError, Violation
+from ..protocol import Card, ParsedGame, Status, Verdict
+from . import describe as _describe
+from . import events as _events
+from . import game as _game
+from .state import SEATS, SETUP, State
+
+#: What the table observes rather than decides: the card turned face up to refill the
+#: display, a blind reserve shown (rulebook, "The development cards").
+_OBSERVATIONS = frozenset({"card_revealed", "card_identified"})
+
+
+class Splendor:
+    """The :class:`engine.protocol.GameRules` implementation for classic Splendor."""
+
+    kind = "splendor"
+    title = "Splendor"
+    payload_version = _events.PAYLOAD_VERSION
+    seats = SEATS
+    conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
+
+    def new_state(self, names: Sequence[str] | None = None) -> State:
+        return State(self.seats.names(names))
+
+    event_from_dict = staticmethod(_events.event_from_dict)
+    event_to_dict = staticmethod(_events.event_to_dict)
+
+    def upcast(self, payload: Mapping[str, Any], version: int) -> dict[str, Any]:
+        return _events.upcast(payload, version)
+
+    check = staticmethod(_game.check)
+    play = staticmethod(_game.play)
+
+    def force(self, state: State, event: _events.Event) -> list[Violation]:
+        return _game.force(state, event)
+
+    def legal_moves(self, state: State) -> list[_events.Event]:
+        return _game.legal_moves(state)
+
+    def is_observation(self, event: Any) -> bool:
+        return event.type in _OBSERVATIONS
+
+    def acting_seat(self, state: State, event: _events.Event) -> int | None:
+        if isinstance(event, _events.CardIdentified):
+            return event.player
+        if state.awaiting == SETUP or event.type == "card_revealed":
+            return None
+        return state.current
+
+    # --- notation and positions -------------------------------------------------------
+
+    def read_game(
+        self, text: str, source: str = "<text>", *, stop_at_first_error: bool = True
+    ) -> ParsedGame:
+        from .notation import parse_game
+
+        return parse_game(text, source, stop_at_first_error=stop_at_first_error)
+
+    def write_game(
+        self,
+        headers: Mapping[str, Any],
+        events: Sequence[Any],
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+    ) -> str:
+        from .notation import write_game
+
+        return write_game(headers, events, meta)
+
+    def read_moves(
+        self,
+        state: State,
+        text: str,
+        events: Sequence[Any] | None = None,
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+    ) -> ParsedGame:
+        # Classic Splendor's notation has no ``undo`` yet (tablelog undo works on the
+        # store): the game's events are not needed to read a move.
+        from .notation import read_moves
+
+        return read_moves(state, text)
+
+    def parse_move(self, state: State, text: str) -> _events.Event:
+        from .notation import parse_move
+
+        return parse_move(state, text)
+
+    def check_move(self, state: State, text: str) -> Verdict:
+        from .notation import check_move
+
+        return check_move(state, text)
+
+    def move_text(self, state: State, event: _events.Event) -> str:
+        from .notation import move_text
+
+        return move_text(event)
+
+    def legal_move_texts(self, state: State) -> list[str]:
+        from .notation import legal_move_texts
+
+        return legal_move_texts(state)
+
+    def position(self, state: State) -> str:
+        from .position import position_string
+
+        return position_string(state)
+
+    def parse_position(self, text: str) -> State:
+        from .position import parse_position
+
+        return parse_position(text)
+
+    def validate_payloads(
+        self,
+        payloads: Sequence[Mapping[str, Any]],
+        meta: Sequence[Mapping[str, Any] | None],
+        names: Sequence[str],
+    ) -> Any:
+        from .notation import validate_payloads
+
+        return validate_payloads(payloads, meta, self.seats.names(names))
+
+    # --- describing a step ------------------------------------------------------------
+
+    def status(self, state: State) -> Status:
+        return _describe.status(state)
+
+    def changes(self, before: State, after: State) -> list[str]:
+        return _describe.changes(before, after)
+
+    def view(self, state: State, before: State | None = None) -> dict[str, Any]:
+        from .view import view
+
+        return view(state, before)
+
+    def event_lines(self, before: State, event: _events.Event, after: State) -> list[str]:
+        from .view import event_lines
+
+        return event_lines(before, event, after)
+
+    def state_json(self, state: State) -> dict[str, Any]:
+        from .view import state_json
+
+        return state_json(state)
+
+    def result_short(self, winner: int, condition: str, names: Sequence[str]) -> str:
+        return _describe.short_result(names[winner], condition)
+
+    def text_view(self, state: State) -> str:
+        from .view import text_view
+
+        return text_view(state)
+
+    # --- reference data and random games ----------------------------------------------
+
+    def cards(self) -> Mapping[str, Card]:
+        from .lookup import CATALOGUE
+
+        return CATALOGUE
+
+    def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
+        from .lookup import find
+
+        return find(query, state)
+
+    def random_game(
+        self, rng: random.Random, names: Sequence[str] | None = None
+    ) -> list[_events.Event]:
+        from .simulate import random_game
+
+        return random_game(rng, names)
+
+
+GAME = Splendor()
+
+__all__ = ["GAME", "IllegalMoveError", "Splendor", "State"]

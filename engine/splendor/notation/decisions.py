@@ -1,0 +1,143 @@
+"""Each decision's words: the canonical text of an event and the event a text means.
+
+``take WBG`` / ``take WW``; ``res 1-05 +Y`` (face up, a Gold taken), ``res L2 +Y`` (blind,
+card unknown), ``res L2 2-07 +Y`` (blind, card logged); ``buy 1-05 =WWY`` (the tokens
+paid; ``=-`` for nothing); ``ret WY``; ``noble N-03``; ``reveal 1-17``; ``id 1-17 @2``
+(seat 2's blind reserve shown); ``pass``.
+"""
+
+from __future__ import annotations
+
+from ...corrections import Retraction
+from ...errors import EventFormatError
+from ..catalogue import CARDS, COLOR_LETTERS, NOBLES
+from ..events import (
+    CardIdentified,
+    CardPurchased,
+    CardReserved,
+    CardRevealed,
+    Counts,
+    Event,
+    GameSetUp,
+    NobleVisited,
+    TokensReturned,
+    TokensTaken,
+    TurnPassed,
+)
+
+KEYWORDS = ("take", "res", "buy", "ret", "noble", "reveal", "id", "pass")
+_LETTER = {letter: i for i, letter in enumerate(COLOR_LETTERS)}
+
+
+def _letters(counts: Counts) -> str:
+    return "".join(COLOR_LETTERS[c] * n for c, n in enumerate(counts))
+
+
+def move_text(event: Event) -> str:
+    """The canonical notation of a decision or observation (the setup and a correction
+    on one line, for a move list; a game writes :func:`setup_lines`)."""
+    match event:
+        case TokensTaken(colors=colors):
+            return "take " + "".join(COLOR_LETTERS[c] for c in colors)
+        case CardReserved(gold=gold, card=card, deck=deck):
+            where = card if deck is None else f"L{deck}" + (f" {card}" if card else "")
+            return f"res {where}" + (" +Y" if gold else "")
+        case CardPurchased(card=card, payment=payment):
+            return f"buy {card} =" + (_letters(payment) or "-")
+        case TokensReturned(tokens=tokens):
+            return "ret " + _letters(tokens)
+        case NobleVisited(noble=noble):
+            return f"noble {noble}"
+        case CardRevealed(card=card):
+            return f"reveal {card}"
+        case CardIdentified(player=player, card=card):
+            return f"id {card} @{player + 1}"
+        case TurnPassed():
+            return "pass"
+        case GameSetUp():
+            return "setup first @{} {}".format(
+                event.first_player + 1,
+                " / ".join(line.replace("  ", " ") for line in setup_lines(event)),
+            )
+        case Retraction(back_to=back_to):
+            return f"undo to step {back_to}"
+    raise ValueError(f"no notation for {event.type}")
+
+
+def _card(word: str) -> str:
+    if word not in CARDS:
+        raise EventFormatError(f"unknown card {word!r} (ids such as 1-01 .. 3-20)")
+    return word
+
+
+def _counts(word: str, what: str) -> Counts:
+    counts = [0] * 6
+    for ch in word:
+        if ch not in _LETTER:
+            raise EventFormatError(f"{what}: {ch!r} is not a colour letter ({COLOR_LETTERS})")
+        counts[_LETTER[ch]] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def parse_decision(words: list[str], players: int) -> Event:
+    """The event a decision's words mean (keyword first); EventFormatError says why not."""
+    key, args = words[0], words[1:]
+
+    def arity(*allowed: int) -> None:
+        if len(args) not in allowed:
+            raise EventFormatError(f"'{key}' takes {' or '.join(map(str, allowed))} argument(s)")
+
+    if key == "take":
+        arity(1)
+        _counts(args[0], "take")  # every letter a colour
+        return TokensTaken(tuple(_LETTER[ch] for ch in args[0]))
+    if key == "res":
+        arity(1, 2, 3)
+        gold = args[-1] == "+Y"
+        rest = args[:-1] if gold else args
+        if not rest or len(rest) > 2:
+            raise EventFormatError("res names a card, or a deck L1..L3 and maybe its card")
+        if rest[0] in ("L1", "L2", "L3"):
+            deck = int(rest[0][1])
+            card = _card(rest[1]) if len(rest) == 2 else None
+            if card is not None and CARDS[card].level != deck:
+                raise EventFormatError(f"{card} is not a level {deck} card")
+            return CardReserved(gold, card, deck)
+        if len(rest) != 1:
+            raise EventFormatError("a face-up reserve names one card")
+        return CardReserved(gold, _card(rest[0]))
+    if key == "buy":
+        arity(2)
+        if not args[1].startswith("="):
+            raise EventFormatError("buy CARD =PAYMENT (=- when nothing is paid)")
+        pay = args[1][1:]
+        return CardPurchased(_card(args[0]), _counts("" if pay == "-" else pay, "payment"))
+    if key == "ret":
+        arity(1)
+        return TokensReturned(_counts(args[0], "ret"))
+    if key == "noble":
+        arity(1)
+        if args[0] not in NOBLES:
+            raise EventFormatError(f"unknown noble {args[0]!r} (N-01 .. N-10)")
+        return NobleVisited(args[0])
+    if key == "reveal":
+        arity(1)
+        return CardRevealed(_card(args[0]))
+    if key == "id":
+        arity(2)
+        seat = args[1][1:]
+        if not args[1].startswith("@") or not seat.isdigit() or not 1 <= int(seat) <= players:
+            raise EventFormatError(f"id CARD @SEAT, the seat from 1 to {players}")
+        return CardIdentified(int(seat) - 1, _card(args[0]))
+    if key == "pass":
+        arity(0)
+        return TurnPassed()
+    raise EventFormatError(f"unknown decision {key!r} (one of {', '.join(KEYWORDS)})")
+
+
+def setup_lines(event: GameSetUp) -> list[str]:
+    """The setup as written: the nobles, then the display from level 3 down."""
+    lines = ["nobles  " + " ".join(event.nobles)]
+    for level in (3, 2, 1):
+        lines.append(f"level{level}  " + " ".join(event.display[level - 1]))
+    return lines

@@ -1,0 +1,195 @@
+"""Plain data for the replay page and the state API, and the table as text.
+
+>>> from engine.splendor.state import State
+>>> v = view(State(["Ann", "Bob"]))
+>>> [p["name"] for p in v["players"]], v["bank"][0]
+(['Ann', 'Bob'], {'color': 'white', 'letter': 'W', 'n': 4, 'delta': 0})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, END_POINTS, NOBLES
+from .describe import changes, counts_text, due, game_result
+from .events import CardIdentified, CardRevealed, Event
+from .notation.decisions import move_text
+from .state import ACTION, NOBLE, RETURN, REVEAL, SETUP, State
+
+
+def _card(cid: str, new: bool = False) -> dict[str, Any]:
+    c = CARDS[cid]
+    return {
+        "id": cid,
+        "level": c.level,
+        "color": COLOR_NAMES[c.color],
+        "letter": COLOR_LETTERS[c.color],
+        "points": c.points,
+        "cost": [{"color": COLOR_NAMES[i], "n": n} for i, n in enumerate(c.cost) if n],
+        "title": c.describe(),
+        "new": new,
+    }
+
+
+def _noble(nid: str, new: bool = False) -> dict[str, Any]:
+    n = NOBLES[nid]
+    return {
+        "id": nid,
+        "points": n.points,
+        "requires": [{"color": COLOR_NAMES[i], "n": k} for i, k in enumerate(n.requires) if k],
+        "title": n.describe(),
+        "new": new,
+    }
+
+
+def _counts(now: list[int], before: list[int] | None) -> list[dict[str, Any]]:
+    return [
+        {
+            "color": COLOR_NAMES[c],
+            "letter": COLOR_LETTERS[c],
+            "n": n,
+            "delta": 0 if before is None else n - before[c],
+        }
+        for c, n in enumerate(now)
+    ]
+
+
+def view(state: State, before: State | None = None) -> dict[str, Any]:
+    """What the replay draws of ``state``; ``before`` marks what the step changed: token
+    counts (``delta``), a card or noble that arrived (``new``), a display space refilled
+    (``revealed``) or emptied (``emptied``)."""
+    result = game_result(state)
+    winners = set(result.winners) if result is not None else set()
+    playing = state.awaiting in (ACTION, RETURN, NOBLE, REVEAL)
+    prior = before if before is not None and before.awaiting != SETUP else None
+    players = []
+    for seat, p in enumerate(state.players):
+        old = prior.players[seat] if prior is not None else None
+        had_cards = set(old.cards) if old is not None else set(p.cards)
+        had_reserved = set(old.reserved) if old is not None else set(p.reserved)
+        had_nobles = set(old.nobles) if old is not None else set(p.nobles)
+        groups = []
+        for c in range(5):
+            cards = [_card(cid, cid not in had_cards) for cid in p.cards if CARDS[cid].color == c]
+            if cards:
+                groups.append(
+                    {
+                        "color": COLOR_NAMES[c],
+                        "cards": cards,
+                        "points": sum(x["points"] for x in cards),
+                    }
+                )
+        players.append(
+            {
+                "seat": seat,
+                "name": state.names[seat],
+                "to_move": playing and state.current == seat and state.outcome is None,
+                "winner": seat in winners,
+                "points": p.points,
+                "target": END_POINTS,
+                "tokens": _counts(p.tokens, None if old is None else old.tokens),
+                "token_count": p.token_count,
+                "bonuses": _counts(p.bonuses, None if old is None else old.bonuses),
+                "cards": len(p.cards),
+                "card_groups": groups,
+                "reserved": [
+                    {
+                        "level": lv,
+                        "card": None if cid is None else _card(cid),
+                        "new": (lv, cid) not in had_reserved,
+                    }
+                    for lv, cid in p.reserved
+                ],
+                "nobles": [_noble(n, n not in had_nobles) for n in p.nobles],
+            }
+        )
+    rows = []
+    for lv in (2, 1, 0):
+        slots = []
+        for slot, cid in enumerate(state.display[lv]):
+            was = None
+            if prior is not None and slot < len(prior.display[lv]):
+                was = prior.display[lv][slot]
+            slots.append(
+                {
+                    "card": None if cid is None else _card(cid),
+                    "revealed": prior is not None and cid is not None and was != cid,
+                    "emptied": prior is not None and cid is None and was is not None,
+                }
+            )
+        rows.append({"level": lv + 1, "deck": state.decks[lv], "slots": slots})
+    return {
+        "due": due(state),
+        "result": None if result is None else result.text,
+        "changes": [] if before is None else changes(before, state),
+        "bank": _counts(state.bank, None if prior is None else prior.bank),
+        "display": rows,
+        "nobles": [_noble(n) for n in state.nobles],
+        "players": players,
+    }
+
+
+def state_json(state: State) -> dict[str, Any]:
+    """``state`` as plain JSON values for the state API."""
+    return {
+        "awaiting": state.awaiting,
+        "turn": state.turn,
+        "current": state.current,
+        "first_player": state.first_player,
+        "bank": dict(zip(COLOR_NAMES, state.bank, strict=True)),
+        "decks": list(state.decks),
+        "display": {str(lv + 1): list(row) for lv, row in enumerate(state.display)},
+        "nobles": list(state.nobles),
+        "players": [
+            {
+                "name": state.names[i],
+                "tokens": dict(zip(COLOR_NAMES, p.tokens, strict=True)),
+                "bonuses": dict(zip(COLOR_NAMES, p.bonuses, strict=False)),
+                "points": p.points,
+                "cards": list(p.cards),
+                "reserved": [cid for _, cid in p.reserved],
+                "nobles": list(p.nobles),
+            }
+            for i, p in enumerate(state.players)
+        ],
+        "due": due(state),
+    }
+
+
+def event_lines(before: State, event: Event, after: State) -> list[str]:
+    """What ``event`` did, in a few short sentences."""
+    if event.type == "game_set_up":
+        return [f"The table is set up; {after.names[after.first_player]} plays first."]
+    if event.type == "retraction":
+        return ["A correction: the game stands as it stood before."]
+    if isinstance(event, CardRevealed):
+        level = CARDS[event.card].level
+        lines = [f"{event.card} is turned face up to refill the level {level} display."]
+    elif isinstance(event, CardIdentified):
+        lines = [f"{before.names[event.player]}'s blind reserve is shown: {event.card}."]
+    else:
+        lines = [f"{before.names[before.current]}: {move_text(event)}."]
+    if after.outcome is not None and before.outcome is None:
+        result = game_result(after)
+        assert result is not None
+        lines.append(result.text + ".")
+    return lines
+
+
+def text_view(state: State) -> str:
+    """The table as text for a terminal."""
+    lines = [f"bank {counts_text(state.bank)}  decks {'/'.join(map(str, state.decks))}"]
+    lines.append("nobles " + (" ".join(state.nobles) or "none"))
+    for lv in (2, 1, 0):
+        row = " ".join(c or "----" for c in state.display[lv])
+        lines.append(f"level{lv + 1} {row}")
+    for seat, p in enumerate(state.players):
+        mark = "*" if seat == state.current and state.outcome is None else " "
+        reserved = " ".join(cid or f"L{lv}?" for lv, cid in p.reserved) or "-"
+        lines.append(
+            f"{mark}{state.names[seat]}: {p.points} points, tokens {counts_text(p.tokens)}, "
+            f"bonuses {counts_text(p.bonuses)}, reserved {reserved}, "
+            f"nobles {' '.join(p.nobles) or '-'}"
+        )
+    lines.append(due(state))
+    return "\n".join(lines) + "\n"
