@@ -168,9 +168,12 @@ def games_cmd(
         total = store.count_games(**filters)
     table = [("id", "date", "players", "status", "result", "turns", "events")]
     for g in rows:
-        names = seat_names(g.headers, get_game(g.kind).seats)
-        if g.status == "finished":
-            outcome = f"{g.winner_name} by {g.condition}"
+        rules = get_game(g.kind)
+        names = seat_names(g.headers, rules.seats)
+        if g.status == "finished" and g.winner is not None and g.condition:
+            outcome = rules.result_short(g.winner, g.condition, names)
+        elif g.status == "finished":
+            outcome = "finished"
         elif g.status == "playing":
             outcome = f"{names[g.to_move]} to move" if g.to_move is not None else ""
         else:
