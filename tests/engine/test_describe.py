@@ -72,7 +72,7 @@ def test_a_jokers_colour_lists_no_card_as_gained():
 
 
 def test_a_reserve_from_the_pyramid_with_its_deck_empty_says_the_slot_stays_empty():
-    from duel_positions import do, empty_deck, reserve, start
+    from duel_positions import empty_deck, reserve, start
 
     state = empty_deck(start(), 2)
     card = state.pyramid[1][0]
@@ -83,7 +83,9 @@ def test_a_reserve_from_the_pyramid_with_its_deck_empty_says_the_slot_stays_empt
     )
     assert not any("refilled at the end of the turn" in c for c in changes)
     refilled = game.apply(start(), reserve("e5", card=start().pyramid[1][0]))
-    assert any("(refilled at the end of the turn)" in c for c in describe.changes(start(), refilled))
+    assert any(
+        "(refilled at the end of the turn)" in c for c in describe.changes(start(), refilled)
+    )
 
 
 def test_the_privilege_of_a_replenish_is_worded_from_where_it_comes():

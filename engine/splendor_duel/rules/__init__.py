@@ -44,8 +44,7 @@ CROWNS = Rule("Crowns", 8)
 TOKEN_LIMIT = Rule("End of player turn: discard down to 10 tokens", 9)
 VICTORY = Rule("Victory conditions", 9)
 REFILL_AFTER_RESERVE = Rule(
-    "Take 1 Gold token and reserve 1 Jewel card: the card is replaced from the"
-    " corresponding deck",
+    "Take 1 Gold token and reserve 1 Jewel card: the card is replaced from the corresponding deck",
     6,
 )
 REFILL_AFTER_PURCHASE = Rule(
