@@ -620,3 +620,39 @@ def test_a_replenish_template_cannot_be_folded():
         game.replay([*events[:k], BoardReplenished(None)])
     assert raised.value.step == k + 1
     assert raised.value.violations[0].code == "replenish.tokens"
+
+
+def test_docs_rules_table_lists_every_rule_with_its_page_and_codes():
+    """docs/rules.md keeps the table of rule → page, with the codes citing each rule."""
+    from engine.errors import Rule
+    from engine.splendor_duel import rules
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    text = docs.read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        m = re.fullmatch(r"\| p\.(\d+) \| (.+?) \| (.+) \|", line)
+        if m:
+            rows[(int(m.group(1)), m.group(2))] = set(re.findall(r"`([a-z_.]+)`", m.group(3)))
+    by_rule: dict[tuple[int | None, str], set[str]] = {}
+    for code, position, event, _, _ in CASES:
+        v = game.check(position(), event)[0]
+        by_rule.setdefault((v.rule.page, v.rule.section), set()).add(code)
+    cited = {(r.page, r.section) for r in vars(rules).values() if isinstance(r, Rule)}
+    assert set(rows) == cited
+    for key, codes in rows.items():
+        assert codes == by_rule.get(key, set()), key
+
+
+def test_docs_link_nothing_outside_the_project():
+    root = Path(__file__).resolve().parents[2]
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        assert "../shared" not in text and "/work/" not in text, doc
+        for target in re.findall(r"\]\(([^)#\s]+)", text):
+            if "://" in target:
+                continue
+            assert (doc.parent / target).resolve().is_relative_to(root), (doc, target)
+            assert (doc.parent / target).exists(), (doc, target)
+        for path in re.findall(r"`((?:\.\./|reference/)[^`]*)`", text):
+            raise AssertionError(f"{doc.name} names {path}, outside the project")
