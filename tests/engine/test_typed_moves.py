@@ -102,3 +102,15 @@ def test_a_purchase_echoes_the_payment_it_would_use_not_the_printed_cost():
     rich = own(hold(start(), 0, "BBRRRRKKKPY"), 0, "1-10")
     verdict = check_move(rich, "buy 3-01")
     assert verdict.legal and verdict.text == "buy 3-01 (B2 R4 K3 P1 Y1)"
+
+
+def test_a_move_logged_as_typed_is_read_by_its_one_reading():
+    from engine.splendor_duel.notation import read_moves
+
+    state = start()
+    got = read_moves(state, "Take b4,c4")
+    assert got.errors == [] and [e.type for e in got.events] == ["tokens_taken"]
+    assert got.events == read_moves(state, "take b4 c4").events
+    ambiguous = read_moves(holding_privilege(), "B4")
+    assert ambiguous.events == []
+    assert "'take b4' or 'priv b4'" in ambiguous.errors[0].message

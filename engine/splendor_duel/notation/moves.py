@@ -57,7 +57,9 @@ def read_moves(
     """What was played next in ``state``: one turn or one decision, exactly as a turn line
     of a game reads (``12. Ann: take a1 b1 c1 =WWB {comment}``, ``take a1 b1 c1``,
     ``reveal 1-17``, ``undo``), read by the game reader (:class:`.builder.GameBuilder`)
-    from the position on.  ``state`` is not changed.
+    from the position on; one decision typed by hand (``Take b4 c4``, ``take c2,c3``)
+    is read by its one reading when it has one (:mod:`.typed`).  ``state`` is not
+    changed.
 
     ``events`` (with their ``meta``) are the game's events so far, ``state`` their fold:
     ``undo`` needs them, and errors and flagged decisions then carry the step numbers of
@@ -78,6 +80,29 @@ def read_moves(
     >>> print(read_moves(state, "take a1 z9").errors[0])
     <move>:1:9: unknown name: no space 'z9' on the board (columns a-e, rows 1-5)
     """
+    parsed = _read_moves(state, text, events, meta)
+    if parsed.events or not parsed.errors or parsed.errors[0].kind == "illegal":
+        return parsed
+    # One decision typed by hand (``Take b4 c4``): its one reading, if it has one.
+    read = []
+    for reading in readings(text, state):
+        if reading != text:
+            again = _read_moves(state, reading, events, meta)
+            if again.events and not again.errors:
+                read.append((reading, again))
+    if len(read) == 1:
+        return read[0][1]
+    if read:
+        parsed.errors = [_ambiguous(text, [r for r, _ in read])]
+    return parsed
+
+
+def _read_moves(
+    state: State,
+    text: str,
+    events: Sequence[Any] | None,
+    meta: Sequence[Mapping[str, Any] | None] | None,
+) -> ParsedGame:
     builder = GameBuilder.continuing(state, events, meta)
     read_turns(text, builder, state.turn)
     return builder.parsed()
@@ -114,11 +139,16 @@ def parse_move(
     if len(read) == 1:
         return read[0][1]
     if len(read) > 1:
-        shown = " or ".join(repr(r) for r, _ in read)
-        raise NotationError(
-            "syntax", "<move>", 1, 1, f"{text.strip()!r} can be read as {shown}: say which"
-        )
+        raise _ambiguous(text, [r for r, _ in read])
     raise first
+
+
+def _ambiguous(text: str, texts: Sequence[str]) -> NotationError:
+    """The error of a text typed by hand that can be read several ways."""
+    shown = " or ".join(repr(t) for t in texts)
+    return NotationError(
+        "syntax", "<move>", 1, 1, f"{text.strip()!r} can be read as {shown}: say which"
+    )
 
 
 def _parse_exact(state: State, text: str, ctx: Context) -> Event:
