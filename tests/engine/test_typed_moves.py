@@ -114,3 +114,15 @@ def test_a_move_logged_as_typed_is_read_by_its_one_reading():
     ambiguous = read_moves(holding_privilege(), "B4")
     assert ambiguous.events == []
     assert "'take b4' or 'priv b4'" in ambiguous.errors[0].message
+
+
+def test_the_position_says_which_decision_a_bare_argument_is():
+    from test_violations import choosing_colour, discarding, stealing, taking_bonus_token
+
+    state = taking_bonus_token()  # 1-04's ability: a white token
+    white = next(s for s, t in enumerate(state.board) if t == 0)
+    space = "abcde"[white % 5] + str(white // 5 + 1)
+    assert check_move(state, space.upper()).text == f"token {space}"
+    assert check_move(choosing_colour(), "g").text == "copy G"
+    assert check_move(stealing(), "w").text == "steal W"
+    assert check_move(discarding(), "w b").text == "disc W1 B1"
