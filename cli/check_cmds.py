@@ -73,6 +73,8 @@ def _print_report(report: GameReport, strict: bool) -> None:
         elif err.get("event_number"):
             field_note = f", field {err['field']}" if err.get("field") else ""
             click.echo(f"{label}: event {err['event_number']}{field_note}: {err['message']}")
+        elif str(err["message"]).startswith(f"{report.file}:"):
+            click.echo(err["message"])  # the reader's message names the file already
         else:
             click.echo(f"{label}: {err['message']}")
         if err.get("turn") is not None:

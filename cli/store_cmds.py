@@ -7,13 +7,14 @@ Each is a few lines over :mod:`recorder`; the database is ``--db PATH``, else
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import click
 
 from .options import LazyChoice, LazyHelpOption, db_option, opened
 
-#: Show a progress bar when importing at least this many files.
+#: Show a progress bar when importing at least this many files, stderr a terminal.
 PROGRESS_FROM = 10
 
 
@@ -25,6 +26,11 @@ def _jobs_help() -> str:
         "process checks while a thread writes [default: 0, which chooses 1, or with "
         f"{PARALLEL_FROM} files or more on 3 cores or more, one per core but one]."
     )
+
+
+def _stderr_is_terminal() -> bool:
+    """Whether a progress bar on stderr would be seen (not a log file or a pipe)."""
+    return sys.stderr.isatty()
 
 
 def _result_filters() -> tuple[str, ...]:
@@ -63,7 +69,8 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
     from recorder.io import default_jobs, import_files
 
     failed = imported = already = 0
-    bar_shown = len(files) >= PROGRESS_FROM
+    # A bar on a terminal; elsewhere (a log, a pipe) one line per file is the progress.
+    bar_shown = len(files) >= PROGRESS_FROM and _stderr_is_terminal()
     with (
         opened(db_path) as store,
         click.progressbar(
@@ -139,16 +146,26 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -
     type=LazyChoice(_result_filters),
     help="Only games in this state or won this way.",
 )
-@click.option("--from", "date_from", help="Only games dated on or after YYYY-MM-DD.")
-@click.option("--to", "date_to", help="Only games dated on or before YYYY-MM-DD.")
+@click.option(
+    "--from",
+    "date_from",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="Only games dated on or after this day (YYYY-MM-DD).",
+)
+@click.option(
+    "--to",
+    "date_to",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="Only games dated on or before this day (YYYY-MM-DD).",
+)
 @click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True)
 @click.option("--offset", type=click.IntRange(0), default=0)
 @db_option
 def games_cmd(
     player: str | None,
     result: str | None,
-    date_from: str | None,
-    date_to: str | None,
+    date_from: datetime | None,
+    date_to: datetime | None,
     limit: int,
     offset: int,
     db_path: Path | None,
@@ -163,7 +180,12 @@ def games_cmd(
     from engine.protocol import seat_names
 
     with opened(db_path) as store:
-        filters = {"player": player, "result": result, "date_from": date_from, "date_to": date_to}
+        filters = {
+            "player": player,
+            "result": result,
+            "date_from": None if date_from is None else date_from.date().isoformat(),
+            "date_to": None if date_to is None else date_to.date().isoformat(),
+        }
         rows = store.list_games(**filters, limit=limit, offset=offset)
         total = store.count_games(**filters)
     table = [("id", "date", "players", "status", "result", "turns", "events")]

@@ -131,13 +131,30 @@ def _delta_text(before: Sequence[int], after: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
+def privilege_gain(state: State, seat: int) -> str:
+    """What taking a Privilege does for ``seat`` in ``state`` (rulebook p.4, Important):
+    from the table, else from the other player, else nothing.
+
+    >>> s = State(("Ann", "Bob"))
+    >>> s.table_privileges, s.players[1].privileges = 0, 3
+    >>> privilege_gain(s, 1)
+    'Bob already holds all 3 Privileges: nothing happens'
+    """
+    name = state.names[seat]
+    if state.table_privileges:
+        return f"{name} takes a Privilege from the table"
+    other = state.names[1 - seat]
+    if state.players[1 - seat].privileges:
+        return f"{name} takes a Privilege from {other} (none is left on the table)"
+    return f"{name} already holds all {state.players[seat].privileges} Privileges: nothing happens"
+
+
 def replenish_changes(state: State) -> list[str]:
     """What replenishing the board in ``state`` changes, before the draw is known."""
-    opponent = state.names[1 - state.current]
     return [
         f"the {sum(state.bag)} tokens in the bag ({tokens_text(state.bag)}) go onto the "
         "empty spaces in spiral order, from c3",
-        f"{opponent} takes a Privilege",
+        privilege_gain(state, 1 - state.current),
     ]
 
 
@@ -184,8 +201,10 @@ def _player_changes(before: State, after: State, seat: int, name: str) -> list[s
     pb, pa = before.players[seat], after.players[seat]
     if pb.tokens != pa.tokens:
         out.append(f"{name}'s tokens: {_delta_text(pb.tokens, pa.tokens)} (now {sum(pa.tokens)})")
-    new_cards = pa.cards[len(pb.cards) :] if pa.cards[: len(pb.cards)] == pb.cards else pa.cards
-    for cid, color in new_cards:
+    owned = {cid for cid, _ in pb.cards}
+    for cid, color in pa.cards:
+        if cid in owned:
+            continue
         how = f" as {COLOR_NAMES[color]}" if color is not None and CARDS[cid].is_joker else ""
         out.append(f"{name} gains {cid}{how} ({CARDS[cid].describe()})")
     if pb.cards != pa.cards and len(pa.cards) == len(pb.cards):
@@ -228,10 +247,12 @@ def _pyramid_changes(before: State, after: State) -> list[str]:
             if was == now:
                 continue
             if now is None:
-                out.append(
-                    f"pyramid level {level + 1}: {was} leaves its slot "
-                    "(refilled at the end of the turn)"
+                refill = (
+                    "refilled at the end of the turn"
+                    if after.decks[level]
+                    else f"not refilled: the level-{level + 1} deck is empty"
                 )
+                out.append(f"pyramid level {level + 1}: {was} leaves its slot ({refill})")
             else:
                 out.append(f"pyramid level {level + 1}: {now} revealed")
     return out

@@ -120,6 +120,28 @@ def test_validate_an_unreadable_file(tmp_path: Path):
     assert "cannot read the file" in result.output
 
 
+def test_validate_prints_clean_messages_as_import_does(tmp_path: Path):
+    """File name and what is wrong, once: no codec or OS error text, no repeated name."""
+    latin = tmp_path / "latin.tl"
+    latin.write_bytes(b'[Game "Splendor Duel"]\n' + "été".encode("latin-1"))
+    folder = tmp_path / "folder.tl"
+    folder.mkdir()
+    for path, what in (
+        (latin, "not UTF-8 text"),
+        (folder, "cannot read the file"),
+        (tmp_path / "missing.tl", "cannot read the file"),
+    ):
+        validated = run("validate", str(path))
+        assert validated.exit_code == 1
+        (line,) = validated.output.splitlines()
+        assert line.startswith(f"{path}: ") and what in line
+        assert line.count(str(path)) == 1, line
+        assert "codec" not in line and "Errno" not in line and "Traceback" not in line
+        imported = run("import", str(path), db=tmp_path / "t.db")
+        if imported.exit_code == 1:  # import refuses a folder before reading it
+            assert line in imported.output
+
+
 def _json_game(tmp_path: Path, source: Path, *, break_event: int | None = None) -> Path:
     parsed = parse_game(source.read_text(encoding="utf-8"))
     events = []
@@ -313,3 +335,18 @@ def test_the_installed_command_runs_as_a_process(tmp_path: Path):
         [str(TABLELOG), "check", pos, "take z9"], capture_output=True, text=True, check=False
     )
     assert unreadable.returncode == 2 and "no space 'z9'" in unreadable.stderr
+
+
+def test_the_docs_name_exactly_the_commands_with_json():
+    """docs/notation.md says which commands print JSON; no other command takes --json."""
+    import re
+
+    text = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    (sentence,) = re.findall(r"\n([^\n]*) print JSON for machines with `--json`", text)
+    named = set(re.findall(r"`([a-z-]+)`", sentence))
+    with_json = {
+        name
+        for name, command in cli.commands.items()
+        if any("--json" in getattr(p, "opts", ()) for p in command.params)
+    }
+    assert named == with_json

@@ -110,7 +110,7 @@ def test_importing_again_changes_nothing(run, files):
     assert len(game_ids(run)) == 1
 
 
-def test_many_files_show_a_progress_bar_and_totals(run, files, tmp_path):
+def _many_files(tmp_path: Path) -> list[str]:
     paths = []
     for i in range(12):
         doc = game_doc(1)
@@ -118,11 +118,29 @@ def test_many_files_show_a_progress_bar_and_totals(run, files, tmp_path):
         path = tmp_path / f"many{i}.json"
         path.write_text(json.dumps(doc))
         paths.append(str(path))
-    result = run("import", *paths, str(files["bad_field"]))
+    return paths
+
+
+def test_many_files_show_a_progress_bar_and_totals_on_a_terminal(run, files, tmp_path, monkeypatch):
+    monkeypatch.setattr(store_cmds, "_stderr_is_terminal", lambda: True)
+    result = run("import", *_many_files(tmp_path), str(files["bad_field"]))
     assert result.exit_code == 1
     assert "Importing" in result.stderr
     assert "12 imported, 0 already stored, 1 failed" in result.stderr
     assert "bad_field.json: event 10" in result.stderr
+    assert "imported game" not in result.stdout  # the bar stands for the lines
+
+
+def test_many_files_away_from_a_terminal_print_a_line_each(run, files, tmp_path, monkeypatch):
+    """Piped into a log, a bar would show nothing: each file's line is the progress."""
+    monkeypatch.setattr(store_cmds, "_stderr_is_terminal", lambda: False)
+    paths = _many_files(tmp_path)
+    result = run("import", *paths, str(files["bad_field"]))
+    assert result.exit_code == 1
+    assert "Importing" not in result.stderr
+    for path in paths:
+        assert f"{path}: imported game " in result.stdout
+    assert "12 imported, 0 already stored, 1 failed" in result.stderr
 
 
 def test_export_json_is_byte_identical_to_the_canonical_import(run, files, tmp_path):
@@ -210,3 +228,13 @@ def test_every_store_command_is_documented_and_has_help(run):
         assert f"tablelog {command.name}" in docs, command.name
         result = run(command.name, "--help")
         assert result.exit_code == 0 and "--db" in result.output
+
+
+def test_games_dates_must_be_dates(run, files):
+    run("import", str(files["game1"]), str(files["game2"]))
+    assert run("games", "--to", "2024-05-15").output.rstrip().endswith("1 game")
+    for option in ("--from", "--to"):
+        refused = run("games", option, "last week")
+        assert refused.exit_code == 2
+        assert f"Invalid value for '{option}'" in refused.output
+        assert "'last week' does not match the format '%Y-%m-%d'" in refused.output

@@ -49,4 +49,56 @@ def test_an_unobserved_replenish_is_described_from_the_bag():
     )
     lines = describe.replenish_changes(state_after(body))
     assert lines[0].startswith("the 5 tokens in the bag (G2 R3) go onto the empty spaces")
-    assert lines[1] == "Alice takes a Privilege"
+    assert lines[1] == "Alice takes a Privilege from Bob (none is left on the table)"
+
+
+# --- the wordings issue 13 corrects ------------------------------------------------------
+
+
+def test_a_jokers_colour_lists_no_card_as_gained():
+    """Choosing a joker's colour changes one card's colour; the cards the player already
+    owned are not listed as gained."""
+    from duel_positions import buy, copy_color, do, hold, own, show, start
+
+    state = start()
+    show(state, "1-26")  # joker, K4 P1
+    hold(state, 0, "KKKKP")
+    own(state, 0, "1-11", "1-05")
+    do(state, buy("1-26", "KKKKP"))
+    after = game.apply(state, copy_color("green"))
+    changes = describe.changes(state, after)
+    assert not any(" gains " in c for c in changes), changes
+    assert "Player 1's 1-26 copies green" in changes
+
+
+def test_a_reserve_from_the_pyramid_with_its_deck_empty_says_the_slot_stays_empty():
+    from duel_positions import empty_deck, reserve, start
+
+    state = empty_deck(start(), 2)
+    card = state.pyramid[1][0]
+    after = game.apply(state, reserve("e5", card=card))
+    changes = describe.changes(state, after)
+    assert f"pyramid level 2: {card} leaves its slot (not refilled: the level-2 deck is empty)" in (
+        changes
+    )
+    assert not any("refilled at the end of the turn" in c for c in changes)
+    refilled = game.apply(start(), reserve("e5", card=start().pyramid[1][0]))
+    assert any(
+        "(refilled at the end of the turn)" in c for c in describe.changes(start(), refilled)
+    )
+
+
+def test_the_privilege_of_a_replenish_is_worded_from_where_it_comes():
+    """p.4, Important: from the table, else from the other player, else nothing."""
+    from duel_positions import put, start
+
+    state = put(start(), "a1=W e5=Y")  # Player 1 to play; the bag holds the rest
+    assert describe.replenish_changes(state)[1] == "Player 2 takes a Privilege from the table"
+    state.table_privileges, state.players[0].privileges, state.players[1].privileges = 0, 2, 1
+    assert describe.replenish_changes(state)[1] == (
+        "Player 2 takes a Privilege from Player 1 (none is left on the table)"
+    )
+    state.players[0].privileges, state.players[1].privileges = 0, 3
+    assert describe.replenish_changes(state)[1] == (
+        "Player 2 already holds all 3 Privileges: nothing happens"
+    )

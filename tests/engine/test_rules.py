@@ -173,8 +173,9 @@ def test_replenish_gives_the_opponent_a_privilege():
 
 
 def test_no_privilege_may_be_spent_after_a_replenish_in_the_same_turn():
-    """Player turn (p.4) and the BGA rules summary: the optional actions happen in the
-    indicated order, so a Privilege cannot be spent after a Replenish."""
+    """Player turn (p.4): the optional actions happen in the indicated order, so a
+    Privilege cannot be spent after a Replenish (the rulebook's page is cited, not the BGA
+    summary that spells it out)."""
     state = start(first_player=1)  # player 0 holds the Privilege; player 1 starts
     do(state, take("c3"))
     put(state, "a1=W b1=B c1=G")
@@ -183,7 +184,8 @@ def test_no_privilege_may_be_spent_after_a_replenish_in_the_same_turn():
     state.table_privileges -= 1
     v = refusal(state, privilege("c1"))
     assert v.code == "privilege.after_replenish"
-    assert "Board Game Arena rules summary" in v.rule.cite()
+    assert v.rule.cite().startswith("p.4, Player turn")
+    assert "Board Game Arena" not in v.rule.cite()
 
 
 # --- taking a Privilege (p.4, Important) --------------------------------------------------

@@ -139,6 +139,10 @@ def revealing() -> State:
     return do(state, buy("1-04", "RRKK"))  # no white on the board: straight to the refill
 
 
+def reserved_from_pyramid() -> State:
+    return do(start(), reserve("e5", card="1-01"))  # the level-1 slot waits for its card
+
+
 def blind_reserved() -> State:
     return do(start(), reserve("e5", deck=1))  # player 0 reserved an unknown level-1 card
 
@@ -204,9 +208,10 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "privilege.after_replenish",
         replenished,
         privilege("c1"),
-        "Player 1 already replenished the board this turn",
-        "Board Game Arena rules summary: optional actions in the indicated order: no "
-        "Privilege after a Replenish",
+        "Player 1 already replenished the board this turn; the optional actions come in their "
+        "order, so Privileges are spent before replenishing",
+        "p.4, Player turn: none, one or both optional actions, in the indicated order "
+        "(1 Use a Privilege, 2 Replenish)",
     ),
     (
         "privilege.none_held",
@@ -283,14 +288,15 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "reserve.no_gold",
         no_gold,
         reserve("c3", card="1-01"),
-        "c3 holds a white token and there is no Gold token on the board",
-        "p.6, Take 1 Gold token and reserve 1 Jewel card",
+        "there is no Gold token on the board, so Player 1 cannot reserve",
+        "p.6, Take 1 Gold token and reserve 1 Jewel card: not possible with no Gold token on the "
+        "board",
     ),
     (
         "reserve.not_gold",
         start,
         reserve("e1", card="1-01"),
-        "e1 holds a Pearl token, not Gold",
+        "e1 holds a Pearl token, not Gold; the Gold tokens are on e3, e4, e5",
         "p.6, Take 1 Gold token and reserve 1 Jewel card",
     ),
     (
@@ -346,8 +352,23 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "purchase.payment",
         lambda: hold(start(), 0, "BBBY"),
         buy("1-02", "BBBY"),
-        "it needs 0 Gold, not 1",
+        "1-02 costs Player 1 B3 after bonuses; the payment (B3 Y) gives 1 Gold where 0 are "
+        "needed, overpaying",
         "p.7, Purchase 1 Jewel card: bonuses reduce the cost, never below 0",
+    ),
+    (
+        "purchase.payment",
+        lambda: hold(start(), 0, "BBBY"),
+        buy("1-02", "B"),
+        "1-02 costs Player 1 B3 after bonuses; the payment (B) leaves B2 unpaid (2 tokens)",
+        "p.6, Purchase 1 Jewel card",
+    ),
+    (
+        "purchase.payment",
+        lambda: hold(start(), 0, "BBBY"),
+        buy("1-02", "BY"),
+        "the payment (B Y) leaves B2 unpaid (2 tokens), and 1 Gold stands in for only 1",
+        "p.6, Purchase 1 Jewel card",
     ),
     (
         "ability.color",
@@ -416,17 +437,24 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "reveal.level",
         revealing,
         reveal("2-10"),
-        "2-10 is a level-2 card; the empty slot is in level 1",
-        "publisher ruling reported by Board Game Arena: a pyramid slot emptied by a reserve or "
-        "purchase is refilled at the end of the turn",
+        "2-10 is a level-2 card; the empty slot is in level 1 and is refilled from the level-1 "
+        "deck",
+        "p.7, Purchase 1 Jewel card: the card is replaced from the corresponding deck",
     ),
     (
         "reveal.seen",
         revealing,
         reveal("1-02"),
         "1-02 cannot come from the level-1 deck: it is in the pyramid",
-        "publisher ruling reported by Board Game Arena: a pyramid slot emptied by a reserve or "
-        "purchase is refilled at the end of the turn",
+        "p.7, Purchase 1 Jewel card: the card is replaced from the corresponding deck",
+    ),
+    (
+        "reveal.seen",
+        reserved_from_pyramid,
+        reveal("1-02"),
+        "1-02 cannot come from the level-1 deck: it is in the pyramid",
+        "p.6, Take 1 Gold token and reserve 1 Jewel card: the card is replaced from the "
+        "corresponding deck",
     ),
     (
         "identify.no_hidden_card",
@@ -489,23 +517,32 @@ CASES: list[tuple[str, Position, Event, str, str]] = [
         "turn.reveal_due",
         revealing,
         take("c3"),
-        "A level-1 card is revealed into the empty pyramid slot (not tokens taken)",
-        "publisher ruling reported by Board Game Arena: a pyramid slot emptied by a reserve or "
-        "purchase is refilled at the end of the turn",
+        "A level-1 card is revealed into the empty pyramid slot, refilled at the end of the "
+        "turn, by the publisher's ruling (not tokens taken)",
+        "p.7, Purchase 1 Jewel card: the card is replaced from the corresponding deck",
     ),
 ]
 
 
+def _case_id(case: tuple[str, Position, Event, str, str]) -> str:
+    same = [c for c in CASES if c[0] == case[0]]
+    return case[0] if len(same) == 1 else f"{case[0]}-{same.index(case) + 1}"
+
+
 @pytest.mark.parametrize(
-    ("code", "position", "event", "fact", "citation"), CASES, ids=[c[0] for c in CASES]
+    ("code", "position", "event", "fact", "citation"), CASES, ids=[_case_id(c) for c in CASES]
 )
 def test_violation_code_message_and_citation(code, position, event, fact, citation):
+    """Each refusal names the facts of the position, the rule, and the official rulebook's
+    section and page (never a summary)."""
     state = position()
     found = game.check(state, event)
     assert [v.code for v in found][:1] == [code]
     v = found[0]
     assert fact in v.message
     assert v.rule.cite() == citation
+    assert v.rule.source == "rulebook" and v.rule.page is not None
+    assert citation.startswith(f"p.{v.rule.page}, {v.rule.section.split(':')[0]}")
     assert str(v) == f"{v.message} ({citation})"
     data = v.to_dict()
     assert data["code"] == code and data["citation"] == citation
@@ -542,10 +579,19 @@ def test_every_code_the_engine_gives_is_tested():
     assert codes == {c[0] for c in CASES}
 
 
-def test_every_rulebook_citation_has_a_page():
+def test_every_rule_cited_is_the_rulebooks_with_its_page():
+    """No refusal cites a summary: every rule the engine cites is a section of the official
+    rulebook with its printed page."""
+    from engine.errors import Rule
+    from engine.splendor_duel import rules
+
+    cited = [v for v in vars(rules).values() if isinstance(v, Rule)]
+    assert cited
+    for rule in cited:
+        assert rule.source == "rulebook" and rule.page is not None, rule
     for _, position, event, _, _ in CASES:
         v = game.check(position(), event)[0]
-        assert v.rule.page is not None or v.rule.source != "rulebook"
+        assert v.rule.source == "rulebook" and v.rule.page is not None
 
 
 def test_replay_names_the_refused_event_by_number():
@@ -574,3 +620,39 @@ def test_a_replenish_template_cannot_be_folded():
         game.replay([*events[:k], BoardReplenished(None)])
     assert raised.value.step == k + 1
     assert raised.value.violations[0].code == "replenish.tokens"
+
+
+def test_docs_rules_table_lists_every_rule_with_its_page_and_codes():
+    """docs/rules.md keeps the table of rule → page, with the codes citing each rule."""
+    from engine.errors import Rule
+    from engine.splendor_duel import rules
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    text = docs.read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        m = re.fullmatch(r"\| p\.(\d+) \| (.+?) \| (.+) \|", line)
+        if m:
+            rows[(int(m.group(1)), m.group(2))] = set(re.findall(r"`([a-z_.]+)`", m.group(3)))
+    by_rule: dict[tuple[int | None, str], set[str]] = {}
+    for code, position, event, _, _ in CASES:
+        v = game.check(position(), event)[0]
+        by_rule.setdefault((v.rule.page, v.rule.section), set()).add(code)
+    cited = {(r.page, r.section) for r in vars(rules).values() if isinstance(r, Rule)}
+    assert set(rows) == cited
+    for key, codes in rows.items():
+        assert codes == by_rule.get(key, set()), key
+
+
+def test_docs_link_nothing_outside_the_project():
+    root = Path(__file__).resolve().parents[2]
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        assert "../shared" not in text and "/work/" not in text, doc
+        for target in re.findall(r"\]\(([^)#\s]+)", text):
+            if "://" in target:
+                continue
+            assert (doc.parent / target).resolve().is_relative_to(root), (doc, target)
+            assert (doc.parent / target).exists(), (doc, target)
+        for path in re.findall(r"`((?:\.\./|reference/)[^`]*)`", text):
+            raise AssertionError(f"{doc.name} names {path}, outside the project")

@@ -60,7 +60,10 @@ def test_reserve_without_gold_a_reserve_with_no_gold_on_the_board_is_refused():
     put(state, "c3=W d3=B")
     v = refusal(state, reserve("c3", card="1-01"))
     assert v.code == "reserve.no_gold"
-    assert v.rule.cite() == "p.6, Take 1 Gold token and reserve 1 Jewel card"
+    assert v.rule.cite() == (
+        "p.6, Take 1 Gold token and reserve 1 Jewel card: not possible with no Gold token on "
+        "the board"
+    )
 
 
 def test_never_more_than_10_tokens_11_during_the_turn_then_a_discard():

@@ -23,7 +23,8 @@ in its own module (:mod:`.tokens`, :mod:`.cards`, :mod:`.royal_resign`, :mod:`.s
 :mod:`.decisions` gathers them (:func:`move_text`), :mod:`.corrections` reads and writes
 ``undo`` / ``undo to K``, :mod:`.moves` reads what is played next in a position
 (:func:`read_moves`: one turn or decision, as at the table) and handles one decision
-(:func:`parse_move`, :func:`check_move`, :func:`legal_move_texts`), and :mod:`.payloads`
+(:func:`parse_move`, :func:`check_move`, :func:`legal_move_texts`), :mod:`.typed` gives
+the readings of a decision typed by hand (``Take b4,c4``), and :mod:`.payloads`
 folds a game given as JSON (:func:`validate_payloads`).  The position string lives in
 :mod:`engine.splendor_duel.position`; it is re-exported here.
 

@@ -46,12 +46,15 @@ class Fail(Exception):
 
 
 class Context:
-    """What a decision reader may need besides its arguments: the seat names."""
+    """What a decision reader may need besides its arguments: the seat names, and whether
+    an observation may be left out (``unobserved``: a move being checked, not logged; a
+    replenish without its draws is then checked by the rules that do not depend on them)."""
 
-    __slots__ = ("names",)
+    __slots__ = ("names", "unobserved")
 
-    def __init__(self, names: Sequence[str]):
+    def __init__(self, names: Sequence[str], unobserved: bool = False):
         self.names = tuple(names)
+        self.unobserved = unobserved
 
     def player(self, args: list[str], i: int) -> int:
         """The seat argument ``i`` names (a name, or ``#1`` / ``#2``)."""

@@ -23,6 +23,7 @@ from ..events import (
     Counts,
     Event,
 )
+from ..rules.facts import cost_after_bonuses
 from ..state import ACTION, REVEAL, State
 from .arguments import (
     LEVEL_RE,
@@ -145,10 +146,9 @@ def read_buy(args: list[str], state: State | None, ctx: Context) -> Event | None
             0,
             f"{cid} can be paid in {len(ways)} ways ({shown}{more}); write the payment",
         )
-    # No payment possible: let the rules say why (not available, unaffordable ...).
-    need = [0] * 7
-    for c, n in enumerate(CARDS[cid].cost):
-        need[c] = n
+    # No payment possible: let the rules say why (not available, unaffordable ...), with
+    # the payment the player would make: the cost after their bonuses, not the printed one.
+    need = [*cost_after_bonuses(state.player, cid), 0]
     return CardPurchased(cid, tuple(need))  # type: ignore[arg-type]
 
 

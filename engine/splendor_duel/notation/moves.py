@@ -34,6 +34,7 @@ from .lexer import KEYWORDS, TOKEN_RE
 from .players import default_names
 from .reader import read_turns
 from .results import NotationError
+from .typed import readings
 
 
 def _named(state: State, names: Sequence[str] | None) -> State:
@@ -56,7 +57,9 @@ def read_moves(
     """What was played next in ``state``: one turn or one decision, exactly as a turn line
     of a game reads (``12. Ann: take a1 b1 c1 =WWB {comment}``, ``take a1 b1 c1``,
     ``reveal 1-17``, ``undo``), read by the game reader (:class:`.builder.GameBuilder`)
-    from the position on.  ``state`` is not changed.
+    from the position on; one decision typed by hand (``Take b4 c4``, ``take c2,c3``)
+    is read by its one reading when it has one (:mod:`.typed`).  ``state`` is not
+    changed.
 
     ``events`` (with their ``meta``) are the game's events so far, ``state`` their fold:
     ``undo`` needs them, and errors and flagged decisions then carry the step numbers of
@@ -77,18 +80,79 @@ def read_moves(
     >>> print(read_moves(state, "take a1 z9").errors[0])
     <move>:1:9: unknown name: no space 'z9' on the board (columns a-e, rows 1-5)
     """
+    parsed = _read_moves(state, text, events, meta)
+    if parsed.events or not parsed.errors or parsed.errors[0].kind == "illegal":
+        return parsed
+    # One decision typed by hand (``Take b4 c4``): its one reading, if it has one.
+    read = []
+    for reading in readings(text, state):
+        if reading != text:
+            again = _read_moves(state, reading, events, meta)
+            if again.events and not again.errors:
+                read.append((reading, again))
+    if len(read) == 1:
+        return read[0][1]
+    if read:
+        parsed.errors = [_ambiguous(text, [r for r, _ in read])]
+    return parsed
+
+
+def _read_moves(
+    state: State,
+    text: str,
+    events: Sequence[Any] | None,
+    meta: Sequence[Mapping[str, Any] | None] | None,
+) -> ParsedGame:
     builder = GameBuilder.continuing(state, events, meta)
     read_turns(text, builder, state.turn)
     return builder.parsed()
 
 
-def parse_move(state: State, text: str, names: Sequence[str] | None = None) -> Event:
-    """The event one decision written in notation stands for, in ``state``.
+def parse_move(
+    state: State, text: str, names: Sequence[str] | None = None, *, unobserved: bool = False
+) -> Event:
+    """The event one decision written in notation stands for, in ``state``, read as people
+    type it: case, spacing and separators are forgiven wherever the reading is unambiguous
+    (``Take b4 c4``, ``take c2,c3,c4``, ``take c2c3c4``, ``BUY 2-05``, ``b4`` while a
+    bonus token is due; :mod:`.typed`).  A text that may be read several ways is a syntax
+    error listing the readings.  ``unobserved``: a replenish may leave out its draws (a
+    move checked, not logged).
 
     Raises NotationError (source ``<move>``, line 1) if the text cannot be read.  The
     event is not checked against the rules: use ``game.check`` or :func:`check_move`.
     """
-    seat_names = tuple(names or default_names())
+    ctx = Context(tuple(names or default_names()), unobserved)
+    try:
+        return _parse_exact(state, text, ctx)
+    except NotationError as err:
+        if err.kind == "illegal":
+            raise
+        first = err
+    read: list[tuple[str, Event]] = []
+    for reading in readings(text, state):
+        if reading == text:
+            continue
+        try:
+            read.append((reading, _parse_exact(state, reading, ctx)))
+        except NotationError:
+            continue
+    if len(read) == 1:
+        return read[0][1]
+    if len(read) > 1:
+        raise _ambiguous(text, [r for r, _ in read])
+    raise first
+
+
+def _ambiguous(text: str, texts: Sequence[str]) -> NotationError:
+    """The error of a text typed by hand that can be read several ways."""
+    shown = " or ".join(repr(t) for t in texts)
+    return NotationError(
+        "syntax", "<move>", 1, 1, f"{text.strip()!r} can be read as {shown}: say which"
+    )
+
+
+def _parse_exact(state: State, text: str, ctx: Context) -> Event:
+    """The event ``text``, written in notation as it is, stands for in ``state``."""
     tokens = TOKEN_RE.findall(text)
     spots = [m.start() + 1 for m in TOKEN_RE.finditer(text)]
 
@@ -121,7 +185,7 @@ def parse_move(state: State, text: str, names: Sequence[str] | None = None) -> E
             end = k
             break
     try:
-        event = reader(tokens[1:end], state, Context(seat_names))
+        event = reader(tokens[1:end], state, ctx)
     except Fail as f:
         raise fail(f.kind, f.arg + 1, f.message, f.violations) from None
     assert event is not None
@@ -134,7 +198,7 @@ def check_move(state: State, text: str, names: Sequence[str] | None = None) -> V
     are filled in whenever the text reads as a decision.  Never raises for bad input."""
     state = _named(state, names)
     try:
-        event = parse_move(state, text, state.names)
+        event = parse_move(state, text, state.names, unobserved=True)
     except NotationError as err:
         return Verdict(False, None, err.violations, [], err)
     payload = event_to_dict(event)

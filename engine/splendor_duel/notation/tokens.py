@@ -69,6 +69,8 @@ def read_repl(args: list[str], state: State | None, ctx: Context) -> Event | Non
     colors = [c for c in range(7) if bag[c]]
     if len(colors) <= 1:
         return BoardReplenished(tuple(c for c in colors for _ in range(bag[c])))
+    if ctx.unobserved:
+        return BoardReplenished(None)
     raise Fail(
         "syntax",
         -1,

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from ...errors import Violation
 from .. import rules
-from ..catalogue import CARDS, COLOR_NAMES, EMPTY, GOLD, MAX_RESERVED, ROYAL_CROWN_THRESHOLDS
+from ..catalogue import (
+    CARDS,
+    COLOR_NAMES,
+    EMPTY,
+    GOLD,
+    MAX_RESERVED,
+    ROYAL_CROWN_THRESHOLDS,
+    SPACE_NAMES,
+)
 from ..events import CardIdentified, CardPurchased, CardReserved, CardRevealed
 from ..state import BONUS_TOKEN, COLOR, ROYAL, SETUP, STEAL, State
 from .facts import (
@@ -13,6 +21,7 @@ from .facts import (
     find_in_pyramid,
     gain_privilege,
     not_set_up,
+    refill_rule,
     refuse,
     shortfall,
     token_on,
@@ -28,15 +37,21 @@ def check_reserve(state: State, e: CardReserved) -> list[Violation]:
     name = state.names[state.current]
     if len(p.reserved) >= MAX_RESERVED:
         return refuse("reserve.limit", f"{name} already has 3 reserved cards", rules.RESERVE)
+    if GOLD not in state.board:
+        return refuse(
+            "reserve.no_gold",
+            f"there is no Gold token on the board, so {name} cannot reserve: the action "
+            "takes 1 Gold token first",
+            rules.RESERVE_NEEDS_GOLD,
+        )
     token = state.board[e.gold]
     if token != GOLD:
-        if GOLD not in state.board:
-            return refuse(
-                "reserve.no_gold",
-                f"{token_on(e.gold, token)} and there is no Gold token on the board",
-                rules.RESERVE,
-            )
-        return refuse("reserve.not_gold", f"{token_on(e.gold, token)}, not Gold", rules.RESERVE)
+        golds = ", ".join(SPACE_NAMES[s] for s, t in enumerate(state.board) if t == GOLD)
+        return refuse(
+            "reserve.not_gold",
+            f"{token_on(e.gold, token)}, not Gold; the Gold tokens are on {golds}",
+            rules.RESERVE,
+        )
     if e.deck is None:
         cid = e.card or ""
         if find_in_pyramid(state, cid) < 0:
@@ -140,11 +155,24 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
                 rules.BONUSES,
             )
         gold_due += need[c] - pay[c]
-    if pay[GOLD] != gold_due:
+    if pay[GOLD] < gold_due:
+        short = [0] * 7
+        for c in range(6):
+            short[c] = need[c] - pay[c]
+        gold = f", and {pay[GOLD]} Gold stands in for only {pay[GOLD]}" if pay[GOLD] else ""
         return refuse(
             "purchase.payment",
-            f"the payment ({tokens_words(pay)}) does not match the cost of {cid} after "
-            f"bonuses ({tokens_words(need)}): it needs {gold_due} Gold, not {pay[GOLD]}",
+            f"{cid} costs {name} {tokens_words(need)} after bonuses; the payment "
+            f"({tokens_words(pay)}) leaves {tokens_words(short)} unpaid ({gold_due} "
+            f"token{'s' if gold_due != 1 else ''}){gold}",
+            rules.PURCHASE,
+        )
+    if pay[GOLD] > gold_due:
+        return refuse(
+            "purchase.payment",
+            f"{cid} costs {name} {tokens_words(need)} after bonuses; the payment "
+            f"({tokens_words(pay)}) gives {pay[GOLD]} Gold where {gold_due} "
+            f"{'is' if gold_due == 1 else 'are'} needed, overpaying",
             rules.BONUSES,
         )
     return []
@@ -207,14 +235,15 @@ def check_reveal(state: State, e: CardRevealed) -> list[Violation]:
     if card.level != level:
         return refuse(
             "reveal.level",
-            f"{e.card} is a level-{card.level} card; the empty slot is in level {level}",
-            rules.REFILL,
+            f"{e.card} is a level-{card.level} card; the empty slot is in level {level} and "
+            f"is refilled from the level-{level} deck",
+            refill_rule(state),
         )
     if e.card not in state.unseen[level - 1]:
         return refuse(
             "reveal.seen",
             f"{e.card} cannot come from the level-{level} deck: {where_is(state, e.card)}",
-            rules.REFILL,
+            refill_rule(state),
         )
     return []
 

@@ -70,6 +70,12 @@ def gain_privilege(state: State, who: int) -> None:
         state.players[who].privileges += 1
 
 
+def refill_rule(state: State) -> Rule:
+    """The rulebook's rule that refills the slot emptied this turn: after a purchase
+    (p.7) or after a reserve (p.6); both replace the card from the corresponding deck."""
+    return rules.REFILL_AFTER_PURCHASE if state.last_card else rules.REFILL_AFTER_RESERVE
+
+
 def find_in_pyramid(state: State, card_id: str) -> int:
     """The slot of ``card_id`` in its pyramid row, or -1."""
     row = state.pyramid[CARDS[card_id].level - 1]

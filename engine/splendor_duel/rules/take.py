@@ -18,8 +18,8 @@ def check_privilege(state: State, e: PrivilegeSpent) -> list[Violation]:
     if state.replenished:
         return refuse(
             "privilege.after_replenish",
-            f"{name} already replenished the board this turn; Privileges are spent before "
-            "replenishing",
+            f"{name} already replenished the board this turn; the optional actions come in "
+            "their order, so Privileges are spent before replenishing, not after",
             rules.ORDER_OF_OPTIONAL,
         )
     if not state.player.privileges:

@@ -33,7 +33,7 @@ from ..state import (
     Outcome,
     State,
 )
-from .facts import gain_privilege, not_set_up, refuse
+from .facts import gain_privilege, not_set_up, refill_rule, refuse
 from .moves import purchases
 
 
@@ -155,6 +155,12 @@ def out_of_order(state: State, event: Event) -> list[Violation]:
             f"{MAX_TOKENS}, once the turn's actions are done",
             rules.TOKEN_LIMIT,
         )
+    if state.awaiting == REVEAL:
+        return refuse(
+            "turn.reveal_due",
+            f"{due(state)}, {rules.REFILL_TIMING} (not {t.replace('_', ' ')})",
+            refill_rule(state),
+        )
     code, rule = _DUE[state.awaiting]
     return refuse(code, f"{due(state)} (not {t.replace('_', ' ')})", rule)
 
@@ -167,7 +173,6 @@ _DUE = {
     STEAL: ("turn.steal_due", rules.ABILITIES),
     ROYAL: ("turn.royal_due", rules.CROWNS),
     DISCARD: ("turn.discard_due", rules.TOKEN_LIMIT),
-    REVEAL: ("turn.reveal_due", rules.REFILL),
 }
 
 
