@@ -34,9 +34,9 @@ def _stderr_is_terminal() -> bool:
 
 
 def _result_filters() -> tuple[str, ...]:
-    from recorder.sqlite import RESULT_CONDITIONS, RESULT_STATUSES
+    from recorder.sqlite import RESULT_STATUSES, result_conditions
 
-    return RESULT_STATUSES + RESULT_CONDITIONS
+    return RESULT_STATUSES + result_conditions()
 
 
 @click.command("init")

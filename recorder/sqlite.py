@@ -779,8 +779,11 @@ def _parse_stored(
 
 
 RESULT_STATUSES = ("finished", "playing", "setup")
-#: How games can be won, over every registered game (each game names its own conditions).
-RESULT_CONDITIONS = tuple(dict.fromkeys(c for rules in GAMES.values() for c in rules.conditions))
+
+
+def result_conditions() -> tuple[str, ...]:
+    """How games can be won, over every registered game (each game names its own)."""
+    return tuple(dict.fromkeys(c for rules in GAMES.values() for c in rules.conditions))
 
 
 def _filters(
@@ -794,12 +797,12 @@ def _filters(
     if result:
         if result in RESULT_STATUSES:
             clauses.append("s.status = ?")
-        elif result in RESULT_CONDITIONS:
+        elif result in result_conditions():
             clauses.append("s.condition = ?")
         else:
             raise StoreError(
                 f"unknown result filter {result!r} (one of "
-                f"{', '.join(RESULT_STATUSES + RESULT_CONDITIONS)})"
+                f"{', '.join(RESULT_STATUSES + result_conditions())})"
             )
         params.append(result)
     if date_from:
