@@ -8,7 +8,9 @@ or HTTP statuses; none of them is meant to reach a user as a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,19 @@ class EventFormatError(EngineError, ValueError):
     def __init__(self, message: str, field: str | None = None):
         self.field = field
         super().__init__(f"{field}: {message}" if field else message)
+
+
+def check_fields(
+    data: Mapping[str, Any], allowed: frozenset[str], required: tuple[str, ...]
+) -> None:
+    """Refuse a payload field the event does not have (the first by name), then a missing
+    one, naming it (every game's payload parser starts here)."""
+    extra = sorted(set(data) - allowed, key=str)
+    if extra:
+        raise EventFormatError("unknown field", str(extra[0]))
+    for key in required:
+        if key not in data:
+            raise EventFormatError("missing field", key)
 
 
 class IllegalMoveError(EngineError):

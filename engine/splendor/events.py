@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..corrections import RETRACTION, Retraction, retraction_from_dict, retraction_to_dict
-from ..errors import EventFormatError
+from ..errors import EventFormatError, check_fields
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, NOBLES
 
 #: Version of the JSON payload layout written by :func:`event_to_dict`.
@@ -194,16 +194,6 @@ _COLOR_BY_NAME = {name: i for i, name in enumerate(COLOR_NAMES)}
 _COLOR_BY_LETTER = {letter: i for i, letter in enumerate(COLOR_LETTERS)}
 
 
-def _fields(data: Mapping[str, Any], allowed: frozenset[str], required: tuple[str, ...]) -> None:
-    """Refuse a field the event does not have (the first by name), then a missing one."""
-    extra = sorted(set(data) - allowed, key=str)
-    if extra:
-        raise EventFormatError("unknown field", str(extra[0]))
-    for key in required:
-        if key not in data:
-            raise EventFormatError("missing field", key)
-
-
 def _color(value: Any, field: str) -> int:
     """A colour by name (``red``, any case) or letter (``R``)."""
     if isinstance(value, str):
@@ -241,7 +231,9 @@ def _int(value: Any, field: str, low: int, high: int) -> int:
 
 
 def _setup(data: Mapping[str, Any]) -> GameSetUp:
-    _fields(data, frozenset({"type", "first_player", "display", "nobles"}), ("display", "nobles"))
+    check_fields(
+        data, frozenset({"type", "first_player", "display", "nobles"}), ("display", "nobles")
+    )
     first = _int(data.get("first_player", 0), "first_player", 0, 3)
     display = data["display"]
     if not isinstance(display, Mapping) or sorted(display) != ["1", "2", "3"]:
@@ -262,7 +254,7 @@ def _setup(data: Mapping[str, Any]) -> GameSetUp:
 
 
 def _take(data: Mapping[str, Any]) -> TokensTaken:
-    _fields(data, frozenset({"type", "colors"}), ("colors",))
+    check_fields(data, frozenset({"type", "colors"}), ("colors",))
     colors = data["colors"]
     if not isinstance(colors, list):
         raise EventFormatError(f"expected a list of colours, got {colors!r}", "colors")
@@ -270,7 +262,7 @@ def _take(data: Mapping[str, Any]) -> TokensTaken:
 
 
 def _reserve(data: Mapping[str, Any]) -> CardReserved:
-    _fields(data, frozenset({"type", "gold", "card", "deck"}), ("gold",))
+    check_fields(data, frozenset({"type", "gold", "card", "deck"}), ("gold",))
     gold = data["gold"]
     if type(gold) is not bool:
         raise EventFormatError(f"expected true or false, got {gold!r}", "gold")
@@ -288,17 +280,17 @@ def _reserve(data: Mapping[str, Any]) -> CardReserved:
 
 
 def _purchase(data: Mapping[str, Any]) -> CardPurchased:
-    _fields(data, frozenset({"type", "card", "payment"}), ("card", "payment"))
+    check_fields(data, frozenset({"type", "card", "payment"}), ("card", "payment"))
     return CardPurchased(_card(data["card"], "card"), _counts(data["payment"], "payment"))
 
 
 def _returned(data: Mapping[str, Any]) -> TokensReturned:
-    _fields(data, frozenset({"type", "tokens"}), ("tokens",))
+    check_fields(data, frozenset({"type", "tokens"}), ("tokens",))
     return TokensReturned(_counts(data["tokens"], "tokens"))
 
 
 def _noble(data: Mapping[str, Any]) -> NobleVisited:
-    _fields(data, frozenset({"type", "noble"}), ("noble",))
+    check_fields(data, frozenset({"type", "noble"}), ("noble",))
     noble = data["noble"]
     if not isinstance(noble, str) or noble not in NOBLES:
         raise EventFormatError(f"unknown noble {noble!r} (N-01 .. N-10)", "noble")
@@ -306,17 +298,17 @@ def _noble(data: Mapping[str, Any]) -> NobleVisited:
 
 
 def _revealed(data: Mapping[str, Any]) -> CardRevealed:
-    _fields(data, frozenset({"type", "card"}), ("card",))
+    check_fields(data, frozenset({"type", "card"}), ("card",))
     return CardRevealed(_card(data["card"], "card"))
 
 
 def _identified(data: Mapping[str, Any]) -> CardIdentified:
-    _fields(data, frozenset({"type", "player", "card"}), ("player", "card"))
+    check_fields(data, frozenset({"type", "player", "card"}), ("player", "card"))
     return CardIdentified(_int(data["player"], "player", 0, 3), _card(data["card"], "card"))
 
 
 def _passed(data: Mapping[str, Any]) -> TurnPassed:
-    _fields(data, frozenset({"type"}), ())
+    check_fields(data, frozenset({"type"}), ())
     return TurnPassed()
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..corrections import RETRACTION, Retraction, retraction_from_dict, retraction_to_dict
-from ..errors import EventFormatError
+from ..errors import EventFormatError, check_fields
 from .catalogue import (
     CARDS,
     COLOR_NAMES,
@@ -272,16 +272,6 @@ _SPACE_BY_EXACT_NAME = {name: i for i, name in enumerate(SPACE_NAMES)}
 _COLOR_BY_EXACT_NAME = {name: i for i, name in enumerate(COLOR_NAMES)}
 
 
-def _fields(data: Mapping[str, Any], allowed: frozenset[str], required: tuple[str, ...]) -> None:
-    """Refuse a field the event does not have (the first by name), then a missing one."""
-    extra = sorted(set(data) - allowed, key=str)
-    if extra:
-        raise EventFormatError("unknown field", str(extra[0]))
-    for key in required:
-        if key not in data:
-            raise EventFormatError("missing field", key)
-
-
 def _space(value: Any, field: str) -> int:
     """A board space by name (``c3``, any case)."""
     try:
@@ -392,7 +382,7 @@ _KEYS_PLAYER = _keys("player")
 
 def _tokens_taken(data: Mapping[str, Any]) -> TokensTaken:
     if data.keys() != _KEYS_SPACES:
-        _fields(data, _KEYS_SPACES, ("spaces",))
+        check_fields(data, _KEYS_SPACES, ("spaces",))
     spaces = data["spaces"]
     if not isinstance(spaces, list) or not spaces:
         raise EventFormatError("expected a non-empty list of spaces", "spaces")
@@ -401,7 +391,7 @@ def _tokens_taken(data: Mapping[str, Any]) -> TokensTaken:
 
 def _card_purchased(data: Mapping[str, Any]) -> CardPurchased:
     if data.keys() != _KEYS_PURCHASE:
-        _fields(data, _KEYS_PURCHASE, ("card", "payment"))
+        check_fields(data, _KEYS_PURCHASE, ("card", "payment"))
     return CardPurchased(
         _card_id(data["card"], "card"), counts_from_dict(data["payment"], "payment")
     )
@@ -409,19 +399,19 @@ def _card_purchased(data: Mapping[str, Any]) -> CardPurchased:
 
 def _privilege_spent(data: Mapping[str, Any]) -> PrivilegeSpent:
     if data.keys() != _KEYS_SPACE:
-        _fields(data, _KEYS_SPACE, ("space",))
+        check_fields(data, _KEYS_SPACE, ("space",))
     return PrivilegeSpent(_space(data["space"], "space"))
 
 
 def _bonus_token_taken(data: Mapping[str, Any]) -> BonusTokenTaken:
     if data.keys() != _KEYS_SPACE:
-        _fields(data, _KEYS_SPACE, ("space",))
+        check_fields(data, _KEYS_SPACE, ("space",))
     return BonusTokenTaken(_space(data["space"], "space"))
 
 
 def _card_reserved(data: Mapping[str, Any]) -> CardReserved:
     if not data.keys() <= _KEYS_RESERVE or "gold" not in data:
-        _fields(data, _KEYS_RESERVE, ("gold",))
+        check_fields(data, _KEYS_RESERVE, ("gold",))
     gold = _space(data["gold"], "gold")
     deck = data.get("deck")
     if deck is not None:
@@ -438,19 +428,19 @@ def _card_reserved(data: Mapping[str, Any]) -> CardReserved:
 
 def _color_copied(data: Mapping[str, Any]) -> ColorCopied:
     if data.keys() != _KEYS_COLOR:
-        _fields(data, _KEYS_COLOR, ("color",))
+        check_fields(data, _KEYS_COLOR, ("color",))
     return ColorCopied(_color(data["color"], "color"))
 
 
 def _token_stolen(data: Mapping[str, Any]) -> TokenStolen:
     if data.keys() != _KEYS_COLOR:
-        _fields(data, _KEYS_COLOR, ("color",))
+        check_fields(data, _KEYS_COLOR, ("color",))
     return TokenStolen(_color(data["color"], "color"))
 
 
 def _royal_taken(data: Mapping[str, Any]) -> RoyalTaken:
     if data.keys() != _KEYS_ROYAL:
-        _fields(data, _KEYS_ROYAL, ("royal",))
+        check_fields(data, _KEYS_ROYAL, ("royal",))
     royal = data["royal"]
     if not isinstance(royal, str) or royal not in ROYALS:
         raise EventFormatError(f"no Royal card {royal!r} (R-1 .. R-4)", "royal")
@@ -459,19 +449,19 @@ def _royal_taken(data: Mapping[str, Any]) -> RoyalTaken:
 
 def _tokens_discarded(data: Mapping[str, Any]) -> TokensDiscarded:
     if data.keys() != _KEYS_TOKENS:
-        _fields(data, _KEYS_TOKENS, ("tokens",))
+        check_fields(data, _KEYS_TOKENS, ("tokens",))
     return TokensDiscarded(counts_from_dict(data["tokens"], "tokens"))
 
 
 def _card_revealed(data: Mapping[str, Any]) -> CardRevealed:
     if data.keys() != _KEYS_CARD:
-        _fields(data, _KEYS_CARD, ("card",))
+        check_fields(data, _KEYS_CARD, ("card",))
     return CardRevealed(_card_id(data["card"], "card"))
 
 
 def _board_replenished(data: Mapping[str, Any]) -> BoardReplenished:
     if data.keys() != _KEYS_TOKENS:
-        _fields(data, _KEYS_TOKENS, ("tokens",))
+        check_fields(data, _KEYS_TOKENS, ("tokens",))
     tokens = data["tokens"]
     if tokens is None:
         return BoardReplenished(None)
@@ -481,7 +471,7 @@ def _board_replenished(data: Mapping[str, Any]) -> BoardReplenished:
 
 
 def _game_set_up(data: Mapping[str, Any]) -> GameSetUp:
-    _fields(data, _KEYS_SETUP, ("first_player", "board", "pyramid"))
+    check_fields(data, _KEYS_SETUP, ("first_player", "board", "pyramid"))
     first = _player(data["first_player"], "first_player")
     board = data["board"]
     if not isinstance(board, list):
@@ -514,13 +504,13 @@ def _game_set_up(data: Mapping[str, Any]) -> GameSetUp:
 
 def _card_identified(data: Mapping[str, Any]) -> CardIdentified:
     if data.keys() != _KEYS_IDENTIFY:
-        _fields(data, _KEYS_IDENTIFY, ("player", "card"))
+        check_fields(data, _KEYS_IDENTIFY, ("player", "card"))
     return CardIdentified(_player(data["player"], "player"), _card_id(data["card"], "card"))
 
 
 def _player_resigned(data: Mapping[str, Any]) -> PlayerResigned:
     if data.keys() != _KEYS_PLAYER:
-        _fields(data, _KEYS_PLAYER, ("player",))
+        check_fields(data, _KEYS_PLAYER, ("player",))
     return PlayerResigned(_player(data["player"], "player"))
 
 
