@@ -40,7 +40,10 @@ COMMANDS: list[click.Command] = []
     "samples_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder of sample games for an empty database (default: the repository's fixtures/games).",
+    help=(
+        "Folder of sample games for an empty database "
+        "(default: the repository's fixtures/games and fixtures/splendor/games)."
+    ),
 )
 def serve(
     host: str,
@@ -61,7 +64,7 @@ def serve(
 
     from recorder import EventStore, StoreError, default_db_path
     from web import create_app
-    from web.samples import FIXTURES_DIR, ensure_sample_games
+    from web.samples import SAMPLE_DIRS, ensure_sample_games
     from web.server import default_workers, listen, serve_workers
     from web.server import serve as serve_one
 
@@ -70,7 +73,7 @@ def serve(
     try:
         with EventStore.open(path) as store:
             ensure_sample_games(
-                store, samples_dir or FIXTURES_DIR, say=lambda line: click.echo(line, err=True)
+                store, samples_dir or SAMPLE_DIRS, say=lambda line: click.echo(line, err=True)
             )
             games = store.count_games()
     except (StoreError, OSError) as exc:

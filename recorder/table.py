@@ -172,9 +172,11 @@ def log(
         before = _steps_or_stale(store, game_id, expect)
         kind = store.game(game_id).kind
         rules = get_game(kind)
-        state = store.state_at(game_id)
+        # The game exactly as it stood at ``before``: a write by another logger since then
+        # makes the append below fail on its expected step, never the reading of the text.
+        state = store.state_at(game_id, before)
         parsed = _read(
-            rules, state.copy(), game_id, text, as_played, _history(store, game_id, text)
+            rules, state.copy(), game_id, text, as_played, _history(store, game_id, text, before)
         )
         payloads = [rules.event_to_dict(e) for e in parsed.events]
         try:
@@ -211,7 +213,7 @@ def undo(
     before = _steps_or_stale(store, game_id, expect)
     kind = store.game(game_id).kind
     rules = get_game(kind)
-    stored = [e.event for e in store.events(game_id)]
+    stored = [e.event for e in store.events(game_id, before)]
     retraction = retraction_at(rules, stored, to)
     try:
         result = store.append(game_id, before, [rules.event_to_dict(retraction)])
@@ -250,12 +252,14 @@ def _steps_or_stale(store: EventStore, game_id: str, expect: int | None) -> int:
 UNDO_WORD = "undo"
 
 
-def _history(store: EventStore, game_id: str, text: str) -> tuple[list[Any], list[Any]] | None:
-    """The game's events and meta, for a text that takes steps back (``undo``); None
-    otherwise, so a plain move is read from the state alone, without reading the game."""
+def _history(
+    store: EventStore, game_id: str, text: str, steps: int
+) -> tuple[list[Any], list[Any]] | None:
+    """The game's first ``steps`` events and meta, for a text that takes steps back
+    (``undo``); None otherwise, so a plain move is read from the state alone."""
     if UNDO_WORD not in text.lower():
         return None
-    stored = store.events(game_id)
+    stored = store.events(game_id, steps)
     return [e.event for e in stored], [e.meta or None for e in stored]
 
 

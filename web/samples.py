@@ -18,6 +18,8 @@ log = logging.getLogger("tablelog.web")
 
 #: The repository's sample games.
 FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+#: Where ``tablelog serve`` finds its sample games: every game's fixtures.
+SAMPLE_DIRS = (FIXTURES_DIR, FIXTURES_DIR.parent / "splendor" / "games")
 
 #: Who plays the simulated games: each game seats the next few, in turn.
 SIMULATED_PLAYERS = (
@@ -66,7 +68,7 @@ def simulated_game(
 
 def ensure_sample_games(
     store: Any,
-    folder: Path = FIXTURES_DIR,
+    folder: Path | Sequence[Path] = SAMPLE_DIRS,
     *,
     simulated: int = 6,
     say: Callable[[str], None] = log.info,
@@ -80,9 +82,10 @@ def ensure_sample_games(
     if store.count_games() > 0:
         return 0
     added = 0
-    files = sample_files(folder)
+    folders = [folder] if isinstance(folder, Path) else list(folder)
+    files = [path for f in folders for path in sample_files(f)]
     if not files:
-        say(f"no sample games in {folder}")
+        say(f"no sample games in {', '.join(map(str, folders))}")
     for path in files:
         try:
             records = recorder_io.load_file(path)
@@ -97,7 +100,8 @@ def ensure_sample_games(
                 continue
             added += 1
     if added:
-        say(f"loaded {added} sample game{'s' if added != 1 else ''} from {folder}")
+        where = ", ".join(map(str, folders))
+        say(f"loaded {added} sample game{'s' if added != 1 else ''} from {where}")
         return added
     for seed in range(1, simulated + 1):
         store.import_game(simulated_game(seed))
