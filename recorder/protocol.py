@@ -97,8 +97,9 @@ class Recorder(Protocol):
         """The game's events in order, payloads upcast to the current version."""
         ...
 
-    def state_at(self, game_id: str, step: int | None = None) -> Any:
-        """The game's state after ``step`` events (all when None)."""
+    def state_at(self, game_id: str, step: int | None = None, *, row: GameRow | None = None) -> Any:
+        """The game's state after ``step`` events (all when None); ``row``, the game's
+        row when the caller has it, saves looking the game up again."""
         ...
 
     def list_games(

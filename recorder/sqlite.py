@@ -438,16 +438,24 @@ class EventStore(SqliteImports):
         rules: GameRules,
         step: int,
         names: Sequence[str],
+        last: int | None = None,
     ) -> Any:
         """The state after ``step`` stored events (a copy of its own): from this store's
         memory of the head, else from the nearest stored snapshot at or before ``step``,
-        folding only the events after it, else from the first event."""
+        folding only the events after it, else from the first event.
+
+        ``last``, the game's event count when known: snapshots are kept only at the head
+        and every :data:`SNAPSHOT_EVERY` steps, so a step short of both has none to find."""
         cached = self._states.get(game_id)
         if cached is not None and cached[0] == step:
             return cached[1].copy()
         start = 0
         state = None
-        if step > 0 and self._snapshots:
+        if (
+            step > 0
+            and self._snapshots
+            and (last is None or step == last or step >= SNAPSHOT_EVERY)
+        ):
             row = conn.execute(
                 "SELECT step, position FROM snapshots WHERE game_id = ? AND step <= ?"
                 " ORDER BY step DESC LIMIT 1",
@@ -610,25 +618,35 @@ class EventStore(SqliteImports):
         with self._lock:
             return self._conn.execute(sql + " ORDER BY sequence", params).fetchall()
 
-    def state_at(self, game_id: str, step: int | None = None) -> Any:
+    def state_at(self, game_id: str, step: int | None = None, *, row: GameRow | None = None) -> Any:
         """The engine state after the first ``step`` events (all when None; 0 is the
-        empty table).  :class:`StepOutOfRange` for a step beyond the last event."""
-        kind, names = self._kind_and_names(game_id)
+        empty table).  :class:`StepOutOfRange` for a step beyond the last event.
+
+        ``row``: the game's row (:meth:`game`) when the caller has read it already; its
+        kind, seat names (from its headers, as the state's names) and event count then
+        stand in for the store's own look-ups."""
+        if row is None:
+            kind, names = self._kind_and_names(game_id)
+        else:
+            kind = row.kind
+            names = seat_names(row.headers, get_game(kind).seats)
         rules = get_game(kind)
         if step is not None and (not isinstance(step, int) or step < 0):
             raise StepOutOfRange(game_id, step, self._count(game_id))
         with self._lock:
-            last = self._last_sequence(self._conn, game_id)
+            last = self._last_sequence(self._conn, game_id) if row is None else row.event_count
             if step is not None and step > last:
                 raise StepOutOfRange(game_id, step, last)
             at = last if step is None else step
             cached = self._states.get(game_id)
-            state = self._state_after(self._conn, game_id, kind, rules, at, names)
+            state = self._state_after(self._conn, game_id, kind, rules, at, names, last)
             if at == last and at and (cached is None or cached[0] != at):
                 # The head, folded afresh: kept for the next append (a log reads the game
                 # then writes to it).
                 self._remember_state(game_id, at, state.copy())
-            return state
+        if row is not None:
+            state.names = names  # the head kept in memory may name its seats otherwise
+        return state
 
     def _count(self, game_id: str) -> int:
         with self._lock:

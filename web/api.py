@@ -113,13 +113,8 @@ def state_body(store: Any, timelines: Any, row: Any, step: int) -> str:
     """The state API's answer for ``row``'s game after ``step`` events: from the game's
     fold when a reader of its pages made one, else one fold in the store."""
     tl = timelines.peek(row)
-    if tl is not None:
-        state = tl.state(step)
-    else:
-        state = store.state_at(row.id, step)
-        # the seats are named as the site names them (the store may name unnamed seats
-        # its own way in its messages)
-        state.names = boards.names(row)
+    # given the row, the store names the seats from its headers, as the site does
+    state = tl.state(step) if tl is not None else store.state_at(row.id, step, row=row)
     return json.dumps(
         {
             "game": row.id,

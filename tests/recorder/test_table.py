@@ -11,7 +11,7 @@ import pytest
 
 from engine.corrections import CorrectionError, Retraction, fold
 from engine.games import get_game
-from recorder import EventStore, GameNotFound
+from recorder import EventStore, GameNotFound, StepOutOfRange
 from recorder.io import export_json, game_import_from_events, load_file, load_text
 from recorder.sqlite import SNAPSHOT_EVERY
 from recorder.table import StaleStep, new_game, pending, undo
@@ -72,6 +72,15 @@ def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
             assert _position(fresh.state_at(gid, step)) == _position(
                 fold(RULES, events[:step]).state
             )
+    # Given the game's row, the store reads the same states without looking it up again.
+    with EventStore.open(tmp_path / "t.db") as fresh:
+        row = fresh.game(gid)
+        for step in (0, 1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 3, n, n):
+            state = fresh.state_at(gid, step, row=row)
+            assert _position(state) == _position(fold(RULES, events[:step]).state)
+            assert state.names == ("Ann", "Bo")
+        with pytest.raises(StepOutOfRange):
+            fresh.state_at(gid, n + 1, row=row)
 
 
 def test_without_snapshots_the_store_folds_from_the_first_event(store, tmp_path):
