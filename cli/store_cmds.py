@@ -34,7 +34,7 @@ def _stderr_is_terminal() -> bool:
 
 
 def _result_filters() -> tuple[str, ...]:
-    from recorder.sqlite import RESULT_STATUSES, result_conditions
+    from recorder.listing import RESULT_STATUSES, result_conditions
 
     return RESULT_STATUSES + result_conditions()
 

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.corrections import CorrectionError, Retraction, effective_steps
-from engine.errors import EngineError, IllegalMoveError, Rule, Violation
-from engine.games import GAMES, get_game
+from engine.errors import EngineError, IllegalMoveError, Violation
+from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
 from . import projections
@@ -47,6 +47,7 @@ from .errors import (
     StepOutOfRange,
     StoreError,
 )
+from .listing import filters_sql
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .prepare import (
     CACHE_LIMIT,
@@ -59,6 +60,7 @@ from .prepare import (
 )
 from .records import AppendResult, GameRow, StoredEvent, default_db_path, utc_now
 from .sqlite_import import SqliteImports
+from .stored import decode, parse_stored, violation_from_dict
 
 #: How long a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -386,7 +388,7 @@ class EventStore(SqliteImports):
             if meta:
                 violations = json.loads(meta).get("violations")
                 if violations:
-                    flagged.append((seq, [_violation_from_dict(v) for v in violations]))
+                    flagged.append((seq, [violation_from_dict(v) for v in violations]))
         status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0]
         return AppendResult(
             last_sequence=sequences[-1],
@@ -496,9 +498,9 @@ class EventStore(SqliteImports):
             " ORDER BY sequence",
             (game_id,),
         ):
-            event = _parse_stored(game_id, seq, rules, text, version, current)
+            event = parse_stored(game_id, seq, rules, text, version, current)
             marked = bool(
-                meta_text and _decode(game_id, seq, meta_text, "meta").get("played_illegally")
+                meta_text and decode(game_id, seq, meta_text, "meta").get("played_illegally")
             )
             out.append((event, marked))
         return out
@@ -579,8 +581,8 @@ class EventStore(SqliteImports):
         rows = self._event_rows(game_id, upto, full=True)
         out = []
         for seq, eid, etype, payload_text, version, meta_text, recorded in rows:
-            payload = _decode(game_id, seq, payload_text, "payload")
-            meta = _decode(game_id, seq, meta_text, "meta") if meta_text else {}
+            payload = decode(game_id, seq, payload_text, "payload")
+            meta = decode(game_id, seq, meta_text, "meta") if meta_text else {}
             if not isinstance(payload, dict) or not isinstance(meta, dict):
                 raise CorruptEvent(game_id, seq, "stored payload or meta is not a JSON object")
             try:
@@ -672,7 +674,7 @@ class EventStore(SqliteImports):
             key = (kind, version, current, payload_text)
             event = parsed.get(key)
             if event is None:
-                event = _parse_stored(game_id, seq, rules, payload_text, version, current)
+                event = parse_stored(game_id, seq, rules, payload_text, version, current)
                 if len(parsed) >= CACHE_LIMIT:
                     parsed.clear()
                 parsed[key] = event
@@ -694,7 +696,7 @@ class EventStore(SqliteImports):
                 if (
                     meta_text
                     and '"played_illegally"' in meta_text
-                    and _decode(game_id, seq, meta_text, "meta").get("played_illegally")
+                    and decode(game_id, seq, meta_text, "meta").get("played_illegally")
                 ):
                     rules.force(state, event)
                 else:
@@ -718,7 +720,7 @@ class EventStore(SqliteImports):
         any case), a result (``finished``, ``playing``, ``setup`` or a victory condition
         ``points``, ``crowns``, ``color``, ``resignation``) and a date range (inclusive,
         on the ``date`` header)."""
-        where, params = _filters(player, result, date_from, date_to)
+        where, params = filters_sql(player, result, date_from, date_to)
         return self._game_rows(
             where,
             params,
@@ -734,7 +736,7 @@ class EventStore(SqliteImports):
         date_to: Any = None,
     ) -> int:
         """How many games :meth:`list_games` would list with these filters, unpaged."""
-        where, params = _filters(player, result, date_from, date_to)
+        where, params = filters_sql(player, result, date_from, date_to)
         with self._lock:
             row = self._conn.execute(
                 "SELECT count(*) FROM games AS g JOIN game_summaries AS s ON s.game_id = g.id "
@@ -764,72 +766,6 @@ class EventStore(SqliteImports):
         """(kind, headers, events) of a game, for exporting."""
         row = self.game(game_id)
         return row.kind, row.headers, self.events(game_id)
-
-
-def _violation_from_dict(data: Mapping[str, Any]) -> Violation:
-    rule = data.get("rule") or {}
-    return Violation(
-        str(data.get("code", "")),
-        str(data.get("message", "")),
-        Rule(str(rule.get("section", "")), rule.get("page"), str(rule.get("source", "rulebook"))),
-    )
-
-
-def _decode(game_id: str, seq: int, text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError) as err:
-        raise CorruptEvent(game_id, seq, f"stored {what} is not valid JSON: {err}") from None
-
-
-def _parse_stored(
-    game_id: str, seq: int, rules: GameRules, text: str, version: int, current: int
-) -> Any:
-    payload = _decode(game_id, seq, text, "payload")
-    try:
-        if version != current:
-            payload = rules.upcast(payload, version)
-        return rules.event_from_dict(payload)
-    except EngineError as err:
-        raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
-    except (TypeError, ValueError, KeyError, AttributeError) as err:
-        raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
-
-
-RESULT_STATUSES = ("finished", "playing", "setup")
-
-
-def result_conditions() -> tuple[str, ...]:
-    """How games can be won, over every registered game (each game names its own)."""
-    return tuple(dict.fromkeys(c for rules in GAMES.values() for c in rules.conditions))
-
-
-def _filters(
-    player: str | None, result: str | None, date_from: Any, date_to: Any
-) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    if player:
-        clauses.append("g.id IN (SELECT game_id FROM game_players WHERE name = ?)")
-        params.append(player)
-    if result:
-        if result in RESULT_STATUSES:
-            clauses.append("s.status = ?")
-        elif result in result_conditions():
-            clauses.append("s.condition = ?")
-        else:
-            raise StoreError(
-                f"unknown result filter {result!r} (one of "
-                f"{', '.join(RESULT_STATUSES + result_conditions())})"
-            )
-        params.append(result)
-    if date_from:
-        clauses.append("s.date >= ?")
-        params.append(str(date_from))
-    if date_to:
-        clauses.append("s.date <= ?")
-        params.append(str(date_to))
-    return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
 if TYPE_CHECKING:
