@@ -22,6 +22,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from .. import card_row
+
 
 def _cls(extra: str) -> str:
     return f" {escape(extra)}" if extra else ""
@@ -89,19 +91,9 @@ def table(view: Mapping[str, Any]) -> Markup:
         '<section class="pyramid-area" aria-label="Display"><h2>Display</h2><div class="pyramid">',
     ]
     for row in view["display"]:
-        level, deck = row["level"], row["deck"]
-        out.append(
-            f'<div class="prow lv-{level}" data-level="{level}">'
-            f'<div class="deck lv-{level}" title="level-{level} deck: {deck} '
-            f'card{"s" if deck != 1 else ""} left"><span class="lvl">{"I" * level}</span>'
-            f'<span class="n">{deck}</span></div>'
-        )
-        for slot in row["slots"]:
-            if slot["card"]:
-                out.append(card(slot["card"], "revealed" if slot["revealed"] else ""))
-            else:
-                emptied = " emptied" if slot["emptied"] else ""
-                out.append(f'<div class="card empty{emptied}"></div>')
+        level = row["level"]
+        out.append(f'<div class="prow lv-{level}" data-level="{level}">')
+        out.append(card_row(row, card))
         out.append("</div>")
     out.append("</div></section>")
     return Markup("".join(out))

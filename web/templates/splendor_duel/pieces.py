@@ -23,6 +23,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from .. import card_row
+
 _TOKENS: dict[tuple[str, str, str], Markup] = {}
 _CARDS: dict[tuple[str, str, str], Markup] = {}
 
@@ -170,19 +172,9 @@ def table(view: Mapping[str, Any]) -> Markup:
         '    <div class="pyramid">',
     ]
     for row in view["pyramid"]:
-        level, deck = row["level"], row["deck"]
-        out.append(
-            f'\n      <div class="prow lv-{level}" data-level="{level}">\n'
-            f'        <div class="deck lv-{level}" title="level-{level} deck: {deck} '
-            f'card{"s" if deck != 1 else ""} left"><span class="lvl">{"I" * level}</span>'
-            f'<span class="n">{deck}</span></div>'
-        )
-        for slot in row["slots"]:
-            if slot["card"]:
-                out.append(card(slot["card"], "revealed" if slot["revealed"] else ""))
-            else:
-                emptied = " emptied" if slot["emptied"] else ""
-                out.append(f'<div class="card empty{emptied}"></div>')
+        level = row["level"]
+        out.append(f'\n      <div class="prow lv-{level}" data-level="{level}">\n        ')
+        out.append(card_row(row, card))
         out.append("\n      </div>")
     royals = "".join(royal(r) for r in view["royals"]) or '<span class="none">none left</span>'
     out.append(
