@@ -103,6 +103,14 @@ def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True)
     (up to the first unless ``stop_at_first_error`` is False)."""
     source = str(path)
     try:
+        size = os.stat(path).st_size
+        if size > MAX_FILE_BYTES:
+            raise ImportRejected(
+                None,
+                f"a file of {size:,} bytes; the limit is {MAX_FILE_BYTES:,} (split the games "
+                "into several files)",
+                source=source,
+            )
         data = Path(path).read_bytes()
     except OSError as err:
         raise ImportRejected(
@@ -113,6 +121,36 @@ def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True)
     except UnicodeDecodeError as err:
         raise ImportRejected(None, f"not UTF-8 text (byte {err.start})", source=source) from None
     return read_text(text, source, stop_at_first_error=stop_at_first_error)
+
+
+#: The largest game file read (a JSON archive of tens of thousands of games fits).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: The longest line of a notation file: a turn with a long comment is a few hundred characters;
+#: a longer line is refused before it is read (reading it costs memory by its length).
+MAX_LINE_CHARS = 100_000
+
+
+def _refuse_long_lines(text: str, source: str) -> None:
+    """ImportRejected at the first line longer than :data:`MAX_LINE_CHARS`."""
+    if len(text) <= MAX_LINE_CHARS:
+        return
+    start = 0
+    line = 1
+    while True:
+        end = text.find("\n", start)
+        stop = len(text) if end < 0 else end
+        if stop - start > MAX_LINE_CHARS:
+            raise ImportRejected(
+                None,
+                f"a line of {stop - start:,} characters; the limit is {MAX_LINE_CHARS:,}",
+                source=source,
+                line=line,
+                column=MAX_LINE_CHARS + 1,
+            )
+        if end < 0:
+            return
+        start = end + 1
+        line += 1
 
 
 def _refuse_lone_surrogates(text: str, source: str) -> None:
@@ -150,6 +188,7 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
     """:func:`read_file` of ``text``; ``source`` names it in errors."""
     _refuse_lone_surrogates(text, source)
     if _is_notation(text, source):
+        _refuse_long_lines(text, source)  # JSON may stand on one line: its reader is linear
         try:
             rules = game_for_notation(text)
         except UnknownGameKind as err:

@@ -124,7 +124,7 @@ class PayloadProblem:
 
 #: A quoted piece of the input longer than this is shown by its start and its length.
 QUOTE_LIMIT = 60
-_LONG_QUOTE = re.compile(r"'((?:[^'\\\n]|\\.){" + str(QUOTE_LIMIT + 1) + ",})'")
+_QUOTED = re.compile(r"'([^'\\\n]*+(?:\\.[^'\\\n]*+)*+)'")
 
 
 def _shortened(message: str) -> str:
@@ -136,6 +136,11 @@ def _shortened(message: str) -> str:
     """
     if len(message) <= QUOTE_LIMIT:
         return message
-    return _LONG_QUOTE.sub(
-        lambda m: f"'{m.group(1)[:QUOTE_LIMIT]}…' ({len(m.group(1))} characters)", message
-    )
+    return _QUOTED.sub(_cut, message)
+
+
+def _cut(m: re.Match[str]) -> str:
+    quoted = m.group(1)
+    if len(quoted) <= QUOTE_LIMIT:
+        return m.group()
+    return f"'{quoted[:QUOTE_LIMIT]}…' ({len(quoted)} characters)"

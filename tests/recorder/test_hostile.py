@@ -75,3 +75,54 @@ def test_half_a_character_from_a_caller_is_a_store_error_with_its_place(tmp_path
             log(store, game, "take c3 {a\udc80}")
         assert isinstance(caught.value, StoreError)
         assert store.game(game).event_count == 1
+
+
+def test_a_line_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    from recorder.io import MAX_LINE_CHARS
+
+    bad = tmp_path / "long.tl"
+    bad.write_text(EVENING + "\n1. Ann: take c3 {" + "x" * 10_000_000 + "}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(bad)])
+    assert result.exit_code == 1
+    assert f"long.tl:14:{MAX_LINE_CHARS + 1}: a line of 10,000,018 characters" in result.output
+    assert f"the limit is {MAX_LINE_CHARS:,}" in result.output
+    # the same comment over many short lines is a comment like any other
+    fine = tmp_path / "fine.tl"
+    fine.write_text(EVENING + "\n1. Ann: take c3 {" + "x\n" * 200_000 + "}\n", encoding="utf-8")
+    assert CliRunner().invoke(cli, ["validate", str(fine)]).exit_code == 0
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    from recorder.io import MAX_FILE_BYTES
+
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as out:  # sparse: nothing is written but its size
+        out.truncate(MAX_FILE_BYTES + 1)
+    result = CliRunner().invoke(cli, ["import", str(huge), "--db", str(tmp_path / "h.db")])
+    assert result.exit_code == 1
+    assert f"huge.json: a file of {MAX_FILE_BYTES + 1:,} bytes; the limit is" in result.output
+
+
+def test_a_game_row_changed_behind_the_stores_back_still_lists_and_replays(tmp_path: Path):
+    import sqlite3
+
+    from web import create_app
+
+    db = tmp_path / "changed.db"
+    with EventStore.open(db) as store:
+        game = new_game(store, EVENING)
+        log(store, game, "take c3")
+    conn = sqlite3.connect(db)
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'games'"):
+        if name.startswith("games_"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.execute("UPDATE games SET headers = '[1, 2]', players = '{\"a\": 1}'")
+    conn.commit()
+    conn.close()
+    listed = CliRunner().invoke(cli, ["games", "--db", str(db)])
+    assert listed.exit_code == 0 and game in listed.output, listed.output
+    client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
+    for url in ("/", "/api/games", f"/games/{game}/step/2", f"/api/games/{game}"):
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+    assert "Player 1" in client.get(f"/games/{game}/step/2").get_data(as_text=True)
