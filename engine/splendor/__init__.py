@@ -92,11 +92,9 @@ class Splendor:
         events: Sequence[Any] | None = None,
         meta: Sequence[Mapping[str, Any] | None] | None = None,
     ) -> ParsedGame:
-        # Classic Splendor's notation has no ``undo`` yet (tablelog undo works on the
-        # store): the game's events are not needed to read a move.
         from .notation import read_moves
 
-        return read_moves(state, text)
+        return read_moves(state, text, events, meta)  # type: ignore[arg-type]
 
     def parse_move(self, state: State, text: str) -> _events.Event:
         from .notation import parse_move
