@@ -68,13 +68,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, boards, site
+    from . import api, boards, record, site
 
     app.jinja_env.globals["game_titles"] = boards.titles()
     app.jinja_env.globals["static_url"] = _static_urls()
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(record.bp)
     _register_errors(app)
     app.after_request(_finish)
     return app
