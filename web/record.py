@@ -46,6 +46,7 @@ def _private(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
 
+
 #: How many logged steps the page lists (what another phone may have logged meanwhile).
 RECENT = 8
 
@@ -68,8 +69,12 @@ def log_move(game_id: str) -> Any:
     move = (request.form.get("move") or "").strip()
     limit = int(current_app.config["MAX_MOVE_LENGTH"])
     if not move or len(move) > limit:
-        why = "move: write one decision in notation" if not move else f"move: at most {limit} characters"
-        return _failed(row, writes.WriteError(400, _error_body(400, "Bad move", why)), move)
+        why = (
+            "move: write one decision in notation"
+            if not move
+            else f"move: at most {limit} characters"
+        )
+        return _failed(row, writes.WriteError(400, "No move", why), move[:limit])
     expect = _expect()
     as_played = request.form.get("as_played", "") not in ("", "0", "false", "off")
     try:
@@ -178,9 +183,7 @@ def _refusal(err: Any) -> dict[str, Any]:
 
 
 def _key_page(row: Any, status: int, message: str = "") -> Any:
-    return render_template(
-        "record/key.html", game=game_summary(row), message=message
-    ), status
+    return render_template("record/key.html", game=game_summary(row), message=message), status
 
 
 # --- the page --------------------------------------------------------------------------

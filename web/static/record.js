@@ -384,7 +384,7 @@
   function render() {
     if (!data) return;
     var g = groups();
-    if (mode === null && data.phase === "playing") {
+    if (mode === null && data.phase === "playing" && data.taps) {
       if (g.discard) mode = "discard";
       else if (g.reveal) {
         mode = "pick";
@@ -396,15 +396,16 @@
     var box = sheet();
     if (!box) return;
     box.textContent = "";
-    box.hidden = false;
     drawMessage(box);
     if (busy) box.appendChild(el("p", "hint", "Logging…"));
     else if (undoAsk && data.last) drawUndo(box);
+    else if (!data.taps) { /* the typed form only: the sheet says what the server answered */ }
     else if (data.phase !== "playing") box.appendChild(el("p", "hint", data.due || "The game is over."));
     else if (mode === "repl") drawRepl(box);
     else if (mode === "discard") drawDiscard(box);
     else if (mode === "pick") drawPick(box);
     else drawTable(box);
+    box.hidden = !box.childNodes.length;
   }
 
   // --- tapping the table ----------------------------------------------------------------
@@ -492,7 +493,7 @@
     var err = b.error || {};
     if (s === 201) {
       var texts = b.texts && b.texts.length ? b.texts : [text];
-      refresh({ kind: "done", text: "Logged: " + texts.join(" · ") + (b.flagged && b.flagged.some(Boolean) ? " (flagged as played though illegal)" : "") });
+      refresh({ kind: "done", text: "Logged: " + texts.join(" · ") + (b.flagged && b.flagged.some(function (f) { return f && f.length; }) ? " (flagged as played though illegal)" : "") });
       return;
     }
     if (s === 409) {
@@ -546,15 +547,26 @@
       });
     }
     r.classList.add("js");
-    if (!data.taps) return;
     var typed = r.querySelector("details.rec-type");
-    if (typed && !r.querySelector(".rec-refusal")) typed.open = false;
+    if (typed && data.taps && !r.querySelector(".rec-refusal")) typed.open = false;
     render();
+  }
+
+  // The typed form goes the same way as a tapped decision (its answer in the sheet).
+  function onSubmit(ev) {
+    var form = ev.target;
+    var r = root();
+    if (!r || !data || !form.classList || !form.classList.contains("rec-form") || !r.contains(form)) return;
+    ev.preventDefault();
+    var move = (form.elements.move.value || "").trim();
+    if (!move || busy) return;
+    var played = form.elements.as_played && form.elements.as_played.checked;
+    submit(move, !!played);
   }
 
   function onClick(ev) {
     var r = root();
-    if (!r || !data || !data.taps) return;
+    if (!r || !data) return;
     var undoLink = ev.target.closest && ev.target.closest("a.rec-undo");
     if (undoLink && r.contains(undoLink)) {
       ev.preventDefault();
@@ -562,11 +574,12 @@
       var s = sheet(); if (s) s.scrollIntoView({ block: "end" });
       return;
     }
-    var t = ev.target.closest && ev.target.closest("[data-target]");
+    var t = data.taps && ev.target.closest && ev.target.closest("[data-target]");
     if (t && r.contains(t)) { ev.preventDefault(); tap(t.getAttribute("data-target")); }
   }
 
   function onKey(ev) {
+    if (!data || !data.taps) return;
     if (ev.key !== "Enter" && ev.key !== " ") return;
     var t = ev.target.closest && ev.target.closest("[data-target][role=button]");
     if (t && root() && root().contains(t)) { ev.preventDefault(); tap(t.getAttribute("data-target")); }
@@ -591,6 +604,7 @@
     if (keyFromLink()) return;
     document.addEventListener("click", onClick);
     document.addEventListener("keydown", onKey);
+    document.addEventListener("submit", onSubmit);
     start(null);
   }
 
