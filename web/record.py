@@ -133,10 +133,6 @@ def _wants_json() -> bool:
     return best == "application/json"
 
 
-def _error_body(status: int, title: str, message: str) -> dict[str, Any]:
-    return {"error": {"status": status, "title": title, "message": message}}
-
-
 def _expect() -> int | None:
     raw = (request.form.get("expect") or "").strip()
     if not raw:
@@ -163,7 +159,7 @@ def _failed(row: Any, err: Any, move: str) -> Any:
 def _refused_writer(row: Any) -> Any:
     message = "This browser may not log this game: open the recorder link or enter the key."
     if _wants_json():
-        return jsonify(_error_body(403, "Forbidden", message)), 403
+        return jsonify({"error": {"status": 403, "title": "Forbidden", "message": message}}), 403
     return _key_page(row, 403, message)
 
 
