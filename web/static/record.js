@@ -212,14 +212,30 @@
       var row = el("div", "row alts");
       cur.alts.forEach(function (a) {
         var words = a.label.indexOf(" paying ") >= 0 ? a.label.split(" paying ")[1] : a.text;
-        var alt = button("alt" + (a.text === c.text ? " on" : ""), words, function () {
+        var alt = button("alt" + (a.text === c.text ? " on" : ""), "", function () {
           chosen = a; message = null; render();
         });
         alt.setAttribute("data-text", a.text);
+        alt.setAttribute("aria-label", "pay " + words);
+        paymentChips(alt, a.text, words);
         row.appendChild(alt);
       });
       box.appendChild(row);
     }
+  }
+
+  // A payment as token discs with their counts (``buy 1-03 (B1 G2 Y1)``).
+  function paymentChips(into, text, words) {
+    var m = /\(([^)]*)\)\s*$/.exec(text);
+    var parts = m ? m[1].split(/\s+/).filter(Boolean) : [];
+    if (!parts.length) { into.appendChild(el("span", "", words)); return; }
+    parts.forEach(function (p) {
+      var chip = el("span", "chip");
+      chip.appendChild(token(p.charAt(0)));
+      var n = p.slice(1);
+      if (n && n !== "1") chip.appendChild(el("b", "", "×" + n));
+      into.appendChild(chip);
+    });
   }
 
   function drawTable(box) {
@@ -236,11 +252,15 @@
     if (g.replenish) {
       row.appendChild(button("btn repl-start", "Replenish the board…", function () {
         mode = "repl"; drawn = []; sel = []; chosen = null; message = null; render();
+        var board = root().querySelector(".rec-board");
+        if (board) board.scrollIntoView({ block: "start" });
       }));
     }
     data.choices.forEach(function (c) {
       if (!AS_BUTTONS[c.group]) return;
-      var b = button("choice", c.label, function () { chosen = c; sel = []; message = null; render(); });
+      var on = chosen && chosen.text === c.text;
+      var b = button("choice" + (on ? " on" : ""), c.label, function () { chosen = c; sel = []; message = null; render(); });
+      b.setAttribute("aria-pressed", on ? "true" : "false");
       b.setAttribute("data-text", c.text);
       row.appendChild(b);
     });
@@ -327,11 +347,16 @@
       b.setAttribute("data-letter", l);
       b.disabled = !ok;
       b.appendChild(token(l));
-      b.appendChild(el("span", "", have[l] ? "×" + have[l] : ""));
+      b.appendChild(el("span", "", (have[l] || 0) + " of " + held(l)));
       row.appendChild(b);
     });
     box.appendChild(row);
     if (sel.length) box.appendChild(button("btn clear", "Start again", function () { sel = []; render(); }));
+  }
+
+  function held(letter) {
+    var cell = root().querySelector('.rec-player.to-move .tc[data-color="' + letter + '"] b');
+    return cell ? cell.textContent : "?";
   }
 
   // A list to pick from: the card revealed into the pyramid, a blind reserve shown.
@@ -361,11 +386,13 @@
       var printed = (data.cards || {})[card] || "";
       var hay = (c.label + " " + printed + " " + c.text).toLowerCase();
       if (!words.every(function (w) { return hay.indexOf(w) >= 0; })) return;
-      var b = button("pick" + (chosen && chosen.text === c.text ? " on" : ""), c.label, function () {
+      var short = c.group === "reveal" || c.group === "identify";
+      var b = button("pick" + (chosen && chosen.text === c.text ? " on" : ""), short ? card : c.label, function () {
         chosen = c; message = null; render();
         var s = sheet(); if (s) s.scrollTop = 0;
       });
       b.setAttribute("data-text", c.text);
+      if (short) b.setAttribute("aria-label", c.label);
       if (printed) b.appendChild(el("span", "words", printed));
       list.appendChild(b);
     });
