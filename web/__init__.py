@@ -1,6 +1,6 @@
-"""The replay site: a Flask app factory with two blueprints, the pages (``site``) and the
-JSON API (``api``).  Pages are rendered on the server and read without JavaScript; a small
-static script adds the keyboard and the step slider.
+"""The replay site: a Flask app factory with three blueprints, the pages (``site``), the
+JSON API (``api``) and the logging page (``record``).  Pages are rendered on the server
+and read without JavaScript; a small static script adds the keyboard and the step slider.
 
 Every game is reached through the registry (:mod:`web.boards`): the pages are the same for
 every kind, and each kind draws its own board from ``templates/<kind>/``.  Every request
@@ -9,7 +9,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'site']
+['api', 'record', 'site']
 """
 
 from __future__ import annotations

@@ -237,10 +237,26 @@ def test_a_refused_move_then_as_played_and_another_phone_first(browser: Any, ser
 
     # undo, confirmed first: a correction
     page.click("a.rec-undo")
+    assert "Take back step 3" in page.locator("#rec-sheet").inner_text()
     page.click("#rec-sheet button.undo-yes")
     page.wait_for_selector('#record.js[data-steps="4"]')
     assert page.locator(".rec-steps-list li.retracted").count() == 1
+    assert "Taken back: step 3, take b2 b3 b4 =RGG" in page.locator("#rec-sheet .done").inner_text()
+
+    # the narrowest phone: no sideways scroll, every target at least 44 px
+    page.set_viewport_size({"width": 360, "height": 740})
+    _no_sideways_scroll(page)
+    _targets_big_enough(page)
+    page.screenshot(path=str(ARTIFACTS / "record-phone-360.png"), full_page=True)
     assert page.errors == []
+
+
+def _targets_big_enough(page: Any) -> None:
+    sizes = page.eval_on_selector_all(
+        "#record .tgt, #rec-sheet button, .rec-nav .btn",
+        "els => els.filter(e => e.offsetParent).map(e => [e.offsetWidth, e.offsetHeight])",
+    )
+    assert sizes and all(min(box) >= 44 for box in sizes), sizes
 
 
 def test_the_logging_page_at_desktop_size(browser: Any, server: Any) -> None:
@@ -254,8 +270,5 @@ def test_the_logging_page_at_desktop_size(browser: Any, server: Any) -> None:
     page.screenshot(path=str(ARTIFACTS / "record-desktop.png"))
     page.click("#rec-sheet button.confirm")
     page.wait_for_selector('#record.js[data-steps="2"]')
-    for box in page.eval_on_selector_all(
-        "#record .tgt", "els => els.map(e => [e.offsetWidth, e.offsetHeight])"
-    ):
-        assert min(box) >= 44, box
+    _targets_big_enough(page)
     assert page.errors == []

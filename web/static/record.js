@@ -504,7 +504,15 @@
     busy = true;
     undoAsk = false;
     render();
-    post(data.undo, { expect: String(expect) }).then(function (res) { answer(res, "undo", expect); }, failed);
+    var last = data.last;
+    post(data.undo, { expect: String(expect) }).then(function (res) {
+      if (res.status === 201 && last) {
+        busy = false;
+        refresh({ kind: "done", text: "Taken back: step " + last.step + ", " + last.text + " (logged as a correction)." });
+        return;
+      }
+      answer(res, "undo", expect);
+    }, failed);
   }
 
   function failed() {
