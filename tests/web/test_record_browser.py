@@ -272,3 +272,31 @@ def test_the_logging_page_at_desktop_size(browser: Any, server: Any) -> None:
     page.wait_for_selector('#record.js[data-steps="2"]')
     _targets_big_enough(page)
     assert page.errors == []
+
+
+def test_without_javascript_the_forms_log(browser: Any, server: Any) -> None:
+    """The essential path without JavaScript: the key typed in its form, a decision typed
+    in notation, a refusal with its verdict and the offer to record it as played."""
+    text = FIXTURE.read_text(encoding="utf-8")
+    made = _api(server.url + "/api/games", {"notation": _setup_text(text)})
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server.url}/games/{made['id']}/record")
+    page.fill("input[name=key]", made["key"])
+    page.click("form.rec-keyform button[type=submit]")
+    page.wait_for_selector('#record[data-steps="1"]')
+    assert page.locator("details.rec-type").get_attribute("open") is not None
+    page.fill("#rec-move", "res L3 @c4")
+    page.click("form.rec-form button[type=submit]")
+    page.wait_for_selector('#record[data-steps="2"]')
+    page.fill("#rec-move", "take a1 c1")
+    page.click("form.rec-form button[type=submit]")
+    refusal = page.locator(".rec-refusal")
+    assert "p.5, Take up to 3 tokens" in refusal.inner_text()
+    assert page.locator('#record[data-steps="2"]').count() == 1
+    page.click(".rec-refusal button[type=submit]")
+    page.wait_for_selector('#record[data-steps="3"]')
+    assert page.locator(".rec-steps-list li.flagged").count() == 1
+    _no_sideways_scroll(page)
+    context.close()
