@@ -54,15 +54,13 @@ class _SessionInterface(SecureCookieSessionInterface):
 def init_app(app: Flask) -> None:
     """Secrets, sessions and CSRF protection for ``app`` (see the module's docstring)."""
     config = app.config
-    # Flask's default config holds SECRET_KEY = None and SESSION_COOKIE_SAMESITE = None:
-    # setdefault would keep them, so they are filled in when empty.
-    if not config.get("SECRET_KEY"):
+    if not config.get("SECRET_KEY"):  # Flask's defaults hold SECRET_KEY = None
         config["SECRET_KEY"] = os.environ.get("TABLELOG_SECRET_KEY") or secrets.token_hex(32)
     config.setdefault(
         "WRITE_SECRET", os.environ.get("TABLELOG_SECRET") or secrets.token_urlsafe(16)
     )
     config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    if not config.get("SESSION_COOKIE_SAMESITE"):
+    if not config.get("SESSION_COOKIE_SAMESITE"):  # Flask's defaults hold None here too
         config["SESSION_COOKIE_SAMESITE"] = "Lax"
     # A game at the table lasts longer than flask-wtf's default hour: the token lives
     # as long as the session.
