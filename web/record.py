@@ -32,6 +32,7 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.exceptions import HTTPException
 
 from . import auth, boards, params, writes
 from .db import get_store
@@ -49,6 +50,17 @@ def _private(response: Response) -> Response:
 
 #: How many logged steps the page lists (what another phone may have logged meanwhile).
 RECENT = 8
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(exc: HTTPException) -> Any:
+    """The page's script asks for JSON: its errors (a missing CSRF token, a bad
+    ``expect``) answer in JSON too, as the writes do; a browser's form gets the page."""
+    status = exc.code or 500
+    title, message = exc.name, exc.description or exc.name
+    if _wants_json():
+        return jsonify({"error": {"status": status, "title": title, "message": message}}), status
+    return render_template("error.html", status=status, title=title, message=message), status
 
 
 @bp.route("/games/<game_id>/record")

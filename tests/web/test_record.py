@@ -181,6 +181,8 @@ def test_refusals_write_nothing(app: Any, made: dict[str, Any]) -> None:
     # no CSRF token
     r = client.post(f"/games/{gid}/record", data=move)
     assert r.status_code == 400
+    r = client.post(f"/games/{gid}/record", data=move, headers=JSON)
+    assert r.status_code == 400 and "CSRF" in r.get_json()["error"]["message"]
     r = client.post(f"/games/{gid}/record/undo", data={"expect": "1"})
     assert r.status_code == 400
     assert _steps(app, gid) == 1
