@@ -65,6 +65,11 @@ def _open_with_link(browser: Any, server: Any, made: dict[str, Any], viewport: A
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # nothing refused by the CSP (no inline script or style; the JSON block is data)
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     page.errors = errors
     page.goto(server.url + made["record_url"])
     page.wait_for_selector("#record.js[data-steps]")
