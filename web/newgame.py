@@ -1,0 +1,199 @@
+"""Starting a game from the site: the new-game page (``GET/POST /games/new``), the page
+that shows the new game's recorder key once, and unlocking a game with its key
+(``POST /games/<id>/unlock``, what ``static/unlock.js`` sends from the recorder link).
+
+The form composes the game's notation (:mod:`web.setup_form`) and the game is created by
+:func:`web.writes.create_game`, the one path that creates games (the JSON API's
+``POST /api/games`` takes it too).  Creating is open on loopback and needs the server's
+secret elsewhere (:func:`web.auth.may_create`); every form carries a CSRF token.
+
+The recorder key travels only in a link's fragment (``/games/<id>/record#key=...``): a
+browser never sends a fragment to a server, so it is in no request line, no log and no
+Referer.  The page that shows it is not stored by any cache.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any
+
+import segno
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from . import boards, params, picker
+from .db import get_store
+from .picker import picker_groups
+from .setup_form import SETUPS, SetupForm, board_facts, kinds, slot_name
+
+bp = Blueprint("newgame", __name__)
+
+#: The longest recorder key :func:`unlock` reads (keys are far shorter).
+MAX_KEY = 200
+
+
+def _kind(value: str | None) -> str:
+    kind = (value or "").strip() or next(iter(SETUPS))
+    if kind not in SETUPS:
+        abort(400, description=f"kind: {kind[:40]!r} is not a game this page sets up")
+    return kind
+
+
+def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) -> Any:
+    rules = form.rules
+    setup = form.setup
+    max_seats = rules.seats.maximum
+    levels = [row.level for row in setup.rows]
+    groups = picker_groups(rules, levels)
+    drawn = {c["id"]: c["html"] for g in groups for c in g["cards"]}
+    rows = [
+        {
+            "row": row,
+            "slots": [
+                {
+                    "name": slot_name(row, i),
+                    "index": i,
+                    "value": form.values.get(slot_name(row, i), ""),
+                    "card": drawn.get(form.values.get(slot_name(row, i), "").strip()),
+                }
+                for i in range(1, row.slots(max_seats) + 1)
+            ],
+            "min_slots": row.needed(rules.seats.minimum),
+        }
+        for row in setup.rows
+    ]
+    board = None
+    if setup.board:
+        facts = board_facts(rules.kind)
+        board = {
+            **facts,
+            "rows": [facts["squares"][r * 5 : r * 5 + 5] for r in range(len(facts["squares"]) // 5)],
+            "letters": " ".join(t["letter"] for t in facts["tokens"]),
+        }
+    html = render_template(
+        "newgame/new.html",
+        form=form,
+        values=form.values,
+        errors=form.errors,
+        kind=rules.kind,
+        title=rules.title,
+        kinds=kinds(),
+        seats=rules.seats,
+        rows=rows,
+        board=board,
+        groups=groups,
+        privileges=setup.privileges,
+        ask_secret=not may_create,
+    )
+    return html, status
+
+
+@bp.route("/games/new", methods=["GET"])
+def new() -> Any:
+    """The new-game page for ``?kind=`` (Splendor Duel by default)."""
+    from . import auth
+
+    rules = boards.rules(_kind(request.args.get("kind")))
+    return _render_form(SetupForm.blank(rules), may_create=auth.may_create())
+
+
+@bp.route("/games/new", methods=["POST"])
+def create() -> Any:
+    """Create the game the form describes and show its recorder key; the form again,
+    its values kept and each error beside its field, when something is wrong."""
+    from . import auth, writes
+
+    rules = boards.rules(_kind(request.form.get("kind")))
+    form = SetupForm.read(rules, request.form.to_dict())
+    if not auth.may_create():
+        given = bool(request.form.get("secret"))
+        form.errors["secret"] = (
+            "the server's secret is wrong" if given else "this server asks for its secret here"
+        )
+        return _render_form(form, 403, may_create=False)
+    notation = form.check()
+    if notation is None:
+        return _render_form(form, 422, may_create=True)
+    try:
+        made = writes.create_game(notation)
+    except writes.WriteError as err:
+        body = err.body.get("error", {}) if isinstance(err.body, dict) else {}
+        form.errors["form"] = str(body.get("message") or "the game could not be created")
+        return _render_form(form, err.status if 400 <= err.status < 500 else 500)
+    game_id = str(made["id"])
+    auth.authorize(game_id)
+    return _key_page(game_id, str(made["key"]), form)
+
+
+def _record_path(game_id: str) -> str:
+    return f"{request.script_root}/games/{game_id}/record"
+
+
+def _key_page(game_id: str, key: str, form: SetupForm) -> Response:
+    link = f"{request.host_url.rstrip('/')}{_record_path(game_id)}#key={key}"
+    qr = segno.make(link, error="m")
+    html = render_template(
+        "newgame/key.html",
+        game_id=game_id,
+        names=form.names,
+        title=form.rules.title,
+        link=link,
+        record_url=_record_path(game_id),
+        qr=qr.svg_data_uri(scale=5, border=2, dark="#1d1b2e"),
+        qr_size=qr.symbol_size(scale=5, border=2)[0],
+        local_only=_is_loopback(request.host.rsplit(":", 1)[0].strip("[]")),
+        host=request.host,
+    )
+    response = Response(html, status=201, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Location"] = url_for("site.game", game_id=game_id)
+    return response
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@bp.route("/games/<game_id>/unlock", methods=["GET"])
+def unlock_form(game_id: str) -> Any:
+    """Unlocking without JavaScript: a field for the recorder key (the part of the
+    recorder link after ``#key=``)."""
+    row = _game(game_id)
+    return render_template("newgame/unlock.html", game_id=row.id, error=None)
+
+
+@bp.route("/games/<game_id>/unlock", methods=["POST"])
+def unlock(game_id: str) -> Any:
+    """``key`` (form field): when it is the game's recorder key, this browser may log
+    the game, and goes to its recording page; a wrong key authorises nothing (403)."""
+    from . import auth
+
+    row = _game(game_id)
+    key = (request.form.get("key") or "").strip()
+    if key.startswith("#key="):
+        key = key[5:]
+    wants_json = request.accept_mimetypes.best == "application/json"
+    if key and len(key) <= MAX_KEY and auth.unlock(row.id, key):
+        if wants_json:
+            return {"game": row.id, "unlocked": True, "record_url": _record_path(row.id)}
+        return redirect(_record_path(row.id), code=303)
+    message = (
+        "no recorder key was given"
+        if not key
+        else "this is not the recorder key of this game: nothing was unlocked"
+    )
+    if wants_json:
+        return {"error": {"status": 403, "title": "Wrong key", "message": message}}, 403
+    return render_template("newgame/unlock.html", game_id=row.id, error=message), 403
+
+
+def _game(game_id: str) -> Any:
+    return params.game_row(get_store(), game_id)
+
+
+bp.add_url_rule("/cards/<kind>/find", "find_cards", picker.find_view)
