@@ -54,7 +54,8 @@ class _SessionInterface(SecureCookieSessionInterface):
 def init_app(app: Flask) -> None:
     """Secrets, sessions and CSRF protection for ``app`` (see the module's docstring)."""
     config = app.config
-    config.setdefault("SECRET_KEY", os.environ.get("TABLELOG_SECRET_KEY") or secrets.token_hex(32))
+    if not config.get("SECRET_KEY"):  # Flask's defaults hold SECRET_KEY = None
+        config["SECRET_KEY"] = os.environ.get("TABLELOG_SECRET_KEY") or secrets.token_hex(32)
     config.setdefault(
         "WRITE_SECRET", os.environ.get("TABLELOG_SECRET") or secrets.token_urlsafe(16)
     )

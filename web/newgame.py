@@ -67,7 +67,9 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
         facts = board_facts(rules.kind)
         board = {
             **facts,
-            "rows": [facts["squares"][r * 5 : r * 5 + 5] for r in range(len(facts["squares"]) // 5)],
+            "rows": [
+                facts["squares"][r * 5 : r * 5 + 5] for r in range(len(facts["squares"]) // 5)
+            ],
             "letters": " ".join(t["letter"] for t in facts["tokens"]),
         }
     html = render_template(
@@ -163,8 +165,20 @@ def _is_loopback(host: str) -> bool:
 def unlock_form(game_id: str) -> Any:
     """Unlocking without JavaScript: a field for the recorder key (the part of the
     recorder link after ``#key=``)."""
+    from . import auth
+
     row = _game(game_id)
-    return render_template("newgame/unlock.html", game_id=row.id, error=None)
+    return _unlock_page(row.id, None, authorized=auth.may_write(row.id))
+
+
+def _unlock_page(game_id: str, error: str | None, authorized: bool = False) -> str:
+    return render_template(
+        "newgame/unlock.html",
+        game_id=game_id,
+        error=error,
+        authorized=authorized,
+        record_url=_record_path(game_id),
+    )
 
 
 @bp.route("/games/<game_id>/unlock", methods=["POST"])
@@ -189,7 +203,7 @@ def unlock(game_id: str) -> Any:
     )
     if wants_json:
         return {"error": {"status": 403, "title": "Wrong key", "message": message}}, 403
-    return render_template("newgame/unlock.html", game_id=row.id, error=message), 403
+    return _unlock_page(row.id, message), 403
 
 
 def _game(game_id: str) -> Any:

@@ -25,6 +25,12 @@
     kindSelect.addEventListener("change", function () { kindForm.submit(); });
   }
 
+  // the cards' places and the picker (used from the players' and the board's code too)
+  var pickerEl = form.querySelector("[data-picker]");
+  var picker = pickerEl && pickerEl.tablelogPicker;
+  var slots = Array.prototype.slice.call(form.querySelectorAll(".slot"));
+  var active = null;
+
   // --- players and who starts ------------------------------------------------------------
   var nameInputs = Array.prototype.slice.call(form.querySelectorAll(".player-fields input"));
   var seatChoices = Array.prototype.slice.call(form.querySelectorAll(".choice[data-seat]"));
@@ -209,10 +215,6 @@
   }
 
   // --- the cards -----------------------------------------------------------------------
-  var pickerEl = form.querySelector("[data-picker]");
-  var picker = pickerEl && pickerEl.tablelogPicker;
-  var slots = Array.prototype.slice.call(form.querySelectorAll(".slot"));
-  var active = null;
 
   function slotInput(slot) { return slot.querySelector("input"); }
   function slotLevel(slot) { return slot.closest(".slot-row").getAttribute("data-level"); }

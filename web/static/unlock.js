@@ -5,12 +5,13 @@
  * from <meta name="csrf-token"> in the X-CSRFToken header), takes the fragment out of
  * the address bar and the history (history.replaceState) whatever the answer, and
  * reloads the page when the key was right; a wrong key is said on the page and
- * authorises nothing.  Without JavaScript, /games/<id>/unlock has a form for the key. */
+ * authorises nothing.  The unlock page (/games/<id>/unlock#key=...) does the same and
+ * then goes to the recording page; without JavaScript it has a form for the key. */
 (function () {
   "use strict";
 
   var match = /(?:^#|&)key=([^&]+)/.exec(window.location.hash);
-  var game = /\/games\/([^/]+)\/record\/?$/.exec(window.location.pathname);
+  var game = /\/games\/([^/]+)\/(record|unlock)\/?$/.exec(window.location.pathname);
   if (!match || !game) return;
   var key = decodeURIComponent(match[1]);
   var clean = window.location.pathname + window.location.search;
@@ -19,7 +20,8 @@
   var meta = document.querySelector('meta[name="csrf-token"]');
   var body = new URLSearchParams();
   body.set("key", key);
-  var url = window.location.pathname.replace(/\/record\/?$/, "/unlock");
+  var url = window.location.pathname.replace(/\/(record|unlock)\/?$/, "/unlock");
+  var record = window.location.pathname.replace(/\/(record|unlock)\/?$/, "/record");
 
   function say(text) {
     var p = document.createElement("p");
@@ -40,7 +42,8 @@
     body: body
   }).then(function (r) {
     if (r.ok) {
-      window.location.reload();
+      if (game[2] === "record") window.location.reload();
+      else window.location.replace(record);
       return null;
     }
     return r.json().then(function (b) {
