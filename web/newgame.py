@@ -199,7 +199,7 @@ def unlock(game_id: str) -> Any:
     message = (
         "no recorder key was given"
         if not key
-        else "this is not the recorder key of this game: nothing was unlocked"
+        else "that is not this game's recorder key, so this browser may not log it"
     )
     if wants_json:
         return {"error": {"status": 403, "title": "Wrong key", "message": message}}, 403

@@ -259,7 +259,10 @@
   function activate(slot) {
     slots.forEach(function (s) { s.classList.toggle("active", s === slot); });
     active = slot;
-    if (picker) picker.setLevel(slot ? slotLevel(slot) : "");
+    if (!picker) return;
+    picker.setLevel(slot ? slotLevel(slot) : "");
+    // every place filled: the picker steps aside until a place is tapped again
+    pickerEl.hidden = !slot;
   }
 
   function firstEmpty(level) {

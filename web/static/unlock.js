@@ -47,10 +47,10 @@
       return null;
     }
     return r.json().then(function (b) {
-      say("This recorder link did not unlock the game: " +
-        ((b && b.error && b.error.message) || "the server refused it (" + r.status + ")") + ".");
+      var text = (b && b.error && b.error.message) || "the server refused it (" + r.status + ")";
+      say("Recorder link refused: " + text + ".");
     }, function () {
-      say("This recorder link did not unlock the game (the server answered " + r.status + ").");
+      say("Recorder link refused (the server answered " + r.status + ").");
     });
   }).catch(function () {
     say("The recorder link could not be checked: the server did not answer. Open the link again.");
