@@ -14,11 +14,11 @@ Referer.  The page that shows it is not stored by any cache.
 
 from __future__ import annotations
 
-import ipaddress
+import secrets
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from . import boards, params, picker
@@ -30,6 +30,10 @@ bp = Blueprint("newgame", __name__)
 
 #: The longest recorder key :func:`unlock` reads (keys are far shorter).
 MAX_KEY = 200
+#: The session remembers the last few forms it created a game from (a reload of the
+#: key page, or a second tap, must not create the game twice).
+SESSION_FORMS = "created_forms"
+SESSION_FORMS_MAX = 8
 
 
 def _kind(value: str | None) -> str:
@@ -96,7 +100,9 @@ def new() -> Any:
     from . import auth
 
     rules = boards.rules(_kind(request.args.get("kind")))
-    return _render_form(SetupForm.blank(rules), may_create=auth.may_create())
+    form = SetupForm.blank(rules)
+    form.values["form_id"] = secrets.token_urlsafe(12)
+    return _render_form(form, may_create=auth.may_create())
 
 
 @bp.route("/games/new", methods=["POST"])
@@ -107,24 +113,45 @@ def create() -> Any:
 
     rules = boards.rules(_kind(request.form.get("kind")))
     form = SetupForm.read(rules, request.form.to_dict())
+    form_id = (request.form.get("form_id") or "")[:64]
+    created = session.get(SESSION_FORMS)
+    created = dict(created) if isinstance(created, dict) else {}
+    if form_id and form_id in created:
+        return _already_created(str(created[form_id]))
     if not auth.may_create():
         given = bool(request.form.get("secret"))
         form.errors["secret"] = (
             "the server's secret is wrong" if given else "this server asks for its secret here"
         )
         return _render_form(form, 403, may_create=False)
+    # the secret field comes back empty (a secret is never written into a page)
+    local = auth.is_loopback(request.remote_addr)
     notation = form.check()
     if notation is None:
-        return _render_form(form, 422, may_create=True)
+        return _render_form(form, 422, may_create=local)
     try:
         made = writes.create_game(notation)
     except writes.WriteError as err:
         body = err.body.get("error", {}) if isinstance(err.body, dict) else {}
         form.errors["form"] = str(body.get("message") or "the game could not be created")
-        return _render_form(form, err.status if 400 <= err.status < 500 else 500)
+        return _render_form(form, err.status if 400 <= err.status < 500 else 500, local)
     game_id = str(made["id"])
     auth.authorize(game_id)
+    if form_id:
+        created[form_id] = game_id
+        session[SESSION_FORMS] = dict(list(created.items())[-SESSION_FORMS_MAX:])
     return _key_page(game_id, str(made["key"]), form)
+
+
+def _already_created(game_id: str) -> Response:
+    """The form was sent again (a reload of the key page): the game it created stands,
+    and its key is not shown twice."""
+    html = render_template(
+        "newgame/created.html", game_id=game_id, record_url=_record_path(game_id)
+    )
+    response = Response(html, status=409, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _record_path(game_id: str) -> str:
@@ -153,12 +180,9 @@ def _key_page(game_id: str, key: str, form: SetupForm) -> Response:
 
 
 def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    from . import auth
+
+    return host == "localhost" or auth.is_loopback(host)
 
 
 @bp.route("/games/<game_id>/unlock", methods=["GET"])

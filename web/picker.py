@@ -57,12 +57,18 @@ def picker_groups(
     rules: GameRules,
     levels: Iterable[int] | None = None,
     only: Collection[str] | None = None,
+    state: Any | None = None,
 ) -> list[dict[str, Any]]:
     """The cards a picker shows, highest level first: ``[{"level", "label", "cards":
     [{"id", "level", "words", "html"}]}]``.  ``levels`` keeps those levels (level 0:
-    classic Splendor's nobles); ``only`` keeps those ids (the cards still unseen)."""
+    classic Splendor's nobles); ``only`` keeps those ids; ``state`` keeps the cards still
+    unseen there (in a deck, or reserved blind), as the game's own look-up says (for
+    the card revealed into a game in progress)."""
     by_level: dict[int, list[dict[str, Any]]] = {}
     keep = None if levels is None else set(levels)
+    if state is not None:
+        unseen = {c.id for c in rules.find_cards("", state)}
+        only = unseen if only is None else unseen & set(only)
     for card in rules.cards().values():
         if (keep is not None and card.level not in keep) or (
             only is not None and card.id not in only

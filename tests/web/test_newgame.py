@@ -97,7 +97,7 @@ def game_ids(db: str) -> list[str]:
 
 def errors(page: Any) -> dict[str, str]:
     html = page.get_data(as_text=True)
-    found = re.findall(r'<p class="field-error" id="err-([^"]+)"[^>]*>([^<]*)</p>', html)
+    found = re.findall(r'<p class="field-error[^"]*" id="err-([^"]+)"[^>]*>([^<]*)</p>', html)
     return {name: re.sub("&#39;", "'", text) for name, text in found}
 
 
@@ -333,3 +333,52 @@ def test_the_picker_draws_every_card_once_by_level() -> None:
     nobles = picker_groups(CLASSIC, levels=[0])
     assert nobles[0]["label"] == "Nobles" and 'class="royal noble' in nobles[0]["cards"][0]["html"]
     assert resolve(DUEL, "2-5").id == "2-05"
+
+
+def test_sending_the_form_again_creates_no_second_game(client: Any, db: str) -> None:
+    page = client.get("/games/new").get_data(as_text=True)
+    form_id = re.search(r'name="form_id" value="([^"]+)"', page)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert form_id and csrf
+    values = {**FILLED, "form_id": form_id.group(1), "csrf_token": csrf.group(1)}
+    first = client.post("/games/new", data=values)
+    assert first.status_code == 201
+    gid, _, key = key_link(first)
+    again = client.post("/games/new", data=values)  # a reload of the key page
+    assert again.status_code == 409
+    html = again.get_data(as_text=True)
+    assert "already created" in html and gid in html and key not in html
+    assert game_ids(db) == [gid]
+
+
+def test_a_refused_setup_from_another_machine_asks_for_the_secret_again(
+    client: Any, db: str
+) -> None:
+    lan = {"environ_base": {"REMOTE_ADDR": "10.0.0.7"}}
+    refused = post(client, {**FILLED, "secret": "s3cret-for-tests", "level1_1": ""}, **lan)
+    assert refused.status_code == 422
+    html = refused.get_data(as_text=True)
+    assert 'name="secret"' in html and "s3cret-for-tests" not in html
+    assert game_ids(db) == []
+
+
+@pytest.mark.parametrize("name", ["web.picker", "web.setup_form", "engine.splendor.view"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted and result.failed == 0
+
+
+def test_the_picker_of_a_game_in_progress_shows_only_unseen_cards() -> None:
+    import random
+
+    events = DUEL.random_game(random.Random(3))
+    state = DUEL.new_state()
+    for event in events[:30]:
+        DUEL.play(state, event)
+    groups = picker_groups(DUEL, levels=[1, 2, 3], state=state)
+    shown = {c["id"] for g in groups for c in g["cards"]}
+    assert shown == {c.id for c in DUEL.find_cards("", state)}
+    assert len(shown) < len(DUEL.cards())

@@ -146,12 +146,8 @@ def test_a_new_game_by_taps_at_phone_size(
                 page.screenshot(path=str(ARTIFACTS / "newgame-picker-phone.png"))
             page.click(f'.pick[data-card="{card_id}"]')
             taken.append(card_id)
-            assert (
-                page.input_value(
-                    f'input[name="level{level}_{len(taken) - sum(len(PYRAMID[x]) for x in PYRAMID if x > level)}"]'
-                )
-                == card_id
-            )
+            place = PYRAMID[level].index(card_id) + 1
+            assert page.input_value(f'input[name="level{level}_{place}"]') == card_id
             assert card_id not in shown(page)
     assert page.is_hidden(".picker")  # every place filled: the picker steps aside
     # tapping a filled place gives its card back, the picker takes it again
@@ -240,3 +236,44 @@ def test_a_new_game_by_taps_at_phone_size(
 
     assert problems == []
     assert key not in caplog.text
+
+
+def test_a_new_game_without_javascript(browser: Any, server: Any) -> None:
+    """The form as text fields: the board as letters, cards by id or description; a
+    description that fits several cards comes back next to its field, the rest kept."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server.url}/games/new?kind=splendor")
+    assert page.is_hidden(".picker") and page.is_hidden(".slot-pick")
+    page.fill("#player1", "Ann")
+    page.fill("#player2", "Bo")
+    page.fill("#player3", "Cid")
+    page.check('input[name="first"][value="2"]')
+    cards = {
+        "nobles": ["N-06", "N-08", "N-01", "N-04"],
+        "level3": ["3-19", "3-02", "3-16", "3-08"],
+        "level2": ["2-18", "2-08", "2-12", "2-29"],
+        "level1": ["1-09", "1-37", "1-05", "1-17"],
+    }
+    for word, ids in cards.items():
+        for i, cid in enumerate(ids, start=1):
+            page.fill(f'input[name="{word}_{i}"]', cid)
+    page.fill('input[name="level1_2"]', "level 1 blue")  # fits several cards
+    page.click("text=Create the game")
+    page.wait_for_selector(".form-errors")
+    error = page.inner_text("#err-level1_2")
+    assert "cards fit 'level 1 blue'" in error and "say more, or give the id" in error
+    assert page.input_value("#player3") == "Cid"
+    assert page.input_value('input[name="level3_4"]') == "3-08"
+    page.screenshot(path=str(ARTIFACTS / "newgame-nojs-error-phone.png"), full_page=True)
+    page.fill('input[name="level1_2"]', "1-37")
+    page.click("text=Create the game")
+    page.wait_for_selector(".key-page")
+    gid = re.search(r"/games/([0-9a-f]+)/record#key=", page.get_attribute(".key-link", "href"))
+    assert gid
+    with EventStore.open(server.db) as store:
+        text = export_notation(store, gid.group(1))
+    assert "nobles  N-06 N-08 N-01 N-04" in text and "level1  1-09 1-37 1-05 1-17" in text
+    assert '[First "2"]' in text and '[Player3 "Cid"]' in text
+    context.close()

@@ -323,5 +323,16 @@
     activate(firstEmpty());
   }
 
+  // one tap creates one game: the button is off while the form is on its way
+  form.addEventListener("submit", function () {
+    var button = form.querySelector('button[type="submit"]');
+    setTimeout(function () { button.disabled = true; button.textContent = "Creating\u2026"; }, 0);
+  });
+  window.addEventListener("pageshow", function () { // back to the page from the history
+    var button = form.querySelector('button[type="submit"]');
+    button.disabled = false;
+    button.textContent = "Create the game";
+  });
+
   updatePlayers();
 })();
