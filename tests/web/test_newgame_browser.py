@@ -159,6 +159,15 @@ def test_a_new_game_by_taps_at_phone_size(
     )
     page.click('.pick[data-card="1-27"]')
     assert page.inner_text(".ready-note") == "Ready."
+    small = page.eval_on_selector_all(
+        ".nav-new, .newgame button, .newgame .choice, .newgame select,"
+        " .newgame input:not([type=radio]):not([type=hidden])",
+        """els => els.filter(e => e.offsetParent !== null).map(e => {
+            const r = e.getBoundingClientRect();
+            return [e.className || e.name || e.tagName, Math.round(r.width), Math.round(r.height)];
+        }).filter(([, w, h]) => w < 44 || h < 44)""",
+    )
+    assert small == [], "targets under 44 px at phone size"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(ARTIFACTS / "newgame-filled-phone.png"), full_page=True)
 
@@ -232,6 +241,23 @@ def test_a_new_game_by_taps_at_phone_size(
     page.wait_for_function("() => document.querySelector('.picker-msg').textContent !== ''")
     assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
     page.screenshot(path=str(ARTIFACTS / "newgame-desktop.png"), full_page=True)
+    # classic Splendor: the nobles and who may start follow the number of players
+    page.select_option("#kind-select", "splendor")
+    page.wait_for_url("**/games/new?kind=splendor")
+    nobles = '.slot-row[data-word="nobles"] .slot:not([hidden])'
+    assert page.locator(nobles).count() == 3
+    for i, name in enumerate(("Ann", "Bo", "Cid"), start=1):
+        page.fill(f"#player{i}", name)
+    assert page.locator(nobles).count() == 4
+    assert page.locator(".choice[data-seat]:not([hidden])").all_inner_texts() == [
+        "Ann",
+        "Bo",
+        "Cid",
+    ]
+    page.fill(".picker-q", "noble 3 points")
+    page.wait_for_function("() => document.querySelector('.picker-msg').textContent !== ''")
+    assert shown(page) == [c.id for c in get_game("splendor").find_cards("noble 3 points")]
+    page.screenshot(path=str(ARTIFACTS / "newgame-splendor-desktop.png"), full_page=True)
     context.close()
 
     assert problems == []
