@@ -92,6 +92,13 @@ def _split_sql(script: str) -> Iterator[str]:
         yield buffer
 
 
+def _headers(text: str) -> dict[str, Any]:
+    """A game's stored headers; no header where the row is not a JSON object (a file
+    changed by another program: the game still lists and replays)."""
+    value = json.loads(text)
+    return value if isinstance(value, dict) else {}
+
+
 class EventStore(SqliteImports):
     """An append-only record of games in one SQLite file.  Open with :meth:`open`."""
 
@@ -574,7 +581,7 @@ class EventStore(SqliteImports):
             GameRow(
                 id=r[0],
                 kind=r[1],
-                headers=json.loads(r[2]),
+                headers=_headers(r[2]),
                 status=r[3],
                 winner=r[4],
                 condition=r[5],
