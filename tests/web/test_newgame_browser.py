@@ -106,6 +106,8 @@ def test_a_new_game_by_taps_at_phone_size(
     # ...a wrong tap corrected: go back to square 12, tap its colour again
     page.click('.sq[data-spiral="12"]')
     page.click('.swatch[data-letter="B"]')
+    page.locator(".board-entry .palette").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "newgame-board-phone.png"))
     # ...the rest by a colour, then its squares
     page.click("text=A colour, then its squares")
     for letter in sorted(set(BOARD[12:])):
@@ -127,6 +129,11 @@ def test_a_new_game_by_taps_at_phone_size(
     )
     assert "not something printed on a card" in page.inner_text(".picker-msg")
     assert len(shown(page)) == 13  # the level of the place to fill: level 3
+    page.fill(".picker-q", "1-27")  # a card of another level
+    page.wait_for_function(
+        "() => document.querySelector('.picker-msg').textContent.includes('other levels')"
+    )
+    assert shown(page) == []
     # the pyramid: each card found by its colour and points, then tapped
     taken: list[str] = []
     for level in (3, 2, 1):

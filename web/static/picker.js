@@ -127,6 +127,13 @@
     var text = "";
     if (this.error) {
       text = this.error;
+    } else if (this.matches !== null && n === 0 && this.level !== "") {
+      var elsewhere = this.cards.filter(function (c) {
+        var id = c.getAttribute("data-card");
+        return !self.taken.has(id) && self.matches.has(id);
+      }).length;
+      text = "no card of this level fits \u201c" + this.query + "\u201d" +
+        (elsewhere ? " (" + elsewhere + " of other levels do: tap All)" : "");
     } else if (this.matches !== null) {
       text = n === 0 ? "no card left fits \u201c" + this.query + "\u201d"
         : n === 1 ? "1 card fits: tap it (or press Enter)"
