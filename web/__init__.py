@@ -1,6 +1,7 @@
 """The replay site: a Flask app factory with four blueprints, the pages (``site``), the
-JSON API (``api``), the new-game page (``newgame``) and the logging page (``record``).  Pages are rendered on the server
-and read without JavaScript; a small static script adds the keyboard and the step slider.
+JSON API (``api``), the new-game page (``newgame``) and the logging page (``record``).
+Pages are rendered on the server and read without JavaScript; small static scripts add
+the keyboard, the step slider and tapping.
 
 Every game is reached through the registry (:mod:`web.boards`): the pages are the same for
 every kind, and each kind draws its own board from ``templates/<kind>/``.  Every request

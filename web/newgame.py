@@ -1,6 +1,6 @@
 """Starting a game from the site: the new-game page (``GET/POST /games/new``), the page
-that shows the new game's recorder key once, and unlocking a game with its key
-(``POST /games/<id>/unlock``, what ``static/unlock.js`` sends from the recorder link).
+that shows the new game's recorder key once (the logging page, :mod:`web.record`, takes
+the key from the recorder link or a form).
 
 The form composes the game's notation (:mod:`web.setup_form`) and the game is created by
 :func:`web.writes.create_game`, the one path that creates games (the JSON API's
@@ -18,7 +18,7 @@ import secrets
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from . import boards, params, picker
@@ -28,8 +28,6 @@ from .setup_form import SETUPS, SetupForm, board_facts, kinds, slot_name
 
 bp = Blueprint("newgame", __name__)
 
-#: The longest recorder key :func:`unlock` reads (keys are far shorter).
-MAX_KEY = 200
 #: The session remembers the last few forms it created a game from (a reload of the
 #: key page, or a second tap, must not create the game twice).
 SESSION_FORMS = "created_forms"
@@ -183,51 +181,6 @@ def _is_loopback(host: str) -> bool:
     from . import auth
 
     return host == "localhost" or auth.is_loopback(host)
-
-
-@bp.route("/games/<game_id>/unlock", methods=["GET"])
-def unlock_form(game_id: str) -> Any:
-    """Unlocking without JavaScript: a field for the recorder key (the part of the
-    recorder link after ``#key=``)."""
-    from . import auth
-
-    row = _game(game_id)
-    return _unlock_page(row.id, None, authorized=auth.may_write(row.id))
-
-
-def _unlock_page(game_id: str, error: str | None, authorized: bool = False) -> str:
-    return render_template(
-        "newgame/unlock.html",
-        game_id=game_id,
-        error=error,
-        authorized=authorized,
-        record_url=_record_path(game_id),
-    )
-
-
-@bp.route("/games/<game_id>/unlock", methods=["POST"])
-def unlock(game_id: str) -> Any:
-    """``key`` (form field): when it is the game's recorder key, this browser may log
-    the game, and goes to its recording page; a wrong key authorises nothing (403)."""
-    from . import auth
-
-    row = _game(game_id)
-    key = (request.form.get("key") or "").strip()
-    if key.startswith("#key="):
-        key = key[5:]
-    wants_json = request.accept_mimetypes.best == "application/json"
-    if key and len(key) <= MAX_KEY and auth.unlock(row.id, key):
-        if wants_json:
-            return {"game": row.id, "unlocked": True, "record_url": _record_path(row.id)}
-        return redirect(_record_path(row.id), code=303)
-    message = (
-        "no recorder key was given"
-        if not key
-        else "that is not this game's recorder key, so this browser may not log it"
-    )
-    if wants_json:
-        return {"error": {"status": 403, "title": "Wrong key", "message": message}}, 403
-    return _unlock_page(row.id, message), 403
 
 
 def _game(game_id: str) -> Any:

@@ -269,32 +269,21 @@ def test_the_key_is_never_logged_and_unlocks_only_with_itself(
     gid, _, key = key_link(made)
 
     phone = app.test_client()  # another browser: no session of its own yet
+    record = f"/games/{gid}/record"
+    assert 'id="record-key"' in phone.get(record).get_data(as_text=True)  # the key form
     wrong_key = key[:-2] + ("AA" if not key.endswith("AA") else "BB")
     for bad in (wrong_key, "", "x" * 500):
-        refused = phone.post(
-            f"/games/{gid}/unlock",
-            data={"csrf_token": token(phone, f"/games/{gid}/unlock"), "key": bad},
-        )
+        refused = phone.post(f"{record}/key", data={"csrf_token": token(phone, record), "key": bad})
         assert refused.status_code == 403
-        assert 'class="field-error"' in refused.get_data(as_text=True)
+        assert "That is not this game" in refused.get_data(as_text=True)
     denied = phone.post(f"/api/games/{gid}/events", json={"move": "take c3", "expect": 1})
     assert denied.status_code == 401  # nothing was authorised
-    as_json = phone.post(
-        f"/games/{gid}/unlock",
-        data={"key": wrong_key},
-        headers={"Accept": "application/json", "X-CSRFToken": token(phone, f"/games/{gid}/unlock")},
-    )
-    assert as_json.status_code == 403 and as_json.json["error"]["title"] == "Wrong key"
     # no CSRF token: refused before the key is even looked at
-    assert phone.post(f"/games/{gid}/unlock", data={"key": key}).status_code == 400
+    assert phone.post(f"{record}/key", data={"key": key}).status_code == 400
 
-    opened = phone.post(
-        f"/games/{gid}/unlock",
-        data={"csrf_token": token(phone, f"/games/{gid}/unlock"), "key": key},
-    )
-    assert opened.status_code == 303
-    assert opened.headers["Location"].endswith(f"/games/{gid}/record")
-    assert "may log this game" in phone.get(f"/games/{gid}/unlock").get_data(as_text=True)
+    opened = phone.post(f"{record}/key", data={"csrf_token": token(phone, record), "key": key})
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(record)
+    assert 'id="record-key"' not in phone.get(record).get_data(as_text=True)
     logged = phone.post(f"/api/games/{gid}/events", json={"move": "take c3", "expect": 1})
     assert logged.status_code == 201, logged.json
 
@@ -302,8 +291,8 @@ def test_the_key_is_never_logged_and_unlocks_only_with_itself(
     assert caplog.records, "the log was captured"
 
 
-def test_unlocking_an_unknown_game_is_not_found(client: Any) -> None:
-    assert client.get("/games/0123456789ab/unlock").status_code == 404
+def test_the_logging_page_of_an_unknown_game_is_not_found(client: Any) -> None:
+    assert client.get("/games/0123456789ab/record").status_code == 404
 
 
 # --- the picker --------------------------------------------------------------------------------

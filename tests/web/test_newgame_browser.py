@@ -204,17 +204,11 @@ def test_a_new_game_by_taps_at_phone_size(
         ).status
         == 401
     )
-    has_record_page = any(
-        r.rule == "/games/<game_id>/record" for r in server.app.url_map.iter_rules()
-    )
-    # the link as shared; before the recording page is wired, its twin on the unlock page
-    landing = link if has_record_page else link.replace("/record#", "/unlock#")
-    phone.goto(landing)
-    phone.wait_for_url(f"**/games/{gid}/record")
+    phone.goto(link)
+    phone.wait_for_selector("#record")
     assert "key=" not in phone.url
     assert "key=" not in phone.evaluate("window.location.href")
-    phone.goto(f"{server.url}/games/{gid}/unlock")
-    assert "may log this game" in phone.inner_text(".unlocked")
+    assert phone.locator("#record-key").count() == 0  # the logging page, not the key form
     wrote = other.request.post(
         f"{server.url}/api/games/{gid}/events", data={"move": "take c3", "expect": 1}
     )
@@ -223,11 +217,9 @@ def test_a_new_game_by_taps_at_phone_size(
     # a wrong key: said on the page, nothing authorised
     third = browser.new_context(viewport=PHONE)
     stranger = third.new_page()
-    stranger.goto(f"{server.url}/games/{gid}/unlock#key={key[:-3]}abc")
-    stranger.wait_for_selector(".unlock-error")
-    assert "Recorder link refused: that is not this game's recorder key" in stranger.inner_text(
-        ".unlock-error"
-    )
+    stranger.goto(f"{server.url}/games/{gid}/record#key={key[:-3]}abc")
+    stranger.wait_for_selector(".rec-refused")
+    assert "not this game's recorder key" in stranger.inner_text(".rec-refused")
     assert "key=" not in stranger.url
     stranger.screenshot(path=str(ARTIFACTS / "newgame-wrong-key-phone.png"), full_page=True)
     assert (
