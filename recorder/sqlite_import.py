@@ -15,14 +15,15 @@ from typing import Any
 
 from engine.games import DEFAULT_KIND, get_game
 
-from . import pipeline, projections
+from . import chain, pipeline, projections
+from .chain import identity_headers
 from .errors import ImportRejected
 from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
 from .prepare import (
+    CHAIN_HEX,
     Prepared,
     derived_event_id,
     dumps,
-    identity_headers,
     prepare_game,
     user_meta_json,
 )
@@ -51,6 +52,9 @@ def _insert_events_sql(games: int) -> str:
     because the writer thread needs Python's global lock back after every statement:
     eight games a statement imported about 6% faster than one (sixteen, no faster).
 
+    Each item is the event's chain hash followed by its payload text
+    (:attr:`Prepared.events_json`), split here.
+
     ``json_each`` walks an array in order, so each game's events arrive in sequence; were
     it ever not to, the append trigger would refuse the insert (nothing would be stored
     out of order), and sorting them here measured 4% of the writing."""
@@ -60,9 +64,10 @@ def _insert_events_sql(games: int) -> str:
         first = f"CASE WHEN key >= ?{4 + 2 * i} THEN ?{4 + 2 * i} ELSE {first} END"
     return (
         "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        " meta, recorded_at) SELECT game, sequence, game || ':' || sequence,"
-        " json_extract(payload, '$.type'), payload, ?1, NULL, ?2 FROM (SELECT"
-        f" {game} AS game, key + 1 - {first} AS sequence, value AS payload FROM json_each(?3))"
+        " meta, recorded_at, hash) SELECT game, sequence, game || ':' || sequence,"
+        " json_extract(payload, '$.type'), payload, ?1, NULL, ?2, hash FROM (SELECT"
+        f" {game} AS game, key + 1 - {first} AS sequence, substr(value, {CHAIN_HEX + 1})"
+        f" AS payload, substr(value, 1, {CHAIN_HEX}) AS hash FROM json_each(?3))"
     )
 
 
@@ -73,14 +78,15 @@ _INSERT_EVENTS = {n: _insert_events_sql(n) for n in range(1, GAMES_PER_STATEMENT
 #: :attr:`Prepared.game_row`); their summaries and players follow the same way
 #: (:data:`recorder.projections.INSERT_SUMMARIES`, ``INSERT_PLAYERS``).
 _INSERT_GAMES = (
-    "INSERT INTO games (id, kind, players, date, place, tags, headers, status, created_at,"
-    f" last_activity) SELECT {json_columns(8)}, ?2, ?2 FROM json_each(?1)"
+    "INSERT INTO games (id, kind, players, date, place, tags, headers, status, head,"
+    f" created_at, last_activity) SELECT {json_columns(9)}, ?2, ?2 FROM json_each(?1)"
 )
-#: The same for a game whose events carry meta: ``[[type, payload, meta], ...]``.
+#: The same for a game whose events carry meta: ``[[type, payload, meta, hash], ...]``.
 _INSERT_EVENTS_WITH_META = (
     "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
-    " recorded_at) SELECT ?1, key + 1, ?1 || ':' || (key + 1), json_extract(value, '$[0]'),"
-    " json_extract(value, '$[1]'), ?2, json_extract(value, '$[2]'), ?3 FROM json_each(?4)"
+    " recorded_at, hash) SELECT ?1, key + 1, ?1 || ':' || (key + 1),"
+    " json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2,"
+    " json_extract(value, '$[2]'), ?3, json_extract(value, '$[3]') FROM json_each(?4)"
 )
 
 
@@ -323,7 +329,8 @@ class SqliteImports:
             else:
                 conn.executemany(
                     "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-                    " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " payload_version, meta, recorded_at, hash)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             p.game_id,
@@ -334,8 +341,9 @@ class SqliteImports:
                             version,
                             meta,
                             now,
+                            hash_,
                         )
-                        for seq, ((etype, payload, meta), given) in enumerate(
+                        for seq, ((etype, payload, meta, hash_), given) in enumerate(
                             zip(p.event_rows(), p.event_ids, strict=True), start=1
                         )
                     ],
@@ -435,24 +443,34 @@ class SqliteImports:
         conn: sqlite3.Connection,
         gid: str,
         p: Prepared,
-        rows: Sequence[tuple[str, str, str | None]],
+        rows: Sequence[tuple[str, str, str | None, str]],
         stored: int,
         now: str,
     ) -> None:
         """Append to stored game ``gid`` the events of ``p`` after its first ``stored``
         (checked: ``p`` was folded whole), and bring its summary up to date."""
         version = get_game(p.kind).payload_version
+        # The stored game's chain goes on from its own last hash: its events may carry
+        # meta that ``p``'s do not (only their payloads were compared).
+        (last,) = conn.execute(
+            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (gid, stored)
+        ).fetchone()
+        h = bytes.fromhex(last)
+        new = []
+        for seq, (etype, payload, meta, _) in enumerate(rows[stored:], start=stored + 1):
+            h = chain.link(h, chain.content(payload, chain.logger_meta(meta)))
+            new.append(
+                (gid, seq, derived_event_id(gid, seq), etype, payload, version, meta, now, h.hex())
+            )
         conn.executemany(
             "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-            " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (gid, seq, derived_event_id(gid, seq), etype, payload, version, meta, now)
-                for seq, (etype, payload, meta) in enumerate(rows[stored:], start=stored + 1)
-            ],
+            " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            new,
         )
         summary = (gid, *p.summary_row[1:])
         conn.execute(
-            "UPDATE games SET status = ?, last_activity = ? WHERE id = ?", (summary[3], now, gid)
+            "UPDATE games SET status = ?, last_activity = ?, head = ? WHERE id = ?",
+            (summary[3], now, h.hex(), gid),
         )
         projections.write_summary(conn, summary, now)
 
@@ -469,7 +487,7 @@ class SqliteImports:
         if len(stored) != len(rows):
             return False
         given = p.event_ids or [None] * len(rows)
-        for (seq, eid, payload, meta), (_, ppayload, pmeta), geid in zip(
+        for (seq, eid, payload, meta), (_, ppayload, pmeta, _), geid in zip(
             stored, rows, given, strict=True
         ):
             if payload != ppayload or user_meta_json(meta) != user_meta_json(pmeta):

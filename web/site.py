@@ -110,6 +110,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         moves_html=_moves_html(tl, n),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
+        head=tl.row.head,
     )
 
 
