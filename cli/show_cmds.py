@@ -40,7 +40,8 @@ def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
     status = rules.status(state)
     click.echo(status.result.text if status.result is not None else f"\nnext: {status.due}")
     label = "head" if at == row.event_count else f"hash at step {at}"
-    mark = f" (does not verify: {broken[0]}; see tablelog verify)" if broken else ""
+    where = f"from step {broken[0].step}" if broken and broken[0].step else "at its head"
+    mark = f" (does not verify {where}: see tablelog verify)" if broken else ""
     click.echo(f"{label} {short(shown)}{mark}")
 
 

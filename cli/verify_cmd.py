@@ -47,7 +47,7 @@ def verify_cmd(
     Examples:
       tablelog verify
       tablelog verify 6138631be858 --json
-      tablelog verify --file evening.tl 6138631be858
+      tablelog verify --file fixtures/games/dispute.tl 6138631be858
     """
     if file_path is not None:
         if len(games) != 1:
@@ -109,7 +109,7 @@ def _verify_file(path: Path, game_id: str, as_json: bool, db_path: Path | None) 
         raise Unreadable(str(err) if err.source else f"{path}: {err}") from None
     file_hashes = [
         chain.origin(prepared.kind, records[0].headers).hex(),
-        *(row[3] for row in prepared.event_rows()),
+        *(row[3].hex() for row in prepared.event_rows()),
     ]
     with opened(db_path, must_exist=True, error=Unreadable) as store:
         stored = store.step_hashes(game_id)

@@ -26,7 +26,8 @@ The canonical bytes, defined here and nowhere else (SHA-256 throughout):
   additions (event ids, recording times, the violations it found) are left out, so the
   same game imported from notation, from JSON or logged move by move has the same chain.
 
-Hashes are written as 64 lowercase hex digits; :func:`short` is the 12 a player keeps.
+Each event's hash is stored raw (32 bytes); heads are written as 64 lowercase hex digits,
+and :func:`short` is the 12 a player keeps.
 """
 
 from __future__ import annotations
@@ -103,22 +104,22 @@ def logger_meta(meta_text: str | None) -> str | None:
 
 def stored_links(
     kind: str, headers: Mapping[str, Any], rows: Iterable[tuple[str, str | None]]
-) -> Iterator[str]:
-    """The hex hash of each step of a stored game, from its rows (payload JSON, stored
+) -> Iterator[bytes]:
+    """The raw hash of each step of a stored game, from its rows (payload JSON, stored
     meta JSON) in order."""
     h = origin(kind, headers)
     for payload_json, meta_text in rows:
         h = link(h, content(payload_json, logger_meta(meta_text)))
-        yield h.hex()
+        yield h
 
 
 def head_of(kind: str, headers: Mapping[str, Any], rows: Iterable[tuple[str, str | None]]) -> str:
     """The hex head of a game from its rows (payload JSON, stored meta JSON): the last
     step's hash, or the origin's for a game without events."""
-    head = origin(kind, headers).hex()
+    head = origin(kind, headers)
     for head in stored_links(kind, headers, rows):  # noqa: B007
         pass
-    return head
+    return head.hex()
 
 
 def short(head: str) -> str:

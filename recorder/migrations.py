@@ -323,7 +323,8 @@ CREATE TABLE recorder_keys (
 """
 
 # Migration 6 chains the record (:mod:`recorder.chain`): each event gets the hash of its
-# step, chained over the step before it, and each game its head.  SQLite cannot compute
+# step, chained over the step before it (raw, 32 bytes: half the size of its hex, which
+# the import would write for every event), and each game its head (hex).  SQLite cannot compute
 # SHA-256, so the backfill is Python: the events table is rebuilt (as migration 2 did:
 # a NOT NULL column with a CHECK cannot be added to a table holding rows) with every row
 # and its hash, and its triggers, indexes and view are made again.  The games' triggers
@@ -335,7 +336,8 @@ CREATE TABLE recorder_keys (
 # last activity and head.
 _EVENTS_V6 = _EVENTS_V2.replace("events_v2", "events_v6").replace(
     "    recorded_at TEXT NOT NULL,\n",
-    "    recorded_at TEXT NOT NULL,\n    hash TEXT NOT NULL CHECK (length(hash) = 64),\n",
+    "    recorded_at TEXT NOT NULL,\n"
+    "    hash BLOB NOT NULL CHECK (typeof(hash) = 'blob' AND length(hash) = 32),\n",
 )
 
 _MIGRATION_6_AFTER = (
@@ -398,7 +400,7 @@ def migration_6(conn: sqlite3.Connection) -> None:
             " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, *row, h) for row, h in zip(rows, hashes, strict=True)],
         )
-        head = hashes[-1] if hashes else chain.origin(kind, headers).hex()
+        head = (hashes[-1] if hashes else chain.origin(kind, headers)).hex()
         conn.execute("UPDATE games SET head = ? WHERE id = ?", (head, game_id))
     for statement in split_sql(_MIGRATION_6_AFTER.replace("{APPEND_ONLY}", APPEND_ONLY)):
         conn.execute(statement)

@@ -68,22 +68,28 @@ class Prepared:
     #: The game's head (:mod:`recorder.chain`), hex; it is also the last item of
     #: :attr:`game_row`.
     head: str = ""
+    #: Each event's chain hash, raw (32 bytes each), one after the other: SQLite takes
+    #: each event's from this one value (:func:`recorder.sqlite_import._insert_events_sql`).
+    hashes: bytes = b""
 
-    def event_rows(self) -> list[tuple[str, str, str | None, str]]:
-        """(type, payload JSON, stored meta JSON, chain hash) per event, for the slow
+    def event_rows(self) -> list[tuple[str, str, str | None, bytes]]:
+        """(type, payload JSON, stored meta JSON, raw chain hash) per event, for the slow
         paths."""
         items = json.loads(self.events_json)
+        h = self.hashes
         if not self.with_meta:
             return [
-                (json.loads(item[CHAIN_HEX:])["type"], item[CHAIN_HEX:], None, item[:CHAIN_HEX])
-                for item in items
+                (json.loads(payload)["type"], payload, None, h[i * HASH : i * HASH + HASH])
+                for i, payload in enumerate(items)
             ]
-        return [(item[0], item[1], item[2], item[3]) for item in items]
+        return [
+            (item[0], item[1], item[2] if len(item) > 2 else None, h[i * HASH : i * HASH + HASH])
+            for i, item in enumerate(items)
+        ]
 
 
-#: Hex digits of a chain hash; a plain game's events JSON holds each payload text behind
-#: its step's hash (:func:`recorder.sqlite_import._insert_events_sql` splits them).
-CHAIN_HEX = 64
+#: Bytes of a raw chain hash (SHA-256).
+HASH = 32
 
 
 #: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
@@ -362,7 +368,7 @@ def prepare_game(record: GameImport) -> Prepared:
         )
     game_id = record.game_id or derived_game_id(digest)
     hashes = chain_hashes(kind, headers, folded)
-    head = hashes[-1] if hashes else chain.origin(kind, headers).hex()
+    head = (hashes[-1] if hashes else chain.origin(kind, headers)).hex()
     tags = headers.get("tags")
     flagged_count = 0 if metas is None else sum(1 for m in metas if m and m.get("played_illegally"))
     summary = projections.summary_record(rules, state, names)
@@ -385,10 +391,9 @@ def prepare_game(record: GameImport) -> Prepared:
             game_id, kind, headers.get("date"), summary, n, flagged_count
         ),
         events_json=(
-            # Each payload's JSON string with its step's hash in front ('"' + hash + ...).
-            "[" + ",".join([f'"{h}{r[4][1:]}' for r, h in zip(folded, hashes, strict=True)]) + "]"
+            "[" + ",".join([r[4] for r in folded]) + "]"
             if metas is None
-            else dumps([[r[0], r[1], r[2], h] for r, h in zip(folded, hashes, strict=True)])
+            else dumps([[r[0], r[1]] if r[2] is None else [r[0], r[1], r[2]] for r in folded])
         ),
         with_meta=metas is not None,
         event_count=n,
@@ -397,13 +402,14 @@ def prepare_game(record: GameImport) -> Prepared:
         setup_json=folded[0][1] if folded else None,
         derived=record.game_id is None and not explicit,
         head=head,
+        hashes=b"".join(hashes),
     )
 
 
 def chain_hashes(
     kind: str, headers: dict[str, Any], folded: Sequence[_Row], start: bytes | None = None
-) -> list[str]:
-    """The hex hash of each step of ``folded`` (:mod:`recorder.chain`), chained from
+) -> list[bytes]:
+    """The raw hash of each step of ``folded`` (:mod:`recorder.chain`), chained from
     ``start`` (a raw hash; default the game's origin)."""
     h = chain.origin(kind, headers) if start is None else start
     link = chain.link
@@ -412,7 +418,7 @@ def chain_hashes(
     for row in folded:
         h = link(h, row[5])
         append(h)
-    return [d.hex() for d in out]
+    return out
 
 
 def prepare_or_error(record: GameImport) -> Prepared | ImportRejected:

@@ -317,7 +317,7 @@ class EventStore(SqliteImports, SqliteVerify):
             )
             conn.execute(
                 "UPDATE games SET status = ?, last_activity = ?, head = ? WHERE id = ?",
-                (summary["status"], now, hashes[-1], game_id),
+                (summary["status"], now, hashes[-1].hex(), game_id),
             )
             projections.write_summary(
                 conn,

@@ -63,7 +63,7 @@ def chain_findings(
     kind: str,
     headers: dict[str, Any],
     head: str | None,
-    rows: Sequence[tuple[int, str, str | None, str | None]],
+    rows: Sequence[tuple[int, str, str | None, bytes | None]],
 ) -> list[Finding]:
     """The chain's findings for one game from its stored rows (sequence, payload JSON,
     stored meta JSON, stored hash) in order, and its stored head: every step whose stored
@@ -85,7 +85,7 @@ def chain_findings(
             )
             expected_seq = seq
         own = chain.link(previous, chain.content(payload, chain.logger_meta(meta)))
-        if stored is None or own.hex() != stored:
+        if stored is None or own != stored:
             what = (
                 "the game's kind or headers, or this event, were changed"
                 if seq == 1
@@ -93,10 +93,7 @@ def chain_findings(
                 "was changed, or events before it were reordered or removed"
             )
             out.append(Finding(game_id, seq, "chain", f"the stored hash does not follow: {what}"))
-        try:
-            previous = bytes.fromhex(stored) if stored else own
-        except ValueError:
-            previous = own
+        previous = bytes(stored) if isinstance(stored, bytes) and len(stored) == 32 else own
         expected_seq += 1
     last = previous.hex()
     if head != last:
@@ -140,7 +137,7 @@ class SqliteVerify:
         row = conn.execute(
             "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
         ).fetchone()
-        return bytes.fromhex(row[0])
+        return bytes(row[0])
 
     def step_hash(self, game_id: str, step: int | None = None) -> str:
         """The chain hash stored at ``step`` (default the last), hex: the game's head
@@ -159,7 +156,7 @@ class SqliteVerify:
             found = self._conn.execute(
                 "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
             ).fetchone()
-        return str(found[0]) if found else ""
+        return bytes(found[0]).hex() if found else ""
 
     def chain_findings(self, game_id: str) -> list[Finding]:
         """The chain's findings for one game (:func:`chain_findings`): cheap enough to
@@ -191,7 +188,7 @@ class SqliteVerify:
             if row is None:
                 raise GameNotFound(game_id)
             hashes = [
-                str(r[0])
+                bytes(r[0]).hex()
                 for r in self._conn.execute(
                     "SELECT hash FROM events WHERE game_id = ? ORDER BY sequence", (game_id,)
                 )

@@ -640,10 +640,10 @@ def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backen
     hashes = list(chain.stored_links("splendor-duel", {"players": ["Ann", "Bo"]}, rows))
     backend.tamper(
         *(
-            f"UPDATE events SET hash = '{h}' WHERE game_id = '{gid}' AND sequence = {i}"
+            f"UPDATE events SET hash = X'{h.hex()}' WHERE game_id = '{gid}' AND sequence = {i}"
             for i, h in enumerate(hashes, start=1)
         ),
-        f"UPDATE games SET head = '{hashes[-1]}' WHERE id = '{gid}'",
+        f"UPDATE games SET head = '{hashes[-1].hex()}' WHERE id = '{gid}'",
     )
     assert [f.check for f in recorder.chain_findings(gid)] == []
     assert recorder.game(gid).head != kept

@@ -200,7 +200,7 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
     insert = (
         "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
         ' recorded_at, hash) VALUES (?, 2, ?, \'player_resigned\', \'{"type":"player_resigned",'
-        "\"player\":0}', 1, 'now', '" + "0" * 64 + "')"
+        "\"player\":0}', 1, 'now', zeroblob(32))"
     )
     # A derived-looking id must be its own place's.
     with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
