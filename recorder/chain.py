@@ -95,7 +95,10 @@ def logger_meta(meta_text: str | None) -> str | None:
     sorted compact JSON; None when nothing is left."""
     if not meta_text:
         return None
-    meta = json.loads(meta_text)
+    try:
+        meta = json.loads(meta_text)
+    except ValueError:
+        return meta_text  # not the store's: hashed as it is, so the chain shows it
     if not isinstance(meta, dict):
         return meta_text
     meta.pop("violations", None)
@@ -111,15 +114,6 @@ def stored_links(
     for payload_json, meta_text in rows:
         h = link(h, content(payload_json, logger_meta(meta_text)))
         yield h
-
-
-def head_of(kind: str, headers: Mapping[str, Any], rows: Iterable[tuple[str, str | None]]) -> str:
-    """The hex head of a game from its rows (payload JSON, stored meta JSON): the last
-    step's hash, or the origin's for a game without events."""
-    head = origin(kind, headers)
-    for head in stored_links(kind, headers, rows):  # noqa: B007
-        pass
-    return head.hex()
 
 
 def short(head: str) -> str:

@@ -175,7 +175,9 @@ class SqliteVerify:
         try:
             headers = json.loads(game[1])
         except ValueError:
-            return [Finding(game_id, None, "projection", "the stored headers are not JSON")]
+            headers = None
+        if not isinstance(headers, dict):
+            return [Finding(game_id, 1, "chain", "the stored headers are not a JSON object")]
         return chain_findings(game_id, game[0], headers, game[2], rows)
 
     def step_hashes(self, game_id: str) -> list[str]:
@@ -287,6 +289,8 @@ class SqliteVerify:
         try:
             rules = get_game(kind)
             headers = json.loads(headers_json)
+            if not isinstance(headers, dict):
+                return out  # named by the chain's findings
             names = seat_names(headers, rules.seats)
         except (UnknownGameKind, ValueError, EngineError, TypeError, AttributeError) as err:
             return [*out, Finding(game_id, None, "projection", f"the game cannot be read: {err}")]

@@ -664,3 +664,22 @@ def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backe
     found = {(f.check, f.step) for f in recorder.verify()}
     assert ("snapshot", step) in found
     assert ("trigger", None) in found
+
+
+def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):
+    events, meta = logged_game(14)
+    for gid in ("list", "meta", "payload"):
+        recorder.import_game(
+            GameImport(headers={"players": ["Ann", "Bo"]}, events=events, meta=meta, game_id=gid)
+        )
+    backend.tamper(
+        "UPDATE games SET headers = '[\"Ann\", \"Bo\"]' WHERE id = 'list'",
+        "UPDATE events SET meta = 'not json' WHERE game_id = 'meta' AND sequence = 3",
+        "UPDATE events SET payload = '{\"type\": \"nothing\"}' WHERE game_id = 'payload'"
+        " AND sequence = 4",
+    )
+    found = {(f.game, f.step, f.check) for f in recorder.verify() if f.game}
+    assert ("list", 1, "chain") in found
+    assert ("meta", 3, "chain") in found
+    assert ("payload", 4, "chain") in found
+    assert ("payload", 4, "fold") in found
