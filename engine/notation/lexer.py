@@ -9,7 +9,9 @@ several lines).  Each game's notation adds its own decision keywords.
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
+from collections.abc import Sequence
 
 #: Move assessments, as in chess annotation.
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
@@ -18,18 +20,25 @@ ILLEGAL_MARK = "!illegal"
 
 #: One token: a comment ``{...}``, a quoted text, a note ``(...)`` (each possibly left
 #: open), a mark (``!``, ``?!``, ``!illegal``), a word, or a stray closing bracket.
+#: Bracketed texts are matched by runs (``[^}\\]*+``) between escapes, possessively: in
+#: linear time and constant memory however long (one character at a time, a 10 MB
+#: comment took 2 GB of the regex engine's backtracking stack).
 TOKEN_RE = re.compile(
-    r"""\{(?:[^}\\]|\\.)*\}?|"(?:[^"\\\n]|\\.)*"?|\((?:[^)\\\n]|\\.)*\)?|[!?]+[a-z]*"""
-    r"""|[^\s{}()"!?]+|[})]""",
+    r"""\{[^}\\]*+(?:\\.[^}\\]*+)*+\}?"""
+    r"""|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?"""
+    r"""|\([^)\\\n]*+(?:\\.[^)\\\n]*+)*+\)?"""
+    r"""|[!?]+[a-z]*|[^\s{}()"!?]+|[})]""",
     re.S,
 )
-COMMENT_RE = re.compile(r"\{(?:[^}\\]|\\.)*\}", re.S)
-HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
+COMMENT_RE = re.compile(r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}", re.S)
+HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]\s*')
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-TURN_RE = re.compile(r"\s*(\d+)\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?")
+TURN_RE = re.compile(
+    r"\s*(\d{1,9})\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?"
+)
 #: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
 #: the general TURN_RE, which gives the same result on these lines.
-TURN_FAST_RE = re.compile(r"(\d+)\. (?:([^\s:{}()\"\[\]]+): )?")
+TURN_FAST_RE = re.compile(r"(\d{1,9})\. (?:([^\s:{}()\"\[\]]+): )?")
 #: A player's name as it may stand in a turn prefix.
 LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 #: A player's name that may stand bare in a decision (``id 2-07 by Alice``).
@@ -39,6 +48,23 @@ SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
 DECISION_RE = re.compile(
     r"""\s*([a-z]+(?:\s+[^\s{}()!?"]*[^a-z\s{}()!?"][^\s{}()!?"]*|\s*\([^()]*\))*)\s*|(\S+)"""
 )
+
+
+#: Words longer than this get no "did you mean" (no keyword is near, and comparing a
+#: hostile 10 MB word with each keyword took seconds).
+HINT_LENGTH = 24
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """`` (did you mean X?)`` for the choice closest to a mistyped ``word``, or ``""``.
+
+    >>> did_you_mean("tkae", ["take", "buy"])
+    ' (did you mean take?)'
+    """
+    if len(word) > HINT_LENGTH:
+        return ""
+    near = difflib.get_close_matches(word, choices, 1)
+    return f" (did you mean {near[0]}?)" if near else ""
 
 
 def escape(text: str, closer: str) -> str:
@@ -112,7 +138,11 @@ def normalize(text: str) -> str:
 
 
 def logical_lines(text: str) -> list[Line]:
-    """The lines of ``text``, a comment left open joining the lines up to its end."""
+    """The lines of ``text``, a comment left open joining the lines up to its end.
+
+    Linear in the text: each physical line is scanned once, however many lines a
+    comment spans (an open comment is always the last token of its line, since it runs
+    to the end of the text; only the lines after it are searched for its end)."""
     raw = text.split("\n")
     out: list[Line] = []
     i = 0
@@ -121,13 +151,53 @@ def logical_lines(text: str) -> list[Line]:
         line = raw[i]
         number = i + 1
         i += 1
-        if "{" in line:
-            while i < n and _unclosed(line):
-                line += "\n" + raw[i]
-                i += 1
-        out.append(Line(line, number))
+        opened = _open_comment(line, 0) if "{" in line else None
+        if opened is None:
+            out.append(Line(line, number))
+            continue
+        parts = [line]
+        while i < n:
+            segment = raw[i]
+            i += 1
+            parts.append(segment)
+            # the line break is a character of the comment (escaped or not), so the
+            # next line is searched from its start
+            closed = _comment_end(segment, 0)
+            while closed is not None:
+                reopened = _open_comment(segment, closed + 1)
+                if reopened is None:
+                    break
+                closed = _comment_end(segment, reopened + 1)
+            if closed is not None:
+                break
+        out.append(Line("\n".join(parts), number))
     return out
 
 
-def _unclosed(text: str) -> bool:
-    return any(tok[0] == "{" and not COMMENT_RE.fullmatch(tok) for tok in TOKEN_RE.findall(text))
+#: What may end a comment, or escape the character after it.
+_COMMENT_STOP = re.compile(r"[}\\]")
+
+
+def _comment_end(text: str, start: int) -> int | None:
+    """Inside a comment from ``start``: the index of the ``}`` that ends it, or None
+    when ``text`` ends first."""
+    pos = start
+    while True:
+        m = _COMMENT_STOP.search(text, pos)
+        if m is None:
+            return None
+        if m.group() == "}":
+            return m.start()
+        pos = m.end() + 1  # a backslash: the character after it is the comment's
+
+
+def _open_comment(text: str, start: int) -> int | None:
+    """Where a comment opened at or after ``start`` and left open at the end of
+    ``text`` begins, or None.  (It is the last token, but for a backslash ending the
+    text, which the comment takes only with the line break after it.)"""
+    opened = None
+    for m in TOKEN_RE.finditer(text, start):
+        token = m.group()
+        if token[0] == "{" and not COMMENT_RE.fullmatch(token):
+            opened = m.start()
+    return opened
