@@ -129,6 +129,8 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         moves_html=_moves_html(tl, n),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
+        head=tl.row.head,
+        head_broken=n == tl.last_step and bool(store.chain_findings(tl.row.id)),
     )
 
 
