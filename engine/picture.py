@@ -104,6 +104,7 @@ class Canvas:
         self.height = height
         self.title = title
         self.parts: list[str] = []
+        self._open = 0
 
     def _attrs(self, **attrs: object) -> str:
         out = []
@@ -222,8 +223,24 @@ class Canvas:
             f"<line{self._attrs(x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=width)}/>"
         )
 
+    def begin(self, part: str, **data: object) -> None:
+        """Open a group named ``part`` (``data-part``; ``data`` adds ``data-*`` values):
+        what a reader of the SVG (a test, a script) finds each piece by."""
+        attrs = "".join(f' data-{k.replace("_", "-")}="{esc(v)}"' for k, v in data.items())
+        self.parts.append(f'<g data-part="{esc(part)}"{attrs}>')
+        self._open += 1
+
+    def end(self) -> None:
+        """Close the group :meth:`begin` opened last."""
+        if not self._open:
+            raise ValueError("no group is open")
+        self._open -= 1
+        self.parts.append("</g>")
+
     def svg(self) -> str:
         """The whole drawing as an SVG document (UTF-8 text)."""
+        if self._open:
+            raise ValueError(f"{self._open} group(s) left open")
         w, h = self.width, self.height
         return (
             '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -269,6 +286,7 @@ def pip(c: Canvas, cx: float, cy: float, r: float, color: str, n: int) -> None:
 def card_back(c: Canvas, x: float, y: float, w: float, h: float, level: int, note: str) -> None:
     """A face-down card of ``level`` (a deck, or a blind reserve) with ``note`` under its
     level (``12 left``, ``hidden``)."""
+    c.begin("card-back", level=level)
     c.rect(x, y, w, h, FELT, stroke="#11142a", width=1.5, rx=7)
     c.rect(x + 5, y + 5, w - 10, h - 10, "none", stroke="#6c74b8", width=1, rx=5)
     c.text(
@@ -288,6 +306,7 @@ def card_back(c: Canvas, x: float, y: float, w: float, h: float, level: int, not
         fill="#e9e6f5",
         anchor="middle",
     )
+    c.end()
 
 
 def empty_slot(c: Canvas, x: float, y: float, w: float, h: float, emptied: bool) -> None:
@@ -312,13 +331,16 @@ def highlight(c: Canvas, x: float, y: float, w: float, h: float) -> None:
 
 def heading(c: Canvas, title: str, subtitle: str, *, x: float = 20, y: float = 36) -> None:
     """The picture's first lines: who plays (``title``) and which step it shows."""
+    c.begin("heading")
     c.text(x, y, title, size=26, bold=True, chars=chars_for(c.width - 2 * x, 26))
     if subtitle:
         c.text(x, y + 28, subtitle, size=17, fill=MUTED, chars=chars_for(c.width - 2 * x, 17))
+    c.end()
 
 
 def due_band(c: Canvas, x: float, y: float, w: float, text: str, *, over: bool) -> None:
     """What the game waits for now, or how it ended (``over``), on a band of its own."""
+    c.begin("due")
     c.rect(
         x,
         y,
@@ -331,6 +353,7 @@ def due_band(c: Canvas, x: float, y: float, w: float, text: str, *, over: bool) 
     )
     mark = "♛ " if over else "▶ "
     c.text(x + 14, y + 27, mark + text, size=19, bold=True, chars=chars_for(w - 28, 19))
+    c.end()
 
 
 def changes_box(
@@ -346,6 +369,14 @@ def changes_box(
 ) -> None:
     """What the step changed, one line each in the game's wording, in as many columns as
     the box needs (at most two); lines that do not fit are counted at the end."""
+    c.begin("changes")
+    _changes(c, x, y, w, h, lines, title, size)
+    c.end()
+
+
+def _changes(
+    c: Canvas, x: float, y: float, w: float, h: float, lines: Sequence[str], title: str, size: float
+) -> None:
     c.rect(x, y, w, h, PANEL, stroke=LINE, width=1.5, rx=8)
     c.text(x + 12, y + 22, title, size=14, fill=MUTED, bold=True)
     step = size * 1.35
@@ -378,19 +409,21 @@ def holdings(
     y: float,
     w: float,
     columns: Sequence[Mapping[str, Any]],
-    rows: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
+    rows: Sequence[tuple[str, str, Sequence[Mapping[str, Any]]]],
     *,
     first: float = 150,
     step: float = 58,
 ) -> None:
     """A player's counts by colour: a header of token discs (``columns``: each with
-    ``color`` and ``letter``), then each row's label and counts (``n``, and ``delta``
+    ``color`` and ``letter``), then each row (``data-part`` name, label, cells): its label
+    and counts (``n``, and ``delta``
     where the step changed it: the cell is tinted and the change written small)."""
     col0 = x + first
     for i, tk in enumerate(columns):
         token(c, col0 + i * step, y + 14, 13, tk["color"], tk["letter"])
     c.line(x + 12, y + 32, x + w - 12, y + 32, LINE)
-    for r, (label, cells) in enumerate(rows):
+    for r, (part, label, cells) in enumerate(rows):
+        c.begin(part)
         base = y + 56 + r * 28
         c.text(x + 16, base, label, size=14, fill=MUTED if r else INK, bold=r == 0)
         for i, cell in enumerate(cells):
@@ -404,6 +437,7 @@ def holdings(
             if delta:
                 ink = UP_INK if delta > 0 else DOWN_INK
                 c.text(cx + 25, base - 8, f"{delta:+d}", size=11, anchor="end", bold=True, fill=ink)
+        c.end()
 
 
 def step_heading(step: int, last: int, turn: int | None, actor: str | None, text: str) -> str:

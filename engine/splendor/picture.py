@@ -77,6 +77,7 @@ def picture(state: State, before: State | None = None, heading_text: str = "") -
 
 def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.0) -> None:
     """A development card as printed (``cv`` a card of the view): points, bonus, cost."""
+    c.begin("card", card=cv["id"])
     s = scale
     w, h = CARD_W * s, CARD_H * s
     fill, ink, rim = COLOURS.get(cv["color"], COLOURS["none"])
@@ -91,10 +92,12 @@ def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.
         col, row = divmod(i, 2)
         pip(c, x + (19 + col * 29) * s, y + (62 + row * 29) * s, 12.5 * s, p["color"], p["n"])
     c.text(x + w - 6 * s, y + h - 7 * s, cv["id"], size=15 * s, fill=MUTED, anchor="end", bold=True)
+    c.end()
 
 
 def noble(c: Canvas, x: float, y: float, n: Mapping[str, Any], scale: float = 1.0) -> None:
     """A noble tile: its points and the bonuses it requires."""
+    c.begin("noble", noble=n["id"])
     s = scale
     w = h = 96 * s
     c.rect(x, y, w, h, "#fbf3dc", stroke=WIN, width=2, rx=7 * s)
@@ -102,9 +105,11 @@ def noble(c: Canvas, x: float, y: float, n: Mapping[str, Any], scale: float = 1.
     c.text(x + w - 6 * s, y + 18 * s, n["id"], size=12 * s, fill=MUTED, anchor="end")
     for i, p in enumerate(n["requires"]):
         pip(c, x + (18 + i * 30) * s, y + 72 * s, 12.5 * s, p["color"], p["n"])
+    c.end()
 
 
 def _display(c: Canvas, v: Mapping[str, Any]) -> None:
+    c.begin("display")
     for i, row in enumerate(v["display"]):
         y = TOP + i * (CARD_H + 10)
         card_back(c, 20, y, CARD_W, CARD_H, row["level"], f"{row['deck']} left")
@@ -116,28 +121,39 @@ def _display(c: Canvas, v: Mapping[str, Any]) -> None:
                     highlight(c, x, y, CARD_W, CARD_H)
             else:
                 empty_slot(c, x, y, CARD_W, CARD_H, slot["emptied"])
+    c.end()
 
 
 def _bank(c: Canvas, v: Mapping[str, Any]) -> None:
     c.text(SIDE_X, TOP + 14, "Bank", size=15, fill=MUTED, bold=True)
+    c.begin("bank")
     for i, t in enumerate(v["bank"]):
         cx, cy = SIDE_X + 28 + i * 86, TOP + 50
         if t["delta"]:
             highlight(c, cx - 28, cy - 28, 56, 86)
         token(c, cx, cy, 24, t["color"], t["letter"])
         c.text(cx, cy + 52, t["n"], size=22, bold=True, anchor="middle")
+    c.end()
 
 
 def _nobles(c: Canvas, v: Mapping[str, Any]) -> None:
     y = TOP + 132
+    c.begin("table-nobles")
     c.text(SIDE_X, y - 8, "Nobles", size=15, fill=MUTED, bold=True)
     if not v["nobles"]:
         c.text(SIDE_X, y + 20, "none left", size=14, fill=MUTED)
     for i, n in enumerate(v["nobles"]):
         noble(c, SIDE_X + i * 106, y, n)
+    c.end()
 
 
 def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
+    c.begin("player", seat=p["seat"])
+    _panel(c, x, y, p)
+    c.end()
+
+
+def _panel(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
     frame = "#ff9f1a" if p["to_move"] else WIN if p["winner"] else LINE
     c.rect(x, y, PANEL_W, PANEL_H, PANEL, stroke=frame, width=4 if frame != LINE else 1.5, rx=10)
     c.text(x + 16, y + 32, p["name"], size=23, bold=True, chars=chars_for(PANEL_W - 170, 23))
@@ -152,10 +168,16 @@ def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
     ]
     for i, (label, value) in enumerate(stats):
         sx = x + 16 + i * 130
+        c.begin(label.lower() if label != "Reserved" else "reserved-count")
         c.text(sx, y + 58, label, size=13, fill=MUTED, bold=True)
         c.text(sx, y + 84, value, size=22, bold=True)
-    rows = [(f"Tokens {p['token_count']}/{MAX_TOKENS}", p["tokens"]), ("Bonuses", p["bonuses"])]
+        c.end()
+    rows = [
+        ("tokens", f"Tokens {p['token_count']}/{MAX_TOKENS}", p["tokens"]),
+        ("bonuses", "Bonuses", p["bonuses"]),
+    ]
     holdings(c, x, y + 92, PANEL_W, p["tokens"], rows, first=160, step=66)
+    c.begin("reserved")
     c.text(x + 16, y + 206, "Reserved", size=13, fill=MUTED, bold=True)
     if not p["reserved"]:
         c.text(x + 16, y + 230, "none", size=14, fill=MUTED)
@@ -168,7 +190,9 @@ def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
             card_back(c, rx, ry, CARD_W * s, CARD_H * s, r["level"], "hidden")
         if r["new"]:
             highlight(c, rx, ry, CARD_W * s, CARD_H * s)
+    c.end()
     nx = x + 16 + 3 * (CARD_W * s + 8) + 16
+    c.begin("nobles")
     c.text(nx, y + 206, "Nobles", size=13, fill=MUTED, bold=True)
     if not p["nobles"]:
         c.text(nx, y + 230, "none", size=14, fill=MUTED)
@@ -176,6 +200,7 @@ def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
         noble(c, nx + i * 86, y + 214, n, 0.8)
         if n["new"]:
             highlight(c, nx + i * 86, y + 214, 96 * 0.8, 96 * 0.8)
+    c.end()
 
 
 __all__ = ["WIDTH", "card", "height", "noble", "picture"]

@@ -104,9 +104,11 @@ def _board(c: Canvas, v: Mapping[str, Any]) -> None:
             bold=True,
         )
     c.rect(BOARD_X - 4, BOARD_Y - 4, size + 8, size + 8, FELT, rx=10)
+    c.begin("board")
     for index, sp in enumerate(v["board"]):
         row, col = divmod(index, 5)
         x, y = BOARD_X + col * CELL, BOARD_Y + row * CELL
+        c.begin("space", space=sp["name"])
         c.rect(x + 2, y + 2, CELL - 4, CELL - 4, FELT_CELL, rx=6)
         c.text(x + 7, y + 15, sp["spiral"], size=10, fill="#9aa0d0")
         cx, cy = x + CELL / 2, y + CELL / 2 + 2
@@ -116,7 +118,10 @@ def _board(c: Canvas, v: Mapping[str, Any]) -> None:
                 c.circle(cx, cy, 30, "none", stroke=HIGHLIGHT, width=3)
         elif sp["taken"]:
             token(c, cx, cy, 26, sp["taken_color"], sp["taken_letter"], ghost=True)
+        c.end()
+    c.end()
     y = BOARD_Y + size + 30
+    c.begin("bag")
     c.text(20, y, "Bag", size=15, fill=MUTED, bold=True)
     c.text(58, y, v["bag_total"], size=18, bold=True)
     x = 92
@@ -124,6 +129,7 @@ def _board(c: Canvas, v: Mapping[str, Any]) -> None:
         token(c, x, y - 6, 10, t["color"], t["letter"])
         c.text(x + 14, y, t["n"], size=14)
         x += 38
+    c.end()
 
 
 def _scrolls(c: Canvas, x: float, y: float, n: int, *, changed: bool = False) -> None:
@@ -143,6 +149,7 @@ def _scrolls(c: Canvas, x: float, y: float, n: int, *, changed: bool = False) ->
 
 def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.0) -> None:
     """A Jewel card as printed (``cv`` a card of the view) with its top-left at x, y."""
+    c.begin("card", card=cv["id"])
     s = scale
     w, h = CARD_W * s, CARD_H * s
     fill, ink, rim = COLOURS.get(cv["color"], COLOURS["none"])
@@ -165,10 +172,12 @@ def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.
         col, row = divmod(i, 2)
         pip(c, x + (16 + col * 25) * s, y + (74 + row * 25) * s, 11 * s, p["color"], p["n"])
     c.text(x + w - 5 * s, y + h - 6 * s, cv["id"], size=14 * s, fill=MUTED, anchor="end", bold=True)
+    c.end()
 
 
 def royal(c: Canvas, x: float, y: float, r: Mapping[str, Any], scale: float = 1.0) -> None:
     """A Royal card: its points and its ability."""
+    c.begin("royal", royal=r["id"])
     s = scale
     w, h = 68 * s, 84 * s
     c.rect(x, y, w, h, "#fbf3dc", stroke=WIN, width=2, rx=7 * s)
@@ -179,9 +188,11 @@ def royal(c: Canvas, x: float, y: float, r: Mapping[str, Any], scale: float = 1.
             x + w / 2, y + 75 * s, r["ability"]["symbol"], size=16 * s, anchor="middle", bold=True
         )
     c.text(x + w - 4 * s, y + 14 * s, r["id"], size=10 * s, fill=MUTED, anchor="end")
+    c.end()
 
 
 def _pyramid(c: Canvas, v: Mapping[str, Any]) -> None:
+    c.begin("pyramid")
     for i, row in enumerate(v["pyramid"]):
         y = TOP + i * (CARD_H + 8)
         deck = row["deck"]
@@ -194,25 +205,36 @@ def _pyramid(c: Canvas, v: Mapping[str, Any]) -> None:
                     highlight(c, x, y, CARD_W, CARD_H)
             else:
                 empty_slot(c, x, y, CARD_W, CARD_H, slot["emptied"])
+    c.end()
 
 
 def _royals(c: Canvas, v: Mapping[str, Any]) -> None:
+    c.begin("table-royals")
     c.text(ROYALS_X, TOP + 14, "Royal cards", size=15, fill=MUTED, bold=True)
     if not v["royals"]:
         c.text(ROYALS_X, TOP + 44, "none left", size=14, fill=MUTED)
     for i, r in enumerate(v["royals"]):
         col, row = i % 2, i // 2
         royal(c, ROYALS_X + col * 76, TOP + 26 + row * 92, r)
+    c.end()
+    c.begin("table-privileges", n=v["table_privileges"])
     y = TOP + 230
     c.text(ROYALS_X, y, "Privileges", size=15, fill=MUTED, bold=True)
     c.text(ROYALS_X, y + 19, "on the table", size=15, fill=MUTED, bold=True)
     _scrolls(c, ROYALS_X + 2, y + 30, v["table_privileges"], changed=v["privileges_changed"])
+    c.end()
 
 
 # --- a player --------------------------------------------------------------------------
 
 
 def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
+    c.begin("player", seat=p["seat"])
+    _panel(c, x, y, p)
+    c.end()
+
+
+def _panel(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
     t = p["targets"]
     frame = HIGHLIGHT if p["to_move"] else WIN if p["winner"] else LINE
     c.rect(x, y, PANEL_W, PANEL_H, PANEL, stroke=frame, width=4 if frame != LINE else 1.5, rx=10)
@@ -235,12 +257,17 @@ def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
     ]
     for i, (label, value) in enumerate(stats):
         sx = x + 16 + i * 130
+        c.begin(label.lower())
         c.text(sx, y + 58, label, size=13, fill=MUTED, bold=True)
         c.text(sx, y + 84, value, size=22, bold=True)
+        c.end()
     px = x + 16 + 3 * 130
+    c.begin("privileges", n=p["privileges"])
     c.text(px, y + 58, "Privileges", size=13, fill=MUTED, bold=True)
     _scrolls(c, px, y + 65, p["privileges"], changed=p["privileges_changed"])
+    c.end()
     _holdings(c, x, y + 92, p)
+    c.begin("reserved")
     c.text(x + 16, y + 228, "Reserved", size=13, fill=MUTED, bold=True)
     if not p["reserved"]:
         c.text(x + 16, y + 252, "none", size=14, fill=MUTED)
@@ -252,6 +279,8 @@ def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
             card_back(c, rx, ry, CARD_W * s, CARD_H * s, r["level"], "hidden")
         if r["new"]:
             highlight(c, rx, ry, CARD_W * s, CARD_H * s)
+    c.end()
+    c.begin("royals")
     c.text(x + 290, y + 228, "Royal cards", size=13, fill=MUTED, bold=True)
     if not p["royals"]:
         c.text(x + 290, y + 252, "none", size=14, fill=MUTED)
@@ -260,13 +289,14 @@ def _player(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
         royal(c, rx, ry, r)
         if r["new"]:
             highlight(c, rx, ry, 68, 84)
+    c.end()
 
 
 def _holdings(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
     """The table of tokens, bonuses and points by colour."""
     rows = [
-        (f"Tokens {p['token_count']}/10", p["tokens"]),
-        ("Bonuses", p["bonuses"]),
-        (f"Points (of {p['targets']['color']})", p["color_points"]),
+        ("tokens", f"Tokens {p['token_count']}/10", p["tokens"]),
+        ("bonuses", "Bonuses", p["bonuses"]),
+        ("color-points", f"Points (of {p['targets']['color']})", p["color_points"]),
     ]
     holdings(c, x, y, PANEL_W, p["tokens"], rows)
