@@ -44,7 +44,7 @@ def show_cmd(game: str, step: int | None, image: Path | None, db_path: Path | No
     \b
     Examples:
       tablelog show 6138631be858 --step 40
-      tablelog show 6138631be858 --step 40 --image step40.png
+      tablelog show 6138631be858 --step 40 --image /tmp/step40.png
     """
     from engine.games import get_game
     from engine.protocol import seat_names
