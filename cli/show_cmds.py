@@ -75,7 +75,8 @@ def _picture(store: Any, rules: Any, row: Any, n: int, state: Any) -> str:
 
     if n == 0:
         return str(rules.picture(state, None, step_heading(0, row.event_count, None, None, "")))
-    events = [e.event for e in store.events(row.id, n)]
+    stored = store.events(row.id, n)
+    events = [e.event for e in stored]
     before = store.state_at(row.id, n - 1, row=row)
     last = events[-1]
     if type(last) is Retraction:
@@ -83,7 +84,16 @@ def _picture(store: Any, rules: Any, row: Any, n: int, state: Any) -> str:
     else:
         text, seat = rules.move_text(before, last), rules.acting_seat(before, last)
         actor = None if seat is None else state.names[seat]
-    heading = step_heading(n, row.event_count, rules.status(before).turn, actor, text)
+    status = rules.status(before)
+    heading = step_heading(
+        n,
+        row.event_count,
+        status.turn,
+        actor,
+        text,
+        setup=status.phase == "setup",
+        illegal=bool(stored[-1].meta.get("played_illegally")),
+    )
     return str(rules.picture(state, before, heading))
 
 

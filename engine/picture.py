@@ -440,21 +440,38 @@ def holdings(
         c.end()
 
 
-def step_heading(step: int, last: int, turn: int | None, actor: str | None, text: str) -> str:
+def step_heading(
+    step: int,
+    last: int,
+    turn: int | None,
+    actor: str | None,
+    text: str,
+    *,
+    setup: bool = False,
+    illegal: bool = False,
+) -> str:
     """The line under a picture's title: which step it shows and the decision that led
-    there, as the replay's move list writes it.
+    there, as the replay's move list writes it (``setup``: the step laid the table out,
+    its long notation left out; ``illegal``: it was played though illegal).
 
     >>> step_heading(40, 169, 20, "Ann", "take a1 b1 c1")
     'Step 40 of 169 · turn 20 · Ann: take a1 b1 c1'
+    >>> step_heading(9, 169, 5, "Bob", "take c1 e1", illegal=True)
+    'Step 9 of 169 · turn 5 · Bob: take c1 e1 (played illegally)'
+    >>> step_heading(1, 169, 0, None, "setup first #1 board ...", setup=True)
+    'Step 1 of 169 · the table is set up'
     >>> step_heading(0, 169, None, None, "")
     'Step 0 of 169 · before the set-up'
     """
     parts = [f"Step {step} of {last}"]
     if step == 0:
         parts.append("before the set-up")
+    elif setup:
+        parts.append("the table is set up")
     else:
         if turn:
             parts.append(f"turn {turn}")
         if text:
-            parts.append(f"{actor}: {text}" if actor else text)
+            move = f"{actor}: {text}" if actor else text
+            parts.append(move + (" (played illegally)" if illegal else ""))
     return " · ".join(parts)

@@ -146,7 +146,15 @@ def _picture(store: Any, row: Any, n: int) -> str:
         text = step_heading(n, tl.last_step, None, None, "")
     else:
         actor = None if entry.actor is None else tl.names[entry.actor]
-        text = step_heading(n, tl.last_step, entry.turn, actor, entry.text)
+        text = step_heading(
+            n,
+            tl.last_step,
+            entry.turn,
+            actor,
+            entry.text,
+            setup=entry.setup,
+            illegal=entry.played_illegally,
+        )
     return tl.rules.picture(state, before, text)
 
 

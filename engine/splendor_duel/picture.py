@@ -161,11 +161,9 @@ def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.
     for i in range(cv["bonus"]):
         gx, gy, r = x + w - (13 + i * 17) * s, y + 16 * s, 7.5 * s
         c.polygon([(gx, gy - r), (gx + r, gy), (gx, gy + r), (gx - r, gy)], "#ffffff", stroke=ink)
-    if cv["joker"]:
-        c.text(x + w - 8 * s, y + 24 * s, "✦", size=20 * s, fill=ink, anchor="end", bold=True)
     if cv["crowns"]:
         c.text(x + 6 * s, y + 53 * s, "♛" * cv["crowns"], size=18 * s, fill=CROWN)
-    marks = " ".join(a["symbol"] for a in cv["abilities"] if a["name"] != "wild")
+    marks = " ".join(a["symbol"] for a in cv["abilities"])
     if marks:
         c.text(x + w - 6 * s, y + 53 * s, marks, size=17 * s, fill=INK, anchor="end", bold=True)
     for i, p in enumerate(cv["cost"]):

@@ -108,15 +108,22 @@ def test_show_writes_svg_and_png(site: tuple[str, Any], tmp_path: Path) -> None:
     runner = CliRunner()
     game_id, last = ids["dispute.tl"]
     client = create_app({"DATABASE": db, "TESTING": True}).test_client()
-    for kind in ("svg", "png", "PNG"):
-        out = tmp_path / f"step40.{kind}"
-        result = runner.invoke(
-            cli, ["show", game_id, "--step", "40", "--image", str(out), "--db", db]
-        )
+    with EventStore.open(db) as store:
+        flagged = [e.sequence for e in store.events(game_id) if e.meta.get("played_illegally")]
+    assert flagged
+    for step, kind in ((40, "svg"), (40, "png"), (40, "PNG"), (1, "svg"), (flagged[0], "svg")):
+        out = tmp_path / f"step{step}.{kind}"
+        args = ["show", game_id, "--step", str(step), "--image", str(out), "--db", db]
+        result = runner.invoke(cli, args)
         assert result.exit_code == 0, result.output
-        assert f"step 40 of {last}" in result.output
-        site_copy = client.get(f"/games/{game_id}/step/40.{kind.lower()}").data
+        assert f"step {step} of {last}" in result.output
+        site_copy = client.get(f"/games/{game_id}/step/{step}.{kind.lower()}").data
         assert out.read_bytes() == site_copy  # the site and the command draw the same
+        if kind == "svg":
+            heading = [t.text for t in ET.fromstring(site_copy).iter(f"{NS}text")][1]
+            assert heading.startswith(f"Step {step} of {last} · ")
+            assert heading.endswith("(played illegally)") == (step == flagged[0])
+            assert heading.endswith("the table is set up") == (step == 1)
     classic, _ = ids["four-players.tl"]
     out = tmp_path / "last.png"
     assert runner.invoke(cli, ["show", classic, "--image", str(out), "--db", db]).exit_code == 0
