@@ -176,7 +176,7 @@ def _panel(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
         ("tokens", f"Tokens {p['token_count']}/{MAX_TOKENS}", p["tokens"]),
         ("bonuses", "Bonuses", p["bonuses"]),
     ]
-    holdings(c, x, y + 92, PANEL_W, p["tokens"], rows, first=160, step=66)
+    holdings(c, x, y + 98, PANEL_W, p["tokens"], rows, first=160, step=66)
     c.begin("reserved")
     c.text(x + 16, y + 206, "Reserved", size=13, fill=MUTED, bold=True)
     if not p["reserved"]:

@@ -43,7 +43,7 @@ from .describe import changes, status
 from .state import State
 from .view import view
 
-WIDTH, HEIGHT = 1200, 1040
+WIDTH, HEIGHT = 1200, 1050
 CARD_W, CARD_H = 90, 124
 TOP = 134
 CELL = 72
@@ -52,7 +52,7 @@ PYRAMID_X = 430
 ROYALS_X = 1030
 CHANGES_Y = 556
 PLAYERS_Y = 686
-PANEL_W, PANEL_H = 572, 340
+PANEL_W, PANEL_H = 572, 350
 CROWN = "#b8860b"
 
 
@@ -264,13 +264,13 @@ def _panel(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
     c.text(px, y + 58, "Privileges", size=13, fill=MUTED, bold=True)
     _scrolls(c, px, y + 65, p["privileges"], changed=p["privileges_changed"])
     c.end()
-    _holdings(c, x, y + 92, p)
+    _holdings(c, x, y + 98, p)
     c.begin("reserved")
-    c.text(x + 16, y + 228, "Reserved", size=13, fill=MUTED, bold=True)
+    c.text(x + 16, y + 234, "Reserved", size=13, fill=MUTED, bold=True)
     if not p["reserved"]:
-        c.text(x + 16, y + 252, "none", size=14, fill=MUTED)
+        c.text(x + 16, y + 258, "none", size=14, fill=MUTED)
     for i, r in enumerate(p["reserved"]):
-        rx, ry, s = x + 16 + i * 86, y + 236, 0.8
+        rx, ry, s = x + 16 + i * 86, y + 242, 0.8
         if r["card"]:
             card(c, rx, ry, r["card"], s)
         else:
@@ -279,11 +279,11 @@ def _panel(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
             highlight(c, rx, ry, CARD_W * s, CARD_H * s)
     c.end()
     c.begin("royals")
-    c.text(x + 290, y + 228, "Royal cards", size=13, fill=MUTED, bold=True)
+    c.text(x + 290, y + 234, "Royal cards", size=13, fill=MUTED, bold=True)
     if not p["royals"]:
-        c.text(x + 290, y + 252, "none", size=14, fill=MUTED)
+        c.text(x + 290, y + 258, "none", size=14, fill=MUTED)
     for i, r in enumerate(p["royals"]):
-        rx, ry = x + 290 + i * 76, y + 236
+        rx, ry = x + 290 + i * 76, y + 242
         royal(c, rx, ry, r)
         if r["new"]:
             highlight(c, rx, ry, 68, 84)
