@@ -422,6 +422,12 @@ class GameRules(Protocol):
         """Every card of the game by id."""
         ...
 
+    def card_view(self, card_id: str) -> dict[str, Any]:
+        """One card of :meth:`cards` as the replay draws it (the same plain data as the
+        cards in :meth:`view`), for pages that show cards outside a table (a card picker).
+        KeyError for an unknown id."""
+        ...
+
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
         """Cards whose printed facts match every word of ``query`` (an id matches
         itself), by id; with ``state``, only the cards that can still be revealed there.

@@ -1,5 +1,5 @@
-"""The replay site: a Flask app factory with three blueprints, the pages (``site``), the
-JSON API (``api``) and the logging page (``record``).  Pages are rendered on the server
+"""The replay site: a Flask app factory with four blueprints, the pages (``site``), the
+JSON API (``api``), the new-game page (``newgame``) and the logging page (``record``).  Pages are rendered on the server
 and read without JavaScript; a small static script adds the keyboard and the step slider.
 
 Every game is reached through the registry (:mod:`web.boards`): the pages are the same for
@@ -9,7 +9,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'record', 'site']
+['api', 'newgame', 'record', 'site']
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, auth, boards, record, site
+    from . import api, auth, boards, newgame, record, site
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
@@ -82,6 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(newgame.bp)
     app.register_blueprint(record.bp)
     _register_errors(app)
     app.after_request(_finish)

@@ -189,6 +189,12 @@ class Splendor:
 
         return CATALOGUE
 
+    def card_view(self, card_id: str) -> dict[str, Any]:
+        """A development card's view, or a noble's (``N-01``: its ``requires``)."""
+        from .view import card_view
+
+        return card_view(card_id)
+
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
         from .lookup import find
 

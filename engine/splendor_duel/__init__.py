@@ -202,6 +202,11 @@ class SplendorDuel:
 
         return {cid: _card(c) for cid, c in CARDS.items()}
 
+    def card_view(self, card_id: str) -> dict[str, Any]:
+        from .view import card_view
+
+        return card_view(card_id)
+
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
         """The cards that fit every word of ``query`` (``green 3 points crown``, ``level 2
         joker``, ``steal``, an id), by id; with ``state``, only those still unseen there

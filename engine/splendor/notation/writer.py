@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ... import corrections
-from ...corrections import Retraction
-from ...errors import EngineError, IllegalMoveError
+from ...corrections import Retraction, refold_for_writing
+from ...errors import IllegalMoveError
 from ...notation.lexer import TAG_NAME
-from ...notation.marks import meta_suffix, name_fits_line
+from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
 from .. import game as _game
 from ..events import Event, GameSetUp
@@ -78,8 +78,8 @@ def write_game(
             line_turn = -1
             for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), 2):
                 if isinstance(event, Retraction):
-                    line.append(_undo_text(events, number, event) + _correction_suffix(m))
-                    state = _refold(events[:number], metas[:number], names, number)
+                    line.append(_undo_text(events, number, event) + correction_suffix(m))
+                    state = refold_for_writing(_rules(), events[:number], metas[:number], names)
                     continue
                 if isinstance(event, GameSetUp):
                     raise ValueError(f"event {number}: a game has one setup")
@@ -128,25 +128,3 @@ def _rules() -> Any:
 def _undo_text(events: Sequence[Any], number: int, retraction: Retraction) -> str:
     """``undo``, or ``undo to K`` where a plain undo would go elsewhere."""
     return corrections.undo_text(_rules(), events[: number - 1], retraction)
-
-
-def _correction_suffix(meta: Mapping[str, Any] | None) -> str:
-    """A correction's notes and comment (it is no move: never ``!illegal``)."""
-    if meta and meta.get("played_illegally"):
-        meta = {k: v for k, v in meta.items() if k != "played_illegally"}
-    return meta_suffix(meta)
-
-
-def _refold(
-    events: Sequence[Any],
-    metas: Sequence[Mapping[str, Any] | None],
-    names: Sequence[str],
-    number: int,
-) -> State:
-    """The state after a correction: the standing steps folded again."""
-    marks = [bool(m and m.get("played_illegally")) for m in metas]
-    try:
-        state: State = corrections.fold(_rules(), events, names, marks).state
-    except EngineError as err:
-        raise ValueError(f"event {number} (retraction) cannot be written: {err}") from None
-    return state
