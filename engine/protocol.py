@@ -395,6 +395,14 @@ class GameRules(Protocol):
         difference)."""
         ...
 
+    def picture(self, state: Any, before: Any | None = None, heading: str = "") -> str:
+        """A picture of ``state`` as an SVG document (text) of a fixed size, for pasting
+        into a chat: the table, every seat, what is due and, with ``before`` (the state
+        before the step), what the step changed; ``heading`` is the line under the
+        players' names (:func:`engine.picture.step_heading`).  Pure: the site's images
+        and ``tablelog show --image`` both draw it."""
+        ...
+
     def state_json(self, state: Any) -> dict[str, Any]:
         """``state`` as plain JSON values, for the state API (its layout is the game's)."""
         ...

@@ -164,6 +164,11 @@ class Splendor:
 
         return event_lines(before, event, after)
 
+    def picture(self, state: State, before: State | None = None, heading: str = "") -> str:
+        from .picture import picture
+
+        return picture(state, before, heading)
+
     def state_json(self, state: State) -> dict[str, Any]:
         from .view import state_json
 
