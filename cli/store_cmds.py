@@ -146,7 +146,7 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -
 
 
 @click.command("games")
-@click.option("--player", help="Only games with this player (any seat, any case).")
+@click.option("--player", help="Only games with this player (any seat, any case, accents or not).")
 @click.option(
     "--result",
     type=LazyChoice(_result_filters),

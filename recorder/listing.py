@@ -4,6 +4,7 @@ projection, and a player's statistics."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,23 @@ from engine.games import GAMES
 from .errors import StoreError
 
 RESULT_STATUSES = ("finished", "playing", "setup")
+
+#: The SQL name of :func:`fold_name` on the store's own connection: the players index
+#: keeps each name folded (``game_players.folded``), so a search finds "Chloé" from
+#: "chloe" with one index look-up.
+FOLD_FUNCTION = "tablelog_fold"
+
+
+def fold_name(name: str) -> str:
+    """A player's name as searches compare it: accents and case dropped, spaces single.
+
+    >>> fold_name("  Chloé   DUPONT"), fold_name("Straße"), fold_name("Zoë") == fold_name("zoe")
+    ('chloe dupont', 'strasse', True)
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
+
 
 #: The orders a listing offers, each with its SQL; the first is the default.  Games
 #: without a date sort after the dated ones, by when they were stored.
@@ -53,7 +71,7 @@ class PlayerStats:
 PLAYER_GAMES_SQL = """
 SELECT p.name, p.seat, s.status, s.winner, s.condition, s.turns
 FROM game_players AS p JOIN game_summaries AS s ON s.game_id = p.game_id
-WHERE p.name = ?
+WHERE p.folded = ?
 ORDER BY s.date, s.game_id
 """
 
@@ -93,8 +111,8 @@ def filters_sql(
     clauses: list[str] = []
     params: list[Any] = []
     if player:
-        clauses.append("g.id IN (SELECT game_id FROM game_players WHERE name = ?)")
-        params.append(player)
+        clauses.append("g.id IN (SELECT game_id FROM game_players WHERE folded = ?)")
+        params.append(fold_name(player))
     if result:
         if result in RESULT_STATUSES:
             clauses.append("s.status = ?")

@@ -423,6 +423,17 @@ def split_sql(script: str) -> Iterator[str]:
 
 
 #: (version, description, SQL or a function of the connection), applied in order.
+# Migration 7 keeps each player's name folded (accents and case dropped) beside it, so a
+# search for "chloe" finds "Chloé" through an index.  The folding is Python's
+# (:func:`recorder.listing.fold_name`), registered on the store's connection as
+# ``tablelog_fold``; it is only ever called by the store's own statements, never by the
+# schema, so any other SQLite client still reads and checks the file.
+MIGRATION_7 = """
+ALTER TABLE game_players ADD COLUMN folded TEXT;
+UPDATE game_players SET folded = tablelog_fold(name);
+CREATE INDEX game_players_by_folded ON game_players (folded);
+"""
+
 MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
@@ -430,6 +441,7 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = 
     (4, "snapshots of positions (a cache of the fold); index of setups", MIGRATION_4),
     (5, "recorder keys (their hashes): who may write a game over HTTP", MIGRATION_5),
     (6, "the chain: each event's hash and each game's head; games kept whole", migration_6),
+    (7, "players' names folded (accents and case) for searches", MIGRATION_7),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

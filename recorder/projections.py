@@ -17,6 +17,7 @@ from engine.games import UnknownGameKind, get_game
 from engine.protocol import GameRules, seat_names, summary_fields
 
 from .errors import StoreError
+from .listing import FOLD_FUNCTION, fold_name
 
 
 def json_columns(n: int) -> str:
@@ -47,8 +48,8 @@ INSERT_SUMMARIES = (
 #: The players of new games from a JSON list of ``games`` rows (``?1``): each row's id
 #: first and its seat names as a JSON list third.
 INSERT_PLAYERS = (
-    "INSERT OR REPLACE INTO game_players (game_id, seat, name)"
-    " SELECT json_extract(g.value, '$[0]'), p.key, p.value"
+    "INSERT OR REPLACE INTO game_players (game_id, seat, name, folded)"
+    f" SELECT json_extract(g.value, '$[0]'), p.key, p.value, {FOLD_FUNCTION}(p.value)"
     " FROM json_each(?1) AS g, json_each(json_extract(g.value, '$[2]')) AS p"
 )
 _UPSERT_SUMMARY = (
@@ -129,7 +130,7 @@ def rebuild(
             conn, summary_row(gid, kind, headers.get("date"), summary, len(rows), flagged), last
         )
         conn.executemany(
-            "INSERT INTO game_players (game_id, seat, name) VALUES (?, ?, ?)",
-            [(gid, seat, name) for seat, name in enumerate(names)],
+            "INSERT INTO game_players (game_id, seat, name, folded) VALUES (?, ?, ?, ?)",
+            [(gid, seat, name, fold_name(name)) for seat, name in enumerate(names)],
         )
     return len(games)

@@ -47,7 +47,15 @@ from .errors import (
     StepOutOfRange,
     StoreError,
 )
-from .listing import PLAYER_GAMES_SQL, PlayerStats, filters_sql, order_sql, player_stats
+from .listing import (
+    FOLD_FUNCTION,
+    PLAYER_GAMES_SQL,
+    PlayerStats,
+    filters_sql,
+    fold_name,
+    order_sql,
+    player_stats,
+)
 from .migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
 from .prepare import (
     CACHE_LIMIT,
@@ -148,6 +156,7 @@ class EventStore(SqliteImports, SqliteVerify):
         # the log at every commit, so an acknowledged event survives it.
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
+        conn.create_function(FOLD_FUNCTION, 1, fold_name, deterministic=True)
 
     def _migrate(self) -> None:
         conn = self._conn
@@ -753,9 +762,10 @@ class EventStore(SqliteImports, SqliteVerify):
         )
 
     def player_stats(self, name: str) -> PlayerStats | None:
-        """What ``name``'s games add up to (any case), or None for an unknown player."""
+        """What ``name``'s games add up to (any case, any accents), or None for an
+        unknown player."""
         with self._lock:
-            rows = self._conn.execute(PLAYER_GAMES_SQL, (name,)).fetchall()
+            rows = self._conn.execute(PLAYER_GAMES_SQL, (fold_name(name),)).fetchall()
         return player_stats(rows)
 
     def count_games(

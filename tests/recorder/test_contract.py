@@ -422,8 +422,8 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 6
-    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 7)]
+    assert recorder.schema_version == 7
+    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 8)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
     names = {r[0] for r in backend.raw("SELECT name FROM sqlite_master WHERE type = 'view'")}
     assert {"game_list", "event_log"} <= names

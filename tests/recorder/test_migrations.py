@@ -23,7 +23,7 @@ TABLES = (
     # Every column but the two player columns migration 3 replaces with game_players.
     "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
     " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
-    "SELECT * FROM game_players ORDER BY game_id, seat",
+    "SELECT game_id, seat, name FROM game_players ORDER BY game_id, seat",
 )
 
 #: What the chain adds (migration 6): each event's hash and each game's head.
@@ -112,7 +112,7 @@ def version_1(tmp_path: Path) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 6
+        assert store.schema_version == SCHEMA_VERSION == 7
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 5
@@ -161,7 +161,7 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
         backend.raw("SELECT * FROM recorder_keys"),
     ]
     with backend.open() as store:
-        assert store.schema_version == 6
+        assert store.schema_version == SCHEMA_VERSION
         assert store.verify() == []
     after = [backend.raw(sql) for sql in TABLES] + [
         backend.raw("SELECT * FROM snapshots ORDER BY game_id, step"),
@@ -226,7 +226,9 @@ def test_a_fresh_database_keeps_players_as_rows_for_any_number_of_seats(store, b
     # The view joins however many seats game_players holds, in seat order.
     backend.raw("DELETE FROM game_players WHERE game_id = ?", (gid,))
     for seat, name in ((2, "Gus"), (0, "Eve"), (3, "Hal"), (1, "Fay")):
-        backend.raw("INSERT INTO game_players VALUES (?, ?, ?)", (gid, seat, name))
+        backend.raw(
+            "INSERT INTO game_players (game_id, seat, name) VALUES (?, ?, ?)", (gid, seat, name)
+        )
     assert backend.raw("SELECT players FROM game_list WHERE id = ?", (gid,)) == [
         ("Eve vs Fay vs Gus vs Hal",)
     ]
@@ -236,15 +238,17 @@ def test_a_fresh_database_keeps_players_as_rows_for_any_number_of_seats(store, b
 
 def test_new_games_players_are_written_for_any_number_of_seats():
     from recorder import projections
+    from recorder.listing import FOLD_FUNCTION, fold_name
 
     conn = sqlite3.connect(":memory:")
-    conn.execute("CREATE TABLE game_players (game_id TEXT, seat INTEGER, name TEXT)")
-    games = [["g1", "k", '["Ann","Bo","Cy"]'], ["g2", "k", '["Di","Ed"]']]
+    conn.create_function(FOLD_FUNCTION, 1, fold_name)
+    conn.execute("CREATE TABLE game_players (game_id TEXT, seat INTEGER, name TEXT, folded TEXT)")
+    games = [["g1", "k", '["Ann","Bo","Cy"]'], ["g2", "k", '["Di","Édouard"]']]
     conn.execute(projections.INSERT_PLAYERS, (json.dumps(games),))
     assert conn.execute("SELECT * FROM game_players ORDER BY game_id, seat").fetchall() == [
-        ("g1", 0, "Ann"),
-        ("g1", 1, "Bo"),
-        ("g1", 2, "Cy"),
-        ("g2", 0, "Di"),
-        ("g2", 1, "Ed"),
+        ("g1", 0, "Ann", "ann"),
+        ("g1", 1, "Bo", "bo"),
+        ("g1", 2, "Cy", "cy"),
+        ("g2", 0, "Di", "di"),
+        ("g2", 1, "Édouard", "edouard"),
     ]

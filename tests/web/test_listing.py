@@ -90,3 +90,22 @@ def test_a_players_statistics_add_up_their_games(db: Path) -> None:
     listed = client.get(f"/?player={name.lower()}").get_data(as_text=True)
     assert f'href="/players/{name}"' in listed and f"{len(mine)} games, {len(won)} won" in listed
     assert client.get("/players/Nobody%20at%20all").status_code == 404
+
+
+def test_a_player_is_found_whatever_the_case_and_accents(db: Path) -> None:
+    client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
+    from recorder.listing import fold_name
+
+    every = client.get("/api/games?per_page=100").get_json()["games"]
+    exact = client.get("/api/games?player=Chloé").get_json()["games"]
+    expected = [g["id"] for g in every if any(fold_name(p) == "chloe" for p in g["players"])]
+    assert {"Chloé", "Chloe"} <= {p for g in every for p in g["players"]}  # both spellings
+    assert sorted(g["id"] for g in exact) == sorted(expected)
+    for typed in ("chloe", "CHLOE", "Chloe", "  chloé "):
+        found = client.get("/api/games", query_string={"player": typed}).get_json()["games"]
+        assert [g["id"] for g in found] == [g["id"] for g in exact], typed
+    page = client.get("/?player=chloe").get_data(as_text=True)
+    assert 'href="/players/Chlo' in page
+    assert client.get("/players/chloe").status_code == 200
+    listed = CliRunner().invoke(cli, ["games", "--player", "CHLOE", "--db", str(db)])
+    assert all(g["id"] in listed.output for g in exact)
