@@ -9,7 +9,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'site']
+['api', 'live', 'site']
 """
 
 from __future__ import annotations
@@ -68,13 +68,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, boards, site
+    from . import api, boards, live, site
 
     app.jinja_env.globals["game_titles"] = boards.titles()
     app.jinja_env.globals["static_url"] = _static_urls()
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
+    live.init_app(app)
     _register_errors(app)
     app.after_request(_finish)
     return app

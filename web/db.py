@@ -1,9 +1,15 @@
 """The event store behind the site: one connection per request (Flask's ``g``), or, when
 ``STORE_PER_THREAD`` is set (as ``tablelog serve`` does with its fixed pool of worker
-threads), one long-lived connection per worker thread."""
+threads), one long-lived connection per worker thread.
+
+Under gevent (``tablelog serve``'s workers) every connection is a greenlet of the worker's
+one thread, and they all share that thread's store: a greenlet never yields inside a call
+to the store (SQLite is a local file, read and written without a network wait), so they
+take turns with it as the requests of a sync worker would, and share its folded states."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
@@ -11,7 +17,17 @@ from flask import Flask, current_app, g
 
 from recorder import EventStore
 
-_local = threading.local()
+
+def _os_thread_local() -> Any:
+    """A ``threading.local`` of OS threads, also where gevent patched ``threading``
+    to give each greenlet its own (see the module's docstring)."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        return monkey.get_original("threading", "local")()
+    return threading.local()
+
+
+_local = _os_thread_local()
 
 
 def get_store() -> Any:
