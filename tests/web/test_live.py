@@ -271,3 +271,26 @@ def test_an_idle_stream_beats_and_ends_at_its_lifetime(live):
             assert "heartbeat" in stream.comments
         finally:
             stream.close()
+
+
+def test_a_step_page_follows_only_a_game_in_progress_and_is_never_stale(live):
+    _, path, gid = live
+    _, turns = split_fixture(FIXTURE)
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    page = client.get(f"/games/{gid}/step/1")
+    html = page.get_data(as_text=True)
+    assert '<script src="/static/follow.js" defer></script>' in html
+    assert f'data-stream="/api/games/{gid}/stream"' in html
+    assert 'Step <b class="stepno">1</b> of 1' in html
+    with EventStore.open(path) as store:
+        log(store, gid, turns[0])
+    # the browser asks again with the ETag it has: the game grew, so the page is new
+    again = client.get(f"/games/{gid}/step/1", headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 200 and again.headers["ETag"] != page.headers["ETag"]
+    assert 'Step <b class="stepno">1</b> of 2' in again.get_data(as_text=True)
+    with EventStore.open(path) as store:
+        for line in turns[1:]:
+            log(store, gid, line)
+        last = store.game(gid).event_count
+    over = client.get(f"/games/{gid}/step/{last}").get_data(as_text=True)
+    assert "follow.js" not in over and "data-stream" not in over

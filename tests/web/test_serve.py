@@ -206,3 +206,106 @@ def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
     assert "Traceback" not in result.output
+
+
+# --- idle and slow clients, open streams ---------------------------------------------------
+
+
+def _timed_get(port: int, path: str) -> float:
+    """Seconds to get ``path`` on a new connection (status 200 asserted)."""
+    started = time.monotonic()
+    status, _, _ = _get(port, path)
+    assert status == 200, path
+    return time.monotonic() - started
+
+
+def _game_in_progress(tmp_path: Path) -> tuple[Path, str]:
+    """The database ``_serving`` serves, holding a game in progress: its path and id."""
+    from recorder.table import new_game
+
+    db = tmp_path / "data" / "site.db"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    text = (ROOT / "fixtures" / "games" / "points.tl").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    setup = "".join(line for line in lines[:first] if not line.startswith(("[Result", "[Vic")))
+    with EventStore.open(db) as store:
+        return db, new_game(store, setup)
+
+
+def test_half_open_and_slow_clients_do_not_delay_a_request(tmp_path: Path) -> None:
+    """Two half-open requests, two silent connections and a client sending a byte a
+    second, per worker: a normal request is still answered at once."""
+    with _serving(tmp_path, "--workers", "2") as (_proc, port):
+        gid = _first_game(port)
+        stuck = []
+        for _ in range(2):
+            half = socket.create_connection(("127.0.0.1", port))
+            half.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # the request never ends
+            stuck += [half, socket.create_connection(("127.0.0.1", port))]
+        slow = socket.create_connection(("127.0.0.1", port))
+        stuck.append(slow)
+        try:
+            request = f"GET /games/{gid}/step/3 HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+            for i in range(4):  # a byte a second, between the requests
+                slow.sendall(request[i : i + 1])
+                assert _timed_get(port, f"/games/{gid}/step/{5 + i}") < 1.0
+                assert _timed_get(port, "/api/games?per_page=2") < 1.0
+                time.sleep(1)
+        finally:
+            for s in stuck:
+                s.close()
+
+
+def test_hundreds_of_open_streams_do_not_delay_a_request_and_all_get_the_move(
+    tmp_path: Path,
+) -> None:
+    """300 followers of a game hold streams on two workers; pages answer at once, and a
+    move logged by the command line reaches every follower."""
+    import select
+
+    db, gid = _game_in_progress(tmp_path)
+    with _serving(tmp_path, "--workers", "2") as (_proc, port):
+        streams = []
+        request = f"GET /api/games/{gid}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        for _ in range(300):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(request)
+            streams.append(s)
+        received = {s: b"" for s in streams}
+
+        def read_until(word: bytes, timeout: float) -> set[socket.socket]:
+            deadline = time.monotonic() + timeout
+            waiting = {s for s in streams if word not in received[s]}
+            while waiting and time.monotonic() < deadline:
+                ready, _, _ = select.select(list(waiting), [], [], 0.5)
+                for s in ready:
+                    received[s] += s.recv(65536)
+                    if word in received[s]:
+                        waiting.discard(s)
+            return waiting
+
+        try:
+            assert read_until(b"event: hello", 30) == set()
+            for step in range(5):
+                assert _timed_get(port, f"/games/{gid}/step/{step % 2}") < 1.0
+            assert _timed_get(port, "/") < 1.0
+            logged = subprocess.run(
+                [
+                    str(Path(sys.executable).parent / "tablelog"),
+                    "log",
+                    gid,
+                    "take a1 a2 a3 =WWG",
+                    "--db",
+                    str(db),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert logged.returncode == 0, logged.stderr
+            assert read_until(b"event: step", 30) == set()
+            assert all(b'"text":"take a1 a2 a3 =WWG"' in received[s] for s in streams)
+        finally:
+            for s in streams:
+                s.close()
