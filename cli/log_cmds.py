@@ -195,4 +195,40 @@ def undo_cmd(
     _print_logged(logged, as_json)
 
 
-COMMANDS: list[click.Command] = [new_cmd, log_cmd, undo_cmd]
+@click.command("key")
+@click.argument("game")
+@click.option(
+    "--site",
+    default="http://127.0.0.1:5000",
+    show_default=True,
+    help="The site's address, for the logging page's link.",
+)
+@json_option
+@db_option
+def key_cmd(game: str, site: str, as_json: bool, db_path: Path | None) -> None:
+    """Give GAME a new recorder key and print it with the link to the site's logging
+    page: whoever holds the key may log the game from a phone (or the JSON API, as
+    ``Authorization: Bearer <key>``).  Any earlier key stops working.  The store keeps
+    only the key's hash, so this is the one time it is shown.
+
+    \b
+    Examples:
+      tablelog key 6138631be858
+      tablelog key 6138631be858 --site http://192.168.1.20:5000 --json
+    """
+    from recorder import GameNotFound
+
+    with opened(db_path) as store:
+        try:
+            key = store.issue_recorder_key(game)
+        except GameNotFound as err:
+            raise click.ClickException(str(err)) from None
+    link = f"{site.rstrip('/')}/games/{game}/record#key={key}"
+    if as_json:
+        echo_json({"id": game, "key": key, "record_url": link})
+    else:
+        click.echo(key)
+        click.echo(link)
+
+
+COMMANDS: list[click.Command] = [new_cmd, log_cmd, undo_cmd, key_cmd]

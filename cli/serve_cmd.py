@@ -110,6 +110,14 @@ def serve(
     if server_name == "waitress":
         config["LIVE_MAX_STREAMS"] = threads // 2
     app = create_app(config)
+    if not _is_loopback(host):
+        for address in _lan_addresses(bound_host):
+            click.echo(f"  from another device: http://{_url_host(address)}:{bound_port}", err=True)
+        click.echo(
+            f"secret for creating games from another device: {app.config['WRITE_SECRET']} "
+            "(set TABLELOG_SECRET to choose it)",
+            err=True,
+        )
     if server_name == "gunicorn":
         serve_workers(app, sock, workers=workers)
     else:
@@ -133,6 +141,34 @@ def _gunicorn_available() -> bool:
     from importlib.util import find_spec
 
     return all(find_spec(name) is not None for name in ("gunicorn", "gevent", "fcntl"))
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may be reached from elsewhere
+        return False
+
+
+def _lan_addresses(bound: str) -> list[str]:
+    """Where phones on the local network reach a server bound to ``bound``: itself, or
+    for the wildcard the address this machine leaves by (no packet is sent)."""
+    import socket
+
+    if bound not in ("0.0.0.0", "::"):
+        return [bound]
+    family = socket.AF_INET6 if bound == "::" else socket.AF_INET
+    probe = "2001:db8::1" if bound == "::" else "192.0.2.1"  # documentation addresses
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            return [s.getsockname()[0]]
+    except OSError:
+        return []
 
 
 def _url_host(host: str) -> str:

@@ -301,12 +301,23 @@ CREATE TABLE snapshots (
 CREATE INDEX events_setup ON events (payload) WHERE sequence = 1;
 """
 
+# Migration 5 keeps each game's recorder key, the secret that lets a phone write the game
+# over HTTP, as its SHA-256 only (see :mod:`recorder.keys`).
+MIGRATION_5 = """
+CREATE TABLE recorder_keys (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    key_hash TEXT NOT NULL CHECK (length(key_hash) = 64),
+    created_at TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+
 #: (version, description, SQL), applied in order.
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
     (3, "game summaries: players as a list (game_players), for any number of seats", MIGRATION_3),
     (4, "snapshots of positions (a cache of the fold); index of setups", MIGRATION_4),
+    (5, "recorder keys (their hashes): who may write a game over HTTP", MIGRATION_5),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -128,6 +128,15 @@ class Recorder(Protocol):
         """(kind, headers, events) of a game, for exporting."""
         ...
 
+    def issue_recorder_key(self, game_id: str) -> str:
+        """A new recorder key for the game, replacing any earlier one; only its hash is
+        kept (see :mod:`recorder.keys`).  GameNotFound for an unknown id."""
+        ...
+
+    def recorder_key_matches(self, game_id: str, key: str) -> bool:
+        """Whether ``key`` is the game's recorder key, compared in constant time."""
+        ...
+
     # --- upkeep ----------------------------------------------------------------------
 
     def rebuild_projections(self) -> int:

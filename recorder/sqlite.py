@@ -36,7 +36,7 @@ from engine.errors import EngineError, IllegalMoveError, Violation
 from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
-from . import projections
+from . import keys, projections
 from .errors import (
     AppendRejected,
     ConcurrencyError,
@@ -531,6 +531,23 @@ class EventStore(SqliteImports):
             self._states.move_to_end(game_id)
             while len(self._states) > 64:
                 self._states.popitem(last=False)
+
+    # --- recorder keys -----------------------------------------------------------------
+
+    def issue_recorder_key(self, game_id: str) -> str:
+        """A new recorder key for the game (replacing any earlier one), stored as its hash
+        only: show it once.  :class:`GameNotFound` for an unknown id."""
+        key = keys.new_key()
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            keys.store_key(conn, game_id, key, self._clock())
+        return key
+
+    def recorder_key_matches(self, game_id: str, key: str) -> bool:
+        """Whether ``key`` is the game's recorder key (constant-time comparison)."""
+        with self._lock:
+            return keys.key_matches(self._conn, game_id, key)
 
     # --- reading -----------------------------------------------------------------------
 

@@ -39,7 +39,8 @@ CONTENT_SECURITY_POLICY = (
 SECURITY_HEADERS = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "same-origin"),
+    # no-referrer: a logger's page address never leaves in a Referer (see web.auth)
+    ("Referrer-Policy", "no-referrer"),
     ("X-Frame-Options", "DENY"),
 )
 
@@ -59,6 +60,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         RESPONSE_CACHE_BYTES=32 * 1024 * 1024,
         STORE_PER_THREAD=False,
         MAX_MOVE_LENGTH=200,
+        # the largest request body: a game's setup or a move is a few kilobytes at most
+        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_FORM_MEMORY_SIZE=64 * 1024,
     )
     if test_config is not None:
         app.config.update(test_config)
@@ -68,7 +72,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, boards, live, site
+    from . import api, auth, boards, live, site
+
+    auth.init_app(app)
+    auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
 
     app.jinja_env.globals["game_titles"] = boards.titles()
     app.jinja_env.globals["static_url"] = _static_urls()

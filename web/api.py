@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from . import boards, params
+from . import auth, boards, params, writes
 from .cache import cached_answer
 from .db import get_store
 from .moves import check_text
@@ -139,3 +139,86 @@ def check(game_id: str) -> Response:
         abort(400, description=f"parameter 'move': at most {limit} characters")
     verdict = check_text(tl.rules, tl.state(n), move)
     return jsonify({"game": tl.row.id, "step": n, **verdict.to_dict()})
+
+
+# --- writing (the recorder key as a Bearer token; see web.auth and web.writes) -----------
+
+
+def _json_object(allowed: dict[str, tuple[type, ...]], required: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON object, its fields checked: 400 naming the field (or the
+    place in the body) otherwise; 413 past ``MAX_CONTENT_LENGTH``."""
+    if request.mimetype != JSON:
+        abort(415, description=f"send the body as {JSON}")
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        abort(400, description=f"body: not UTF-8 (byte {err.start + 1})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        abort(400, description=f"body: not JSON: {err.msg} (line {err.lineno}, column {err.colno})")
+    except (ValueError, RecursionError) as err:  # huge integers, deep nesting
+        abort(400, description=f"body: not acceptable JSON: {str(err)[:120]}")
+    if not isinstance(data, dict):
+        abort(400, description="body: expected a JSON object")
+    for name in data:
+        if name not in allowed:
+            abort(400, description=f"{name[:40]!r}: unknown field (known: {', '.join(allowed)})")
+    for name in required:
+        if name not in data:
+            abort(400, description=f"{name}: required")
+    for name, value in data.items():
+        types = allowed[name]
+        if value is not None and (
+            not isinstance(value, types) or isinstance(value, bool) and bool not in types
+        ):
+            want = " or ".join(t.__name__ for t in types)
+            abort(400, description=f"{name}: expected {want}")
+    return data
+
+
+def _expect(data: dict[str, Any]) -> int | None:
+    expect = data.get("expect")
+    if expect is not None and not 1 <= expect <= 10**9:
+        abort(400, description="expect: the game's steps so far, a number from 1")
+    return expect
+
+
+def _written(call: Any, *args: Any) -> tuple[Response, int]:
+    try:
+        return jsonify(call(*args)), 201
+    except writes.WriteError as err:
+        return jsonify(err.body), err.status
+
+
+@bp.route("/games", methods=["POST"])
+def create() -> tuple[Response, int]:
+    """``{"notation": "<headers and setup>"}``: a new game; 201 with its id and recorder
+    key (shown only here)."""
+    auth.require_creator()
+    data = _json_object({"notation": (str,)}, ("notation",))
+    return _written(writes.create_game, data["notation"])
+
+
+@bp.route("/games/<game_id>/events", methods=["POST"])
+def append(game_id: str) -> tuple[Response, int]:
+    """``{"move": "<notation>", "expect": <steps so far>, "as_played": false}``: log what
+    was played next; 201 with the steps now."""
+    params.game_row(get_store(), game_id)  # 404 before 401 for an unknown game
+    auth.require_writer(game_id)
+    data = _json_object({"move": (str,), "expect": (int,), "as_played": (bool,)}, ("move",))
+    return _written(
+        writes.append_move, game_id, data["move"], _expect(data), bool(data.get("as_played"))
+    )
+
+
+@bp.route("/games/<game_id>/undo", methods=["POST"])
+def undo(game_id: str) -> tuple[Response, int]:
+    """``{"expect": <steps so far>, "to": <step>}``: take back the last decision (or
+    every step after ``to``) with a correction event."""
+    params.game_row(get_store(), game_id)
+    auth.require_writer(game_id)
+    data = _json_object({"expect": (int,), "to": (int,)}, ())
+    to = data.get("to")
+    return _written(writes.undo_move, game_id, _expect(data), to)

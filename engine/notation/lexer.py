@@ -112,7 +112,11 @@ def normalize(text: str) -> str:
 
 
 def logical_lines(text: str) -> list[Line]:
-    """The lines of ``text``, a comment left open joining the lines up to its end."""
+    """The lines of ``text``, a comment left open joining the lines up to its end.
+
+    Linear in the text: each physical line is scanned once, however many lines a
+    comment spans (an open comment is always the last token of its line, since it runs
+    to the end of the text; only the lines after it are searched for its end)."""
     raw = text.split("\n")
     out: list[Line] = []
     i = 0
@@ -121,13 +125,53 @@ def logical_lines(text: str) -> list[Line]:
         line = raw[i]
         number = i + 1
         i += 1
-        if "{" in line:
-            while i < n and _unclosed(line):
-                line += "\n" + raw[i]
-                i += 1
-        out.append(Line(line, number))
+        opened = _open_comment(line, 0) if "{" in line else None
+        if opened is None:
+            out.append(Line(line, number))
+            continue
+        parts = [line]
+        while i < n:
+            segment = raw[i]
+            i += 1
+            parts.append(segment)
+            # the line break is a character of the comment (escaped or not), so the
+            # next line is searched from its start
+            closed = _comment_end(segment, 0)
+            while closed is not None:
+                reopened = _open_comment(segment, closed + 1)
+                if reopened is None:
+                    break
+                closed = _comment_end(segment, reopened + 1)
+            if closed is not None:
+                break
+        out.append(Line("\n".join(parts), number))
     return out
 
 
-def _unclosed(text: str) -> bool:
-    return any(tok[0] == "{" and not COMMENT_RE.fullmatch(tok) for tok in TOKEN_RE.findall(text))
+#: What may end a comment, or escape the character after it.
+_COMMENT_STOP = re.compile(r"[}\\]")
+
+
+def _comment_end(text: str, start: int) -> int | None:
+    """Inside a comment from ``start``: the index of the ``}`` that ends it, or None
+    when ``text`` ends first."""
+    pos = start
+    while True:
+        m = _COMMENT_STOP.search(text, pos)
+        if m is None:
+            return None
+        if m.group() == "}":
+            return m.start()
+        pos = m.end() + 1  # a backslash: the character after it is the comment's
+
+
+def _open_comment(text: str, start: int) -> int | None:
+    """Where a comment opened at or after ``start`` and left open at the end of
+    ``text`` begins, or None.  (It is the last token, but for a backslash ending the
+    text, which the comment takes only with the line break after it.)"""
+    opened = None
+    for m in TOKEN_RE.finditer(text, start):
+        token = m.group()
+        if token[0] == "{" and not COMMENT_RE.fullmatch(token):
+            opened = m.start()
+    return opened

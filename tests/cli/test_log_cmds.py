@@ -248,3 +248,22 @@ def test_new_refuses_a_bad_setup_with_its_place_and_writes_nothing(tmp_path: Pat
         assert store.count_games() == 0
     no_file = _run(db, "new", str(tmp_path / "missing.tl"))
     assert no_file.exit_code == 1 and "missing.tl" in no_file.output
+
+
+def test_key_gives_a_new_key_that_replaces_the_last(tmp_path: Path):
+    db = tmp_path / "k.db"
+    setup, _ = _split(GAMES[0])
+    game = _new(db, setup)
+    first = _run(db, "key", game, "--json")
+    assert first.exit_code == 0, first.output
+    answer = json.loads(first.output)
+    key = answer["key"]
+    assert answer["record_url"] == f"http://127.0.0.1:5000/games/{game}/record#key={key}"
+    plain = _run(db, "key", game, "--site", "http://192.0.2.1:8000/")
+    second, link = plain.output.split()
+    assert link == f"http://192.0.2.1:8000/games/{game}/record#key={second}"
+    with EventStore.open(db) as store:
+        assert store.recorder_key_matches(game, second)
+        assert not store.recorder_key_matches(game, key)
+    missing = _run(db, "key", "nope")
+    assert missing.exit_code == 1 and "no game 'nope'" in missing.output

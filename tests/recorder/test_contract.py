@@ -115,6 +115,21 @@ def test_unknown_games_are_named(recorder):
     assert issubclass(GameNotFound, KeyError) and issubclass(GameNotFound, StoreError)
 
 
+def test_a_recorder_key_is_kept_as_its_hash_and_replaced_by_a_new_one(recorder, backend):
+    gid = recorder.import_game(record(3)).game_id
+    assert not recorder.recorder_key_matches(gid, "anything")  # no key yet
+    first = recorder.issue_recorder_key(gid)
+    assert recorder.recorder_key_matches(gid, first)
+    assert not recorder.recorder_key_matches(gid, first[:-1])
+    assert not recorder.recorder_key_matches("other", first)
+    assert first not in repr(backend.raw("SELECT * FROM recorder_keys"))
+    second = recorder.issue_recorder_key(gid)
+    assert second != first and recorder.recorder_key_matches(gid, second)
+    assert not recorder.recorder_key_matches(gid, first)
+    with pytest.raises(GameNotFound):
+        recorder.issue_recorder_key("nope")
+
+
 def test_reimporting_the_same_game_is_a_no_op(recorder, backend):
     first = recorder.import_game(record(3))
     again = recorder.import_game(record(3))
@@ -407,8 +422,8 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 4
-    assert backend.raw("SELECT version FROM schema_migrations") == [(1,), (2,), (3,), (4,)]
+    assert recorder.schema_version == 5
+    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 6)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
     names = {r[0] for r in backend.raw("SELECT name FROM sqlite_master WHERE type = 'view'")}
     assert {"game_list", "event_log"} <= names

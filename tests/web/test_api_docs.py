@@ -23,12 +23,28 @@ DOC = ROOT / "docs" / "api.md"
 BASE = "http://127.0.0.1:5000"
 
 _EXAMPLE = re.compile(r"```sh\ncurl -s '(?P<url>[^']+)'\n```\s*```json\n(?P<shown>.*?)```", re.S)
+_WRITE = re.compile(
+    r"```sh\ncurl -s -X POST '(?P<url>[^']+)'(?P<headers>(?: -H '[^']+')*)"
+    r" -d '(?P<body>[^']*)'\n```\s*```json\n(?P<shown>.*?)```",
+    re.S,
+)
 
 
 def examples() -> list[tuple[str, Any]]:
     text = DOC.read_text(encoding="utf-8")
     found = [(m["url"], json.loads(m["shown"])) for m in _EXAMPLE.finditer(text)]
-    assert len(found) == text.count("curl -s"), "every curl example shows its answer"
+    writes = len(write_examples())
+    assert len(found) + writes == text.count("curl -s"), "every curl example shows its answer"
+    return found
+
+
+def write_examples() -> list[tuple[str, dict[str, str], bytes, Any]]:
+    """The POST examples, in the order the docs give them: (url, headers, body, shown)."""
+    text = DOC.read_text(encoding="utf-8")
+    found = []
+    for m in _WRITE.finditer(text):
+        headers = dict(h.split(": ", 1) for h in re.findall(r"-H '([^']+)'", m["headers"]))
+        found.append((m["url"], headers, m["body"].encode(), json.loads(m["shown"])))
     return found
 
 
@@ -81,13 +97,49 @@ def test_every_api_example_answers_what_the_docs_show(server, url, shown):
     shows(shown, body)
 
 
-def test_every_reading_route_is_documented():
+def test_the_writing_examples_answer_what_the_docs_show(tmp_path):
+    """Create a game, log a move, lose a race, be refused, undo: in the docs' order, on a
+    real server over an empty database, with the key the first answer gave."""
+    from web.server import BackgroundServer
+
+    found = write_examples()
+    assert len(found) >= 5
+    app = create_app({"DATABASE": str(tmp_path / "w.db"), "STORE_PER_THREAD": True})
+    made: dict[str, str] = {}
+    with BackgroundServer(app, threads=2) as running:
+        for url, headers, body, shown in found:
+            for name, value in made.items():
+                url = url.replace(f"${name}", value)
+                headers = {k: v.replace(f"${name}", value) for k, v in headers.items()}
+            request = urllib.request.Request(
+                running.url + url[len(BASE) :], data=body, headers=headers, method="POST"
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    status, answered = answer.status, json.load(answer)
+            except urllib.error.HTTPError as err:
+                status, answered = err.code, json.load(err)
+            error = shown.get("error")
+            assert status == (error["status"] if isinstance(error, dict) else 201), answered
+            shows(shown, answered)
+            if "key" in answered:
+                made = {"ID": answered["id"], "KEY": answered["key"]}
+    with EventStore.open(str(tmp_path / "w.db")) as store:
+        assert store.game(made["ID"]).event_count == 3
+
+
+def test_every_route_is_documented():
     from web.api import bp
 
     text = DOC.read_text(encoding="utf-8")
     app = create_app({"DATABASE": ":memory:", "TESTING": True})
-    routes = [r.rule for r in app.url_map.iter_rules() if r.endpoint.startswith(bp.name + ".")]
+    routes = [
+        (method, r.rule)
+        for r in app.url_map.iter_rules()
+        if r.endpoint.startswith(bp.name + ".")
+        for method in sorted((r.methods or set()) - {"HEAD", "OPTIONS"})
+    ]
     assert routes
-    for rule in routes:
+    for method, rule in routes:
         route = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", "<id>", rule)
-        assert f"`GET {route}" in text, rule
+        assert f"`{method} {route}" in text, (method, rule)

@@ -258,7 +258,7 @@ def test_every_answer_carries_the_security_headers(client: Any, games: Games) ->
     for answer in answers:
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert answer.headers["X-Frame-Options"] == "DENY"
-        assert answer.headers["Referrer-Policy"] == "same-origin"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
         assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
         assert answer.headers.getlist("Content-Security-Policy") == [
             answer.headers["Content-Security-Policy"]

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -309,3 +310,18 @@ def test_hundreds_of_open_streams_do_not_delay_a_request_and_all_get_the_move(
         finally:
             for s in streams:
                 s.close()
+
+
+def test_serving_beyond_loopback_prints_the_secret_for_creating_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLELOG_SECRET", "table-secret-42")
+    with _serving(tmp_path, "--host", "0.0.0.0", "--workers", "1") as (proc, port):
+        assert _get(port, "/api/games?per_page=1")[0] == 200
+    out = proc.stdout.read() if proc.stdout else ""
+    assert "from another device: http://" in out
+    assert "secret for creating games from another device: table-secret-42" in out
+    with _serving(tmp_path / "again") as (proc, _port):
+        pass
+    out = proc.stdout.read() if proc.stdout else ""
+    assert "secret" not in out

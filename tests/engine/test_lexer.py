@@ -1,0 +1,80 @@
+"""Logical lines: a comment left open joins the lines up to its end, in one pass over
+the text, whatever the comment's length (hostile files once made this quadratic)."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.games import get_game
+from engine.notation.lexer import COMMENT_RE, TOKEN_RE, logical_lines
+
+EVENING = Path(__file__).resolve().parents[2] / "docs" / "examples" / "evening.tl"
+
+
+def _joined(text: str) -> list[tuple[str, int]]:
+    """The definition: join the next line while the text has a comment token left open
+    (re-reading everything each time: quadratic, fine for small texts)."""
+    raw = text.split("\n")
+    out = []
+    i = 0
+    while i < len(raw):
+        line, number = raw[i], i + 1
+        i += 1
+        while i < len(raw) and any(
+            t[0] == "{" and not COMMENT_RE.fullmatch(t) for t in TOKEN_RE.findall(line)
+        ):
+            line += "\n" + raw[i]
+            i += 1
+        out.append((line, number))
+    return out
+
+
+@given(st.text(alphabet='ab {}\\"()\n!', max_size=40))
+def test_logical_lines_join_exactly_as_the_definition_says(text: str) -> None:
+    assert [(line.text, line.number) for line in logical_lines(text)] == _joined(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("a {b\nc} d\ne", [("a {b\nc} d", 1), ("e", 3)]),
+        ("{a\\\n}\nb", [("{a\\\n}", 1), ("b", 3)]),  # the backslash escapes the line break
+        ("{a\\}\nb}\nc", [("{a\\}\nb}", 1), ("c", 3)]),  # and an escaped } does not close
+        ("{a\nb} {c\nd}", [("{a\nb} {c\nd}", 1)]),  # a second comment opened and closed
+        ('"{" x\ny', [('"{" x', 1), ("y", 2)]),  # a brace in quotes opens nothing
+        ("{never\nclosed", [("{never\nclosed", 1)]),
+    ],
+)
+def test_comments_spanning_lines(text: str, lines: list[tuple[str, int]]) -> None:
+    assert [(line.text, line.number) for line in logical_lines(text)] == lines
+
+
+@contextmanager
+def _deadline(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging (a guard, not a measurement)."""
+
+    def _expired(*_: object) -> None:
+        raise AssertionError(f"still reading after {seconds} s: not linear in the input")
+
+    previous = signal.signal(signal.SIGALRM, _expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_comment_of_100_000_lines_reads_in_one_pass() -> None:
+    text = EVENING.read_text(encoding="utf-8") + "{" + "x\n" * 100_000 + "}\n"
+    with _deadline(60):  # re-reading the comment at each line took hours here
+        parsed = get_game("splendor-duel").read_game(text)
+    assert parsed.ok and parsed.meta[-1] is not None
+    assert parsed.meta[-1]["comment"].count("x") == 100_000

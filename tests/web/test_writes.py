@@ -1,0 +1,171 @@
+"""Writing over HTTP: creating a game, logging moves and undoing them through the JSON API,
+with the recorder key; every refusal writes nothing.  A real SQLite file under the app."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recorder import EventStore
+from recorder.keys import key_hash
+from web import create_app
+
+SETUP = """[Game "Splendor Duel"]
+[Player1 "Ann"]
+[Player2 "Bo"]
+[First "Ann"]
+
+board   GGRWY RWBRG YBRWK GYBKP PBWKK
+level3  3-10 3-01 3-05
+level2  2-10 2-24 2-20 2-17
+level1  1-11 1-25 1-16 1-10 1-27
+privileges 0 1
+"""
+
+
+@pytest.fixture()
+def app(tmp_path: Path) -> Any:
+    return create_app({"DATABASE": str(tmp_path / "w.db"), "TESTING": True})
+
+
+@pytest.fixture()
+def client(app: Any) -> Any:
+    return app.test_client()
+
+
+def _create(client: Any, **kw: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json={"notation": SETUP}, **kw)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.get_json()  # type: ignore[no-any-return]
+
+
+def _steps(app: Any, gid: str) -> int:
+    with EventStore.open(app.config["DATABASE"]) as store:
+        return store.game(gid).event_count
+
+
+def _post(client: Any, gid: str, key: str | None, body: Any, path: str = "events") -> Any:
+    headers = {} if key is None else {"Authorization": f"Bearer {key}"}
+    return client.post(f"/api/games/{gid}/{path}", json=body, headers=headers)
+
+
+def test_create_answers_the_id_and_a_key_stored_only_as_its_hash(app: Any, client: Any) -> None:
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    assert made["steps"] == 1 and len(key) >= 40
+    assert made["record_url"].endswith(f"/games/{gid}/record#key={key}")
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        rows = conn.execute("SELECT game_id, key_hash FROM recorder_keys").fetchall()
+    assert rows == [(gid, key_hash(key))] and key not in rows[0][1]
+    # the same setup again is a second game, with its own key
+    again = _create(client)
+    assert again["id"] != gid and again["key"] != key
+
+
+def test_log_appends_and_answers_the_steps_now(app: Any, client: Any) -> None:
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    r = _post(client, gid, key, {"move": "take c3 d3 =GB", "expect": 1})
+    assert r.status_code == 201, r.get_json()
+    body = r.get_json()
+    assert body["step"] == 2 and body["texts"] == ["take c3 d3 =GB"]
+    assert body["status"]["to_move"] == 1 and body["url"].endswith(f"/games/{gid}/step/2")
+    r = _post(client, gid, key, {"expect": 2}, path="undo")
+    assert r.status_code == 201 and r.get_json()["step"] == 3
+    assert _steps(app, gid) == 3
+
+
+def test_refusals_write_nothing(app: Any, client: Any) -> None:
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    cases = [
+        (None, {"move": "take c3 d3", "expect": 1}, 401),
+        ("not-the-key", {"move": "take c3 d3", "expect": 1}, 403),
+        (key, {"move": "take c3 d3", "expect": 5}, 409),
+        (key, {"move": "take a1 e5", "expect": 1}, 422),
+        (key, {"move": "tkae c3", "expect": 1}, 400),
+        (key, {"move": 3, "expect": 1}, 400),
+        (key, {"move": "take c3 d3", "expected": 1}, 400),
+        (key, {"move": "take c3 d3", "expect": True}, 400),
+        (key, ["take c3 d3"], 400),
+        (key, {"move": "take c3 \ud800", "expect": 1}, 400),
+    ]
+    for given, body, status in cases:
+        r = _post(client, gid, given, body)
+        assert r.status_code == status, (body, r.get_json())
+        assert r.get_json()["error"]["status"] == status
+    assert _steps(app, gid) == 1
+    stale = _post(client, gid, key, {"move": "take c3 d3", "expect": 5}).get_json()
+    assert stale["step"] == 1
+    illegal = _post(client, gid, key, {"move": "take a1 e5", "expect": 1}).get_json()
+    (violation,) = illegal["verdict"]["violations"][:1]
+    assert violation["rule"]["page"] and violation["citation"]
+    assert _post(client, "nope", key, {"move": "take c3 d3"}).status_code == 404
+
+
+def test_bodies_that_are_not_json_or_too_large(app: Any, client: Any) -> None:
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    url = f"/api/games/{gid}/events"
+    cases = [
+        (b"\xff\xfe{}", "application/json", 400, "UTF-8"),
+        (b'{"move": ', "application/json", 400, "line 1"),
+        (b"[" * 100_00 + b"]" * 100_00, "application/json", 400, "JSON"),
+        (b'{"move": "take c3 d3", "expect": ' + b"9" * 5000 + b"}", "application/json", 400, ""),
+        (b"move=take", "application/x-www-form-urlencoded", 415, "application/json"),
+        (b'{"move": "' + b"a" * 70_000 + b'"}', "application/json", 413, ""),
+    ]
+    for data, mimetype, status, words in cases:
+        r = client.post(url, data=data, content_type=mimetype, headers=auth)
+        assert r.status_code == status, (data[:30], r.get_data(as_text=True)[:200])
+        assert words in r.get_json()["error"]["message"]
+    assert _steps(app, gid) == 1
+
+
+def test_illegal_move_recorded_as_played_is_flagged(app: Any, client: Any) -> None:
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    r = _post(client, gid, key, {"move": "take a1 e5", "expect": 1, "as_played": True})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["flagged"][0][0]["rule"]["page"]
+    with EventStore.open(app.config["DATABASE"]) as store:
+        (last,) = store.events(gid)[-1:]
+        assert last.meta and last.meta.get("played_illegally")
+
+
+def test_creating_from_another_machine_needs_the_secret(app: Any, client: Any) -> None:
+    far = {"environ_base": {"REMOTE_ADDR": "192.0.2.7"}}
+    r = client.post("/api/games", json={"notation": SETUP}, **far)
+    assert r.status_code == 403 and "secret" in r.get_json()["error"]["message"]
+    wrong = client.post(
+        "/api/games", json={"notation": SETUP}, headers={"Authorization": "Bearer x"}, **far
+    )
+    assert wrong.status_code == 403
+    secret = app.config["WRITE_SECRET"]
+    made = _create(client, headers={"Authorization": f"Bearer {secret}"}, **far)
+    assert made["id"]
+    with EventStore.open(app.config["DATABASE"]) as store:
+        assert store.count_games() == 1
+
+
+def test_a_bad_setup_is_refused_with_its_line(client: Any) -> None:
+    r = client.post("/api/games", json={"notation": SETUP.replace("GGRWY", "GGRWQ")})
+    assert r.status_code == 400 and "notation:6:13" in r.get_json()["error"]["message"]
+
+
+def test_the_key_never_reaches_the_log(app: Any, client: Any, caplog: Any) -> None:
+    caplog.set_level(logging.DEBUG)
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    _post(client, gid, key, {"move": "take c3 d3", "expect": 1})
+    _post(client, gid, key + "x", {"move": "take c3 d3", "expect": 2})
+    # every write is logged, the refused one too; the key is in none of the lines
+    assert f"game {gid} created" in caplog.text and f"game {gid}: step 2 logged" in caplog.text
+    assert "wrong key" in caplog.text
+    assert key not in caplog.text and json.dumps(key) not in caplog.text

@@ -1,0 +1,164 @@
+"""Who may write: the recorder key of each game, the server's secret for creating games,
+the site's sessions and CSRF protection.
+
+Two ways to be a game's logger:
+
+* the JSON API sends the game's recorder key as ``Authorization: Bearer <key>`` on every
+  write; it carries no cookie, so it needs no CSRF token (and its blueprint is exempt);
+* a browser that created the game, or unlocked it with its key, holds the game in its
+  session (a signed cookie: HttpOnly, SameSite=Lax, Secure when served over HTTPS), and
+  every form it posts carries flask-wtf's CSRF token.
+
+Creating a game is open to the machine itself (loopback); from any other address it needs
+the server's secret (``WRITE_SECRET``: ``$TABLELOG_SECRET`` or made at start and printed by
+``tablelog serve``), as a Bearer token or a form field ``secret``.
+
+A key is never written to a log and never travels in a URL the server sees: the link a
+logger shares puts it in the fragment (``/games/<id>/record#key=...``), and
+``Referrer-Policy: no-referrer`` keeps even the page's address out of other sites' logs.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import os
+import secrets
+from typing import Any
+
+from flask import Flask, abort, current_app, request, session
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFProtect
+
+from .db import get_store
+
+log = logging.getLogger("tablelog.web.auth")
+
+csrf = CSRFProtect()
+
+#: The session key listing the games this browser may write.
+SESSION_GAMES = "write"
+#: How many games one browser session remembers as its own (the oldest are forgotten).
+SESSION_GAMES_MAX = 32
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session, with the cookie marked Secure whenever the request
+    came over HTTPS (the same server also answers plain HTTP on a local network)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
+def init_app(app: Flask) -> None:
+    """Secrets, sessions and CSRF protection for ``app`` (see the module's docstring)."""
+    config = app.config
+    config.setdefault("SECRET_KEY", os.environ.get("TABLELOG_SECRET_KEY") or secrets.token_hex(32))
+    config.setdefault(
+        "WRITE_SECRET", os.environ.get("TABLELOG_SECRET") or secrets.token_urlsafe(16)
+    )
+    config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+    config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    # A game at the table lasts longer than flask-wtf's default hour: the token lives
+    # as long as the session.
+    config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    # The strict check wants a Referer on HTTPS, which no-referrer never sends; the
+    # token and SameSite cookies are the protection.
+    config.setdefault("WTF_CSRF_SSL_STRICT", False)
+    app.session_interface = _SessionInterface()
+    csrf.init_app(app)
+
+
+def bearer_key() -> str | None:
+    """The token of an ``Authorization: Bearer`` header, or None."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+def session_games() -> list[str]:
+    """The games this browser's session may write."""
+    games = session.get(SESSION_GAMES)
+    return [g for g in games if isinstance(g, str)] if isinstance(games, list) else []
+
+
+def authorize(game_id: str) -> None:
+    """This browser may write ``game_id`` from now on (it created the game, or it gave
+    the game's key)."""
+    games = [g for g in session_games() if g != game_id]
+    games.append(game_id)
+    session[SESSION_GAMES] = games[-SESSION_GAMES_MAX:]
+
+
+def unlock(game_id: str, key: str) -> bool:
+    """Authorise this browser for ``game_id`` if ``key`` is its recorder key."""
+    if not key or not get_store().recorder_key_matches(game_id, key):
+        return False
+    authorize(game_id)
+    return True
+
+
+def may_write(game_id: str) -> bool:
+    """Whether this request may write ``game_id``: by its Bearer key, or by a session
+    that holds the game."""
+    key = bearer_key()
+    if key is not None:
+        return bool(get_store().recorder_key_matches(game_id, key))
+    return game_id in session_games()
+
+
+def require_writer(game_id: str) -> None:
+    """Abort with 401 when the request shows no credential for ``game_id``, 403 when
+    the credential it shows is not the game's."""
+    key = bearer_key()
+    if key is None and game_id not in session_games():
+        abort(
+            401,
+            description=f"game {game_id}: writing needs the game's recorder key "
+            "(Authorization: Bearer <key>)",
+        )
+    if not may_write(game_id):
+        log.warning("game %s: a write with a wrong key from %s", game_id, request.remote_addr)
+        abort(403, description=f"game {game_id}: that is not this game's recorder key")
+
+
+def is_loopback(address: str | None) -> bool:
+    """Whether ``address`` is this machine (127.0.0.0/8, ::1)."""
+    try:
+        return address is not None and ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def _secret_given() -> str | None:
+    key = bearer_key()
+    if key is not None:
+        return key
+    value = request.form.get("secret")
+    return value.strip() if value else None
+
+
+def may_create() -> bool:
+    """Whether this request may create a game: from loopback, or with the server's
+    secret."""
+    if is_loopback(request.remote_addr):
+        return True
+    given = _secret_given()
+    secret: Any = current_app.config["WRITE_SECRET"]
+    return given is not None and hmac.compare_digest(
+        given.encode("utf-8", "surrogatepass"), str(secret).encode()
+    )
+
+
+def require_creator() -> None:
+    """Abort with 403 unless :func:`may_create`."""
+    if not may_create():
+        abort(
+            403,
+            description="creating a game from another machine needs the server's secret "
+            "(printed by `tablelog serve`, or $TABLELOG_SECRET)",
+        )
