@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -70,20 +71,29 @@ def serve(
     """
     import logging
 
-    server_name = server_name or ("gunicorn" if _gunicorn_available() else "waitress")
-    if server_name == "gunicorn":
-        if not _gunicorn_available():
-            raise click.ClickException("gunicorn cannot run here: use --server waitress")
-        _patch_for_gevent()
-
     from recorder import EventStore, StoreError, default_db_path
+
+    server_name = server_name or ("gunicorn" if _gunicorn_available() else "waitress")
+    if server_name == "gunicorn" and not _gunicorn_available():
+        raise click.ClickException("gunicorn cannot run here: use --server waitress")
+    path = str(db_path or default_db_path())
+    try:
+        EventStore.open(path).close()
+    except (StoreError, OSError) as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    try:
+        sock = _listen(host, port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
+    if server_name == "gunicorn":
+        _patch_for_gevent()  # before the site is imported
+
     from web import create_app
     from web.samples import SAMPLE_DIRS, ensure_sample_games
-    from web.server import default_workers, listen, serve_workers
     from web.server import serve as serve_one
+    from web.server import serve_workers
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    path = str(db_path or default_db_path())
     try:
         with EventStore.open(path) as store:
             ensure_sample_games(
@@ -91,14 +101,11 @@ def serve(
             )
             games = store.count_games()
     except (StoreError, OSError) as exc:
+        sock.close()
         raise click.ClickException(f"{path}: {exc}") from None
     click.echo(f"database {path}: {games} game{'s' if games != 1 else ''}", err=True)
-    workers = workers or default_workers()
+    workers = workers or _default_workers()
     threads = threads or 16
-    try:
-        sock = listen(host, port)
-    except OSError as exc:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
     bound_host, bound_port = sock.getsockname()[:2]
     how = (
         f"{workers} gevent worker process{'es' if workers > 1 else ''} (gunicorn)"
@@ -123,6 +130,25 @@ def serve(
     else:
         with sock:
             serve_one(app, threads=threads, sock=sock)
+
+
+def _default_workers() -> int:
+    """One worker process per core this process may run on."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _listen(host: str, port: int, backlog: int = 2048) -> Any:
+    """A listening TCP socket on ``host``:``port`` (port 0: any free port); ``OSError``
+    when the address cannot be had."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=backlog)
 
 
 def _patch_for_gevent() -> None:

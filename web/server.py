@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import os
 import socket
 import threading
 from typing import Any
@@ -52,21 +51,6 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-def default_workers() -> int:
-    """One worker process per core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def listen(host: str, port: int, backlog: int = 2048) -> socket.socket:
-    """A listening TCP socket on ``host``:``port`` (port 0: any free port); ``OSError``
-    when the address cannot be had."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family, backlog=backlog)
 
 
 def serve(
@@ -166,8 +150,12 @@ class BackgroundServer:
         stop_hub(self.app)
         server = self._server
         server.task_dispatcher.shutdown()
-        for channel in list(server._map.values()):
-            channel.close()
+
+        def close_all() -> None:  # in the loop's thread: never under its select
+            for channel in list(server._map.values()):
+                channel.close()
+
+        server.trigger.pull_trigger(close_all)
         self._thread.join(timeout=5)
 
     def __enter__(self) -> BackgroundServer:
