@@ -22,7 +22,8 @@ when it was sent), ``text`` (the step's notation as the replay's move list write
 step page says it), ``turn``, ``by`` (the player who decided it, or null), ``correction``
 (an undo is a step too; ``back_to`` then names the step the game stands at again),
 ``flagged`` (recorded though illegal), ``status`` after it (``phase``, ``turn``,
-``to_move``, ``due``, ``result``) and ``url``, the step's page.  The ``id`` of every event
+``to_move`` (a seat), ``due``, ``result``: the same shape as the answers of the write
+routes) and ``url``, the step's page.  The ``id`` of every event
 is its step, so a browser that reconnects resumes after the last step it got.
 
 A comment every 15 s keeps proxies from closing an idle stream; a stream lasts at most
@@ -35,6 +36,7 @@ New steps are found in the store, whichever process logged them (:mod:`web.watch
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Iterator
@@ -199,11 +201,28 @@ def _frames(
             if now - wrote >= heartbeat:
                 yield b": heartbeat\n\n"
                 wrote = now
-            if live.wait(row.id, sent, min(wrote + heartbeat, deadline) - now) is None:
+            steps = live.wait(row.id, sent, min(wrote + heartbeat, deadline) - now)
+            if steps is None:
                 if live.closed:  # the server is stopping
                     return
                 continue
-            row = store.game(row.id)
+            row = _row_with(store, row.id, steps)
+
+
+#: The last row read of each followed game in this process: the streams of a game wake
+#: together, and the first one's read serves the others.
+_rows: dict[tuple[str, str], Any] = {}
+
+
+def _row_with(store: Any, game_id: str, steps: int) -> Any:
+    """The game's row as read since it had ``steps`` steps (read again if need be)."""
+    key = (str(getattr(store, "path", "")), game_id)
+    row = _rows.get(key)
+    if row is None or row.event_count < steps:
+        if len(_rows) >= 1024:
+            _rows.clear()
+        row = _rows[key] = store.game(game_id)
+    return row
 
 
 def _event(step: int, kind: str, data: dict[str, Any]) -> bytes:
@@ -245,18 +264,7 @@ def step_data(tl: Any, step: int) -> dict[str, Any]:
     }
     if entry.correction:
         data["back_to"] = entry.event.back_to
-    data["status"] = status_data(rules.status(state), tl.names)
+    # the same shape as the write routes' answers (web.writes)
+    data["status"] = dataclasses.asdict(rules.status(state))
     data["url"] = _step_url(tl.row.id, step)
     return data
-
-
-def status_data(status: Any, names: Any) -> dict[str, Any]:
-    """Where the game stands, for the stream: the phase, the turn, who is to move, what
-    is due and, once over, the result's wording."""
-    return {
-        "phase": status.phase,
-        "turn": status.turn,
-        "to_move": names[status.to_move] if status.to_move is not None else None,
-        "due": status.due,
-        "result": status.result.text if status.result is not None else None,
-    }
