@@ -40,6 +40,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import (
@@ -54,8 +55,10 @@ from flask import (
     url_for,
 )
 
+from recorder import EventStore
+
 from . import params
-from .db import get_store
+from .db import get_store, thread_store
 from .watch import SqlitePoller, StepHub, hub_for
 
 bp = Blueprint("live", __name__, url_prefix="/api")
@@ -107,7 +110,6 @@ def stream(game_id: str) -> Response:
     return Response(
         stream_with_context(
             _frames(
-                store,
                 live,
                 row,
                 after,
@@ -161,7 +163,6 @@ def _step_param(name: str, raw: str, row: Any) -> int:
 
 
 def _frames(
-    store: Any,
     live: StepHub,
     row: Any,
     after: int,
@@ -174,7 +175,7 @@ def _frames(
     hub reports them, a heartbeat when idle, until the game is over or the lifetime
     has passed."""
     deadline = time.monotonic() + lifetime
-    with live.watch(row.id):
+    with _stream_store() as store, live.watch(row.id):
         sent = after
         hello = {
             "game": row.id,
@@ -207,6 +208,21 @@ def _frames(
                     return
                 continue
             row = _row_with(store, row.id, steps)
+
+
+@contextmanager
+def _stream_store() -> Iterator[Any]:
+    """The store a stream reads for its whole life: its thread's (``STORE_PER_THREAD``),
+    else one of its own (the request's is closed once the view has returned)."""
+    path = str(current_app.config["DATABASE"])
+    if current_app.config.get("STORE_PER_THREAD"):
+        yield thread_store(path)
+        return
+    store = EventStore.open(path)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 #: The last row read of each followed game in this process: the streams of a game wake

@@ -94,15 +94,18 @@ class Stream:
         self.conn.close()
 
 
-@pytest.fixture()
-def live(tmp_path: Path) -> Iterator[tuple[BackgroundServer, str, str]]:
+@pytest.fixture(params=[True, False], ids=["store-per-thread", "store-per-request"])
+def live(tmp_path: Path, request: Any) -> Iterator[tuple[BackgroundServer, str, str]]:
     """A server over a new database holding the points fixture's set-up: the server, the
-    file and the game's id."""
+    file and the game's id (the app keeping a store per thread, as ``tablelog serve``
+    does, or opening one per request)."""
     path = str(tmp_path / "live.db")
     setup, _ = split_fixture(FIXTURE)
     with EventStore.open(path) as store:
         gid = new_game(store, setup)
-    app = create_app({"DATABASE": path, "STORE_PER_THREAD": True, "LIVE_HEARTBEAT_SECONDS": 5})
+    app = create_app(
+        {"DATABASE": path, "STORE_PER_THREAD": request.param, "LIVE_HEARTBEAT_SECONDS": 5}
+    )
     server = BackgroundServer(app, threads=16)
     yield server, path, gid
     server.stop()
@@ -294,3 +297,32 @@ def test_a_step_page_follows_only_a_game_in_progress_and_is_never_stale(live):
         last = store.game(gid).event_count
     over = client.get(f"/games/{gid}/step/{last}").get_data(as_text=True)
     assert "follow.js" not in over and "data-stream" not in over
+
+
+def test_the_stream_example_of_the_api_docs_is_what_the_server_sends(tmp_path):
+    """docs/api.md's stream example, after its write examples (a new game, ``take c3 d3``,
+    an undo): the server sends those bytes, the game's id aside."""
+    import re
+
+    doc = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    example = re.search(
+        r"```sh\ncurl -N 'http://127\.0\.0\.1:5000(?P<path>[^']+)'\n```\s*```text\n(?P<shown>.*?)```",
+        doc,
+        re.S,
+    )
+    assert example is not None
+    setup = json.loads(re.search(r"-d '(\{\"notation\".*?)'\n", doc)[1])["notation"]
+    path = str(tmp_path / "docs.db")
+    with EventStore.open(path) as store:
+        gid = new_game(store, setup)
+        log(store, gid, "take c3 d3", expect=1)
+        undo(store, gid, expect=2)
+    with BackgroundServer(create_app({"DATABASE": path})) as server:
+        stream = Stream(server.port, example["path"].replace("$ID", gid))
+        try:
+            sent = b""
+            while sent.count(b"\nid: ") < 2 or not sent.endswith(b"\n\n"):
+                sent += stream.response.read1(65536)
+        finally:
+            stream.close()
+    assert sent.decode().replace(gid, "$ID") == example["shown"]
