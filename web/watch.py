@@ -58,7 +58,7 @@ class _Game:
     steps: int | None = None
     #: Set (and replaced) when the game moves; made on first watch, in the serving
     #: process, so that it is gevent's when gevent patched the process.
-    moved: threading.Event = field(default_factory=threading.Event)
+    moved: threading.Event = field(default_factory=lambda: threading.Event())
 
 
 class StepHub:
