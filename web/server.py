@@ -75,6 +75,15 @@ def serve(
 WORKER_CONNECTIONS = 1000
 
 
+def _close_after_answer(worker: Any, req: Any) -> None:
+    """Each connection is closed once answered, as gunicorn's sync worker does: the next
+    request then waits in the kernel's queue for whichever worker is free, and a worker
+    busy folding a game does not accept it.  A connection kept alive stays with the
+    worker that took it, and a few busy connections on one worker while the other idles
+    made the page's 95th percentile ten times slower (bench/web.py)."""
+    req.must_close = True
+
+
 def serve_workers(app: Flask, sock: socket.socket, workers: int, timeout: int = 60) -> None:
     """Serve ``app`` with gunicorn: ``workers`` gevent worker processes forked from this
     one (patched by gevent first: see the module's docstring), on the listening ``sock``
@@ -89,7 +98,9 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, timeout: int = 
         "timeout": timeout,
         # open streams end only at their lifetime: a restart waits this long for them
         "graceful_timeout": 3,
+        # a request must arrive within 5 s of the connection (or of the last answer)
         "keepalive": 5,
+        "pre_request": _close_after_answer,
         "proc_name": "tablelog",
         "preload_app": True,
         # one server does not need gunicorn's runtime control socket (a file in $HOME)
