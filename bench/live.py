@@ -9,7 +9,7 @@ key, a turn line at a time) and 16 readers load replay pages of that game.
 
 The clients must not compete with the server for the interpreter more than they must: the
 followers are one process of asyncio sockets, the readers another (asyncio, one kept
-connection each, a pause of ``--reader-pause-ms`` between two pages like a person
+connection at a time, a pause of ``--reader-pause-ms`` between two pages like a person
 stepping through a game; 0 for no pause at all), the logger this process.  Times come
 from the system's monotonic clock, which every process on the machine shares.
 
@@ -213,26 +213,37 @@ def followers(port: int, path: str, count: int, ready: Any, results: Any) -> Non
 async def _read_pages(
     port: int, game: str, steps: Any, stop: Any, pause: float, out: list[float], errors: list[int]
 ) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    """Load random steps of ``game`` until ``stop``, each answer timed from the request
+    (a new connection when the server closed the last one, as it does once it answered:
+    the time to connect is counted)."""
     rng = random.Random()
-    try:
-        while not stop.is_set():
-            step = rng.randint(0, steps.value)
-            started = time.monotonic()
-            writer.write(f"GET /games/{game}/step/{step} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
-            head = await reader.readuntil(b"\r\n\r\n")
-            status = int(head.split(b" ", 2)[1])
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":", 1)[1])
-            await reader.readexactly(length)
-            out.append(time.monotonic() - started)
-            if status != 200:
-                errors.append(status)
-            if pause:
-                await asyncio.sleep(pause * rng.uniform(0.5, 1.5))
-    finally:
+    reader = writer = None
+    while not stop.is_set():
+        step = rng.randint(0, steps.value)
+        started = time.monotonic()
+        if writer is None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert reader is not None
+        writer.write(f"GET /games/{game}/step/{step} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        length, close = 0, False
+        for line in head.split(b"\r\n"):
+            name, _, value = line.partition(b":")
+            if name.lower() == b"content-length":
+                length = int(value)
+            elif name.lower() == b"connection" and value.strip().lower() == b"close":
+                close = True
+        await reader.readexactly(length)
+        out.append(time.monotonic() - started)
+        if status != 200:
+            errors.append(status)
+        if close:
+            writer.close()
+            reader = writer = None
+        if pause:
+            await asyncio.sleep(pause * rng.uniform(0.5, 1.5))
+    if writer is not None:
         writer.close()
 
 

@@ -19,8 +19,10 @@ Monkey-patching: ``tablelog serve`` has gevent patch the process before it impor
 site (``cli/serve_cmd.py``), so every lock, thread and sleep the app makes (the live
 watcher's thread, the caches' locks) is gevent's in the workers; the app is loaded once
 before the fork (``preload_app``) and the workers share its memory.  SQLite waits for a
-busy lock in C without yielding: a write that finds the database locked holds its worker
-for that time (writes are short and rare: one logger per game).
+busy lock in C without yielding, up to its busy timeout: the store writes (web.writes) run
+on gevent's pool of native threads (:func:`web.db.off_loop`), so a write waiting for
+another process's lock (``tablelog import``, a logger at a terminal) holds its request
+only; reads never wait for a lock in WAL mode.
 
 Each worker process keeps its own caches and its own store connection (see :mod:`web.db`).
 """

@@ -325,3 +325,50 @@ def test_serving_beyond_loopback_prints_the_secret_for_creating_games(
         pass
     out = proc.stdout.read() if proc.stdout else ""
     assert "secret" not in out
+
+
+def test_a_write_waiting_for_the_database_lock_does_not_stop_its_worker(tmp_path: Path) -> None:
+    """Another process holds SQLite's write lock for 3 s: a move posted meanwhile waits
+    for it (and is then written), while pages and streams of the same single worker go
+    on answering."""
+    import sqlite3
+    import threading
+
+    db, gid = _game_in_progress(tmp_path)
+    with EventStore.open(db) as store:
+        key = store.issue_recorder_key(gid)
+    with _serving(tmp_path, "--workers", "1") as (_proc, port):
+        assert _timed_get(port, f"/games/{gid}/step/1") < 5  # warm
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        answers: list[tuple[int, float]] = []
+
+        def post() -> None:
+            started = time.monotonic()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request(
+                "POST",
+                f"/api/games/{gid}/events",
+                body=json.dumps({"move": "take a1 a2 a3 =WWG", "expect": 1}),
+                headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+            )
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+            answers.append((response.status, time.monotonic() - started))
+
+        writer = threading.Thread(target=post)
+        try:
+            writer.start()
+            time.sleep(0.5)  # the write is waiting for the lock now
+            for step in (0, 1, 0, 1):
+                assert _timed_get(port, f"/games/{gid}/step/{step}") < 1.0
+            assert _timed_get(port, "/api/games?per_page=1") < 1.0
+            time.sleep(2)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+            writer.join(30)
+        (status, seconds) = answers[0]
+        assert status == 201 and seconds >= 2
+        assert _get(port, f"/games/{gid}/step/2")[0] == 200
