@@ -39,6 +39,12 @@ def _result_filters() -> tuple[str, ...]:
     return RESULT_STATUSES + result_conditions()
 
 
+def _orders() -> tuple[str, ...]:
+    from recorder.listing import ORDERS
+
+    return tuple(ORDERS)
+
+
 @click.command("init")
 @db_option
 def init_cmd(db_path: Path | None) -> None:
@@ -158,6 +164,13 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -
     type=click.DateTime(["%Y-%m-%d"]),
     help="Only games dated on or before this day (YYYY-MM-DD).",
 )
+@click.option(
+    "--order",
+    type=LazyChoice(_orders),
+    default="newest",
+    show_default=True,
+    help="newest or oldest first (by the games' dates), last logged first, or longest first.",
+)
 @click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True)
 @click.option("--offset", type=click.IntRange(0), default=0)
 @db_option
@@ -166,15 +179,17 @@ def games_cmd(
     result: str | None,
     date_from: datetime | None,
     date_to: datetime | None,
+    order: str,
     limit: int,
     offset: int,
     db_path: Path | None,
 ) -> None:
-    """List games, most recent activity first.
+    """List games, newest first (or in another --order).
 
     \b
     Example:
       tablelog games --player Chloé --result finished
+      tablelog games --order longest --limit 5
     """
     from engine.games import get_game
     from engine.protocol import seat_names
@@ -186,7 +201,7 @@ def games_cmd(
             "date_from": None if date_from is None else date_from.date().isoformat(),
             "date_to": None if date_to is None else date_to.date().isoformat(),
         }
-        rows = store.list_games(**filters, limit=limit, offset=offset)
+        rows = store.list_games(**filters, order=order, limit=limit, offset=offset)
         total = store.count_games(**filters)
     table = [("id", "date", "players", "status", "result", "turns", "events")]
     for g in rows:

@@ -204,6 +204,22 @@ def fold(
     return Folded(state, standing, flagged)
 
 
+def refold_for_writing(
+    rules: Any,
+    events: Sequence[Any],
+    metas: Sequence[Mapping[str, Any] | None],
+    names: Sequence[str],
+) -> Any:
+    """The state a writer goes on from after the correction that ends ``events``: the
+    standing steps folded again (those whose meta says played illegally forced);
+    ValueError naming the step when they no longer fold."""
+    marks = [bool(m and m.get("played_illegally")) for m in metas]
+    try:
+        return fold(rules, events, names, marks).state
+    except EngineError as err:
+        raise ValueError(f"event {len(events)} (retraction) cannot be written: {err}") from None
+
+
 def _ranges(steps: Sequence[int]) -> str:
     """``1-4, 7`` for [1, 2, 3, 4, 7]."""
     out: list[str] = []

@@ -59,7 +59,7 @@ def get_game(kind: str) -> GameRules:
         ) from None
 
 
-_GAME_HEADER = re.compile(r'^\s*\[\s*Game\s+"((?:[^"\\]|\\.)*)"\s*\]', re.M)
+_GAME_HEADER = re.compile(r'^\s*\[\s*Game\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]', re.M)
 
 
 def game_for_notation(text: str) -> GameRules:

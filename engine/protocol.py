@@ -171,6 +171,38 @@ class Card:
     facts: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal next decision, for a page where it is built by tapping the table.
+
+    ``text`` is the decision in canonical notation, exactly as
+    :meth:`GameRules.legal_move_texts` gives it; ``targets`` are the things on the table it
+    involves, by stable names the game's board templates also use (Splendor Duel: board
+    spaces ``a1`` .. ``e5``, card ids ``1-16``, ``deck-2`` for a blind reserve, colour
+    letters ``W`` ``B`` ... , Royal ids ``R-1``, ``priv`` for a Privilege spent; a name
+    repeats where a decision counts several of one thing, as a discard of two red tokens);
+    ``group`` says which family of decisions it belongs to (``take``, ``privilege``,
+    ``replenish``, ``buy``, ``reserve``, ``reveal``, ``token``, ``copy``, ``steal``,
+    ``royal``, ``discard``, ``identify``, ...); ``label`` says it in a few words, in the
+    game's one wording (a purchase says its payment).  Choices that differ only by a
+    payment share their ``targets`` and ``group``.
+    """
+
+    text: str
+    targets: tuple[str, ...]
+    group: str
+    label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The choice as plain JSON values."""
+        return {
+            "text": self.text,
+            "targets": list(self.targets),
+            "group": self.group,
+            "label": self.label,
+        }
+
+
 @dataclass
 class ParsedGame:
     """What reading one game in notation gave: its ``headers`` (``players`` a list of seat
@@ -307,6 +339,19 @@ class GameRules(Protocol):
 
     def legal_move_texts(self, state: Any) -> list[str]:
         """Every legal next decision, in canonical notation."""
+        ...
+
+    def choices(self, state: Any) -> list[Choice]:
+        """Every legal next decision as :meth:`legal_move_texts` gives it (the same texts in
+        the same order), each with the things on the table it involves, its family and a
+        short label (see :class:`Choice`): what a page needs to build a decision by
+        tapping the table."""
+        ...
+
+    def observations(self, state: Any) -> list[Choice]:
+        """What the table may observe now besides the decision due, as choices (Splendor
+        Duel: a blind reserve shown, ``id 1-02``, group ``identify``, targets the hidden
+        card ``hidden-0-1`` and the card's id); each one's text is legal in ``state``."""
         ...
 
     def position(self, state: Any) -> str:

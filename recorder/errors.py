@@ -180,3 +180,14 @@ class ImportRejected(EventRejected):
 
 class AppendRejected(EventRejected):
     """A batch refused by ``append``: none of its events was written."""
+
+
+def lone_surrogate_at(text: str) -> int | None:
+    """The index of the first lone surrogate in ``text`` (half a character, which no
+    UTF-8 file holds but a caller's string may, and which the store cannot keep), or
+    None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        return err.start
+    return None

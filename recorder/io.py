@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,7 @@ from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_g
 from engine.protocol import GameRules, ParsedGame
 
 from . import schemas
-from .errors import ImportRejected
+from .errors import ImportRejected, lone_surrogate_at
 from .pipeline import DEFAULT_BATCH, Tagged
 from .prepare import (
     content_digest,
@@ -102,6 +103,14 @@ def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True)
     (up to the first unless ``stop_at_first_error`` is False)."""
     source = str(path)
     try:
+        size = os.stat(path).st_size
+        if size > MAX_FILE_BYTES:
+            raise ImportRejected(
+                None,
+                f"a file of {size:,} bytes; the limit is {MAX_FILE_BYTES:,} (split the games "
+                "into several files)",
+                source=source,
+            )
         data = Path(path).read_bytes()
     except OSError as err:
         raise ImportRejected(
@@ -114,9 +123,72 @@ def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True)
     return read_text(text, source, stop_at_first_error=stop_at_first_error)
 
 
+#: The largest game file read (a JSON archive of tens of thousands of games fits).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: The longest line of a notation file: a turn with a long comment is a few hundred characters;
+#: a longer line is refused before it is read (reading it costs memory by its length).
+MAX_LINE_CHARS = 100_000
+
+
+def _refuse_long_lines(text: str, source: str) -> None:
+    """ImportRejected at the first line longer than :data:`MAX_LINE_CHARS`."""
+    if len(text) <= MAX_LINE_CHARS:
+        return
+    start = 0
+    line = 1
+    while True:
+        end = text.find("\n", start)
+        stop = len(text) if end < 0 else end
+        if stop - start > MAX_LINE_CHARS:
+            raise ImportRejected(
+                None,
+                f"a line of {stop - start:,} characters; the limit is {MAX_LINE_CHARS:,}",
+                source=source,
+                line=line,
+                column=MAX_LINE_CHARS + 1,
+            )
+        if end < 0:
+            return
+        start = end + 1
+        line += 1
+
+
+def _refuse_lone_surrogates(text: str, source: str) -> None:
+    """ImportRejected at the line and column of a lone surrogate in ``text`` (which no
+    file decoded as UTF-8 holds, but a caller's string may)."""
+    at = lone_surrogate_at(text)
+    if at is not None:
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise ImportRejected(
+            None, "not valid Unicode (half a character)", source=source, line=line, column=column
+        )
+
+
+def _lone_surrogate_in(value: Any, path: str) -> str | None:
+    """The dotted path of the first text in a JSON value holding a lone surrogate."""
+    if isinstance(value, str):
+        return None if lone_surrogate_at(value) is None else path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = _lone_surrogate_in(key, path) or _lone_surrogate_in(
+                item, f"{path}.{key}" if path else str(key)
+            )
+            if where is not None:
+                return where
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            where = _lone_surrogate_in(item, f"{path}[{i}]")
+            if where is not None:
+                return where
+    return None
+
+
 def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool = True) -> FileRead:
     """:func:`read_file` of ``text``; ``source`` names it in errors."""
+    _refuse_lone_surrogates(text, source)
     if _is_notation(text, source):
+        _refuse_long_lines(text, source)  # JSON may stand on one line: its reader is linear
         try:
             rules = game_for_notation(text)
         except UnknownGameKind as err:
@@ -129,6 +201,22 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
         raise ImportRejected(
             None, f"invalid JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
         ) from None
+    except RecursionError:
+        raise ImportRejected(None, "invalid JSON: nested too deeply", source=source) from None
+    except ValueError:  # the one other refusal of json: an integer too long to convert
+        raise ImportRejected(
+            None,
+            f"invalid JSON: a number of more than {sys.get_int_max_str_digits()} digits",
+            source=source,
+        ) from None
+    if "\\ud" in text or "\\uD" in text:  # an escape may stand for half a character
+        where = _lone_surrogate_in(data, "")
+        if where is not None:
+            raise ImportRejected(
+                None,
+                f"{where or 'the document'}: half a character (a lone \\u escape)",
+                source=source,
+            )
     if isinstance(data, list):
         if not data:
             raise ImportRejected(None, "the file holds an empty list of games", source=source)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .errors import ImportRejected
+from .listing import PlayerStats
 from .pipeline import DEFAULT_BATCH, Tagged, Written
 from .records import AppendResult, GameImport, GameRow, ImportResult, StoredEvent
 
@@ -110,8 +111,14 @@ class Recorder(Protocol):
         date_to: Any = None,
         limit: int = 50,
         offset: int = 0,
+        order: str | None = None,
     ) -> list[GameRow]:
-        """Games, most recent activity first, filtered."""
+        """Games, newest first (or in another order of :data:`recorder.listing.ORDERS`),
+        filtered."""
+        ...
+
+    def player_stats(self, name: str) -> PlayerStats | None:
+        """What a player's games add up to (any case), None for an unknown player."""
         ...
 
     def count_games(

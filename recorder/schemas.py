@@ -28,9 +28,9 @@ from engine.games import GAMES, UnknownGameKind, get_game
 from engine.protocol import Seats, SeatsError
 
 #: A game id given by a file or a caller: letters, digits, ``_`` and ``-``.
-GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")  # \Z: no newline after
 #: An event id given by a caller; never contains ``:``, which derived ids use.
-EVENT_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+EVENT_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\Z")
 
 FILE_FORMAT = "tablelog-game"
 FILE_VERSION = 1

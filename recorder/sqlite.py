@@ -47,7 +47,7 @@ from .errors import (
     StepOutOfRange,
     StoreError,
 )
-from .listing import filters_sql
+from .listing import PLAYER_GAMES_SQL, PlayerStats, filters_sql, order_sql, player_stats
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .prepare import (
     CACHE_LIMIT,
@@ -90,6 +90,13 @@ def _split_sql(script: str) -> Iterator[str]:
                 yield statement
     if buffer.strip():
         yield buffer
+
+
+def _headers(text: str) -> dict[str, Any]:
+    """A game's stored headers; no header where the row is not a JSON object (a file
+    changed by another program: the game still lists and replays)."""
+    value = json.loads(text)
+    return value if isinstance(value, dict) else {}
 
 
 class EventStore(SqliteImports):
@@ -574,7 +581,7 @@ class EventStore(SqliteImports):
             GameRow(
                 id=r[0],
                 kind=r[1],
-                headers=json.loads(r[2]),
+                headers=_headers(r[2]),
                 status=r[3],
                 winner=r[4],
                 condition=r[5],
@@ -732,18 +739,22 @@ class EventStore(SqliteImports):
         date_to: Any = None,
         limit: int = 50,
         offset: int = 0,
+        order: str | None = None,
     ) -> list[GameRow]:
-        """Games, most recent activity first, filtered by a player's name (either seat,
-        any case), a result (``finished``, ``playing``, ``setup`` or a victory condition
-        ``points``, ``crowns``, ``color``, ``resignation``) and a date range (inclusive,
-        on the ``date`` header)."""
+        """Games, newest first (or in another of :data:`recorder.listing.ORDERS`),
+        filtered by a player's name (any seat, any case), a result (``finished``,
+        ``playing``, ``setup`` or a victory condition ``points``, ``crowns``, ``color``,
+        ``resignation``) and a date range (inclusive, on the ``date`` header)."""
         where, params = filters_sql(player, result, date_from, date_to)
         return self._game_rows(
-            where,
-            params,
-            " ORDER BY s.last_activity DESC, s.game_id LIMIT ? OFFSET ?",
-            [int(limit), int(offset)],
+            where, params, order_sql(order) + " LIMIT ? OFFSET ?", [int(limit), int(offset)]
         )
+
+    def player_stats(self, name: str) -> PlayerStats | None:
+        """What ``name``'s games add up to (any case), or None for an unknown player."""
+        with self._lock:
+            rows = self._conn.execute(PLAYER_GAMES_SQL, (name,)).fetchall()
+        return player_stats(rows)
 
     def count_games(
         self,

@@ -39,7 +39,7 @@ from engine.errors import EngineError, Violation
 from engine.games import get_game
 from engine.protocol import GameRules, Status
 
-from .errors import ConcurrencyError, ImportRejected, StoreError
+from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
 from .sqlite import EventStore
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
@@ -168,6 +168,9 @@ def log(
     unless ``as_played`` (or the text's own ``!illegal`` mark) records it as played,
     flagged.  Without ``expect``, a write that lost a race to another logger reads the
     text again against the new state (so the same move logged twice is refused)."""
+    at = lone_surrogate_at(text)
+    if at is not None:
+        raise BadMove(game_id, text, f"<move>:1:{at + 1}: not valid Unicode (half a character)")
     for attempt in range(RETRIES):
         before = _steps_or_stale(store, game_id, expect)
         kind = store.game(game_id).kind

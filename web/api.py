@@ -48,14 +48,17 @@ def _text(value: Any) -> Any:
 
 @bp.route("/games")
 def games() -> Response:
-    """``?player=&result=&page=&per_page=``: the games, newest first, with paging."""
+    """``?player=&result=&order=&page=&per_page=``: the games, newest first (or by
+    ``order``: newest, oldest, activity, longest), with paging."""
     f = params.list_filters()
     store = get_store()
     filters = {"player": f["player"], "result": f["result"]}
     total = store.count_games(**filters)
     per_page, page = f["per_page"], f["page"]
-    rows = store.list_games(**filters, limit=per_page, offset=(page - 1) * per_page)
-    keep = {k: v for k, v in filters.items() if v}
+    rows = store.list_games(
+        **filters, order=f["order"], limit=per_page, offset=(page - 1) * per_page
+    )
+    keep = {k: v for k, v in {**filters, "order": f["order"]}.items() if v}
     last_page = max(1, (total + per_page - 1) // per_page)
     return jsonify(
         {

@@ -54,12 +54,14 @@ class _SessionInterface(SecureCookieSessionInterface):
 def init_app(app: Flask) -> None:
     """Secrets, sessions and CSRF protection for ``app`` (see the module's docstring)."""
     config = app.config
-    config.setdefault("SECRET_KEY", os.environ.get("TABLELOG_SECRET_KEY") or secrets.token_hex(32))
+    if not config.get("SECRET_KEY"):  # Flask's defaults hold SECRET_KEY = None
+        config["SECRET_KEY"] = os.environ.get("TABLELOG_SECRET_KEY") or secrets.token_hex(32)
     config.setdefault(
         "WRITE_SECRET", os.environ.get("TABLELOG_SECRET") or secrets.token_urlsafe(16)
     )
     config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    if not config.get("SESSION_COOKIE_SAMESITE"):  # Flask's defaults hold None here too
+        config["SESSION_COOKIE_SAMESITE"] = "Lax"
     # A game at the table lasts longer than flask-wtf's default hour: the token lives
     # as long as the session.
     config.setdefault("WTF_CSRF_TIME_LIMIT", None)

@@ -8,6 +8,7 @@ from typing import Any
 from flask import abort, current_app, request
 
 from recorder import GameNotFound
+from recorder.listing import ORDERS
 
 from .summary import RESULT_FILTERS
 from .timeline import Timeline
@@ -31,7 +32,8 @@ def int_arg(
 
 
 def list_filters() -> dict[str, Any]:
-    """The games-list filters and paging: ``player``, ``result``, ``page``, ``per_page``."""
+    """The games-list filters, order and paging: ``player``, ``result``, ``order``,
+    ``page``, ``per_page``."""
     player = (request.args.get("player") or "").strip()
     if len(player) > 100:
         abort(400, description="parameter 'player': at most 100 characters")
@@ -42,12 +44,24 @@ def list_filters() -> dict[str, Any]:
             description=f"parameter 'result': one of {', '.join(RESULT_FILTERS)}, "
             f"got {result[:40]!r}",
         )
+    order = (request.args.get("order") or "").strip()
+    if order and order not in ORDERS:
+        abort(
+            400,
+            description=f"parameter 'order': one of {', '.join(ORDERS)}, got {order[:40]!r}",
+        )
     cfg = current_app.config
     per_page = int_arg(
         "per_page", int(cfg["PER_PAGE"]), minimum=1, maximum=int(cfg["MAX_PER_PAGE"])
     )
     page = int_arg("page", 1, minimum=1, maximum=1_000_000)
-    return {"player": player or None, "result": result or None, "page": page, "per_page": per_page}
+    return {
+        "player": player or None,
+        "result": result or None,
+        "order": order or None,
+        "page": page,
+        "per_page": per_page,
+    }
 
 
 def game_row(store: Any, game_id: str) -> Any:

@@ -8,12 +8,14 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from recorder.listing import DEFAULT_ORDER
+
 from . import boards, params
 from .cache import cached_answer
 from .db import get_store
 from .move_list import mark_current, move_list
 from .moves import check_text
-from .summary import RESULT_FILTERS, RESULT_LABELS, game_summary
+from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary
 from .timeline import Timeline
 
 bp = Blueprint("site", __name__)
@@ -21,7 +23,8 @@ bp = Blueprint("site", __name__)
 
 @bp.route("/")
 def games() -> str:
-    """The games list with its player and result filters."""
+    """The games list, newest first, with its player and result filters and orders;
+    filtered by a player, what their games add up to."""
     f = params.list_filters()
     store = get_store()
     filters = {"player": f["player"], "result": f["result"]}
@@ -29,8 +32,10 @@ def games() -> str:
     per_page = f["per_page"]
     pages = max(1, (total + per_page - 1) // per_page)
     page = f["page"]
-    rows = store.list_games(**filters, limit=per_page, offset=(page - 1) * per_page)
-    keep = {k: v for k, v in (("player", f["player"]), ("result", f["result"])) if v}
+    rows = store.list_games(
+        **filters, order=f["order"], limit=per_page, offset=(page - 1) * per_page
+    )
+    keep = {k: f[k] for k in ("player", "result", "order") if f[k]}
     if per_page != current_app.config["PER_PAGE"]:
         keep["per_page"] = per_page
     return render_template(
@@ -41,10 +46,24 @@ def games() -> str:
         pages=pages,
         player=f["player"] or "",
         result=f["result"] or "",
+        order=f["order"] or DEFAULT_ORDER,
+        orders=ORDER_LABELS,
+        stats=store.player_stats(f["player"]) if f["player"] else None,
         results=[(r, RESULT_LABELS[r]) for r in RESULT_FILTERS],
         prev_url=url_for("site.games", **keep, page=page - 1) if page > 1 else None,
         next_url=url_for("site.games", **keep, page=page + 1) if page < pages else None,
     )
+
+
+@bp.route("/players/<name>")
+def player(name: str) -> str:
+    """What a player's games add up to: games, wins by how they were won, length."""
+    if len(name) > 100:
+        abort(400, description="a player's name has at most 100 characters")
+    stats = get_store().player_stats(name)
+    if stats is None:
+        abort(404, description=f"no game with a player called {name!r}")
+    return render_template("player.html", stats=stats, conditions=boards.conditions())
 
 
 @bp.route("/games/<game_id>")

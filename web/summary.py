@@ -20,6 +20,14 @@ RESULT_LABELS = {
 }
 RESULT_FILTERS = tuple(RESULT_LABELS)
 
+#: The games list's orders (recorder.listing.ORDERS), as the list offers them.
+ORDER_LABELS = {
+    "newest": "newest first",
+    "oldest": "oldest first",
+    "activity": "last logged first",
+    "longest": "longest first",
+}
+
 
 def game_summary(row: Any) -> dict[str, Any]:
     """A games-list row: players, date, result, length."""

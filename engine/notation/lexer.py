@@ -9,7 +9,9 @@ several lines).  Each game's notation adds its own decision keywords.
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
+from collections.abc import Sequence
 
 #: Move assessments, as in chess annotation.
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
@@ -18,18 +20,25 @@ ILLEGAL_MARK = "!illegal"
 
 #: One token: a comment ``{...}``, a quoted text, a note ``(...)`` (each possibly left
 #: open), a mark (``!``, ``?!``, ``!illegal``), a word, or a stray closing bracket.
+#: Bracketed texts are matched by runs (``[^}\\]*+``) between escapes, possessively: in
+#: linear time and constant memory however long (one character at a time, a 10 MB
+#: comment took 2 GB of the regex engine's backtracking stack).
 TOKEN_RE = re.compile(
-    r"""\{(?:[^}\\]|\\.)*\}?|"(?:[^"\\\n]|\\.)*"?|\((?:[^)\\\n]|\\.)*\)?|[!?]+[a-z]*"""
-    r"""|[^\s{}()"!?]+|[})]""",
+    r"""\{[^}\\]*+(?:\\.[^}\\]*+)*+\}?"""
+    r"""|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?"""
+    r"""|\([^)\\\n]*+(?:\\.[^)\\\n]*+)*+\)?"""
+    r"""|[!?]+[a-z]*|[^\s{}()"!?]+|[})]""",
     re.S,
 )
-COMMENT_RE = re.compile(r"\{(?:[^}\\]|\\.)*\}", re.S)
-HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
+COMMENT_RE = re.compile(r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}", re.S)
+HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]\s*')
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-TURN_RE = re.compile(r"\s*(\d+)\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?")
+TURN_RE = re.compile(
+    r"\s*(\d{1,9})\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?"
+)
 #: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
 #: the general TURN_RE, which gives the same result on these lines.
-TURN_FAST_RE = re.compile(r"(\d+)\. (?:([^\s:{}()\"\[\]]+): )?")
+TURN_FAST_RE = re.compile(r"(\d{1,9})\. (?:([^\s:{}()\"\[\]]+): )?")
 #: A player's name as it may stand in a turn prefix.
 LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 #: A player's name that may stand bare in a decision (``id 2-07 by Alice``).
@@ -39,6 +48,23 @@ SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
 DECISION_RE = re.compile(
     r"""\s*([a-z]+(?:\s+[^\s{}()!?"]*[^a-z\s{}()!?"][^\s{}()!?"]*|\s*\([^()]*\))*)\s*|(\S+)"""
 )
+
+
+#: Words longer than this get no "did you mean" (no keyword is near, and comparing a
+#: hostile 10 MB word with each keyword took seconds).
+HINT_LENGTH = 24
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """`` (did you mean X?)`` for the choice closest to a mistyped ``word``, or ``""``.
+
+    >>> did_you_mean("tkae", ["take", "buy"])
+    ' (did you mean take?)'
+    """
+    if len(word) > HINT_LENGTH:
+        return ""
+    near = difflib.get_close_matches(word, choices, 1)
+    return f" (did you mean {near[0]}?)" if near else ""
 
 
 def escape(text: str, closer: str) -> str:

@@ -30,6 +30,13 @@ def meta_suffix(meta: Mapping[str, Any] | None) -> str:
     return (" " + " ".join(parts)) if parts else ""
 
 
+def correction_suffix(meta: Mapping[str, Any] | None) -> str:
+    """A correction's notes and comment (it is no move: never ``!illegal``)."""
+    if meta and meta.get("played_illegally"):
+        meta = {k: v for k, v in meta.items() if k != "played_illegally"}
+    return meta_suffix(meta)
+
+
 def tag(name: str, value: Any) -> str:
     """A header line: ``[Name "value"]``, the value escaped and on one line."""
     return f'[{name} "{escape(str(value), chr(34)).replace(chr(10), " ")}"]'

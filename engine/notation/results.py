@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ class NotationError(EngineError, ValueError):
         self.source = source
         self.line = line
         self.column = column
-        self.message = message
+        self.message = _shortened(message)
         self.violations = list(violations)
         self.turn = turn
         self.event_number = event_number
@@ -119,3 +120,27 @@ class PayloadProblem:
             "turn": self.turn,
             "position": self.position,
         }
+
+
+#: A quoted piece of the input longer than this is shown by its start and its length.
+QUOTE_LIMIT = 60
+_QUOTED = re.compile(r"'([^'\\\n]*+(?:\\.[^'\\\n]*+)*+)'")
+
+
+def _shortened(message: str) -> str:
+    """``message`` with each long quoted piece of input cut to its start, so that a
+    hostile token (5,000 digits, a whole line) never fills a verdict.
+
+    >>> _shortened("unknown decision '" + "9" * 100 + "'")[-30:]
+    "99999999999…' (100 characters)"
+    """
+    if len(message) <= QUOTE_LIMIT:
+        return message
+    return _QUOTED.sub(_cut, message)
+
+
+def _cut(m: re.Match[str]) -> str:
+    quoted = m.group(1)
+    if len(quoted) <= QUOTE_LIMIT:
+        return m.group()
+    return f"'{quoted[:QUOTE_LIMIT]}…' ({len(quoted)} characters)"

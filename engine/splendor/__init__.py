@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import Card, ParsedGame, Status, Verdict
+from ..protocol import Card, Choice, ParsedGame, Status, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -92,11 +92,9 @@ class Splendor:
         events: Sequence[Any] | None = None,
         meta: Sequence[Mapping[str, Any] | None] | None = None,
     ) -> ParsedGame:
-        # Classic Splendor's notation has no ``undo`` yet (tablelog undo works on the
-        # store): the game's events are not needed to read a move.
         from .notation import read_moves
 
-        return read_moves(state, text)
+        return read_moves(state, text, events, meta)  # type: ignore[arg-type]
 
     def parse_move(self, state: State, text: str) -> _events.Event:
         from .notation import parse_move
@@ -117,6 +115,16 @@ class Splendor:
         from .notation import legal_move_texts
 
         return legal_move_texts(state)
+
+    def choices(self, state: State) -> list[Choice]:
+        from .choices import choices
+
+        return choices(state)
+
+    def observations(self, state: State) -> list[Choice]:
+        from .choices import observations
+
+        return observations(state)
 
     def position(self, state: State) -> str:
         from .position import position_string

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import Card, ParsedGame, Status, Verdict
+from ..protocol import Card, Choice, ParsedGame, Status, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -115,6 +115,16 @@ class SplendorDuel:
         from .notation import legal_move_texts
 
         return legal_move_texts(state, state.names)
+
+    def choices(self, state: State) -> list[Choice]:
+        from .choices import choices
+
+        return choices(state)
+
+    def observations(self, state: State) -> list[Choice]:
+        from .choices import observations
+
+        return observations(state)
 
     def position(self, state: State) -> str:
         from .position import position_string

@@ -14,6 +14,7 @@ all take it from this module (through :class:`engine.protocol.GameRules` above t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..protocol import Result, Status
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, MAX_TOKENS, ROYALS, SPACE_NAMES
@@ -52,6 +53,37 @@ def tokens_text(counts: Sequence[int]) -> str:
     return " ".join(
         f"{COLOR_LETTERS[c]}{n}" if n > 1 else COLOR_LETTERS[c] for c, n in enumerate(counts) if n
     )
+
+
+def card_words(card_id: str) -> str:
+    """``2-05 (blue, 2 points, 1 crown)``: a card as the account of a step names it."""
+    card = CARDS[card_id]
+    kind = (
+        "joker"
+        if card.is_joker
+        else (COLOR_NAMES[card.color] if card.color is not None else "no bonus")
+    )
+    bits = [kind]
+    if card.points:
+        bits.append(f"{card.points} point{'s' if card.points != 1 else ''}")
+    if card.crowns:
+        bits.append(f"{card.crowns} crown{'s' if card.crowns != 1 else ''}")
+    bits.extend(card.abilities)
+    return f"{card_id} ({', '.join(bits)})"
+
+
+def payment_words(payment: Sequence[int]) -> str:
+    """A payment as a player says it: ``W2 B and 1 Gold``, ``2 Gold``, ``nothing``.
+
+    >>> payment_words([2, 1, 0, 0, 0, 0, 1]), payment_words([0] * 7)
+    ('W2 B and 1 Gold', 'nothing')
+    """
+    gems = tokens_text([*payment[:6], 0])
+    gold = payment[6] if len(payment) > 6 else 0
+    gold_text = f"{gold} Gold" if gold else ""
+    if gems and gold_text:
+        return f"{gems} and {gold_text}"
+    return gems or gold_text or "nothing"
 
 
 def result(state: State) -> Result | None:
@@ -256,3 +288,58 @@ def _pyramid_changes(before: State, after: State) -> list[str]:
             else:
                 out.append(f"pyramid level {level + 1}: {now} revealed")
     return out
+
+
+# --- a decision in a few words ---------------------------------------------------------
+
+
+def decision_label(state: State, event: Any) -> str:
+    """A decision of the player to move in ``state`` (or an observation), in a few words,
+    for a button that confirms it: ``Take white, white, blue (c2 c3 c4)``, ``Buy 2-05
+    (blue, 2 points, 1 crown) paying W2 B and 1 Gold``.  The event is one that
+    ``legal_moves`` (or the table) may give here."""
+    t = event.type
+    names = state.names
+    board = state.board
+    if t == "tokens_taken":
+        colors = ", ".join(COLOR_NAMES[board[s]] for s in event.spaces)
+        return f"Take {colors} ({' '.join(SPACE_NAMES[s] for s in event.spaces)})"
+    if t == "privilege_spent":
+        return (
+            f"Spend a Privilege for the {COLOR_NAMES[board[event.space]]} token on "
+            f"{SPACE_NAMES[event.space]}"
+        )
+    if t == "board_replenished":
+        n = sum(state.bag)
+        gain = privilege_gain(state, 1 - state.current)
+        return f"Replenish the board with the {n} token{'s' if n != 1 else ''} in the bag ({gain})"
+    if t == "card_reserved":
+        gold = SPACE_NAMES[event.gold]
+        if event.deck is None:
+            return f"Reserve {card_words(event.card)} with the Gold on {gold}"
+        known = f" ({event.card})" if event.card is not None else ""
+        return f"Reserve the top level-{event.deck} card{known} blind with the Gold on {gold}"
+    if t == "card_purchased":
+        return f"Buy {card_words(event.card)} paying {payment_words(event.payment)}"
+    if t == "color_copied":
+        return f"Joker {state.last_card} copies {COLOR_NAMES[event.color]}"
+    if t == "bonus_token_taken":
+        return (
+            f"Take the {COLOR_NAMES[board[event.space]]} token on {SPACE_NAMES[event.space]}"
+            f" ({state.last_card}'s ability)"
+        )
+    if t == "token_stolen":
+        return f"Take a {COLOR_NAMES[event.color]} token from {names[1 - state.current]}"
+    if t == "royal_taken":
+        royal = ROYALS[event.royal]
+        extra = f", {royal.ability}" if royal.ability else ""
+        return f"Take Royal card {royal.id} ({royal.points} points{extra})"
+    if t == "tokens_discarded":
+        return f"Put {tokens_text(event.tokens)} back in the bag (down to {MAX_TOKENS} tokens)"
+    if t == "card_revealed":
+        return f"{card_words(event.card)} is revealed"
+    if t == "card_identified":
+        return f"{names[event.player]}'s blind reserve is {card_words(event.card)}"
+    if t == "player_resigned":
+        return f"{names[event.player]} resigns"
+    return str(t)

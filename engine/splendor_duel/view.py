@@ -16,7 +16,7 @@ from typing import Any
 
 from . import catalogue as cat
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, ROYALS
-from .describe import due, result, tokens_text
+from .describe import card_words, due, result, tokens_text
 from .state import OVER, SETUP, State
 
 #: Short labels and symbols for the card abilities (rulebook p.8).
@@ -69,23 +69,6 @@ def _card_view(card_id: str, copied: int | None) -> dict[str, Any]:
         ],
         "title": card.describe(),
     }
-
-
-def card_words(card_id: str) -> str:
-    """``2-05 (blue, 2 points, 1 crown)`` for the account of a step."""
-    card = CARDS[card_id]
-    kind = (
-        "joker"
-        if card.is_joker
-        else (COLOR_NAMES[card.color] if card.color is not None else "no bonus")
-    )
-    bits = [kind]
-    if card.points:
-        bits.append(f"{card.points} point{'s' if card.points != 1 else ''}")
-    if card.crowns:
-        bits.append(f"{card.crowns} crown{'s' if card.crowns != 1 else ''}")
-    bits.extend(card.abilities)
-    return f"{card_id} ({', '.join(bits)})"
 
 
 def royal_view(royal_id: str) -> dict[str, Any]:

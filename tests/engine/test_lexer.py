@@ -3,6 +3,7 @@ the text, whatever the comment's length (hostile files once made this quadratic)
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.games import get_game
-from engine.notation.lexer import COMMENT_RE, TOKEN_RE, logical_lines
+from engine.notation.lexer import COMMENT_RE, HEADER_RE, TOKEN_RE, logical_lines
 
 EVENING = Path(__file__).resolve().parents[2] / "docs" / "examples" / "evening.tl"
 
@@ -34,6 +35,25 @@ def _joined(text: str) -> list[tuple[str, int]]:
             i += 1
         out.append((line, number))
     return out
+
+
+#: The bracketed tokens as first written (one character at a time): what the possessive
+#: patterns of the lexer must match exactly, in linear time and memory.
+_PLAIN_TOKEN = re.compile(
+    r"""\{(?:[^}\\]|\\.)*\}?|"(?:[^"\\\n]|\\.)*"?|\((?:[^)\\\n]|\\.)*\)?|[!?]+[a-z]*"""
+    r"""|[^\s{}()"!?]+|[})]""",
+    re.S,
+)
+_PLAIN_HEADER = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
+
+
+@given(st.text(alphabet='ab {}\\"()\n!=[]', max_size=40))
+def test_the_token_patterns_match_as_first_written(text: str) -> None:
+    assert TOKEN_RE.findall(text) == _PLAIN_TOKEN.findall(text)
+    header = f'[Tag "{text}"]'
+    plain = _PLAIN_HEADER.fullmatch(header)
+    ours = HEADER_RE.fullmatch(header)
+    assert (plain and plain.groups()) == (ours and ours.groups())
 
 
 @given(st.text(alphabet='ab {}\\"()\n!', max_size=40))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...corrections import UNDO, CorrectionRefused, Retraction, fold, retraction_at
 from ...errors import EventFormatError, IllegalMoveError
 from ...notation.lexer import (
     GLYPHS,
@@ -57,11 +58,15 @@ class Reader:
         self.all_errors = all_errors
         self.state = state if state is not None else State(names)
         self.names = self.state.names
-        self.events: list[Event] = []
+        self.events: list[Event | Retraction] = []
         self.meta: list[dict[str, Any] | None] = []
         self.errors: list[NotationError] = []
         self.flagged: list[Flagged] = []
         self.number = 0 if state is None else 1  # events so far (the setup is event 1)
+        #: The game's events before the text and their meta (for ``undo``, which takes
+        #: back logged steps); None when they were not given.
+        self.prior: list[Event | Retraction] | None = [] if state is None else None
+        self.prior_meta: list[dict[str, Any] | None] = []
 
     def fail(
         self, kind: str, line: Line, col: int, message: str, *, fatal: bool = False, **kw: Any
@@ -74,6 +79,9 @@ class Reader:
     # --- one decision -------------------------------------------------------------
 
     def decide(self, line: Line, col: int, words: list[str], marks: list[str]) -> None:
+        if words[0] == UNDO:
+            self.correct(line, col, words[1:], marks)
+            return
         state = self.state
         try:
             event = parse_decision(words, len(state.players))
@@ -139,6 +147,55 @@ class Reader:
         self.events.append(event)
         self.meta.append(meta or None)
 
+    def correct(self, line: Line, col: int, args: list[str], marks: list[str]) -> None:
+        """``undo`` / ``undo to K``: a Retraction appended and the standing steps folded
+        again (those played illegally forced again)."""
+        if ILLEGAL_MARK in marks:
+            self.fail("syntax", line, col, f"{UNDO} takes steps back: it cannot be marked !illegal")
+        back_to: int | None = None
+        if args:
+            if len(args) != 2 or args[0] != "to" or not args[1].isdigit() or len(args[1]) > 9:
+                self.fail(
+                    "syntax", line, col, f"expected {UNDO}, or {UNDO} to STEP (a step number)"
+                )
+            back_to = int(args[1])
+        if self.prior is None:
+            self.fail(
+                "syntax",
+                line,
+                col,
+                f"{UNDO} takes back logged steps: it is read with the game's events",
+            )
+            return
+        events = [*self.prior, *self.events]
+        try:
+            retraction = retraction_at(_rules(), events, back_to)
+        except CorrectionRefused as refused:
+            self.fail(
+                "illegal",
+                line,
+                col,
+                f"{' '.join([UNDO, *args])} cannot stand here",
+                fatal=True,
+                violations=refused.violations,
+                turn=self.state.turn,
+                event_number=self.number + 1,
+                position=position_string(self.state),
+            )
+            return
+        notes = [m for m in marks if not m.startswith("{")]
+        comments = [m[1:] for m in marks if m.startswith("{")]
+        meta: dict[str, Any] = {}
+        if notes:
+            meta["annotations"] = notes
+        if comments:
+            meta["comment"] = " ".join(c for c in comments if c)
+        self.events.append(retraction)
+        self.meta.append(meta or None)
+        self.number += 1
+        played = [bool(m and m.get("played_illegally")) for m in [*self.prior_meta, *self.meta]]
+        self.state = fold(_rules(), [*events, retraction], self.names, played).state
+
     # --- a line of decisions --------------------------------------------------------
 
     def decisions(self, line: Line, start: int) -> None:
@@ -149,7 +206,7 @@ class Reader:
         for m in TOKEN_RE.finditer(text, start):
             tok = m.group()
             where = line.place(m.start())[1]
-            if tok in KEYWORDS:
+            if tok in KEYWORDS or tok == UNDO:
                 if words:
                     self.decide(line, col, words, marks)
                 words, marks, col = [tok], [], where
@@ -173,7 +230,12 @@ class Reader:
             elif words and not marks:
                 words.append(tok)
             else:
-                self.fail("syntax", line, where, f"expected a decision ({', '.join(KEYWORDS)})")
+                self.fail(
+                    "syntax",
+                    line,
+                    where,
+                    f"expected a decision ({', '.join(KEYWORDS)}), or {UNDO}",
+                )
         if words:
             self.decide(line, col, words, marks)
 
@@ -327,11 +389,20 @@ def _setup(reader: Reader, setup: dict[str, list[str]], line: Line, first: str |
     setup.clear()
 
 
-def read_moves(state: State, text: str) -> ParsedGame:
+def read_moves(
+    state: State,
+    text: str,
+    events: Sequence[Event | Retraction] | None = None,
+    meta: Sequence[dict[str, Any] | None] | None = None,
+) -> ParsedGame:
     """Read what was played next in ``state``: one turn line or one or more decisions,
-    with or without the turn number and player; never raises for bad input."""
+    with or without the turn number and player; never raises for bad input.  ``undo``
+    needs the game's ``events`` (and their ``meta``) so far."""
     reader = Reader("<moves>", None, state.copy())
     reader.number = 0
+    if events is not None:
+        reader.prior = list(events)
+        reader.prior_meta = list(meta) if meta is not None else [None] * len(events)
     try:
         for line in logical_lines(normalize(text)):
             if line.text.strip():
@@ -347,3 +418,9 @@ def read_moves(state: State, text: str) -> ParsedGame:
         reader.flagged,
         state.names,
     )
+
+
+def _rules() -> Any:
+    from .. import GAME
+
+    return GAME

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ... import corrections
+from ...corrections import Retraction, refold_for_writing
 from ...errors import IllegalMoveError
 from ...notation.lexer import TAG_NAME
-from ...notation.marks import meta_suffix, name_fits_line
+from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
 from .. import game as _game
 from ..events import Event, GameSetUp
@@ -51,7 +53,7 @@ def fold(state: State, event: Event, meta: Mapping[str, Any] | None) -> None:
 
 def write_game(
     headers: Mapping[str, Any] | None,
-    events: Sequence[Event],
+    events: Sequence[Event | Retraction],
     meta: Sequence[Mapping[str, Any] | None] | None = None,
 ) -> str:
     """The canonical text of a game; ValueError if the events cannot be folded even as
@@ -75,6 +77,10 @@ def write_game(
             line: list[str] = []
             line_turn = -1
             for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), 2):
+                if isinstance(event, Retraction):
+                    line.append(_undo_text(events, number, event) + correction_suffix(m))
+                    state = refold_for_writing(_rules(), events[:number], metas[:number], names)
+                    continue
                 if isinstance(event, GameSetUp):
                     raise ValueError(f"event {number}: a game has one setup")
                 if state.turn != line_turn:
@@ -111,3 +117,14 @@ def write_game(
     if body:
         text += "\n" + "\n".join(body) + "\n"
     return text
+
+
+def _rules() -> Any:
+    from .. import GAME
+
+    return GAME
+
+
+def _undo_text(events: Sequence[Any], number: int, retraction: Retraction) -> str:
+    """``undo``, or ``undo to K`` where a plain undo would go elsewhere."""
+    return corrections.undo_text(_rules(), events[: number - 1], retraction)

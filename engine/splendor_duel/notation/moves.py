@@ -16,7 +16,6 @@ Decisions and messages name the seats ``names`` (default ``Player 1``, ``Player 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,7 +29,7 @@ from .arguments import Context, Fail, is_payment
 from .builder import GameBuilder
 from .corrections import UNDO
 from .decisions import READERS, move_text
-from .lexer import KEYWORDS, TOKEN_RE
+from .lexer import KEYWORDS, TOKEN_RE, did_you_mean
 from .players import default_names
 from .reader import read_turns
 from .results import NotationError
@@ -169,8 +168,7 @@ def _parse_exact(state: State, text: str, ctx: Context) -> Event:
     if keyword == UNDO:
         raise fail("syntax", 0, f"{UNDO} takes back logged steps: it is logged, not checked")
     if reader is None:
-        near = difflib.get_close_matches(keyword, KEYWORDS, 1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
+        hint = did_you_mean(keyword, KEYWORDS)
         raise fail(
             "syntax",
             0,

@@ -9,7 +9,6 @@ go to ``visitor.error``, which raises :class:`Stop` to end the reading at the fi
 from __future__ import annotations
 
 import contextlib
-import difflib
 from typing import Any
 
 from .arguments import is_payment
@@ -23,6 +22,7 @@ from .lexer import (
     TURN_FAST_RE,
     TURN_RE,
     Line,
+    did_you_mean,
     logical_lines,
     normalize,
     unescape,
@@ -244,7 +244,6 @@ def _stray(
     elif tok[0] == '"':
         msg = f"a description {tok} must follow a card"
     else:
-        near = difflib.get_close_matches(tok, (*KEYWORDS, UNDO), 1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
+        hint = did_you_mean(tok, (*KEYWORDS, UNDO))
         msg = f"unknown decision {tok!r}{hint}; expected one of {', '.join(KEYWORDS)}, or {UNDO}"
     visitor.error("syntax", where[0], where[1], msg)

@@ -9,7 +9,6 @@ Privileges when they do not start on the table.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,7 +17,7 @@ from ..catalogue import CARDS_BY_LEVEL, COLOR_LETTERS, SPIRAL_SPACES
 from ..events import GameSetUp
 from ..state import State
 from .arguments import LETTER, Fail, card, described_card
-from .lexer import GLYPHS, TOKEN_RE, Line, comment_text, unescape
+from .lexer import GLYPHS, TOKEN_RE, Line, comment_text, did_you_mean, unescape
 
 if TYPE_CHECKING:
     from .visitor import Visitor
@@ -92,8 +91,7 @@ def read_setup_line(visitor: Visitor, lines: list[Line], k: int, parts: dict[str
         _setup_notes(visitor, line, 0, tokens)
         return k + 1
     if word not in SETUP_WORDS:
-        near = difflib.get_close_matches(word, SETUP_WORDS, 1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
+        hint = did_you_mean(word, SETUP_WORDS)
         visitor.error(
             "syntax",
             line.number,

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import Retraction, fold
-from ...errors import EngineError, IllegalMoveError
-from ...notation.marks import meta_suffix, name_fits_line
+from ...corrections import Retraction, refold_for_writing
+from ...errors import IllegalMoveError
+from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
 from .. import game as _game
 from ..catalogue import COLOR_NAMES
@@ -66,8 +66,8 @@ def write_game(
         for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), start=2):
             if isinstance(event, Retraction):
                 # Where it happened: after the decisions it takes back, on their line.
-                line.append(undo_text(events[: number - 1], event) + _correction_suffix(m))
-                state = _refold(events[:number], metas[:number], names, number)
+                line.append(undo_text(events[: number - 1], event) + correction_suffix(m))
+                state = refold_for_writing(game(), events[:number], metas[:number], names)
                 continue
             if isinstance(event, GameSetUp):
                 raise ValueError(f"event {number}: a game has one setup")
@@ -124,28 +124,6 @@ def _result_tags(state: State) -> tuple[str, str | None]:
     if o.condition == "color" and o.color is not None:
         victory = f"color {COLOR_NAMES[o.color]}"
     return result, victory
-
-
-def _correction_suffix(meta: Mapping[str, Any] | None) -> str:
-    """A correction's notes and comment (it is no move: never ``!illegal``)."""
-    if meta and meta.get("played_illegally"):
-        meta = {k: v for k, v in meta.items() if k != "played_illegally"}
-    return meta_suffix(meta)
-
-
-def _refold(
-    events: Sequence[Any],
-    metas: Sequence[Mapping[str, Any] | None],
-    names: Sequence[str],
-    number: int,
-) -> State:
-    """The state after a correction: the standing steps folded again."""
-    marks = [bool(m and m.get("played_illegally")) for m in metas]
-    try:
-        state: State = fold(game(), events, names, marks).state
-    except EngineError as err:
-        raise ValueError(f"event {number} (retraction) cannot be written: {err}") from None
-    return state
 
 
 def _fold(state: State, event: Event, meta: Mapping[str, Any] | None, number: int) -> None:

@@ -1,0 +1,128 @@
+"""Hostile files and strings: each is refused with a message naming the file (line and
+column, or the field) and the reason; nothing of it is written, and the files after it on
+the same command line still import."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from recorder import EventStore, ImportRejected, StoreError
+from recorder.table import BadMove, log, new_game
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENING = (ROOT / "docs" / "examples" / "evening.tl").read_text(encoding="utf-8")
+
+
+def _document(**changes: object) -> str:
+    doc: dict[str, object] = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": "splendor-duel",
+        "headers": {"players": ["Ann", "Bo"]},
+        "events": [],
+    }
+    doc.update(changes)
+    return json.dumps(doc)
+
+
+HOSTILE = {
+    "deep.json": ("[" * 100_000 + "]" * 100_000, "deep.json: invalid JSON: nested too deeply"),
+    "digits.json": (
+        '{"format": "tablelog-game", "version": ' + "9" * 5000 + "}",
+        "digits.json: invalid JSON: a number of more than 4300 digits",
+    ),
+    "turn.tl": (
+        EVENING + "\n" + "9" * 5000 + ". Ann: take c3\n",
+        "turn.tl:14:1: expected the setup",
+    ),
+    "half.json": (
+        _document(headers={"players": ["Ann\udc80", "Bo"]}),
+        "half.json: headers.players[0]: half a character",
+    ),
+    "newline-id.json": (_document(id="abc\n"), "newline-id.json: id: a game id is 1-64"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_file_is_refused_and_the_next_still_imports(tmp_path: Path, name: str) -> None:
+    text, message = HOSTILE[name]
+    bad = tmp_path / name
+    bad.write_text(text, encoding="utf-8")
+    good = tmp_path / "good.tl"
+    good.write_text(EVENING, encoding="utf-8")
+    db = tmp_path / "h.db"
+    result = CliRunner().invoke(cli, ["import", str(bad), str(good), "--db", str(db)])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert message in result.output, result.output
+    assert len(result.output.splitlines()[0]) < 300  # the hostile token is not echoed whole
+    assert "good.tl: imported game" in result.output
+    with EventStore.open(db) as store:
+        assert store.count_games() == 1
+
+
+def test_half_a_character_from_a_caller_is_a_store_error_with_its_place(tmp_path: Path) -> None:
+    with EventStore.open(tmp_path / "s.db") as store:
+        with pytest.raises(ImportRejected, match=r"<text>:4:12: not valid Unicode"):
+            new_game(store, EVENING.replace("Ann", "A\udc80nn"))
+        game = new_game(store, EVENING)
+        with pytest.raises(BadMove, match=r"<move>:1:11: not valid Unicode") as caught:
+            log(store, game, "take c3 {a\udc80}")
+        assert isinstance(caught.value, StoreError)
+        assert store.game(game).event_count == 1
+
+
+def test_a_line_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    from recorder.io import MAX_LINE_CHARS
+
+    bad = tmp_path / "long.tl"
+    bad.write_text(EVENING + "\n1. Ann: take c3 {" + "x" * 10_000_000 + "}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(bad)])
+    assert result.exit_code == 1
+    assert f"long.tl:14:{MAX_LINE_CHARS + 1}: a line of 10,000,018 characters" in result.output
+    assert f"the limit is {MAX_LINE_CHARS:,}" in result.output
+    # the same comment over many short lines is a comment like any other
+    fine = tmp_path / "fine.tl"
+    fine.write_text(EVENING + "\n1. Ann: take c3 {" + "x\n" * 200_000 + "}\n", encoding="utf-8")
+    assert CliRunner().invoke(cli, ["validate", str(fine)]).exit_code == 0
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    from recorder.io import MAX_FILE_BYTES
+
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as out:  # sparse: nothing is written but its size
+        out.truncate(MAX_FILE_BYTES + 1)
+    result = CliRunner().invoke(cli, ["import", str(huge), "--db", str(tmp_path / "h.db")])
+    assert result.exit_code == 1
+    assert f"huge.json: a file of {MAX_FILE_BYTES + 1:,} bytes; the limit is" in result.output
+
+
+def test_a_game_row_changed_behind_the_stores_back_still_lists_and_replays(tmp_path: Path):
+    import sqlite3
+
+    from web import create_app
+
+    db = tmp_path / "changed.db"
+    with EventStore.open(db) as store:
+        game = new_game(store, EVENING)
+        log(store, game, "take c3")
+    conn = sqlite3.connect(db)
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'games'"):
+        if name.startswith("games_"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.execute("UPDATE games SET headers = '[1, 2]', players = '{\"a\": 1}'")
+    conn.commit()
+    conn.close()
+    listed = CliRunner().invoke(cli, ["games", "--db", str(db)])
+    assert listed.exit_code == 0 and game in listed.output, listed.output
+    client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
+    for url in ("/", "/api/games", f"/games/{game}/step/2", f"/api/games/{game}"):
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+    assert "Player 1" in client.get(f"/games/{game}/step/2").get_data(as_text=True)

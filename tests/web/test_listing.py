@@ -1,0 +1,92 @@
+"""The games list: its orders (newest first by default), a player's statistics on the
+list and on their own page, over the fixture games in a real SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from recorder import EventStore
+from recorder.io import load_file
+from recorder.listing import ORDERS
+from web import create_app
+from web.summary import ORDER_LABELS
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.tl")) + sorted(
+    (ROOT / "fixtures" / "splendor" / "games").glob("*.tl")
+)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("listing") / "l.db"
+    with EventStore.open(path) as store:
+        for source in FIXTURES:
+            for record in load_file(source):
+                store.import_game(record)
+    return path
+
+
+def _rows(db: Path, **kw: Any) -> list[Any]:
+    with EventStore.open(db) as store:
+        return store.list_games(limit=1000, **kw)
+
+
+def test_every_order_has_a_label() -> None:
+    assert list(ORDER_LABELS) == list(ORDERS)
+
+
+def test_newest_first_by_the_games_dates_unless_asked_otherwise(db: Path) -> None:
+    rows = _rows(db)
+    dated = [r.headers.get("date") for r in rows]
+    known = [d for d in dated if d]
+    assert len(known) >= 3 and known == sorted(known, reverse=True)
+    assert all(d for d in dated[: len(known)])  # undated games come last
+    oldest = [r.headers.get("date") for r in _rows(db, order="oldest") if r.headers.get("date")]
+    assert oldest == sorted(known)
+    turns = [r.turns for r in _rows(db, order="longest")]
+    assert turns == sorted(turns, reverse=True)
+    activity = [r.last_activity for r in _rows(db, order="activity")]
+    assert activity == sorted(activity, reverse=True)
+
+
+def test_the_page_the_api_and_the_cli_list_in_the_order_asked(db: Path) -> None:
+    client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
+    expected = [r.id for r in _rows(db, order="longest")]
+    api = client.get("/api/games?order=longest&per_page=100").get_json()
+    assert [g["id"] for g in api["games"]] == expected
+    page = client.get("/?order=longest&per_page=100").get_data(as_text=True)
+    assert [page.index(f'/games/{gid}"') for gid in expected] == sorted(
+        page.index(f'/games/{gid}"') for gid in expected
+    )
+    assert '<option value="longest" selected>' in page
+    assert client.get("/?order=sideways").status_code == 400
+    listed = CliRunner().invoke(cli, ["games", "--order", "longest", "--db", str(db)])
+    assert listed.exit_code == 0
+    lines = [line.split()[0] for line in listed.output.splitlines()[1 : 1 + len(expected)]]
+    assert lines == expected
+
+
+def test_a_players_statistics_add_up_their_games(db: Path) -> None:
+    name = "Alice"
+    mine = _rows(db, player=name)
+    assert len(mine) >= 2
+    finished = [r for r in mine if r.status == "finished"]
+    won = [r for r in finished if r.winner is not None and r.players[r.winner] == name]
+    with EventStore.open(db) as store:
+        stats = store.player_stats(name.upper())  # any case
+    assert stats is not None and stats.name == name
+    assert (stats.games, stats.finished, stats.wins) == (len(mine), len(finished), len(won))
+    assert sum(stats.wins_by.values()) == len(won)
+    assert stats.average_turns == pytest.approx(sum(r.turns for r in finished) / len(finished))
+    client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
+    page = client.get(f"/players/{name}").get_data(as_text=True)
+    assert f"<h1>{name}</h1>" in page and f"<dd>{len(mine)}" in page
+    listed = client.get(f"/?player={name.lower()}").get_data(as_text=True)
+    assert f'href="/players/{name}"' in listed and f"{len(mine)} games, {len(won)} won" in listed
+    assert client.get("/players/Nobody%20at%20all").status_code == 404

@@ -1,0 +1,264 @@
+"""The logging page (``web/record.py``) through Flask's test client over a real SQLite file:
+the recorder-key form, the page and the choices it carries, logging and undoing by its
+forms without JavaScript (and as the script posts them, asking for JSON), and every
+refusal: no key, a wrong key, no CSRF token, a stale step, an illegal move (then recorded
+as played, flagged), a move that does not read.  Each refusal writes nothing."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.games import get_game
+from recorder import EventStore
+from web import create_app
+
+SETUP = """[Game "Splendor Duel"]
+[Player1 "Ann"]
+[Player2 "Bo"]
+[First "Ann"]
+
+board   GGRWY RWBRG YBRWK GYBKP PBWKK
+level3  3-10 3-01 3-05
+level2  2-10 2-24 2-20 2-17
+level1  1-11 1-25 1-16 1-10 1-27
+privileges 0 1
+"""
+
+CLASSIC = """[Game "Splendor"]
+[Player1 "Ann"]
+[Player2 "Bert"]
+[First "1"]
+
+nobles  N-10 N-07 N-01
+level3  3-04 3-14 3-02 3-19
+level2  2-27 2-11 2-28 2-22
+level1  1-13 1-14 1-28 1-35
+"""
+
+JSON = {"Accept": "application/json"}
+DUEL = get_game("splendor-duel")
+
+
+@pytest.fixture()
+def app(tmp_path: Path) -> Any:
+    return create_app({"DATABASE": str(tmp_path / "r.db"), "TESTING": True})
+
+
+@pytest.fixture()
+def made(app: Any) -> dict[str, Any]:
+    """A new Splendor Duel game created through the JSON API (the id and the key)."""
+    r = app.test_client().post("/api/games", json={"notation": SETUP})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.get_json()  # type: ignore[no-any-return]
+
+
+def _token(page: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert found, "the page carries a CSRF token"
+    return found.group(1)
+
+
+def _unlocked(app: Any, made: dict[str, Any]) -> tuple[Any, str]:
+    """A browser (test client) that gave the game's key in the key form, and its token."""
+    client = app.test_client()
+    gid = made["id"]
+    page = client.get(f"/games/{gid}/record").get_data(as_text=True)
+    r = client.post(
+        f"/games/{gid}/record/key", data={"key": made["key"], "csrf_token": _token(page)}
+    )
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{gid}/record")
+    page = client.get(f"/games/{gid}/record").get_data(as_text=True)
+    return client, _token(page)
+
+
+def _steps(app: Any, gid: str) -> int:
+    with EventStore.open(app.config["DATABASE"]) as store:
+        return store.game(gid).event_count
+
+
+def _data(page: str) -> dict[str, Any]:
+    found = re.search(
+        r'<script type="application/json" id="record-data">(.*?)</script>', page, re.S
+    )
+    assert found
+    return json.loads(found.group(1))  # type: ignore[no-any-return]
+
+
+def test_a_browser_without_the_key_gets_the_key_form(app: Any, made: dict[str, Any]) -> None:
+    client = app.test_client()
+    gid = made["id"]
+    r = client.get(f"/games/{gid}/record")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'name="key"' in page and "record-data" not in page
+    assert r.headers["Cache-Control"] == "no-store"
+    # a wrong key: refused, and the form again
+    r = client.post(f"/games/{gid}/record/key", data={"key": "nope", "csrf_token": _token(page)})
+    assert r.status_code == 403 and "not this game" in r.get_data(as_text=True)
+    assert 'name="key"' in client.get(f"/games/{gid}/record").get_data(as_text=True)
+    # the key form itself needs the CSRF token
+    r = client.post(f"/games/{gid}/record/key", data={"key": made["key"]})
+    assert r.status_code == 400
+    assert "record-data" not in client.get(f"/games/{gid}/record").get_data(as_text=True)
+    assert client.get("/games/nosuch/record").status_code == 404
+
+
+def test_the_page_carries_the_choices_and_the_table(app: Any, made: dict[str, Any]) -> None:
+    client, _ = _unlocked(app, made)
+    gid = made["id"]
+    r = client.get(f"/games/{gid}/record")
+    page = r.get_data(as_text=True)
+    data = _data(page)
+    with EventStore.open(app.config["DATABASE"]) as store:
+        state = store.state_at(gid)
+    assert data["steps"] == 1 and data["phase"] == "playing" and data["taps"] is True
+    assert [c["text"] for c in data["choices"]] == DUEL.legal_move_texts(state)
+    assert data["choices"][0] == DUEL.choices(state)[0].to_dict()
+    assert data["due"].startswith("Ann to play")
+    # every target of every choice is drawn on the page
+    drawn = set(re.findall(r'data-target="([^"]+)"', page))
+    assert {t for c in data["choices"] for t in c["targets"]} <= drawn
+    assert {f"{c}{r}" for c in "abcde" for r in "12345"} <= drawn
+    # no inline script or style: scripts from /static, the data block is not executable
+    for tag in re.findall(r"<script[^>]*>", page):
+        assert 'src="/static/' in tag or 'type="application/json"' in tag, tag
+    assert "style=" not in page and "<style" not in page
+    assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+    assert r.headers["Referrer-Policy"] == "no-referrer"
+    # the form that works without JavaScript
+    assert 'name="move"' in page and 'name="expect" value="1"' in page
+
+
+def test_logging_and_undoing_by_the_forms(app: Any, made: dict[str, Any]) -> None:
+    client, token = _unlocked(app, made)
+    gid = made["id"]
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take c3 d3", "expect": "1", "csrf_token": token},
+    )
+    assert r.status_code == 303 and _steps(app, gid) == 2
+    page = client.get(f"/games/{gid}/record").get_data(as_text=True)
+    assert "take c3 d3 =GB" in html.unescape(page) and _data(page)["steps"] == 2
+    # as the script posts it: JSON asked for, the token in a header
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take b1", "expect": "2"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 201 and r.get_json()["step"] == 3
+    assert r.get_json()["texts"] == ["take b1 =B"]
+    # undo: a page that says what it takes back, then the correction
+    page = client.get(f"/games/{gid}/record/undo").get_data(as_text=True)
+    assert "step 3" in page and "take b1 =B" in page
+    r = client.post(f"/games/{gid}/record/undo", data={"expect": "3", "csrf_token": token})
+    assert r.status_code == 303 and _steps(app, gid) == 4
+    data = _data(client.get(f"/games/{gid}/record").get_data(as_text=True))
+    assert data["steps"] == 4 and data["last"] == {"step": 2, "text": "take c3 d3 =GB"}
+    assert data["recent"][-2]["retracted"] is True
+
+
+def test_refusals_write_nothing(app: Any, made: dict[str, Any]) -> None:
+    gid = made["id"]
+    client, token = _unlocked(app, made)
+    stranger = app.test_client()
+    stranger_token = _token(stranger.get(f"/games/{gid}/record").get_data(as_text=True))
+    move = {"move": "take c3 d3", "expect": "1"}
+
+    # no session holding the game: the key form (403), or 403 in JSON
+    r = stranger.post(f"/games/{gid}/record", data={**move, "csrf_token": stranger_token})
+    assert r.status_code == 403 and 'name="key"' in r.get_data(as_text=True)
+    r = stranger.post(
+        f"/games/{gid}/record", data=move, headers={**JSON, "X-CSRFToken": stranger_token}
+    )
+    assert r.status_code == 403 and r.get_json()["error"]["status"] == 403
+    r = stranger.post(f"/games/{gid}/record/undo", data={"csrf_token": stranger_token})
+    assert r.status_code == 403
+    # no CSRF token
+    r = client.post(f"/games/{gid}/record", data=move)
+    assert r.status_code == 400
+    r = client.post(f"/games/{gid}/record", data=move, headers=JSON)
+    assert r.status_code == 400 and "CSRF" in r.get_json()["error"]["message"]
+    r = client.post(f"/games/{gid}/record/undo", data={"expect": "1"})
+    assert r.status_code == 400
+    assert _steps(app, gid) == 1
+
+    # a stale step: another phone logged first
+    r = client.post(
+        f"/games/{gid}/record", data={"move": "take c3 d3", "expect": "0", "csrf_token": token}
+    )
+    assert r.status_code == 409
+    page = html.unescape(r.get_data(as_text=True))
+    assert "Another logger was first" in page and _data(page)["steps"] == 1
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take c3 d3", "expect": "5"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 409 and r.get_json()["step"] == 1
+    r = client.post(
+        f"/games/{gid}/record/undo", data={"expect": "7"}, headers={**JSON, "X-CSRFToken": token}
+    )
+    assert r.status_code == 409
+
+    # text that does not read: the column
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take c3 z9", "expect": "1"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 400 and r.get_json()["column"] == 9
+    r = client.post(
+        f"/games/{gid}/record", data={"move": "take c3 z9", "expect": "1", "csrf_token": token}
+    )
+    assert r.status_code == 400 and "at column 9" in r.get_data(as_text=True)
+    r = client.post(f"/games/{gid}/record", data={"move": " ", "csrf_token": token})
+    assert r.status_code == 400
+    r = client.post(
+        f"/games/{gid}/record", data={"move": "take a1", "expect": "x", "csrf_token": token}
+    )
+    assert r.status_code == 400
+    assert _steps(app, gid) == 1
+
+    # illegal: the verdict with the rule and the page, and the offer to record it as played
+    illegal = {"move": "take c1 e1", "expect": "1"}
+    r = client.post(f"/games/{gid}/record", data=illegal, headers={**JSON, "X-CSRFToken": token})
+    assert r.status_code == 422
+    (violation,) = r.get_json()["verdict"]["violations"]
+    assert violation["code"] == "take.not_a_line" and violation["rule"]["page"] == 5
+    r = client.post(f"/games/{gid}/record", data={**illegal, "csrf_token": token})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422 and "p.5, Take up to 3 tokens" in page
+    assert 'name="as_played" value="1"' in page and "Record it as played" in page
+    assert _steps(app, gid) == 1
+    # recorded as played: flagged
+    r = client.post(
+        f"/games/{gid}/record",
+        data={**illegal, "as_played": "1"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 201 and r.get_json()["flagged"][0][0]["code"] == "take.not_a_line"
+    with EventStore.open(app.config["DATABASE"]) as store:
+        last = store.events(gid)[-1]
+    assert last.meta and last.meta.get("played_illegally") is True
+    data = _data(client.get(f"/games/{gid}/record").get_data(as_text=True))
+    assert data["steps"] == 2 and data["recent"][-1]["flagged"] is True
+
+
+def test_classic_splendor_is_logged_by_typing(app: Any) -> None:
+    r = app.test_client().post("/api/games", json={"notation": CLASSIC})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    made = r.get_json()
+    client, token = _unlocked(app, made)
+    page = client.get(f"/games/{made['id']}/record").get_data(as_text=True)
+    assert "for Splendor Duel so far" in page and _data(page)["taps"] is False
+    assert "data-target" not in page and _data(page)["choices"]
+    r = client.post(
+        f"/games/{made['id']}/record",
+        data={"move": "take WBG", "expect": "1", "csrf_token": token},
+    )
+    assert r.status_code == 303 and _steps(app, made["id"]) == 2

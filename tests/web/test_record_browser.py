@@ -1,0 +1,307 @@
+"""The logging page in real headless Chromium against the real server (waitress, loopback)
+over a real SQLite file: a whole fixture game logged at phone size by taps only (tokens on
+the board, cards, decks, the Privilege, the bag's colours, the cards revealed, confirm
+buttons), then its export compared with the fixture; a refused move with its verdict and
+the offer to record it as played; another phone logging first; the page at desktop size.
+Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.games import get_game
+from recorder import EventStore
+from recorder.io import export_notation
+from web import create_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+FIXTURE = ROOT / "fixtures" / "games" / "reserve-and-discard.tl"
+RULES = get_game("splendor-duel")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Any]:
+    from web.server import BackgroundServer
+
+    app = create_app({"DATABASE": str(tmp_path / "phone.db"), "STORE_PER_THREAD": True})
+    srv = BackgroundServer(app, threads=4)
+    srv.database = app.config["DATABASE"]
+    yield srv
+    srv.stop()
+
+
+def _setup_text(text: str) -> str:
+    """The fixture's headers and setup, without its result (the game is to be played)."""
+    head = text.split("\n1. ")[0]
+    lines = [ln for ln in head.splitlines() if not ln.startswith(("[Result", "[Victory"))]
+    return re.sub(r"\{[^}]*\}", "", "\n".join(lines)) + "\n"
+
+
+def _api(url: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(req) as answer:
+        return json.loads(answer.read())  # type: ignore[no-any-return]
+
+
+def _open_with_link(browser: Any, server: Any, made: dict[str, Any], viewport: Any) -> Any:
+    """A phone that opened the recorder link (the key in its fragment)."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # nothing refused by the CSP (no inline script or style; the JSON block is data)
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    page.errors = errors
+    page.goto(server.url + made["record_url"])
+    page.wait_for_selector("#record.js[data-steps]")
+    assert "#key=" not in page.url, "the key leaves the address bar"
+    return page
+
+
+def _data(page: Any) -> dict[str, Any]:
+    return page.eval_on_selector("#record-data", "e => JSON.parse(e.textContent)")  # type: ignore[no-any-return]
+
+
+def _no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+
+
+def _confirm(page: Any, expected: str) -> None:
+    """The confirm button shows ``expected`` (choosing it among the alternatives if need
+    be: another payment); tap it."""
+    confirm = page.locator("#rec-sheet button.confirm")
+    if confirm.get_attribute("data-text") != expected:
+        page.click(f'#rec-sheet .alts button[data-text="{expected}"]')
+    assert confirm.get_attribute("data-text") == expected
+    confirm.click()
+
+
+def _shoot_once(page: Any, kind: str, shots: set[str]) -> None:
+    """A screenshot of the sheet the first time a kind of decision is built."""
+    if kind not in shots:
+        shots.add(kind)
+        page.screenshot(path=str(ARTIFACTS / f"record-phone-{kind}.png"))
+        _no_sideways_scroll(page)
+
+
+def _tap_decision(page: Any, expected: str, taps: dict[str, int], shots: set[str]) -> None:
+    """Build the decision ``expected`` (canonical notation) by taps, as a player would:
+    from the choices the page carries, what it touches on the table."""
+    data = _data(page)
+    if expected.startswith("repl "):
+        page.click("#rec-sheet .repl-start")
+        for letter in expected.split()[1]:
+            page.click(f'#rec-sheet .colours button[data-letter="{letter}"]')
+            taps["colour"] += 1
+            if len(shots) < 12:
+                _shoot_once(page, "replenish", shots)
+        _confirm(page, expected)
+        return
+    found = [c for c in data["choices"] + data["observations"] if c["text"] == expected]
+    assert found, f"{expected!r} is not offered: {data['due']}"
+    choice = found[0]
+    group, targets = choice["group"], choice["targets"]
+    if group == "reveal":
+        page.click(f'#rec-sheet .picklist button[data-text="{expected}"]')
+        taps["list"] += 1
+        _shoot_once(page, "reveal", shots)
+    elif targets and targets[0].startswith("hidden-"):
+        page.click(f'#record [data-target="{targets[0]}"]')
+        page.click(f'#rec-sheet .picklist button[data-text="{expected}"]')
+        taps["list"] += 1
+        _shoot_once(page, "blind-" + group, shots)
+    elif group in ("copy", "steal"):
+        page.click(f'#rec-sheet button.choice[data-text="{expected}"]')
+        taps["button"] += 1
+        _shoot_once(page, group, shots)
+    elif group == "discard":
+        for letter in targets:
+            page.click(f'#rec-sheet .colours button[data-letter="{letter}"]')
+            taps["colour"] += 1
+        _shoot_once(page, "discard", shots)
+    else:
+        for target in targets:
+            piece = page.locator(f'#record [data-target="{target}"]')
+            assert "lit" in (piece.get_attribute("class") or ""), (expected, target)
+            piece.click()
+            taps["table"] += 1
+        if group in ("privilege", "royal", "token"):
+            _shoot_once(page, group, shots)
+    _confirm(page, expected)
+
+
+def test_a_whole_fixture_game_logged_by_taps_on_a_phone(browser: Any, server: Any) -> None:
+    text = FIXTURE.read_text(encoding="utf-8")
+    fixture = RULES.read_game(text)
+    assert fixture.ok
+    made = _api(server.url + "/api/games", {"notation": _setup_text(text)})
+    page = _open_with_link(browser, server, made, PHONE)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "record-phone-start.png"))
+    _no_sideways_scroll(page)
+
+    state = RULES.new_state(fixture.names)
+    RULES.play(state, fixture.events[0])
+    taps = {"table": 0, "colour": 0, "list": 0, "button": 0}
+    shots: set[str] = set()
+    shot_payment = False
+    for step, event in enumerate(fixture.events[1:], start=2):
+        expected = RULES.move_text(state, event)
+        _tap_decision(page, expected, taps, shots)
+        page.wait_for_selector(f'#record.js[data-steps="{step}"]')
+        RULES.play(state, event)
+        if not shot_payment:
+            # the first purchase that can be paid several ways, before it is confirmed
+            data = _data(page)
+            buys: dict[str, int] = {}
+            for c in data["choices"]:
+                if c["group"] == "buy" and len(c["targets"]) == 1:
+                    buys[c["targets"][0]] = buys.get(c["targets"][0], 0) + 1
+            several = [cid for cid, n in buys.items() if n > 2]
+            if several:
+                page.click(f'#record [data-target="{several[0]}"]')
+                assert page.locator("#rec-sheet .alts button").count() == buys[several[0]]
+                page.screenshot(path=str(ARTIFACTS / "record-phone-payments.png"))
+                _no_sideways_scroll(page)
+                page.click("#rec-sheet button.clear")
+                shot_payment = True
+    assert state.outcome is not None and shot_payment
+    assert page.locator(".rec-over").inner_text().startswith("Daniel won")
+    page.screenshot(path=str(ARTIFACTS / "record-phone-end.png"))
+    assert page.errors == []
+    assert taps["table"] > 100 and taps["colour"] > 40 and taps["list"] > 20
+
+    # the game as stored is the fixture's, move for move
+    with EventStore.open(server.database) as store:
+        stored = store.events(made["id"])
+        exported = export_notation(store, made["id"])
+    assert [e.payload for e in stored] == [RULES.event_to_dict(e) for e in fixture.events]
+    assert all(not (e.meta or {}).get("played_illegally") for e in stored)
+    again = RULES.read_game(exported)
+    assert again.ok and again.events == fixture.events
+    fixture_moves = RULES.write_game(fixture.headers, fixture.events).split("\n1. ", 1)[1]
+    assert exported.split("\n1. ", 1)[1] == fixture_moves
+
+
+def test_a_refused_move_then_as_played_and_another_phone_first(browser: Any, server: Any) -> None:
+    text = FIXTURE.read_text(encoding="utf-8")
+    made = _api(server.url + "/api/games", {"notation": _setup_text(text)})
+    page = _open_with_link(browser, server, made, PHONE)
+    # a move typed by hand that the rules refuse: the verdict beside the thumb
+    page.click("details.rec-type summary")
+    page.fill("#rec-move", "take a1 c1")
+    page.click("form.rec-form button[type=submit]")
+    refused = page.locator("#rec-sheet .refused")
+    refused.wait_for()
+    words = refused.inner_text()
+    assert "Illegal here" in words and "p.5, Take up to 3 tokens" in words
+    assert "a1, c1 are not adjacent" in words
+    page.screenshot(path=str(ARTIFACTS / "record-phone-refused.png"))
+    _no_sideways_scroll(page)
+    assert _data(page)["steps"] == 1
+    page.click("#rec-sheet button.as-played")
+    page.wait_for_selector('#record.js[data-steps="2"]')
+    assert "flagged" in page.locator("#rec-sheet .done").inner_text()
+    assert page.locator(".rec-steps-list li.flagged").count() == 1
+
+    # another phone logs first (through the API, with the key): this one is told, and
+    # sees the table as it now stands
+    _api(
+        f"{server.url}/api/games/{made['id']}/events",
+        {"move": "take b2 b3 b4", "expect": 2},
+        made["key"],
+    )
+    page.click('#record [data-target="b5"]')
+    page.click("#rec-sheet button.confirm")
+    notice = page.locator("#rec-sheet .notice")
+    notice.wait_for()
+    assert "Another phone logged first" in notice.inner_text()
+    assert "take b2 b3 b4" in notice.inner_text()
+    assert _data(page)["steps"] == 3
+    page.screenshot(path=str(ARTIFACTS / "record-phone-conflict.png"))
+
+    # undo, confirmed first: a correction
+    page.click("a.rec-undo")
+    assert "Take back step 3" in page.locator("#rec-sheet").inner_text()
+    page.click("#rec-sheet button.undo-yes")
+    page.wait_for_selector('#record.js[data-steps="4"]')
+    assert page.locator(".rec-steps-list li.retracted").count() == 1
+    assert "Taken back: step 3, take b2 b3 b4 =RGG" in page.locator("#rec-sheet .done").inner_text()
+
+    # the narrowest phone: no sideways scroll, every target at least 44 px
+    page.set_viewport_size({"width": 360, "height": 740})
+    _no_sideways_scroll(page)
+    _targets_big_enough(page)
+    page.screenshot(path=str(ARTIFACTS / "record-phone-360.png"), full_page=True)
+    assert page.errors == []
+
+
+def _targets_big_enough(page: Any) -> None:
+    sizes = page.eval_on_selector_all(
+        "#record .tgt, #rec-sheet button, .rec-nav .btn",
+        "els => els.filter(e => e.offsetParent).map(e => [e.offsetWidth, e.offsetHeight])",
+    )
+    assert sizes and all(min(box) >= 44 for box in sizes), sizes
+
+
+def test_the_logging_page_at_desktop_size(browser: Any, server: Any) -> None:
+    text = FIXTURE.read_text(encoding="utf-8")
+    made = _api(server.url + "/api/games", {"notation": _setup_text(text)})
+    page = _open_with_link(browser, server, made, DESKTOP)
+    _no_sideways_scroll(page)
+    page.click('#record [data-target="deck-3"]')
+    page.click('#record [data-target="c4"]')
+    assert page.locator("#rec-sheet button.confirm").get_attribute("data-text") == "res L3 @c4"
+    page.screenshot(path=str(ARTIFACTS / "record-desktop.png"))
+    page.click("#rec-sheet button.confirm")
+    page.wait_for_selector('#record.js[data-steps="2"]')
+    _targets_big_enough(page)
+    assert page.errors == []
+
+
+def test_without_javascript_the_forms_log(browser: Any, server: Any) -> None:
+    """The essential path without JavaScript: the key typed in its form, a decision typed
+    in notation, a refusal with its verdict and the offer to record it as played."""
+    text = FIXTURE.read_text(encoding="utf-8")
+    made = _api(server.url + "/api/games", {"notation": _setup_text(text)})
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server.url}/games/{made['id']}/record")
+    page.fill("input[name=key]", made["key"])
+    page.click("form.rec-keyform button[type=submit]")
+    page.wait_for_selector('#record[data-steps="1"]')
+    assert page.locator("details.rec-type").get_attribute("open") is not None
+    page.fill("#rec-move", "res L3 @c4")
+    page.click("form.rec-form button[type=submit]")
+    page.wait_for_selector('#record[data-steps="2"]')
+    page.fill("#rec-move", "take a1 c1")
+    page.click("form.rec-form button[type=submit]")
+    refusal = page.locator(".rec-refusal")
+    assert "p.5, Take up to 3 tokens" in refusal.inner_text()
+    assert page.locator('#record[data-steps="2"]').count() == 1
+    page.click(".rec-refusal button[type=submit]")
+    page.wait_for_selector('#record[data-steps="3"]')
+    assert page.locator(".rec-steps-list li.flagged").count() == 1
+    _no_sideways_scroll(page)
+    context.close()

@@ -1,0 +1,289 @@
+"""The logging page: a game in progress logged from a phone held in one hand.
+
+``GET /games/<id>/record`` draws the table as it stands with what is due, and a form for
+one decision in notation (``move``, the steps so far as ``expect``) that works without
+JavaScript; ``static/record.js`` builds the decision by tapping the table instead, from
+the game's :meth:`engine.protocol.GameRules.choices` that travel with the page in a JSON
+block, and posts the same form with ``fetch``.  ``POST /games/<id>/record`` logs the
+decision and ``POST /games/<id>/record/undo`` takes the last one back (a correction
+event), both through :mod:`web.writes`, the one write path the JSON API uses too; both
+need this browser's session to hold the game (:func:`web.auth.may_write`) and a CSRF
+token.  A browser that may not write gets a short form for the game's recorder key
+(``POST /games/<id>/record/key``).
+
+Answers to a form are pages (a success redirects to the page, ``303``); to a request that
+accepts JSON (the script's), the JSON body of :mod:`web.writes` with the same status:
+``201``, ``409`` (another phone logged first), ``422`` (the verdict: rule and page),
+``400`` (the column of the notation error), ``403`` (no right to write).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import HTTPException
+
+from . import auth, boards, params, writes
+from .db import get_store
+from .summary import game_summary
+
+bp = Blueprint("record", __name__)
+
+
+@bp.after_request
+def _private(response: Response) -> Response:
+    """The logging pages carry a CSRF token and a game as it stands: never kept."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+#: How many logged steps the page lists (what another phone may have logged meanwhile).
+RECENT = 8
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(exc: HTTPException) -> Any:
+    """The page's script asks for JSON: its errors (a missing CSRF token, a bad
+    ``expect``) answer in JSON too, as the writes do; a browser's form gets the page."""
+    status = exc.code or 500
+    title, message = exc.name, exc.description or exc.name
+    if _wants_json():
+        return jsonify({"error": {"status": status, "title": title, "message": message}}), status
+    return render_template("error.html", status=status, title=title, message=message), status
+
+
+@bp.route("/games/<game_id>/record")
+def page(game_id: str) -> Any:
+    """The logging page, or the recorder-key form when this browser may not write."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        return _key_page(row, 200)
+    return _page(row)
+
+
+@bp.route("/games/<game_id>/record", methods=["POST"])
+def log_move(game_id: str) -> Any:
+    """Log one decision: form fields ``move``, ``expect`` and ``as_played``."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        return _refused_writer(row)
+    move = (request.form.get("move") or "").strip()
+    limit = int(current_app.config["MAX_MOVE_LENGTH"])
+    if not move or len(move) > limit:
+        why = (
+            "move: write one decision in notation"
+            if not move
+            else f"move: at most {limit} characters"
+        )
+        return _failed(row, writes.WriteError(400, "No move", why), move[:limit])
+    expect = _expect()
+    as_played = request.form.get("as_played", "") not in ("", "0", "false", "off")
+    try:
+        body = writes.append_move(row.id, move, expect, as_played)
+    except writes.WriteError as err:
+        return _failed(row, err, move)
+    return _done(row, body)
+
+
+@bp.route("/games/<game_id>/record/undo", methods=["GET"])
+def undo_page(game_id: str) -> Any:
+    """Without JavaScript, the undo button leads here: what would be taken back, and the
+    form that does it."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        return _key_page(row, 200)
+    tl = params.timeline_for(get_store(), row)
+    return render_template(
+        "record/undo.html",
+        game=game_summary(row),
+        steps=tl.event_count,
+        last=_last_decision(tl),
+    )
+
+
+@bp.route("/games/<game_id>/record/undo", methods=["POST"])
+def undo(game_id: str) -> Any:
+    """Take back the last decision (with what the table observed after it): a
+    correction event; nothing is deleted."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        return _refused_writer(row)
+    try:
+        body = writes.undo_move(row.id, _expect())
+    except writes.WriteError as err:
+        return _failed(row, err, "")
+    return _done(row, body)
+
+
+@bp.route("/games/<game_id>/record/key", methods=["POST"])
+def key(game_id: str) -> Any:
+    """The recorder key typed in (or read from the link's ``#key=`` by the page's
+    script): this browser may then write the game."""
+    row = params.game_row(get_store(), game_id)
+    given = (request.form.get("key") or "").strip()
+    if not given or len(given) > 200 or not auth.unlock(row.id, given):
+        return _key_page(row, 403, "That is not this game's recorder key.")
+    return redirect(url_for("record.page", game_id=row.id), code=303)
+
+
+# --- answers ---------------------------------------------------------------------------
+
+
+def _wants_json() -> bool:
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json"
+
+
+def _expect() -> int | None:
+    raw = (request.form.get("expect") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 9:
+        abort(400, description=f"expect: expected the number of steps logged, got {raw[:20]!r}")
+    return int(raw)
+
+
+def _done(row: Any, body: dict[str, Any]) -> Any:
+    if _wants_json():
+        return jsonify(body), 201
+    return redirect(url_for("record.page", game_id=row.id), code=303)
+
+
+def _failed(row: Any, err: Any, move: str) -> Any:
+    """A refused write: its JSON, or the page again with the refusal beside the form."""
+    if _wants_json():
+        return jsonify(err.body), err.status
+    fresh = get_store().game(row.id)
+    return _page(fresh, refusal=_refusal(err), move=move), err.status
+
+
+def _refused_writer(row: Any) -> Any:
+    message = "This browser may not log this game: open the recorder link or enter the key."
+    if _wants_json():
+        return jsonify({"error": {"status": 403, "title": "Forbidden", "message": message}}), 403
+    return _key_page(row, 403, message)
+
+
+def _refusal(err: Any) -> dict[str, Any]:
+    """What the page says of a refused write (the fields of :mod:`web.writes`' body)."""
+    body = err.body or {}
+    error = body.get("error") or {}
+    verdict = body.get("verdict") or error.get("verdict") or {}
+    return {
+        "status": err.status,
+        "title": error.get("title") or "Refused",
+        "message": error.get("message") or "",
+        "violations": verdict.get("violations") or [],
+        "column": body.get("column", error.get("column")),
+        "step": body.get("step", error.get("step")),
+    }
+
+
+def _key_page(row: Any, status: int, message: str = "") -> Any:
+    return render_template("record/key.html", game=game_summary(row), message=message), status
+
+
+# --- the page --------------------------------------------------------------------------
+
+
+def _last_decision(tl: Any) -> dict[str, Any] | None:
+    """The last step that an undo takes back: the last decision (not an observation,
+    not a correction, not the setup)."""
+    for entry in reversed(tl.entries):
+        if entry.setup:
+            return None
+        if entry.correction or entry.retracted or tl.rules.is_observation(entry.event):
+            continue
+        return {"step": entry.step, "text": entry.text}
+    return None
+
+
+def _recent(tl: Any) -> list[dict[str, Any]]:
+    """The last steps logged, newest last (the setup left out)."""
+    out = []
+    for entry in tl.entries[-RECENT:]:
+        if entry.setup:
+            continue
+        who = tl.names[entry.actor] if entry.actor is not None else ""
+        out.append(
+            {
+                "step": entry.step,
+                "text": entry.text,
+                "who": who,
+                "flagged": entry.played_illegally,
+                "retracted": entry.retracted,
+            }
+        )
+    return out
+
+
+def _printed(rules: Any, choices: list[Any]) -> dict[str, str]:
+    """What is printed on each card a reveal or an identification may name, for the
+    page's searchable list (``L1 green 1pt cost W1 B1``)."""
+    wanted = {t for c in choices if c.group in ("reveal", "identify") for t in c.targets}
+    if not wanted:
+        return {}
+    cards = rules.cards()
+    return {cid: cards[cid].words for cid in sorted(wanted) if cid in cards}
+
+
+def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> str:
+    store = get_store()
+    tl = params.timeline_for(store, row)
+    rules = tl.rules
+    state = tl.state(tl.last_step)
+    status = rules.status(state)
+    kind = row.kind
+    folder = boards.folder(kind)
+    taps = (boards.TEMPLATES / folder / "record.html").is_file()
+    choices = rules.choices(state) if status.phase == "playing" else []
+    observations = rules.observations(state) if status.phase == "playing" else []
+    steps = tl.event_count
+    game_url = url_for("record.page", game_id=row.id)
+    view = rules.view(state)
+    bag = view.get("bag")
+    data = {
+        "game": row.id,
+        "steps": steps,
+        "phase": status.phase,
+        "to_move": status.to_move,
+        "due": status.due,
+        "choices": [c.to_dict() for c in choices],
+        "observations": [c.to_dict() for c in observations],
+        "recent": _recent(tl),
+        "last": _last_decision(tl),
+        "page": game_url,
+        "post": game_url,
+        "undo": url_for("record.undo", game_id=row.id),
+        "taps": taps,
+        "cards": _printed(rules, [*choices, *observations]),
+        "bag": bag if isinstance(bag, list) else [],
+    }
+    return render_template(
+        "record/page.html",
+        game=game_summary(row),
+        title=rules.title,
+        status=status,
+        steps=steps,
+        view=view,
+        board=folder,
+        pieces=boards.pieces(kind),
+        taps=taps,
+        choices=choices,
+        data=data,
+        recent=data["recent"],
+        last=data["last"],
+        refusal=refusal,
+        move=move,
+    )

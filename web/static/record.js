@@ -1,0 +1,648 @@
+// tablelog: logging a game by tapping the table.  The page works without this script (the
+// form takes one decision in notation); here every decision is built from the game's legal
+// choices, which travel with the page in a JSON block (#record-data): tap what a decision
+// touches on the table (tokens, cards, decks, your Privilege), confirm it at the bottom,
+// and the same form is posted with fetch.  After each answer the page is fetched again and
+// redrawn: the server's page is the one source of truth.
+(function () {
+  "use strict";
+
+  // Families of decisions built by tapping pieces on the table.
+  var ON_TABLE = { take: 1, privilege: 1, reserve: 1, buy: 1, token: 1, royal: 1 };
+  // Families offered as buttons in the sheet when due.
+  var AS_BUTTONS = { copy: 1, steal: 1, royal: 1, resign: 1 };
+
+  var data = null;     // the page's JSON block
+  var sel = [];        // the targets tapped so far (a multiset, in tapping order)
+  var chosen = null;   // the choice to confirm, when picked from buttons or alternatives
+  var mode = null;     // null (the table), "repl", "discard", "pick"
+  var pickList = [];   // the choices of a pick list (a reveal, a blind reserve shown)
+  var pickTitle = "";
+  var query = "";
+  var drawn = [];      // a replenish: the colours drawn so far, in spiral order
+  var message = null;  // what the last answer said: {kind, ...}
+  var undoAsk = false;
+  var busy = false;
+
+  function root() { return document.getElementById("record"); }
+  function sheet() { return document.getElementById("rec-sheet"); }
+
+  function csrf() {
+    var m = document.querySelector('meta[name="csrf-token"]');
+    return m ? m.getAttribute("content") : "";
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  function button(cls, text, onTap) {
+    var b = el("button", cls, text);
+    b.type = "button";
+    b.addEventListener("click", function (ev) { ev.preventDefault(); if (!busy) onTap(); });
+    return b;
+  }
+
+  // --- matching the selection against the choices -------------------------------------
+
+  function counts(list) {
+    var m = {};
+    list.forEach(function (t) { m[t] = (m[t] || 0) + 1; });
+    return m;
+  }
+
+  function within(small, big) {
+    for (var k in small) if ((big[k] || 0) < small[k]) return false;
+    return true;
+  }
+
+  function isHidden(t) { return t.indexOf("hidden-") === 0; }
+
+  function tableChoices() {
+    return data.choices.filter(function (c) {
+      return ON_TABLE[c.group] && !c.targets.some(isHidden);
+    });
+  }
+
+  function candidates(selection) {
+    var want = counts(selection);
+    return tableChoices().filter(function (c) { return within(want, counts(c.targets)); });
+  }
+
+  function exact(selection) {
+    return candidates(selection).filter(function (c) { return c.targets.length === selection.length; });
+  }
+
+  function sameKind(a, b) {
+    return a.group === b.group && a.targets.slice().sort().join(" ") === b.targets.slice().sort().join(" ");
+  }
+
+  // The decision to confirm now and its alternatives (the other payments of a purchase).
+  function current() {
+    var ex = exact(sel);
+    if (chosen) {
+      var alts = ex.filter(function (c) { return sameKind(c, chosen); });
+      return { choice: chosen, alts: alts.length > 1 ? alts : [] };
+    }
+    if (!ex.length) return null;
+    var first = ex[0];
+    var same = ex.filter(function (c) { return sameKind(c, first); });
+    return { choice: first, alts: same.length > 1 ? same : [] };
+  }
+
+  function groups() {
+    var g = {};
+    data.choices.forEach(function (c) { g[c.group] = (g[c.group] || 0) + 1; });
+    return g;
+  }
+
+  // --- drawing ----------------------------------------------------------------------------
+
+  function paintTargets() {
+    var r = root();
+    var lit = {};
+    if (mode === null && data.phase === "playing") {
+      var selCount = counts(sel);
+      candidates(sel).forEach(function (c) {
+        var left = Object.assign({}, selCount);
+        c.targets.forEach(function (t) {
+          if (left[t]) left[t] -= 1; else lit[t] = 1;
+        });
+      });
+      if (!sel.length) {
+        data.observations.forEach(function (o) { lit[o.targets[0]] = 1; });
+        data.choices.forEach(function (c) { if (isHidden(c.targets[0] || "")) lit[c.targets[0]] = 1; });
+      }
+    }
+    var next = mode === "repl" ? replSpaces()[drawn.length] : null;
+    r.querySelectorAll("[data-target]").forEach(function (e) {
+      var t = e.getAttribute("data-target");
+      var isSel = sel.indexOf(t) >= 0 && mode === null;
+      e.classList.toggle("sel", isSel);
+      e.classList.toggle("lit", !isSel && !!lit[t]);
+      e.classList.toggle("dim", !isSel && !lit[t] && !(next && e === next));
+      e.classList.toggle("next", !!(next && e === next));
+      e.setAttribute("aria-pressed", isSel ? "true" : "false");
+    });
+    r.querySelectorAll(".rec-board .sp .drawn").forEach(function (d) { d.remove(); });
+    if (mode === "repl") {
+      var spaces = replSpaces();
+      drawn.forEach(function (letter, i) {
+        if (spaces[i]) {
+          var tok = el("span", "token drawn t-" + colourName(letter), letter);
+          spaces[i].insertBefore(tok, spaces[i].firstChild);
+        }
+      });
+    }
+  }
+
+  function colourName(letter) {
+    var found = (data.bag || []).filter(function (t) { return t.letter === letter; })[0];
+    if (found) return found.color;
+    return { W: "white", B: "blue", G: "green", R: "red", K: "black", P: "pearl", Y: "gold" }[letter] || "none";
+  }
+
+  function token(letter) {
+    return el("span", "token t-" + colourName(letter), letter);
+  }
+
+  function citation(v) {
+    if (v.citation) return v.citation;
+    var rule = v.rule;
+    var section = typeof rule === "string" ? rule : rule && rule.section;
+    var page = v.page || (rule && rule.page);
+    return [page ? "p." + page : "", section || ""].filter(Boolean).join(", ");
+  }
+
+  function drawMessage(box) {
+    if (!message) return;
+    var m = message;
+    if (m.kind === "done") {
+      box.appendChild(el("p", "done", m.text));
+      return;
+    }
+    if (m.kind === "notice") {
+      var n = el("div", "notice");
+      n.appendChild(el("p", "", m.text));
+      if (m.logged && m.logged.length) {
+        var ul = el("ul", "");
+        m.logged.forEach(function (r) { ul.appendChild(el("li", "", "step " + r.step + ": " + (r.who ? r.who + " " : "") + r.text)); });
+        n.appendChild(ul);
+      }
+      box.appendChild(n);
+      return;
+    }
+    var d = el("div", "refused");
+    d.setAttribute("role", "alert");
+    var p = el("p", "");
+    p.appendChild(el("b", "", m.title + ". "));
+    p.appendChild(document.createTextNode(m.move ? m.move : ""));
+    d.appendChild(p);
+    if (m.column) d.appendChild(el("p", "", "At column " + m.column + ": " + (m.text || "")));
+    else if (m.text && !(m.violations && m.violations.length)) d.appendChild(el("p", "", m.text));
+    if (m.violations && m.violations.length) {
+      var ul2 = el("ul", "violations");
+      m.violations.forEach(function (v) {
+        var li = el("li", "", v.message);
+        var c = citation(v);
+        if (c) li.appendChild(el("cite", "", c));
+        ul2.appendChild(li);
+      });
+      d.appendChild(ul2);
+    }
+    if (m.asPlayed) {
+      d.appendChild(button("btn warn as-played", "Record it as played (flagged)", function () {
+        submit(m.move, true);
+      }));
+    }
+    box.appendChild(d);
+  }
+
+  function drawConfirm(box, cur) {
+    var c = cur.choice;
+    var b = button("confirm", c.label, function () { submit(c.text, false); });
+    b.setAttribute("data-text", c.text);
+    b.appendChild(el("code", "", c.text));
+    box.appendChild(b);
+    if (cur.alts.length) {
+      box.appendChild(el("p", "hint", "Or pay another way:"));
+      var row = el("div", "row alts");
+      cur.alts.forEach(function (a) {
+        var words = a.label.indexOf(" paying ") >= 0 ? a.label.split(" paying ")[1] : a.text;
+        var alt = button("alt" + (a.text === c.text ? " on" : ""), "", function () {
+          chosen = a; message = null; render();
+        });
+        alt.setAttribute("data-text", a.text);
+        alt.setAttribute("aria-label", "pay " + words);
+        paymentChips(alt, a.text, words);
+        row.appendChild(alt);
+      });
+      box.appendChild(row);
+    }
+  }
+
+  // A payment as token discs with their counts (``buy 1-03 (B1 G2 Y1)``).
+  function paymentChips(into, text, words) {
+    var m = /\(([^)]*)\)\s*$/.exec(text);
+    var parts = m ? m[1].split(/\s+/).filter(Boolean) : [];
+    if (!parts.length) { into.appendChild(el("span", "", words)); return; }
+    parts.forEach(function (p) {
+      var chip = el("span", "chip");
+      chip.appendChild(token(p.charAt(0)));
+      var n = p.slice(1);
+      if (n && n !== "1") chip.appendChild(el("b", "", "×" + n));
+      into.appendChild(chip);
+    });
+  }
+
+  function drawTable(box) {
+    var g = groups();
+    var cur = current();
+    if (cur) drawConfirm(box, cur);
+    else if (data.phase === "playing") {
+      var onTable = tableChoices().length;
+      box.appendChild(el("p", "hint", onTable
+        ? (sel.length ? "Tap more to complete the decision, or tap again to let go." : hintFor(g))
+        : data.due));
+    }
+    var row = el("div", "row");
+    if (g.replenish) {
+      row.appendChild(button("btn repl-start", "Replenish the board…", function () {
+        mode = "repl"; drawn = []; sel = []; chosen = null; message = null; render();
+        var board = root().querySelector(".rec-board");
+        if (board) board.scrollIntoView({ block: "start" });
+      }));
+    }
+    data.choices.forEach(function (c) {
+      if (!AS_BUTTONS[c.group]) return;
+      var on = chosen && chosen.text === c.text;
+      var b = button("choice" + (on ? " on" : ""), c.label, function () { chosen = c; sel = []; message = null; render(); });
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.setAttribute("data-text", c.text);
+      row.appendChild(b);
+    });
+    if (sel.length || chosen) {
+      row.appendChild(button("btn clear", "Clear", function () { sel = []; chosen = null; message = null; render(); }));
+    }
+    if (row.childNodes.length) box.appendChild(row);
+  }
+
+  function hintFor(g) {
+    var bits = [];
+    if (g.take) bits.push("tap tokens to take them");
+    if (g.buy || g.reserve) bits.push("a card to buy it");
+    if (g.reserve) bits.push("a Gold and a card or deck to reserve");
+    if (g.privilege) bits.push("your Privilege and a token to spend it");
+    if (g.token) bits.push("the token the ability takes");
+    if (g.royal) bits.push("a Royal card");
+    if (!bits.length) return data.due;
+    var s = bits.join(", ");
+    return s.charAt(0).toUpperCase() + s.slice(1) + ".";
+  }
+
+  // A replenish: the bag's tokens go onto the empty spaces in spiral order from c3.
+  function replSpaces() {
+    var spaces = Array.prototype.slice.call(root().querySelectorAll(".rec-board .sp.empty"));
+    spaces.sort(function (a, b) { return (+a.getAttribute("data-spiral")) - (+b.getAttribute("data-spiral")); });
+    return spaces.slice(0, bagTotal());
+  }
+
+  function bagTotal() {
+    return (data.bag || []).reduce(function (n, t) { return n + t.n; }, 0);
+  }
+
+  function drawRepl(box) {
+    var total = bagTotal();
+    var spaces = replSpaces();
+    var left = {};
+    (data.bag || []).forEach(function (t) { left[t.letter] = t.n; });
+    drawn.forEach(function (l) { left[l] -= 1; });
+    if (drawn.length < total) {
+      var next = spaces[drawn.length];
+      box.appendChild(el("p", "hint", "Replenish: " + total + " tokens from the bag go onto the empty spaces in spiral order. Tap the colour that went onto " +
+        (next ? next.getAttribute("data-target") : "the next space") + " (" + (drawn.length + 1) + " of " + total + ")."));
+      var row = el("div", "row colours");
+      (data.bag || []).forEach(function (t) {
+        if (left[t.letter] <= 0) return;
+        var b = button("btn colour", "", function () { drawn.push(t.letter); render(); });
+        b.setAttribute("data-letter", t.letter);
+        b.setAttribute("aria-label", t.color + " (" + left[t.letter] + " left)");
+        b.appendChild(token(t.letter));
+        b.appendChild(el("span", "", "×" + left[t.letter]));
+        row.appendChild(b);
+      });
+      box.appendChild(row);
+    } else {
+      var text = "repl " + drawn.join("");
+      var ch = data.choices.filter(function (c) { return c.group === "replenish"; })[0];
+      drawConfirm(box, { choice: { text: text, label: (ch ? ch.label : "Replenish the board") + ": " + drawn.join(" "), group: "replenish", targets: [] }, alts: [] });
+    }
+    var d = el("div", "drawn");
+    drawn.forEach(function (l) { d.appendChild(token(l)); });
+    box.appendChild(d);
+    var row2 = el("div", "row");
+    if (drawn.length) row2.appendChild(button("btn back", "Back one", function () { drawn.pop(); render(); }));
+    row2.appendChild(button("btn cancel", "Cancel", function () { mode = null; drawn = []; render(); }));
+    box.appendChild(row2);
+  }
+
+  // The discard down to 10: tap the colours put back.
+  function drawDiscard(box) {
+    var options = data.choices.filter(function (c) { return c.group === "discard"; });
+    var need = options.length ? options[0].targets.length : 0;
+    var have = counts(sel);
+    var match = options.filter(function (c) { return c.targets.length === sel.length && within(have, counts(c.targets)); })[0];
+    if (match) drawConfirm(box, { choice: match, alts: [] });
+    else box.appendChild(el("p", "hint", data.due + ": tap the " + need + " token" + (need === 1 ? "" : "s") + " put back (" + sel.length + " chosen)."));
+    var letters = [];
+    options.forEach(function (c) { c.targets.forEach(function (t) { if (letters.indexOf(t) < 0) letters.push(t); }); });
+    var row = el("div", "row colours");
+    letters.forEach(function (l) {
+      var more = sel.concat([l]);
+      var ok = options.some(function (c) { return within(counts(more), counts(c.targets)); });
+      var b = button("btn colour", "", function () { if (ok) { sel = more; render(); } });
+      b.setAttribute("data-letter", l);
+      b.disabled = !ok;
+      b.appendChild(token(l));
+      b.appendChild(el("span", "", (have[l] || 0) + " of " + held(l)));
+      row.appendChild(b);
+    });
+    box.appendChild(row);
+    if (sel.length) box.appendChild(button("btn clear", "Start again", function () { sel = []; render(); }));
+  }
+
+  function held(letter) {
+    var cell = root().querySelector('.rec-player.to-move .tc[data-color="' + letter + '"] b');
+    return cell ? cell.textContent : "?";
+  }
+
+  // A list to pick from: the card revealed into the pyramid, a blind reserve shown.
+  function drawPick(box) {
+    if (chosen) drawConfirm(box, { choice: chosen, alts: [] });
+    box.appendChild(el("p", "hint", pickTitle));
+    var search = el("input", "");
+    search.type = "search";
+    search.placeholder = "search what is printed: green 3 crown";
+    search.value = query;
+    search.setAttribute("aria-label", "search the cards");
+    search.addEventListener("input", function () { query = search.value; fillList(list); });
+    box.appendChild(search);
+    var list = el("div", "picklist");
+    box.appendChild(list);
+    fillList(list);
+    if (pickList.length && pickList[0].group !== "reveal") {
+      box.appendChild(button("btn cancel", "Cancel", function () { mode = null; chosen = null; query = ""; render(); }));
+    }
+  }
+
+  function fillList(list) {
+    list.textContent = "";
+    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    pickList.forEach(function (c) {
+      var card = c.targets[c.targets.length - 1];
+      var printed = (data.cards || {})[card] || "";
+      var hay = (c.label + " " + printed + " " + c.text).toLowerCase();
+      if (!words.every(function (w) { return hay.indexOf(w) >= 0; })) return;
+      var short = c.group === "reveal" || c.group === "identify";
+      var b = button("pick" + (chosen && chosen.text === c.text ? " on" : ""), short ? card : c.label, function () {
+        chosen = c; message = null; render();
+        var s = sheet(); if (s) s.scrollTop = 0;
+      });
+      b.setAttribute("data-text", c.text);
+      if (short) b.setAttribute("aria-label", c.label);
+      if (printed) b.appendChild(el("span", "words", printed));
+      list.appendChild(b);
+    });
+  }
+
+  function drawUndo(box) {
+    var last = data.last;
+    box.appendChild(el("p", "hint", "Take back step " + last.step + ", " + last.text +
+      ", with what the table saw after it? It is logged as a correction; nothing is deleted."));
+    var row = el("div", "row");
+    row.appendChild(button("btn danger undo-yes", "Undo step " + last.step, function () { undo(); }));
+    row.appendChild(button("btn undo-no", "Keep it", function () { undoAsk = false; render(); }));
+    box.appendChild(row);
+  }
+
+  function render() {
+    if (!data) return;
+    var g = groups();
+    if (mode === null && data.phase === "playing" && data.taps) {
+      if (g.discard) mode = "discard";
+      else if (g.reveal) {
+        mode = "pick";
+        pickList = data.choices.filter(function (c) { return c.group === "reveal"; });
+        pickTitle = "Which card was revealed into the pyramid? Tap it in the list.";
+      }
+    }
+    paintTargets();
+    var box = sheet();
+    if (!box) return;
+    box.textContent = "";
+    drawMessage(box);
+    if (busy) box.appendChild(el("p", "hint", "Logging…"));
+    else if (undoAsk && data.last) drawUndo(box);
+    else if (!data.taps) { /* the typed form only: the sheet says what the server answered */ }
+    else if (data.phase !== "playing") box.appendChild(el("p", "hint", data.due || "The game is over."));
+    else if (mode === "repl") drawRepl(box);
+    else if (mode === "discard") drawDiscard(box);
+    else if (mode === "pick") drawPick(box);
+    else drawTable(box);
+    box.hidden = !box.childNodes.length;
+  }
+
+  // --- tapping the table ----------------------------------------------------------------
+
+  function tap(target) {
+    if (busy || !data || data.phase !== "playing") return;
+    undoAsk = false;
+    message = null;
+    if (mode === "repl" || mode === "discard") return;
+    if (mode === "pick" && pickList.length && pickList[0].group === "reveal") return;
+    if (isHidden(target)) {
+      // A face-down reserve: bought as the card it turns out to be, or shown.
+      var bought = data.choices.filter(function (c) { return c.targets[0] === target; });
+      var shown = data.observations.filter(function (o) { return o.targets[0] === target; });
+      if (bought.length || shown.length) {
+        mode = "pick"; pickList = bought.concat(shown); chosen = null; query = "";
+        pickTitle = bought.length
+          ? "Which card is it? Buy it as the card it turns out to be, or log it shown."
+          : "Which card is this blind reserve? Tap it once its owner shows it.";
+      } else {
+        message = { kind: "notice", text: "This face-down card cannot be bought or shown now." };
+      }
+      render();
+      return;
+    }
+    mode = null;
+    chosen = null;
+    var i = sel.indexOf(target);
+    if (i >= 0) {
+      sel.splice(i, 1);
+    } else if (candidates(sel.concat([target])).length) {
+      sel = sel.concat([target]);
+    } else if (candidates([target]).length) {
+      sel = [target];
+    } else {
+      message = { kind: "notice", text: target + " is not part of any legal decision now." };
+    }
+    render();
+  }
+
+  // --- writing ----------------------------------------------------------------------------
+
+  function post(url, fields) {
+    var body = new URLSearchParams();
+    Object.keys(fields).forEach(function (k) { body.set(k, fields[k]); });
+    body.set("csrf_token", csrf());
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-CSRFToken": csrf() },
+      body: body,
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (j) { return { status: r.status, body: j }; });
+    });
+  }
+
+  function submit(text, asPlayed) {
+    var expect = data.steps;
+    var fields = { move: text, expect: String(expect) };
+    if (asPlayed) fields.as_played = "1";
+    busy = true;
+    message = null;
+    render();
+    post(data.post, fields).then(function (res) { answer(res, text, expect); }, failed);
+  }
+
+  function undo() {
+    var expect = data.steps;
+    busy = true;
+    undoAsk = false;
+    render();
+    var last = data.last;
+    post(data.undo, { expect: String(expect) }).then(function (res) {
+      if (res.status === 201 && last) {
+        busy = false;
+        refresh({ kind: "done", text: "Taken back: step " + last.step + ", " + last.text + " (logged as a correction)." });
+        return;
+      }
+      answer(res, "undo", expect);
+    }, failed);
+  }
+
+  function failed() {
+    busy = false;
+    message = { kind: "refused", title: "No answer from the server", text: "Nothing was logged; try again." };
+    render();
+  }
+
+  function answer(res, text, expect) {
+    busy = false;
+    var s = res.status;
+    var b = res.body || {};
+    var err = b.error || {};
+    if (s === 201) {
+      var texts = b.texts && b.texts.length ? b.texts : [text];
+      refresh({ kind: "done", text: "Logged: " + texts.join(" · ") + (b.flagged && b.flagged.some(function (f) { return f && f.length; }) ? " (flagged as played though illegal)" : "") });
+      return;
+    }
+    if (s === 409) {
+      refresh({ kind: "notice", since: expect, text: "Another phone logged first, so " + text + " was not logged. The table is now as it stands; look, then log again." });
+      return;
+    }
+    if (s === 401 || s === 403) { window.location.reload(); return; }
+    var verdict = b.verdict || err.verdict || {};
+    message = {
+      kind: "refused",
+      title: s === 422 ? "Illegal here" : (s === 400 && (b.column || err.column)) ? "Cannot read this move" : (err.title || "Refused (" + s + ")"),
+      text: err.message || "",
+      violations: verdict.violations || [],
+      column: s === 400 ? (b.column || err.column) : null,
+      move: text === "undo" ? "" : text,
+      asPlayed: s === 422,
+    };
+    render();
+  }
+
+  function refresh(msg) {
+    busy = true;
+    fetch(data.page, { credentials: "same-origin", headers: { "Accept": "text/html" }, cache: "no-store" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("record");
+        if (!fresh) { window.location.reload(); return; }
+        root().replaceWith(document.importNode(fresh, true));
+        var meta = doc.querySelector('meta[name="csrf-token"]');
+        var mine = document.querySelector('meta[name="csrf-token"]');
+        if (meta && mine) mine.setAttribute("content", meta.getAttribute("content"));
+        busy = false;
+        start(msg);
+      }, function () { window.location.reload(); });
+  }
+
+  // --- start ------------------------------------------------------------------------------
+
+  function start(msg) {
+    var r = root();
+    var block = document.getElementById("record-data");
+    if (!r || !block) return;
+    data = JSON.parse(block.textContent);
+    sel = []; chosen = null; mode = null; pickList = []; query = ""; drawn = []; undoAsk = false;
+    message = msg || null;
+    if (message && message.since !== undefined) {
+      message.logged = data.recent.filter(function (x) { return x.step > message.since; });
+      r.querySelectorAll(".rec-steps-list li").forEach(function (li) {
+        if (+li.getAttribute("data-step") > message.since) li.classList.add("fresh");
+      });
+    }
+    r.classList.add("js");
+    var typed = r.querySelector("details.rec-type");
+    if (typed && data.taps && !r.querySelector(".rec-refusal")) typed.open = false;
+    render();
+  }
+
+  // The typed form goes the same way as a tapped decision (its answer in the sheet).
+  function onSubmit(ev) {
+    var form = ev.target;
+    var r = root();
+    if (!r || !data || !form.classList || !form.classList.contains("rec-form") || !r.contains(form)) return;
+    ev.preventDefault();
+    var move = (form.elements.move.value || "").trim();
+    if (!move || busy) return;
+    var played = form.elements.as_played && form.elements.as_played.checked;
+    submit(move, !!played);
+  }
+
+  function onClick(ev) {
+    var r = root();
+    if (!r || !data) return;
+    var undoLink = ev.target.closest && ev.target.closest("a.rec-undo");
+    if (undoLink && r.contains(undoLink)) {
+      ev.preventDefault();
+      undoAsk = true; message = null; render();
+      var s = sheet(); if (s) s.scrollIntoView({ block: "end" });
+      return;
+    }
+    var t = data.taps && ev.target.closest && ev.target.closest("[data-target]");
+    if (t && r.contains(t)) { ev.preventDefault(); tap(t.getAttribute("data-target")); }
+  }
+
+  function onKey(ev) {
+    if (!data || !data.taps) return;
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    var t = ev.target.closest && ev.target.closest("[data-target][role=button]");
+    if (t && root() && root().contains(t)) { ev.preventDefault(); tap(t.getAttribute("data-target")); }
+  }
+
+  // The recorder link carries the key in its fragment (#key=...), never sent in a URL:
+  // hand it to the key form, then drop it from the address bar and the history.
+  function keyFromLink() {
+    var h = window.location.hash;
+    if (h.indexOf("#key=") !== 0) return false;
+    var key = decodeURIComponent(h.slice(5));
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    var form = document.querySelector("#record-key form");
+    var input = form && form.querySelector("input[name=key]");
+    if (!input || !key) return false;
+    input.value = key;
+    form.submit();
+    return true;
+  }
+
+  function init() {
+    if (keyFromLink()) return;
+    document.addEventListener("click", onClick);
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("submit", onSubmit);
+    start(null);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
