@@ -121,6 +121,9 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, timeout: int = 
         def load(self) -> Flask:
             return app
 
+    # every template compiled once here rather than by each worker at its first page
+    for name in app.jinja_env.list_templates(extensions=["html"]):
+        app.jinja_env.get_template(name)
     # what exists now (modules, templates) is shared with the workers and frozen out of
     # the collector's way in each of them
     tune_gc()

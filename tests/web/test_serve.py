@@ -239,6 +239,9 @@ def test_half_open_and_slow_clients_do_not_delay_a_request(tmp_path: Path) -> No
     second, per worker: a normal request is still answered at once."""
     with _serving(tmp_path, "--workers", "2") as (_proc, port):
         gid = _first_game(port)
+        for _ in range(2):  # each worker folds the game and renders its pages once
+            for step in range(5, 9):
+                _get(port, f"/games/{gid}/step/{step}")
         stuck = []
         for _ in range(2):
             half = socket.create_connection(("127.0.0.1", port))
@@ -288,6 +291,9 @@ def test_hundreds_of_open_streams_do_not_delay_a_request_and_all_get_the_move(
 
         try:
             assert read_until(b"event: hello", 30) == set()
+            for i in range(4):  # each worker folds the game and renders its pages once
+                _get(port, f"/games/{gid}/step/{i % 2}")
+                _get(port, "/")
             for step in range(5):
                 assert _timed_get(port, f"/games/{gid}/step/{step % 2}") < 1.0
             assert _timed_get(port, "/") < 1.0
