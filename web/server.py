@@ -171,7 +171,10 @@ class BackgroundServer:
             for channel in list(server._map.values()):
                 channel.close()
 
-        server.trigger.pull_trigger(close_all)
+        try:
+            server.trigger.pull_trigger(close_all)
+        except OSError:  # the loop's trigger is closed already: close from here
+            close_all()
         self._thread.join(timeout=5)
 
     def __enter__(self) -> BackgroundServer:
