@@ -68,8 +68,8 @@ class StepHub:
         self._lock = threading.Lock()
         self._games: dict[str, _Game] = {}
         self.closed = False
-        #: Streams open now, and a cap (None: no cap) for servers with a fixed pool of
-        #: threads, where each open stream holds a thread.
+        #: Streams open now in this process (a server with a fixed pool of threads caps
+        #: them: see ``LIVE_MAX_STREAMS`` in :mod:`web.live`).
         self.streams = 0
 
     @contextmanager
