@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import click
 
-from . import cards_cmd, check_cmds, log_cmds, record_cmd, serve_cmd, show_cmds, store_cmds
+from . import (
+    cards_cmd,
+    check_cmds,
+    log_cmds,
+    record_cmd,
+    serve_cmd,
+    show_cmds,
+    store_cmds,
+    verify_cmd,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,6 +23,15 @@ def cli() -> None:
     """Record, replay and settle disputes about tabletop games."""
 
 
-for _module in (store_cmds, log_cmds, record_cmd, show_cmds, check_cmds, cards_cmd, serve_cmd):
+for _module in (
+    store_cmds,
+    log_cmds,
+    record_cmd,
+    show_cmds,
+    check_cmds,
+    cards_cmd,
+    serve_cmd,
+    verify_cmd,
+):
     for _command in _module.COMMANDS:
         cli.add_command(_command)

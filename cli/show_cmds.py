@@ -1,38 +1,125 @@
-"""``tablelog show``: a stored game's table at any step, as the game draws it in text."""
+"""``tablelog show``: a stored game's table at any step, as the game draws it in text, or
+as a picture (``--image FILE.svg`` or ``.png``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from .options import db_option, opened
 
+#: What ``--image`` writes, by the file's extension.
+IMAGE_KINDS = (".svg", ".png")
+
+
+def _image_path(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    if value is not None and value.suffix.lower() not in IMAGE_KINDS:
+        raise click.BadParameter(
+            f"{str(value)!r} must end in .svg or .png (the picture's format), "
+            f"not {value.suffix or 'no extension'!r}",
+            ctx,
+            param,
+        )
+    return value
+
 
 @click.command("show")
 @click.argument("game")
 @click.option("--step", type=int, help="Show the state after this many events (default: all).")
+@click.option(
+    "--image",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_image_path,
+    help="Write a picture of the table to FILE instead (FILE.svg or FILE.png): the board, "
+    "the cards, every player, what is due and what the step changed.",
+)
 @db_option
-def show_cmd(game: str, step: int | None, db_path: Path | None) -> None:
+def show_cmd(game: str, step: int | None, image: Path | None, db_path: Path | None) -> None:
     """Show a game's table at a step as text: what lies on it, what each player holds,
-    whose turn it is, and what the game waits for (or how it ended).
+        at = row.event_count if step is None else step
+        shown = row.head if at == row.event_count else store.step_hash(game, at)
+        broken = store.chain_findings(game)
+        if image is not None:
+            svg = _picture(store, rules, row, at, state)
+    if image is not None:
+        _write_image(image, svg)
+        click.echo(f"step {at} of {row.event_count} drawn in {image}")
+        return
 
     \b
-    Example:
+    Examples:
       tablelog show 6138631be858 --step 40
+      tablelog show 6138631be858 --step 40 --image /tmp/step40.png
     """
     from engine.games import get_game
     from engine.protocol import seat_names
+    from recorder.chain import short
 
     with opened(db_path) as store:
         row = store.game(game)
-        state = store.state_at(game, step)
+        state = store.state_at(game, step, row=row)
         rules = get_game(row.kind)
+        at = row.event_count if step is None else step
+        shown = row.head if at == row.event_count else store.step_hash(game, at)
+        broken = store.chain_findings(game)
+        if image is not None:
+            svg = _picture(store, rules, row, at, state)
+    if image is not None:
+        _write_image(image, svg)
+        click.echo(f"step {at} of {row.event_count} drawn in {image}")
+        return
     click.echo(f"Game {row.id}: {' vs '.join(seat_names(row.headers, rules.seats))}")
-    click.echo(f"After step {row.event_count if step is None else step} of {row.event_count}")
+    click.echo(f"After step {at} of {row.event_count}")
     click.echo(rules.text_view(state), nl=False)
     status = rules.status(state)
     click.echo(status.result.text if status.result is not None else f"\nnext: {status.due}")
+    label = "head" if at == row.event_count else f"hash at step {at}"
+    where = f"from step {broken[0].step}" if broken and broken[0].step else "at its head"
+    mark = f" (does not verify {where}: see tablelog verify)" if broken else ""
+    click.echo(f"{label} {short(shown)}{mark}")
+
+
+def _picture(store: Any, rules: Any, row: Any, n: int, state: Any) -> str:
+    """The game's picture of step ``n`` with the heading the site's picture has: the step
+    and the decision that led there, as the move list writes it."""
+    from engine.corrections import Retraction, undo_text
+    from engine.picture import step_heading
+
+    if n == 0:
+        return str(rules.picture(state, None, step_heading(0, row.event_count, None, None, "")))
+    stored = store.events(row.id, n)
+    events = [e.event for e in stored]
+    before = store.state_at(row.id, n - 1, row=row)
+    last = events[-1]
+    if type(last) is Retraction:
+        text, actor = undo_text(rules, events[:-1], last), None
+    else:
+        text, seat = rules.move_text(before, last), rules.acting_seat(before, last)
+        actor = None if seat is None else state.names[seat]
+    status = rules.status(before)
+    heading = step_heading(
+        n,
+        row.event_count,
+        status.turn,
+        actor,
+        text,
+        setup=status.phase == "setup",
+        illegal=bool(stored[-1].meta.get("played_illegally")),
+    )
+    return str(rules.picture(state, before, heading))
+
+
+def _write_image(path: Path, svg: str) -> None:
+    """``svg`` into ``path``, as it is or as PNG by the extension; an error names the file."""
+    from web.images import PictureError, svg_to_png
+
+    try:
+        data = svg.encode() if path.suffix.lower() == ".svg" else svg_to_png(svg)
+        path.write_bytes(data)
+    except (OSError, PictureError) as err:
+        raise click.ClickException(f"cannot write {path}: {err}") from None
 
 
 COMMANDS: list[click.Command] = [show_cmd]

@@ -395,6 +395,14 @@ class GameRules(Protocol):
         difference)."""
         ...
 
+    def picture(self, state: Any, before: Any | None = None, heading: str = "") -> str:
+        """A picture of ``state`` as an SVG document (text) of a fixed size, for pasting
+        into a chat: the table, every seat, what is due and, with ``before`` (the state
+        before the step), what the step changed; ``heading`` is the line under the
+        players' names (:func:`engine.picture.step_heading`).  Pure: the site's images
+        and ``tablelog show --image`` both draw it."""
+        ...
+
     def state_json(self, state: Any) -> dict[str, Any]:
         """``state`` as plain JSON values, for the state API (its layout is the game's)."""
         ...
@@ -412,6 +420,12 @@ class GameRules(Protocol):
 
     def cards(self) -> Mapping[str, Card]:
         """Every card of the game by id."""
+        ...
+
+    def card_view(self, card_id: str) -> dict[str, Any]:
+        """One card of :meth:`cards` as the replay draws it (the same plain data as the
+        cards in :meth:`view`), for pages that show cards outside a table (a card picker).
+        KeyError for an unknown id."""
         ...
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:

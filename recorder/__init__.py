@@ -36,6 +36,7 @@ from .records import (
     default_db_path,
 )
 from .sqlite import EventStore
+from .verify import Finding
 
 __all__ = [
     "AppendRejected",
@@ -45,6 +46,7 @@ __all__ = [
     "EventIdConflict",
     "EventRejected",
     "EventStore",
+    "Finding",
     "GameImport",
     "GameNotFound",
     "GameRow",

@@ -35,6 +35,7 @@ from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_g
 from engine.protocol import GameRules, ParsedGame
 
 from . import schemas
+from .chain import dumps_sorted
 from .errors import ImportRejected, lone_surrogate_at
 from .pipeline import DEFAULT_BATCH, Tagged
 from .prepare import (
@@ -42,7 +43,6 @@ from .prepare import (
     derived_event_id,
     derived_game_id,
     dumps,
-    dumps_sorted,
     parse_payload,
     prepare_or_error,
 )

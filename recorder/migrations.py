@@ -17,10 +17,21 @@ The tables, in the words of the game:
   in the same transaction as the events and rebuildable from them; a game's players are
   its ``game_players`` rows, one per seat, however many seats it has (migration 3);
 * ``snapshots`` — a cache: a game's position string after a step (migration 4);
+* ``recorder_keys`` — the hash of each game's recorder key (migration 5);
+* each event's ``hash`` and each game's ``head`` — the chain that makes a change to the
+  record evident (:mod:`recorder.chain`, migration 6); the games' identity is kept by
+  triggers that refuse, whatever the connection's settings, deleting or replacing a game
+  and changing its id, kind, players, headers or creation time;
 * views ``game_list`` and ``event_log`` for reading the file in any SQLite tool.
 """
 
 from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+
+from . import chain
 
 APPEND_ONLY = "events are append-only"
 
@@ -311,13 +322,114 @@ CREATE TABLE recorder_keys (
 ) WITHOUT ROWID;
 """
 
-#: (version, description, SQL), applied in order.
-MIGRATIONS: list[tuple[int, str, str]] = [
+# Migration 6 chains the record (:mod:`recorder.chain`): each event gets the hash of its
+# step, chained over the step before it (raw, 32 bytes: half the size of its hex, which
+# the import would write for every event), and each game its head (hex).  SQLite cannot compute
+# SHA-256, so the backfill is Python: the events table is rebuilt (as migration 2 did:
+# a NOT NULL column with a CHECK cannot be added to a table holding rows) with every row
+# and its hash, and its triggers, indexes and view are made again.  The games' triggers
+# are completed so that no client, whatever its settings, can replace or delete a game:
+# ``INSERT OR REPLACE INTO games`` deletes the old row without firing DELETE triggers
+# when recursive triggers are off, so a BEFORE INSERT trigger refuses an id already
+# stored; and a game without events cannot be deleted either (a game logged live starts
+# without any).  Only the store's bookkeeping columns change as a game grows: status,
+# last activity and head.
+_EVENTS_V6 = _EVENTS_V2.replace("events_v2", "events_v6").replace(
+    "    recorded_at TEXT NOT NULL,\n",
+    "    recorded_at TEXT NOT NULL,\n"
+    "    hash BLOB NOT NULL CHECK (typeof(hash) = 'blob' AND length(hash) = 32),\n",
+)
+
+_MIGRATION_6_AFTER = (
+    """
+DROP VIEW event_log;
+DROP TRIGGER games_keep_recorded;
+DROP TRIGGER events_no_update;
+DROP TRIGGER events_no_delete;
+DROP TRIGGER events_append_in_sequence;
+DROP TABLE events;
+ALTER TABLE events_v6 RENAME TO events;
+
+CREATE UNIQUE INDEX events_by_given_id ON events (event_id) WHERE instr(event_id, ':') = 0;
+CREATE INDEX events_setup ON events (payload) WHERE sequence = 1;
+"""
+    + MIGRATION_2[
+        MIGRATION_2.index("CREATE TRIGGER events_no_update") : MIGRATION_2.index(
+            "CREATE TRIGGER games_keep_recorded"
+        )
+    ]
+    + """
+CREATE TRIGGER games_no_delete BEFORE DELETE ON games
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a game cannot be deleted (its record is kept)');
+END;
+
+-- Fires before any conflict resolution: an INSERT OR REPLACE of a stored game (which,
+-- without recursive triggers, would delete the stored row without firing the delete
+-- trigger) is refused, whatever the connection's settings.
+CREATE TRIGGER games_no_replace BEFORE INSERT ON games
+WHEN EXISTS (SELECT 1 FROM games WHERE id = NEW.id)
+BEGIN
+    SELECT RAISE(ABORT,
+        'a game''s id, kind, headers and creation time cannot be changed: the id is stored');
+END;
+"""
+    + MIGRATION_1[MIGRATION_1.index("CREATE VIEW event_log AS") :]
+)
+
+
+def migration_6(conn: sqlite3.Connection) -> None:
+    """Rebuild the events table with each event's chain hash, and give each game its
+    head (see the note above); in the caller's transaction."""
+    for statement in (
+        _EVENTS_V6,
+        "ALTER TABLE games ADD COLUMN head TEXT CHECK (head IS NULL OR length(head) = 64)",
+    ):
+        conn.execute(statement)
+    games = conn.execute("SELECT id, kind, headers FROM games ORDER BY id").fetchall()
+    for game_id, kind, headers_json in games:
+        rows = conn.execute(
+            "SELECT sequence, event_id, type, payload, payload_version, meta, recorded_at"
+            " FROM events WHERE game_id = ? ORDER BY sequence",
+            (game_id,),
+        ).fetchall()
+        headers = json.loads(headers_json)
+        hashes = list(chain.stored_links(kind, headers, [(r[3], r[5]) for r in rows]))
+        conn.executemany(
+            "INSERT INTO events_v6 (game_id, sequence, event_id, type, payload,"
+            " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, *row, h) for row, h in zip(rows, hashes, strict=True)],
+        )
+        head = (hashes[-1] if hashes else chain.origin(kind, headers)).hex()
+        conn.execute("UPDATE games SET head = ? WHERE id = ?", (head, game_id))
+    for statement in split_sql(_MIGRATION_6_AFTER.replace("{APPEND_ONLY}", APPEND_ONLY)):
+        conn.execute(statement)
+
+
+def split_sql(script: str) -> Iterator[str]:
+    """The statements of a script (trigger bodies hold semicolons of their own)."""
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            buffer = ""
+            if statement and not all(
+                part.strip().startswith("--") or not part.strip() for part in statement.splitlines()
+            ):
+                yield statement
+    if buffer.strip():
+        yield buffer
+
+
+#: (version, description, SQL or a function of the connection), applied in order.
+MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
     (3, "game summaries: players as a list (game_players), for any number of seats", MIGRATION_3),
     (4, "snapshots of positions (a cache of the fold); index of setups", MIGRATION_4),
     (5, "recorder keys (their hashes): who may write a game over HTTP", MIGRATION_5),
+    (6, "the chain: each event's hash and each game's head; games kept whole", migration_6),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -20,7 +20,8 @@ from engine.errors import EngineError, EventFormatError, IllegalMoveError, Viola
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
-from . import projections
+from . import chain, projections
+from .chain import dumps_sorted
 from .errors import ImportRejected
 from .records import GameImport
 
@@ -64,19 +65,38 @@ class Prepared:
     #: Whether the id is derived from the content (not given): only such a game may be
     #: found stored under another id (:func:`identity_headers`).
     derived: bool = False
+    #: The game's head (:mod:`recorder.chain`), hex; it is also the last item of
+    #: :attr:`game_row`.
+    head: str = ""
+    #: Each event's chain hash, raw (32 bytes each), one after the other: SQLite takes
+    #: each event's from this one value (:func:`recorder.sqlite_import._insert_events_sql`).
+    hashes: bytes = b""
 
-    def event_rows(self) -> list[tuple[str, str, str | None]]:
-        """(type, payload JSON, stored meta JSON) per event, for the slow paths."""
+    def event_rows(self) -> list[tuple[str, str, str | None, bytes]]:
+        """(type, payload JSON, stored meta JSON, raw chain hash) per event, for the slow
+        paths."""
         items = json.loads(self.events_json)
+        h = self.hashes
         if not self.with_meta:
-            return [(json.loads(payload)["type"], payload, None) for payload in items]
-        return [(item[0], item[1], item[2] if len(item) > 2 else None) for item in items]
+            return [
+                (json.loads(payload)["type"], payload, None, h[i * HASH : i * HASH + HASH])
+                for i, payload in enumerate(items)
+            ]
+        return [
+            (item[0], item[1], item[2] if len(item) > 2 else None, h[i * HASH : i * HASH + HASH])
+            for i, item in enumerate(items)
+        ]
+
+
+#: Bytes of a raw chain hash (SHA-256).
+HASH = 32
 
 
 #: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
-#: logger's meta JSON (what a file holds), and for an event without meta its element in a
-#: game's events JSON (the payload as a JSON string; empty for an event with meta).
-_Row = tuple[str, str, str | None, str | None, str]
+#: logger's meta JSON (what a file holds), for an event without meta its element in a
+#: game's events JSON (the payload as a JSON string; empty for an event with meta), and
+#: its canonical content as the chain hashes it (:func:`recorder.chain.content`).
+_Row = tuple[str, str, str | None, str | None, str, bytes]
 
 _CANONICAL: dict[str, dict[Any, _Row]] = {}
 CACHE_LIMIT = 200_000
@@ -85,11 +105,6 @@ CACHE_LIMIT = 200_000
 def dumps(value: Any) -> str:
     """Compact JSON, keys in their order (payloads as the engine writes them)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def dumps_sorted(value: Any) -> str:
-    """Compact JSON with sorted keys (headers and meta, compared as text)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
 def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> Any:
@@ -116,7 +131,14 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
         payload_json = dumps(payload)
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
-        row = cache[event] = (etype, payload_json, None, None, dumps(payload_json))
+        row = cache[event] = (
+            etype,
+            payload_json,
+            None,
+            None,
+            dumps(payload_json),
+            chain.content(payload_json, None),
+        )
     return row
 
 
@@ -204,7 +226,14 @@ def _fold_one(
             stored = dict(meta)
             stored["violations"] = [v.to_dict() for v in violations]
             stored_json = dumps_sorted(stored)
-        return (etype, payload_json, stored_json, user_json, "")
+        return (
+            etype,
+            payload_json,
+            stored_json,
+            user_json,
+            "",
+            chain.content(payload_json, user_json),
+        )
     try:
         rules.play(state, event)
     except IllegalMoveError as err:
@@ -212,7 +241,7 @@ def _fold_one(
     if meta is None:
         return row
     user_json = dumps_sorted(meta)
-    return (etype, payload_json, user_json, user_json, "")
+    return (etype, payload_json, user_json, user_json, "", chain.content(payload_json, user_json))
 
 
 def _fold_with_corrections(
@@ -249,7 +278,7 @@ def _fold_with_corrections(
         row = canonical(kind, rules, event)
         if meta is not None:
             user_json = dumps_sorted(meta)
-            row = (row[0], row[1], user_json, user_json, "")
+            row = (row[0], row[1], user_json, user_json, "", chain.content(row[1], user_json))
         out.append(row)
     return out, flagged, state
 
@@ -275,29 +304,6 @@ def _digest_plain(kind: str, headers_json: str, payloads: Sequence[str]) -> str:
     if payloads:
         text += "\t\t\n".join(payloads) + "\t\t\n"
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-#: Headers that say how a game ended: a game is the same with or without them.
-OUTCOME_HEADERS = frozenset({"result", "victory"})
-
-
-def identity_headers(headers: dict[str, Any]) -> str:
-    """The headers that make a game's identity, as sorted JSON: all but those that say
-    how it ended (``Result``, ``Victory``, at the top or among the tags), so a game
-    imported with and without them is the same game.
-
-    >>> identity_headers({"players": ["A", "B"], "result": "1-0", "tags": {"Victory": "points"}})
-    '{"players":["A","B"]}'
-    """
-    out = {k: v for k, v in headers.items() if k.lower() not in OUTCOME_HEADERS}
-    tags = out.get("tags")
-    if isinstance(tags, dict):
-        kept = {k: v for k, v in tags.items() if k.lower() not in OUTCOME_HEADERS}
-        if kept:
-            out["tags"] = kept
-        else:
-            del out["tags"]
-    return dumps_sorted(out)
 
 
 def derived_game_id(digest: str) -> str:
@@ -361,6 +367,8 @@ def prepare_game(record: GameImport) -> Prepared:
             kind, headers_json, [(r[1], r[3], e) for r, e in zip(folded, given_ids, strict=True)]
         )
     game_id = record.game_id or derived_game_id(digest)
+    hashes = chain_hashes(kind, headers, folded)
+    head = (hashes[-1] if hashes else chain.origin(kind, headers)).hex()
     tags = headers.get("tags")
     flagged_count = 0 if metas is None else sum(1 for m in metas if m and m.get("played_illegally"))
     summary = projections.summary_record(rules, state, names)
@@ -377,6 +385,7 @@ def prepare_game(record: GameImport) -> Prepared:
             None if tags is None else dumps_sorted(tags),
             headers_json,
             summary["status"],
+            head,
         ),
         summary_row=projections.summary_row(
             game_id, kind, headers.get("date"), summary, n, flagged_count
@@ -392,7 +401,24 @@ def prepare_game(record: GameImport) -> Prepared:
         flagged=flagged,
         setup_json=folded[0][1] if folded else None,
         derived=record.game_id is None and not explicit,
+        head=head,
+        hashes=b"".join(hashes),
     )
+
+
+def chain_hashes(
+    kind: str, headers: dict[str, Any], folded: Sequence[_Row], start: bytes | None = None
+) -> list[bytes]:
+    """The raw hash of each step of ``folded`` (:mod:`recorder.chain`), chained from
+    ``start`` (a raw hash; default the game's origin)."""
+    h = chain.origin(kind, headers) if start is None else start
+    link = chain.link
+    out: list[bytes] = []
+    append = out.append
+    for row in folded:
+        h = link(h, row[5])
+        append(h)
+    return out
 
 
 def prepare_or_error(record: GameImport) -> Prepared | ImportRejected:
@@ -423,8 +449,4 @@ def check_event_ids(ids: Any, n: int, cls: type[Any]) -> list[str | None]:
 
 def user_meta_json(meta_text: str | None) -> str | None:
     """The logger's part of a stored meta JSON (its violations left out), as sorted JSON."""
-    if not meta_text:
-        return None
-    meta = json.loads(meta_text)
-    meta.pop("violations", None)
-    return dumps_sorted(meta) if meta else None
+    return chain.logger_meta(meta_text)

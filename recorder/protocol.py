@@ -16,6 +16,7 @@ from .errors import ImportRejected
 from .listing import PlayerStats
 from .pipeline import DEFAULT_BATCH, Tagged, Written
 from .records import AppendResult, GameImport, GameRow, ImportResult, StoredEvent
+from .verify import Finding
 
 
 @runtime_checkable
@@ -152,4 +153,28 @@ class Recorder(Protocol):
 
     def integrity_check(self) -> str:
         """The backend's own check of its storage (``ok`` when sound)."""
+        ...
+
+    # --- the chain (see docs/integrity.md) ---------------------------------------------
+
+    def step_hash(self, game_id: str, step: int | None = None) -> str:
+        """The game's chain hash at ``step`` (default its head), hex."""
+        ...
+
+    def step_hashes(self, game_id: str) -> list[str]:
+        """The game's chain as stored, hex: the origin's hash, then each step's."""
+        ...
+
+    def heads(self, game_ids: Iterable[str] | None = None) -> list[tuple[str, int, str]]:
+        """(game id, stored steps, head) of the given games (default: every game)."""
+        ...
+
+    def chain_findings(self, game_id: str) -> list[Finding]:
+        """Where the game's stored chain does not follow from its content (none: it
+        verifies)."""
+        ...
+
+    def verify(self, game_ids: Iterable[str] | None = None) -> list[Finding]:
+        """Everything that does not hold in the storage and in the given games (default:
+        every game): chains, projections against a fresh fold; none: it verifies."""
         ...

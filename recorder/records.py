@@ -100,6 +100,8 @@ class GameRow:
     to_move: int | None = None
     #: Events stored as played although illegal.
     flagged_count: int = 0
+    #: The game's head (:mod:`recorder.chain`): the hash of its last step, hex.
+    head: str = ""
 
     @property
     def players(self) -> list[str]:

@@ -48,10 +48,11 @@ from .errors import (
     StoreError,
 )
 from .listing import PLAYER_GAMES_SQL, PlayerStats, filters_sql, order_sql, player_stats
-from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
 from .prepare import (
     CACHE_LIMIT,
     canonical,
+    chain_hashes,
     check_event_ids,
     clean_meta,
     derived_event_id,
@@ -61,6 +62,7 @@ from .prepare import (
 from .records import AppendResult, GameRow, StoredEvent, default_db_path, utc_now
 from .sqlite_import import SqliteImports
 from .stored import decode, parse_stored, violation_from_dict
+from .verify import SqliteVerify
 
 #: How long a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -76,22 +78,6 @@ SNAPSHOTS_FROM = 4
 _PARSED: dict[tuple[str, int, int, str], Any] = {}
 
 
-def _split_sql(script: str) -> Iterator[str]:
-    """The statements of a script (trigger bodies hold semicolons of their own)."""
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            statement = buffer.strip()
-            buffer = ""
-            if statement and not all(
-                part.strip().startswith("--") or not part.strip() for part in statement.splitlines()
-            ):
-                yield statement
-    if buffer.strip():
-        yield buffer
-
-
 def _headers(text: str) -> dict[str, Any]:
     """A game's stored headers; no header where the row is not a JSON object (a file
     changed by another program: the game still lists and replays)."""
@@ -99,7 +85,7 @@ def _headers(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-class EventStore(SqliteImports):
+class EventStore(SqliteImports, SqliteVerify):
     """An append-only record of games in one SQLite file.  Open with :meth:`open`."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], str]):
@@ -188,8 +174,11 @@ class EventStore(SqliteImports):
             for number, description, script in MIGRATIONS:
                 if number <= version:
                     continue
-                for statement in _split_sql(script):
-                    conn.execute(statement)
+                if callable(script):
+                    script(conn)
+                else:
+                    for statement in split_sql(script):
+                        conn.execute(statement)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, description, applied_at) "
                     "VALUES (?, ?, ?)",
@@ -297,13 +286,29 @@ class EventStore(SqliteImports):
             now = self._clock()
             ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
             version = rules.payload_version
+            (headers_json,) = conn.execute(
+                "SELECT headers FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            hashes = chain_hashes(
+                kind, json.loads(headers_json), folded, self._hash(conn, game_id, actual)
+            )
             try:
                 conn.executemany(
                     "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-                    " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (game_id, first + i, ids[i], etype, payload, version, stored, now)
-                        for i, (etype, payload, stored, _, _) in enumerate(folded)
+                        (
+                            game_id,
+                            first + i,
+                            ids[i],
+                            row[0],
+                            row[1],
+                            version,
+                            row[2],
+                            now,
+                            hashes[i],
+                        )
+                        for i, row in enumerate(folded)
                     ],
                 )
             except sqlite3.IntegrityError as err:
@@ -311,9 +316,6 @@ class EventStore(SqliteImports):
                     ", ".join(i for i in given if i), f"cannot be stored: {err}"
                 ) from None
             summary = projections.summary_record(rules, state, names)
-            (headers_json,) = conn.execute(
-                "SELECT headers FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
             flagged_total = conn.execute(
                 "SELECT flagged_count FROM game_summaries WHERE game_id = ?", (game_id,)
             ).fetchone()
@@ -321,8 +323,8 @@ class EventStore(SqliteImports):
                 1 for m in metas if m and m.get("played_illegally")
             )
             conn.execute(
-                "UPDATE games SET status = ?, last_activity = ? WHERE id = ?",
-                (summary["status"], now, game_id),
+                "UPDATE games SET status = ?, last_activity = ?, head = ? WHERE id = ?",
+                (summary["status"], now, hashes[-1].hex(), game_id),
             )
             projections.write_summary(
                 conn,
@@ -571,9 +573,8 @@ class EventStore(SqliteImports):
         sql = (
             "SELECT g.id, g.kind, g.headers, s.status, s.winner, s.condition, s.turns,"
             " s.event_count, g.created_at, s.last_activity, s.winner_name, s.to_move,"
-            " s.flagged_count FROM games AS g JOIN game_summaries AS s ON s.game_id = g.id "
-            + where
-            + tail
+            " s.flagged_count, g.head FROM games AS g JOIN game_summaries AS s"
+            " ON s.game_id = g.id " + where + tail
         )
         with self._lock:
             rows = self._conn.execute(sql, params + tail_params).fetchall()
@@ -592,6 +593,7 @@ class EventStore(SqliteImports):
                 winner_name=r[10],
                 to_move=r[11],
                 flagged_count=r[12],
+                head=r[13] or "",
             )
             for r in rows
         ]

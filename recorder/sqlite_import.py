@@ -15,14 +15,15 @@ from typing import Any
 
 from engine.games import DEFAULT_KIND, get_game
 
-from . import pipeline, projections
+from . import chain, pipeline, projections
+from .chain import identity_headers
 from .errors import ImportRejected
 from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
 from .prepare import (
+    HASH,
     Prepared,
     derived_event_id,
     dumps,
-    identity_headers,
     prepare_game,
     user_meta_json,
 )
@@ -41,9 +42,11 @@ GAMES_PER_STATEMENT = 8
 def _insert_events_sql(games: int) -> str:
     """New games' events in one statement: SQLite's ``json_each`` turns the games' events
     JSON (their arrays of payload texts, see :class:`Prepared`, joined into one) into
-    rows, numbered from 1 in each game, with derived event ids.  Parameters: payload
-    version, recorded-at time, the JSON, the first game's id, then per further game its
-    id and the index of its first event in the JSON.
+    rows, numbered from 1 in each game, with derived event ids, and takes each event's
+    chain hash from the games' hashes (their :attr:`Prepared.hashes` joined into one
+    blob: ``substr`` of a blob is a slice at a byte offset).  Parameters: payload
+    version, recorded-at time, the JSON, the hashes, the first game's id, then per
+    further game its id and the index of its first event in the JSON.
 
     One call per few games instead of eight parameters per event, so the writer does
     almost nothing in Python, and nothing per event.  The type is read back from the
@@ -54,15 +57,16 @@ def _insert_events_sql(games: int) -> str:
     ``json_each`` walks an array in order, so each game's events arrive in sequence; were
     it ever not to, the append trigger would refuse the insert (nothing would be stored
     out of order), and sorting them here measured 4% of the writing."""
-    game, first = "?4", "0"
+    game, first = "?5", "0"
     for i in range(1, games):
-        game = f"CASE WHEN key >= ?{4 + 2 * i} THEN ?{3 + 2 * i} ELSE {game} END"
-        first = f"CASE WHEN key >= ?{4 + 2 * i} THEN ?{4 + 2 * i} ELSE {first} END"
+        game = f"CASE WHEN key >= ?{5 + 2 * i} THEN ?{4 + 2 * i} ELSE {game} END"
+        first = f"CASE WHEN key >= ?{5 + 2 * i} THEN ?{5 + 2 * i} ELSE {first} END"
     return (
         "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        " meta, recorded_at) SELECT game, sequence, game || ':' || sequence,"
-        " json_extract(payload, '$.type'), payload, ?1, NULL, ?2 FROM (SELECT"
-        f" {game} AS game, key + 1 - {first} AS sequence, value AS payload FROM json_each(?3))"
+        " meta, recorded_at, hash) SELECT game, sequence, game || ':' || sequence,"
+        " json_extract(payload, '$.type'), payload, ?1, NULL, ?2, hash FROM (SELECT"
+        f" {game} AS game, key + 1 - {first} AS sequence, value AS payload,"
+        f" substr(?4, key * {HASH} + 1, {HASH}) AS hash FROM json_each(?3))"
     )
 
 
@@ -73,14 +77,16 @@ _INSERT_EVENTS = {n: _insert_events_sql(n) for n in range(1, GAMES_PER_STATEMENT
 #: :attr:`Prepared.game_row`); their summaries and players follow the same way
 #: (:data:`recorder.projections.INSERT_SUMMARIES`, ``INSERT_PLAYERS``).
 _INSERT_GAMES = (
-    "INSERT INTO games (id, kind, players, date, place, tags, headers, status, created_at,"
-    f" last_activity) SELECT {json_columns(8)}, ?2, ?2 FROM json_each(?1)"
+    "INSERT INTO games (id, kind, players, date, place, tags, headers, status, head,"
+    f" created_at, last_activity) SELECT {json_columns(9)}, ?2, ?2 FROM json_each(?1)"
 )
-#: The same for a game whose events carry meta: ``[[type, payload, meta], ...]``.
+#: The same for a game whose events carry meta: ``[[type, payload, meta], ...]``, and
+#: its hashes (``?5``).
 _INSERT_EVENTS_WITH_META = (
     "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
-    " recorded_at) SELECT ?1, key + 1, ?1 || ':' || (key + 1), json_extract(value, '$[0]'),"
-    " json_extract(value, '$[1]'), ?2, json_extract(value, '$[2]'), ?3 FROM json_each(?4)"
+    " recorded_at, hash) SELECT ?1, key + 1, ?1 || ':' || (key + 1),"
+    " json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2,"
+    f" json_extract(value, '$[2]'), ?3, substr(?5, key * {HASH} + 1, {HASH}) FROM json_each(?4)"
 )
 
 
@@ -319,11 +325,14 @@ class SqliteImports:
             if p.event_ids is None and not p.with_meta:
                 plain.setdefault(p.kind, []).append(p)
             elif p.event_ids is None:
-                conn.execute(_INSERT_EVENTS_WITH_META, (p.game_id, version, now, p.events_json))
+                conn.execute(
+                    _INSERT_EVENTS_WITH_META, (p.game_id, version, now, p.events_json, p.hashes)
+                )
             else:
                 conn.executemany(
                     "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-                    " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " payload_version, meta, recorded_at, hash)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             p.game_id,
@@ -334,8 +343,9 @@ class SqliteImports:
                             version,
                             meta,
                             now,
+                            hash_,
                         )
-                        for seq, ((etype, payload, meta), given) in enumerate(
+                        for seq, ((etype, payload, meta, hash_), given) in enumerate(
                             zip(p.event_rows(), p.event_ids, strict=True), start=1
                         )
                     ],
@@ -345,7 +355,8 @@ class SqliteImports:
             for start in range(0, len(same), GAMES_PER_STATEMENT):
                 part = same[start : start + GAMES_PER_STATEMENT]
                 events = ",".join([p.events_json[1:-1] for p in part if p.event_count])
-                params: list[Any] = [version, now, f"[{events}]", part[0].game_id]
+                hashes = b"".join([p.hashes for p in part])
+                params: list[Any] = [version, now, f"[{events}]", hashes, part[0].game_id]
                 first = part[0].event_count
                 for p in part[1:]:
                     params += (p.game_id, first)
@@ -435,24 +446,34 @@ class SqliteImports:
         conn: sqlite3.Connection,
         gid: str,
         p: Prepared,
-        rows: Sequence[tuple[str, str, str | None]],
+        rows: Sequence[tuple[str, str, str | None, bytes]],
         stored: int,
         now: str,
     ) -> None:
         """Append to stored game ``gid`` the events of ``p`` after its first ``stored``
         (checked: ``p`` was folded whole), and bring its summary up to date."""
         version = get_game(p.kind).payload_version
+        # The stored game's chain goes on from its own last hash: its events may carry
+        # meta that ``p``'s do not (only their payloads were compared).
+        (last,) = conn.execute(
+            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (gid, stored)
+        ).fetchone()
+        h = bytes(last)
+        new = []
+        for seq, (etype, payload, meta, _) in enumerate(rows[stored:], start=stored + 1):
+            h = chain.link(h, chain.content(payload, chain.logger_meta(meta)))
+            new.append(
+                (gid, seq, derived_event_id(gid, seq), etype, payload, version, meta, now, h)
+            )
         conn.executemany(
             "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-            " payload_version, meta, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (gid, seq, derived_event_id(gid, seq), etype, payload, version, meta, now)
-                for seq, (etype, payload, meta) in enumerate(rows[stored:], start=stored + 1)
-            ],
+            " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            new,
         )
         summary = (gid, *p.summary_row[1:])
         conn.execute(
-            "UPDATE games SET status = ?, last_activity = ? WHERE id = ?", (summary[3], now, gid)
+            "UPDATE games SET status = ?, last_activity = ?, head = ? WHERE id = ?",
+            (summary[3], now, h.hex(), gid),
         )
         projections.write_summary(conn, summary, now)
 
@@ -469,7 +490,7 @@ class SqliteImports:
         if len(stored) != len(rows):
             return False
         given = p.event_ids or [None] * len(rows)
-        for (seq, eid, payload, meta), (_, ppayload, pmeta), geid in zip(
+        for (seq, eid, payload, meta), (_, ppayload, pmeta, _), geid in zip(
             stored, rows, given, strict=True
         ):
             if payload != ppayload or user_meta_json(meta) != user_meta_json(pmeta):

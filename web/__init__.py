@@ -1,6 +1,7 @@
-"""The replay site: a Flask app factory with three blueprints, the pages (``site``), the
-JSON API (``api``) and the logging page (``record``).  Pages are rendered on the server
-and read without JavaScript; a small static script adds the keyboard and the step slider.
+"""The replay site: a Flask app factory with four blueprints, the pages (``site``), the
+JSON API (``api``), the new-game page (``newgame``) and the logging page (``record``).
+Pages are rendered on the server and read without JavaScript; small static scripts add
+the keyboard, the step slider and tapping.
 
 Every game is reached through the registry (:mod:`web.boards`): the pages are the same for
 every kind, and each kind draws its own board from ``templates/<kind>/``.  Every request
@@ -9,7 +10,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'live', 'record', 'site']
+['api', 'live', 'newgame', 'record', 'site']
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, auth, boards, live, record, site
+    from . import api, auth, boards, live, newgame, record, site
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
@@ -82,6 +83,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(newgame.bp)
     app.register_blueprint(record.bp)
     live.init_app(app)
     _register_errors(app)

@@ -8,11 +8,13 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from engine.picture import step_heading
 from recorder.listing import DEFAULT_ORDER
 
 from . import boards, params
 from .cache import cached_answer
 from .db import get_store
+from .images import svg_to_png
 from .move_list import mark_current, move_list
 from .moves import check_text
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary
@@ -93,7 +95,9 @@ def step(game_id: str, step: str) -> Response | str:
     n = params.step_number(step, row.id, row.event_count)
     move = request.args.get("move")
     if move is None:
-        return cached_answer("page", row, n, lambda: (_replay_page(store, row, n, None), HTML))
+        # the page names its picture by absolute address (og:image): kept per host
+        what = f"page {request.host_url}"
+        return cached_answer(what, row, n, lambda: (_replay_page(store, row, n, None), HTML))
     move = move.strip()
     limit = int(current_app.config["MAX_MOVE_LENGTH"])
     if len(move) > limit:
@@ -102,6 +106,56 @@ def step(game_id: str, step: str) -> Response | str:
 
 
 HTML = "text/html"
+SVG = "image/svg+xml"
+PNG = "image/png"
+
+
+@bp.route("/games/<game_id>/step/<step>.svg")
+def step_svg(game_id: str, step: str) -> Response:
+    """A picture of the position after ``step`` events, as SVG (see
+    :meth:`engine.protocol.GameRules.picture`); cached and validated like the page."""
+    store = get_store()
+    row, n = _picture_step(store, game_id, step)
+    return cached_answer("svg", row, n, lambda: (_picture(store, row, n), SVG))
+
+
+@bp.route("/games/<game_id>/step/<step>.png")
+def step_png(game_id: str, step: str) -> Response:
+    """The same picture as PNG (what a chat shows for a pasted link: the page's
+    ``og:image``)."""
+    store = get_store()
+    row, n = _picture_step(store, game_id, step)
+    return cached_answer("png", row, n, lambda: (svg_to_png(_picture(store, row, n)), PNG))
+
+
+def _picture_step(store: Any, game_id: str, step: str) -> tuple[Any, int]:
+    """The game's row and the step a picture's address names (400, 404 as the page)."""
+    row = params.game_row(store, game_id)
+    if not step.isdigit():
+        abort(400, description=f"step: expected a step number, got {step[:40]!r}")
+    return row, params.step_number(step, row.id, row.event_count)
+
+
+def _picture(store: Any, row: Any, n: int) -> str:
+    """The game's picture of step ``n``: its heading says the step and the decision
+    that led there, as the move list writes it."""
+    tl = params.timeline_for(store, row)
+    before, state = tl.states_around(n)
+    entry = tl.entries[n - 1] if n > 0 else None
+    if entry is None:
+        text = step_heading(n, tl.last_step, None, None, "")
+    else:
+        actor = None if entry.actor is None else tl.names[entry.actor]
+        text = step_heading(
+            n,
+            tl.last_step,
+            entry.turn,
+            actor,
+            entry.text,
+            setup=entry.setup,
+            illegal=entry.played_illegally,
+        )
+    return tl.rules.picture(state, before, text)
 
 
 def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
@@ -129,6 +183,8 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         moves_html=_moves_html(tl, n),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
+        head=tl.row.head,
+        head_broken=n == tl.last_step and bool(store.chain_findings(tl.row.id)),
     )
 
 

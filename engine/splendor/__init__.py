@@ -164,6 +164,11 @@ class Splendor:
 
         return event_lines(before, event, after)
 
+    def picture(self, state: State, before: State | None = None, heading: str = "") -> str:
+        from .picture import picture
+
+        return picture(state, before, heading)
+
     def state_json(self, state: State) -> dict[str, Any]:
         from .view import state_json
 
@@ -183,6 +188,12 @@ class Splendor:
         from .lookup import CATALOGUE
 
         return CATALOGUE
+
+    def card_view(self, card_id: str) -> dict[str, Any]:
+        """A development card's view, or a noble's (``N-01``: its ``requires``)."""
+        from .view import card_view
+
+        return card_view(card_id)
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
         from .lookup import find

@@ -42,6 +42,15 @@ def _noble(nid: str, new: bool = False) -> dict[str, Any]:
     }
 
 
+def card_view(card_id: str) -> dict[str, Any]:
+    """One development card or noble as the view draws it (KeyError: no such id).
+
+    >>> card_view("N-01")["requires"][0]["n"], card_view("1-01")["level"]
+    (3, 1)
+    """
+    return _noble(card_id) if card_id in NOBLES else _card(card_id)
+
+
 def _counts(now: list[int], before: list[int] | None) -> list[dict[str, Any]]:
     return [
         {

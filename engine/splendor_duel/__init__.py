@@ -177,6 +177,11 @@ class SplendorDuel:
 
         return event_lines(before, event, after)
 
+    def picture(self, state: State, before: State | None = None, heading: str = "") -> str:
+        from .picture import picture
+
+        return picture(state, before, heading)
+
     def state_json(self, state: State) -> dict[str, Any]:
         from .view import state_json
 
@@ -196,6 +201,11 @@ class SplendorDuel:
         from .catalogue import CARDS
 
         return {cid: _card(c) for cid, c in CARDS.items()}
+
+    def card_view(self, card_id: str) -> dict[str, Any]:
+        from .view import card_view
+
+        return card_view(card_id)
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
         """The cards that fit every word of ``query`` (``green 3 points crown``, ``level 2

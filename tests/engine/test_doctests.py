@@ -9,11 +9,14 @@ import pytest
 
 MODULES = [
     "engine.errors",
+    "engine.picture",
+    "engine.splendor.picture",
     "engine.splendor_duel",
     "engine.splendor_duel.catalogue",
     "engine.splendor_duel.events",
     "engine.splendor_duel.game",
     "engine.splendor_duel.lookup",
+    "engine.splendor_duel.picture",
     "engine.splendor_duel.rules",
     "engine.splendor_duel.rules.moves",
     "engine.splendor_duel.simulate",

@@ -47,14 +47,65 @@ class SqliteBackend:
     def open(self) -> EventStore:
         return EventStore.open(self.path)
 
-    def raw(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """Run SQL on a plain connection, as a SQLite shell would (no recursive triggers,
-        no foreign keys)."""
+    def raw(
+        self, sql: str, params: tuple[Any, ...] = (), *, recursive_triggers: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """Run SQL on a plain connection, as a SQLite shell would (no foreign keys; no
+        recursive triggers unless asked for)."""
         conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
         try:
+            if recursive_triggers:
+                conn.execute("PRAGMA recursive_triggers = ON")
             return conn.execute(sql, params).fetchall()
         finally:
             conn.close()
+
+    def tamper(self, *statements: str, keep_triggers_off: bool = False) -> None:
+        """Change the record behind the store's back, as anyone holding the file can:
+        drop every trigger, run ``statements`` (CHECK constraints ignored) and make the
+        triggers again (unless ``keep_triggers_off``), in one transaction."""
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            triggers = conn.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+            ).fetchall()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("PRAGMA ignore_check_constraints = ON")
+            for name, _ in triggers:
+                conn.execute(f"DROP TRIGGER {name}")
+            for statement in statements:
+                conn.execute(statement)
+            if not keep_triggers_off:
+                for _, sql in triggers:
+                    conn.execute(sql)
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+
+    def game_tamper_statements(self, game_id: str) -> list[str]:
+        """Raw statements that would replace or delete a stored game, or change what it
+        is (its id, kind, players, headers or creation time)."""
+        g = game_id.replace("'", "''")
+        other = """'{"players":["Eve","Bo"]}'"""
+        return [
+            f"INSERT OR REPLACE INTO games SELECT * FROM games WHERE id = '{g}'",
+            f"REPLACE INTO games (id, kind, players, headers, status, created_at,"
+            f" last_activity) VALUES ('{g}', 'splendor-duel', '[\"Eve\",\"Bo\"]', {other},"
+            " 'finished', 'then', 'then')",
+            f"INSERT OR IGNORE INTO games (id, kind, players, headers, status, created_at,"
+            f" last_activity) VALUES ('{g}', 'splendor-duel', '[\"Eve\",\"Bo\"]', {other},"
+            " 'finished', 'then', 'then')",
+            f"DELETE FROM games WHERE id = '{g}'",
+            f"UPDATE games SET id = 'other' WHERE id = '{g}'",
+            f"UPDATE OR REPLACE games SET id = 'other' WHERE id = '{g}'",
+            f"UPDATE games SET kind = 'splendor' WHERE id = '{g}'",
+            f"UPDATE games SET players = '[\"Eve\",\"Bo\"]' WHERE id = '{g}'",
+            f"UPDATE games SET headers = {other} WHERE id = '{g}'",
+            f"UPDATE games SET date = '1999-01-01' WHERE id = '{g}'",
+            f"UPDATE games SET place = 'elsewhere' WHERE id = '{g}'",
+            f"UPDATE games SET tags = '{{}}' WHERE id = '{g}'",
+            f"UPDATE games SET created_at = 'then' WHERE id = '{g}'",
+        ]
 
     def tamper_statements(self, game_id: str) -> list[str]:
         """Raw statements that would change, remove or replace a stored event."""

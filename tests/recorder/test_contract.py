@@ -422,8 +422,8 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 5
-    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 6)]
+    assert recorder.schema_version == 6
+    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 7)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
     names = {r[0] for r in backend.raw("SELECT name FROM sqlite_master WHERE type = 'view'")}
     assert {"game_list", "event_log"} <= names
@@ -474,3 +474,212 @@ def test_open_creates_the_folder_and_default_path_follows_the_environment(tmp_pa
     assert (tmp_path / "x" / "y.db").exists()
     monkeypatch.delenv("TABLELOG_DB")
     assert default_db_path() == Path("data/tablelog.db")
+
+
+# --- the chain: whatever changes the record shows ------------------------------------------
+
+
+@pytest.mark.parametrize("recursive_triggers", [False, True], ids=["plain", "recursive"])
+def test_events_and_games_refuse_rewrites_whatever_the_connection_settings(
+    recorder, backend, recursive_triggers
+):
+    gid = recorder.import_game(record(7)).game_id
+    empty = recorder.create_game({"players": ["Eve", "Fay"]}, game_id="empty").id
+    tables = (
+        "SELECT * FROM games ORDER BY id",
+        "SELECT * FROM events ORDER BY game_id, sequence",
+    )
+    before = [backend.raw(sql) for sql in tables]
+    statements = [
+        *backend.tamper_statements(gid),
+        *backend.game_tamper_statements(gid),
+        *backend.game_tamper_statements(empty),
+    ]
+    for sql in statements:
+        with pytest.raises(backend.integrity_errors) as err:
+            backend.raw(sql, recursive_triggers=recursive_triggers)
+        assert "append-only" in str(err.value) or "cannot be changed" in str(err.value), sql
+    assert [backend.raw(sql) for sql in tables] == before
+    # Only the store's bookkeeping changes as a game grows.
+    backend.raw(
+        "UPDATE games SET status = 'playing', last_activity = 'now', head = ? WHERE id = ?",
+        ("0" * 64, empty),
+        recursive_triggers=recursive_triggers,
+    )
+
+
+def logged_game(seed: int) -> tuple[list[dict], list[dict | None]]:
+    """A whole game's payloads with comments, annotations and a correction: the move
+    at step 6 taken back at step 7 and played again at step 8."""
+    p = payloads(seed)
+    events = [*p[:6], {"type": "retraction", "back_to": 5}, *p[5:]]
+    meta: list[dict | None] = [None] * len(events)
+    meta[2] = {"comment": "Ann opens on the centre", "annotations": ["!?"]}
+    meta[6] = {"comment": "wrong card"}
+    meta[-1] = {"annotations": ["!"]}
+    return events, meta
+
+
+def test_the_same_game_has_the_same_head_however_it_was_recorded(recorder):
+    events, meta = logged_game(9)
+    headers = {"players": ["Ann", "Bo"], "date": "2024-06-01", "place": "Lyon"}
+    whole = recorder.import_game(GameImport(headers=headers, events=events, meta=meta))
+    head = recorder.game(whole.game_id).head
+    assert len(head) == 64 and int(head, 16) >= 0
+    # Logged move by move under another id, with event ids of the writer's own.
+    live = recorder.create_game(headers, game_id="live").id
+    assert recorder.game(live).head == recorder.step_hash(whole.game_id, 0)
+    for i, (event, m) in enumerate(zip(events, meta, strict=True)):
+        recorder.append(live, i, [event], meta=[m], event_ids=[f"e{i}"])
+        assert recorder.game(live).head == recorder.step_hash(whole.game_id, i + 1)
+    assert recorder.game(live).head == head
+    # With the outcome in its headers (as an export of the finished game carries it).
+    outcome = {**headers, "result": "1-0", "tags": {"Victory": "points"}}
+    again = recorder.import_game(
+        GameImport(headers=outcome, events=events, meta=meta, game_id="with-result")
+    )
+    assert recorder.game(again.game_id).head == head
+    # Another comment, another player or another place is another record.
+    for i, (other_headers, other_meta) in enumerate(
+        (
+            (headers, [*meta[:2], {"comment": "Ann opens elsewhere"}, *meta[3:]]),
+            (headers, [*meta[:-1], None]),
+            ({**headers, "players": ["Ann", "Cy"]}, meta),
+            ({**headers, "place": "Paris"}, meta),
+        )
+    ):
+        other = recorder.import_game(
+            GameImport(headers=other_headers, events=events, meta=other_meta, game_id=f"o{i}")
+        )
+        assert recorder.game(other.game_id).head != head
+    assert recorder.verify() == []
+
+
+def first_findings(findings) -> dict[str, tuple[str, int | None]]:
+    """Each game's first finding as (check, step)."""
+    out: dict[str, tuple[str, int | None]] = {}
+    for f in findings:
+        out.setdefault(f.game, (f.check, f.step))
+    return out
+
+
+def test_verify_names_each_change_by_game_and_step(recorder, backend):
+    events, meta = logged_game(10)
+    ids = []
+    for i in range(8):
+        gid = f"g{i}"
+        recorder.import_game(
+            GameImport(headers={"players": ["Ann", "Bo"]}, events=events, meta=meta, game_id=gid)
+        )
+        ids.append(gid)
+    assert recorder.verify() == []
+    sequence_swap = (
+        "UPDATE events SET sequence = -sequence, event_id = 'x' || sequence"
+        " WHERE game_id = 'g4' AND sequence IN (10, 11)",
+        "UPDATE events SET sequence = 21 + sequence, event_id = 'g4:' || (21 + sequence)"
+        " WHERE game_id = 'g4' AND sequence IN (-10, -11)",
+    )
+    backend.tamper(
+        # g0 is left alone.
+        # g1: a move's payload.
+        "UPDATE events SET payload = json_set(payload, '$.spaces[0]', 'a1')"
+        " WHERE game_id = 'g1' AND sequence = 5 AND type = 'tokens_taken'",
+        "UPDATE events SET payload = (SELECT payload FROM events WHERE game_id = 'g1'"
+        " AND sequence = 4) WHERE game_id = 'g1' AND sequence = 5",
+        # g2: a comment.
+        "UPDATE events SET meta = json_set(meta, '$.comment', 'Bo opens on the centre')"
+        " WHERE game_id = 'g2' AND sequence = 3",
+        # g3: a header (and its column, consistently).
+        "UPDATE games SET headers = json_set(headers, '$.place', 'Paris'), place = 'Paris'"
+        " WHERE id = 'g3'",
+        # g4: steps 10 and 11 swapped.
+        *sequence_swap,
+        # g5: step 20 deleted.
+        "DELETE FROM events WHERE game_id = 'g5' AND sequence = 20",
+        # g6: the last step deleted, and its summary and snapshot with it.
+        "DELETE FROM events WHERE game_id = 'g6' AND sequence ="
+        " (SELECT max(sequence) FROM events WHERE game_id = 'g6')",
+        # g7: the summary says someone else won.
+        "UPDATE game_summaries SET winner_name = 'Eve' WHERE game_id = 'g7'",
+    )
+    findings = recorder.verify()
+    assert all(f.game in ids for f in findings)
+    first = first_findings(findings)
+    assert "g0" not in first
+    assert first["g1"] == ("chain", 5)
+    assert first["g2"] == ("chain", 3)
+    assert first["g3"] == ("chain", 1)
+    assert first["g4"] == ("chain", 10)
+    assert first["g5"] == ("chain", 20)
+    assert first["g6"][0] == "head"
+    assert first["g7"] == ("projection", None)
+    text = [str(f) for f in findings]
+    assert any(t.startswith("game g1: step 5: the stored hash does not follow") for t in text)
+    assert any(t.startswith("game g5: step 20: missing") for t in text)
+    assert any("winner_name is 'Eve'" in t for t in text if t.startswith("game g7"))
+    # Each change is named where it was made, even when several steps were changed.
+    assert [f.step for f in findings if f.game == "g4" and f.check == "chain"] == [10, 11, 12]
+    assert recorder.verify(["g0"]) == []
+    assert [f.game for f in recorder.verify(["g2"])] == ["g2"]
+
+
+def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backend):
+    """Whoever recomputes every hash escapes the plain check; a head kept by a player
+    (or keyed with the server's secret) still tells."""
+    from recorder import chain
+
+    gid = recorder.import_game(record(12)).game_id
+    kept = recorder.game(gid).head
+    backend.tamper(
+        f"UPDATE events SET payload = (SELECT payload FROM events WHERE game_id = '{gid}'"
+        f" AND sequence = 2) WHERE game_id = '{gid}' AND sequence = 3"
+    )
+    rows = backend.raw(
+        "SELECT payload, meta FROM events WHERE game_id = ? ORDER BY sequence", (gid,)
+    )
+    hashes = list(chain.stored_links("splendor-duel", {"players": ["Ann", "Bo"]}, rows))
+    backend.tamper(
+        *(
+            f"UPDATE events SET hash = X'{h.hex()}' WHERE game_id = '{gid}' AND sequence = {i}"
+            for i, h in enumerate(hashes, start=1)
+        ),
+        f"UPDATE games SET head = '{hashes[-1].hex()}' WHERE id = '{gid}'",
+    )
+    assert [f.check for f in recorder.chain_findings(gid)] == []
+    assert recorder.game(gid).head != kept
+    assert chain.keyed(recorder.game(gid).head, "secret") != chain.keyed(kept, "secret")
+
+
+def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backend):
+    gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
+    p = payloads(13)
+    recorder.append(gid, 0, p[:32])
+    recorder.append(gid, 32, p[32:40])
+    (step,) = backend.raw("SELECT max(step) FROM snapshots WHERE game_id = ?", (gid,))[0]
+    backend.tamper(
+        f"UPDATE snapshots SET position = (SELECT position FROM snapshots WHERE game_id = '{gid}'"
+        f" ORDER BY step LIMIT 1) WHERE game_id = '{gid}' AND step = {step}",
+    )
+    backend.tamper("SELECT 1", keep_triggers_off=True)
+    found = {(f.check, f.step) for f in recorder.verify()}
+    assert ("snapshot", step) in found
+    assert ("trigger", None) in found
+
+
+def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):
+    events, meta = logged_game(14)
+    for gid in ("list", "meta", "payload"):
+        recorder.import_game(
+            GameImport(headers={"players": ["Ann", "Bo"]}, events=events, meta=meta, game_id=gid)
+        )
+    backend.tamper(
+        "UPDATE games SET headers = '[\"Ann\", \"Bo\"]' WHERE id = 'list'",
+        "UPDATE events SET meta = 'not json' WHERE game_id = 'meta' AND sequence = 3",
+        "UPDATE events SET payload = '{\"type\": \"nothing\"}' WHERE game_id = 'payload'"
+        " AND sequence = 4",
+    )
+    found = {(f.game, f.step, f.check) for f in recorder.verify() if f.game}
+    assert ("list", 1, "chain") in found
+    assert ("meta", 3, "chain") in found
+    assert ("payload", 4, "chain") in found
+    assert ("payload", 4, "fold") in found

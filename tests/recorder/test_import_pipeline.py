@@ -187,8 +187,8 @@ def test_an_unexpected_refusal_in_a_batch_costs_only_that_game(store, backend):
     # trigger, so the batch is written again game by game, and only that game is refused.
     backend.raw(
         "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        " recorded_at) VALUES ('orphan', 1, 'orphan:1', 'player_resigned',"
-        """ '{"type":"player_resigned","player":0}', 1, 'then')"""
+        " recorded_at, hash) VALUES ('orphan', 1, 'orphan:1', 'player_resigned',"
+        """ '{"type":"player_resigned","player":0}', 1, 'then', zeroblob(32))"""
     )
     batch = [record(11), replace(record(12), game_id="orphan"), record(13)]
     results = store.import_games(batch)

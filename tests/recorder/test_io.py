@@ -130,8 +130,8 @@ def test_an_unknown_stored_payload_version_names_game_and_sequence(store, backen
     n = len(simulated(1))
     backend.raw(
         "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        " recorded_at) VALUES (?, ?, 'v9', 'player_resigned', ?, 9, 'now')",
-        (gid, n + 1, '{"type":"player_resigned","player":0}'),
+        " recorded_at, hash) VALUES (?, ?, 'v9', 'player_resigned', ?, 9, 'now', ?)",
+        (gid, n + 1, '{"type":"player_resigned","player":0}', bytes(32)),
     )
     with pytest.raises(Exception, match=f"game {gid}, event {n + 1}: .*payload version 9"):
         store.events(gid)

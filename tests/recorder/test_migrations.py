@@ -5,23 +5,31 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import SqliteBackend, record, simulated
 
 from engine.splendor_duel import events as ev
-from recorder import EventIdConflict
-from recorder import sqlite as sqlite_module
-from recorder.migrations import MIGRATIONS, SCHEMA_VERSION
+from recorder import EventIdConflict, EventStore
+from recorder.migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
 
 TABLES = (
-    "SELECT * FROM games ORDER BY id",
-    "SELECT * FROM events ORDER BY game_id, sequence",
+    "SELECT id, kind, players, date, place, tags, headers, status, created_at, last_activity"
+    " FROM games ORDER BY id",
+    "SELECT game_id, sequence, event_id, type, payload, payload_version, meta, recorded_at"
+    " FROM events ORDER BY game_id, sequence",
     # Every column but the two player columns migration 3 replaces with game_players.
     "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
     " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
     "SELECT * FROM game_players ORDER BY game_id, seat",
+)
+
+#: What the chain adds (migration 6): each event's hash and each game's head.
+CHAIN = (
+    "SELECT game_id, sequence, hash FROM events ORDER BY game_id, sequence",
+    "SELECT id, head FROM games ORDER BY id",
 )
 
 
@@ -29,20 +37,74 @@ def payloads(seed: int) -> list[dict]:
     return [ev.event_to_dict(e) for e in simulated(seed)]
 
 
+def write_at_version(path: Path, version: int, build: Callable[[EventStore], None]) -> Path:
+    """A database file at schema ``version`` holding what ``build`` writes: ``build``
+    runs on a store made by today's code (returned: the scratch file), and its rows are
+    copied, column by column that the two schemas share, into a file made by the first
+    ``version`` migrations, as the tablelog of that version would have written them."""
+    scratch = path.with_name(f"scratch-{path.name}")
+    with EventStore.open(scratch) as store:
+        build(store)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("BEGIN")
+        for number, description, script in MIGRATIONS[:version]:
+            assert isinstance(script, str)
+            for statement in split_sql(script):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, '2024-01-01T00:00:00.000Z')",
+                (number, description),
+            )
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.execute("ATTACH DATABASE ? AS new", (str(scratch),))
+        for table, order in (
+            ("games", "id"),
+            ("events", "game_id, sequence"),
+            ("game_summaries", "game_id"),
+            ("game_players", "game_id, seat"),
+            ("snapshots", "game_id, step"),
+            ("recorder_keys", "game_id"),
+        ):
+            old = [row[1] for row in conn.execute(f"PRAGMA main.table_info({table})")]
+            if not old:
+                continue
+            new = {row[1] for row in conn.execute(f"PRAGMA new.table_info({table})")}
+            columns = ", ".join(c for c in old if c in new)
+            conn.execute(
+                f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM new.{table}"
+                f" ORDER BY {order}"
+            )
+        if version < 3:
+            for seat in (0, 1):
+                conn.execute(
+                    f"UPDATE game_summaries SET player_{seat} = (SELECT name FROM game_players"
+                    f" AS p WHERE p.game_id = game_summaries.game_id AND p.seat = {seat})"
+                )
+        conn.execute("COMMIT")
+        conn.execute("DETACH DATABASE new")
+    finally:
+        conn.close()
+    return scratch
+
+
+def some_games(store: EventStore) -> None:
+    """Finished games, a game logged live with ids given by the writer, one with a
+    comment, and a game without events."""
+    store.import_games([record(seed) for seed in (1, 2, 3)])
+    live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live")
+    p = payloads(4)
+    store.append(live.id, 0, p[:10], event_ids=[f"live-{i}" for i in range(10)])
+    store.append(live.id, 10, p[10:12], meta=[{"comment": "hm"}, None])
+    store.create_game({"players": ["Gil", "Hal"], "place": "Lyon"}, game_id="empty")
+
+
 @pytest.fixture
-def version_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteBackend:
-    """A file written by a tablelog whose last migration was the first: finished games,
-    a game logged live with ids given by the writer, and one with a flagged event."""
+def version_1(tmp_path: Path) -> SqliteBackend:
+    """A file written by a tablelog whose last migration was the first."""
     backend = SqliteBackend(tmp_path)
-    monkeypatch.setattr(sqlite_module, "MIGRATIONS", MIGRATIONS[:1])
-    monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", 1)
-    with backend.open() as store:
-        store.import_games([record(seed) for seed in (1, 2, 3)])
-        live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live")
-        p = payloads(4)
-        store.append(live.id, 0, p[:10], event_ids=[f"live-{i}" for i in range(10)])
-        store.append(live.id, 10, p[10:12], meta=[{"comment": "hm"}, None])
-    monkeypatch.undo()
+    backend.path.parent.mkdir(parents=True, exist_ok=True)
+    backend.scratch = write_at_version(backend.path, 1, some_games)  # type: ignore[attr-defined]
     assert backend.raw("PRAGMA user_version") == [(1,)]
     return backend
 
@@ -50,12 +112,14 @@ def version_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 5
+        assert store.schema_version == SCHEMA_VERSION == 6
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
-        assert store.count_games() == 4
+        assert store.count_games() == 5
         assert [e.event_id for e in store.events("live")][:10] == [f"live-{i}" for i in range(10)]
         assert store.state_at("live").turn == store.game("live").turns
+    # The chain is computed for every stored event, as today's code computes it on writing.
+    assert [version_1.raw(sql) for sql in CHAIN] == [raw(version_1.scratch, sql) for sql in CHAIN]
     assert version_1.raw("SELECT version FROM schema_migrations ORDER BY version") == [
         (i,) for i in range(1, SCHEMA_VERSION + 1)
     ]
@@ -66,6 +130,50 @@ def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     assert indexes.pop("events_by_given_id") == (1, "c", 1)
     assert indexes.pop("events_setup") == (0, "c", 1)
     assert [origin for _, origin, _ in indexes.values()] == ["pk"]
+
+
+def raw(path: Path, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
+    backend = SqliteBackend(tmp_path)
+    backend.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def build(store: EventStore) -> None:
+        some_games(store)
+        store.issue_recorder_key("live")
+        # A correction and a move played though illegal, with their meta.
+        n = store.game("live").event_count
+        store.append(
+            "live", n, [{"type": "retraction", "back_to": n - 1}], meta=[{"comment": "oops"}]
+        )
+
+    scratch = write_at_version(backend.path, 5, build)
+    assert backend.raw("PRAGMA user_version") == [(5,)]
+    assert not [c for c in backend.raw("PRAGMA table_info(events)") if c[1] == "hash"]
+    before = [backend.raw(sql) for sql in TABLES] + [
+        backend.raw("SELECT * FROM snapshots ORDER BY game_id, step"),
+        backend.raw("SELECT * FROM recorder_keys"),
+    ]
+    with backend.open() as store:
+        assert store.schema_version == 6
+        assert store.verify() == []
+    after = [backend.raw(sql) for sql in TABLES] + [
+        backend.raw("SELECT * FROM snapshots ORDER BY game_id, step"),
+        backend.raw("SELECT * FROM recorder_keys"),
+    ]
+    assert after == before
+    assert [backend.raw(sql) for sql in CHAIN] == [raw(scratch, sql) for sql in CHAIN]
+    assert backend.raw("SELECT count(*) FROM events")[0][0] > 400
+    # The triggers were made again: the record still refuses a change.
+    for sql in backend.tamper_statements("live"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            backend.raw(sql)
 
 
 def test_after_the_migration_the_contract_holds(version_1):
@@ -91,8 +199,8 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
     store.append(live, 0, payloads(2)[:1], event_ids=["given-1"])
     insert = (
         "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        ' recorded_at) VALUES (?, 2, ?, \'player_resigned\', \'{"type":"player_resigned",'
-        "\"player\":0}', 1, 'now')"
+        ' recorded_at, hash) VALUES (?, 2, ?, \'player_resigned\', \'{"type":"player_resigned",'
+        "\"player\":0}', 1, 'now', zeroblob(32))"
     )
     # A derived-looking id must be its own place's.
     with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):

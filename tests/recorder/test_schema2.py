@@ -32,7 +32,7 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     finally:
         conn.close()
     with EventStore.open(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 5
+        assert store.schema_version == SCHEMA_VERSION == 6
         assert store.integrity_check() == "ok"
     return path
 
@@ -87,3 +87,11 @@ def test_exports_are_byte_identical_and_show_replays_as_a_fresh_import(migrated,
     assert sha256_of(migrated, "show", game_id, "--step", "40") == sha256_of(
         fresh, "show", game_id, "--step", "40"
     )
+
+
+def test_the_migrated_file_verifies_and_has_the_heads_of_a_fresh_import(migrated, fresh):
+    with EventStore.open(migrated) as old, EventStore.open(fresh) as new:
+        assert old.verify() == []
+        heads = {gid: head for gid, _, head in old.heads()}
+        assert heads == {gid: head for gid, _, head in new.heads() if gid in heads}
+        assert set(heads) == set(EXPECTED)

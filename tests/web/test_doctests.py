@@ -11,6 +11,7 @@ MODULES = [
     "web",
     "web.boards",
     "web.cache",
+    "web.images",
     "web.move_list",
     "web.moves",
     "web.summary",

@@ -1,0 +1,167 @@
+"""``tablelog verify``: is the record the one that was written?  Each game's chain, its
+projections against a fresh fold, and the file's integrity; or a shared file against the
+stored game (see ``docs/integrity.md``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .options import EXIT_ILLEGAL, Unreadable, db_option, echo_json, json_option, opened
+
+
+@click.command("verify")
+@click.argument("games", nargs=-1)
+@click.option(
+    "--file",
+    "file_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A notation or JSON file of GAME: does it hold the stored game (its head)?",
+)
+@click.option(
+    "--key",
+    envvar="TABLELOG_CHAIN_KEY",
+    default=None,
+    help="A secret: also print each head keyed with it (HMAC) [env TABLELOG_CHAIN_KEY].",
+)
+@json_option
+@db_option
+def verify_cmd(
+    games: tuple[str, ...],
+    file_path: Path | None,
+    key: str | None,
+    as_json: bool,
+    db_path: Path | None,
+) -> None:
+    """Check that the record was not changed: each game's chain of hashes (recomputed
+    from its events, naming the first step that differs), its summary and players
+    against a fresh fold of its events, and SQLite's integrity check.  Every game when
+    none is named.  Exit 1 on any finding, each naming its game and step.
+
+    With --file, compute the head of a shared notation or JSON file and compare it with
+    the stored game's: a file exported earlier matches up to its last step.
+
+    \b
+    Examples:
+      tablelog verify
+      tablelog verify 6138631be858 --json
+      tablelog verify --file fixtures/games/dispute.tl 6138631be858
+    """
+    if file_path is not None:
+        if len(games) != 1:
+            raise Unreadable("--file compares a file with one stored game: name one GAME")
+        _verify_file(file_path, games[0], as_json, db_path)
+        return
+    from recorder import chain
+
+    with opened(db_path, must_exist=True, error=Unreadable) as store:
+        heads = store.heads(games or None)
+        findings = store.verify(games or None)
+    bad = {f.game for f in findings}
+    summaries = []
+    for game_id, steps, head in heads:
+        entry: dict[str, Any] = {
+            "game": game_id,
+            "ok": game_id not in bad,
+            "steps": steps,
+            "head": head,
+        }
+        if key:
+            entry["keyed_head"] = chain.keyed(head, key)
+        summaries.append(entry)
+    if as_json:
+        echo_json(
+            {"ok": not findings, "games": summaries, "findings": [f.to_dict() for f in findings]}
+        )
+    else:
+        for finding in findings:
+            click.echo(str(finding))
+        for entry in summaries:
+            if entry["ok"]:
+                keyed = f", keyed head {chain.short(entry['keyed_head'])}" if key else ""
+                click.echo(
+                    f"game {entry['game']}: ok, {entry['steps']} steps, "
+                    f"head {chain.short(entry['head'])}{keyed}"
+                )
+        n = len(findings)
+        click.echo(
+            f"verified {len(heads)} game{'s' * (len(heads) != 1)}: "
+            + ("ok" if not n else f"{n} finding{'s' * (n != 1)}")
+        )
+    if findings:
+        raise SystemExit(EXIT_ILLEGAL)
+
+
+def _verify_file(path: Path, game_id: str, as_json: bool, db_path: Path | None) -> None:
+    """``verify --file``: the file's chain against the stored game's."""
+    from recorder import ImportRejected, chain
+    from recorder.io import load_file
+    from recorder.prepare import prepare_game
+
+    try:
+        records = load_file(path)
+        if len(records) != 1:
+            raise Unreadable(f"{path}: holds {len(records)} games; give a file of one game")
+        prepared = prepare_game(records[0])
+    except ImportRejected as err:
+        raise Unreadable(str(err) if err.source else f"{path}: {err}") from None
+    file_hashes = [
+        chain.origin(prepared.kind, records[0].headers).hex(),
+        *(row[3].hex() for row in prepared.event_rows()),
+    ]
+    with opened(db_path, must_exist=True, error=Unreadable) as store:
+        stored = store.step_hashes(game_id)
+        findings = store.verify([game_id])
+    steps = len(file_hashes) - 1
+    differs = next(
+        (i for i, (a, b) in enumerate(zip(file_hashes, stored, strict=False)) if a != b), None
+    )
+    if differs is None and steps > len(stored) - 1:
+        differs = len(stored)
+    if differs is None:
+        ok = True
+        if steps == len(stored) - 1:
+            verdict = f"matches game {game_id}: head {chain.short(prepared.head)}"
+        else:
+            verdict = (
+                f"matches game {game_id} up to step {steps} of {len(stored) - 1}: "
+                f"head {chain.short(prepared.head)} at step {steps}"
+            )
+    else:
+        ok = False
+        where = (
+            "the game's kind or headers differ"
+            if differs == 0
+            else f"step {differs} differs"
+            if differs < len(stored)
+            else f"step {differs} is not in the stored game"
+        )
+        verdict = (
+            f"does not match game {game_id}: {where} (file head {chain.short(prepared.head)}, "
+            f"stored head {chain.short(stored[-1])})"
+        )
+    if as_json:
+        echo_json(
+            {
+                "ok": ok and not findings,
+                "file": str(path),
+                "game": game_id,
+                "file_head": prepared.head,
+                "file_steps": steps,
+                "stored_head": stored[-1],
+                "stored_steps": len(stored) - 1,
+                "first_difference": differs,
+                "findings": [f.to_dict() for f in findings],
+            }
+        )
+    else:
+        for finding in findings:
+            click.echo(str(finding))
+        click.echo(f"{path}: {verdict}")
+    if not ok or findings:
+        raise SystemExit(EXIT_ILLEGAL)
+
+
+COMMANDS: list[click.Command] = [verify_cmd]

@@ -1,0 +1,365 @@
+"""Checking a stored record: its chain, its projections and the file itself.
+
+:class:`SqliteVerify` is mixed into :class:`recorder.sqlite.EventStore`.  For each game
+it recomputes the chain from the stored events (:mod:`recorder.chain`) and names every
+step whose stored hash does not follow from the step before it and its own content, and a
+head that is not the last step's; it folds the events afresh and compares the summary,
+the players, the game's columns and the snapshots with what the fold gives; and for the
+file, SQLite's ``PRAGMA integrity_check``, the foreign keys, and the triggers that keep
+the record append-only.  Each :class:`Finding` names its game and step.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError
+from engine.games import UnknownGameKind, get_game
+from engine.protocol import GameRules, seat_names
+
+from . import chain, projections
+from .errors import CorruptEvent, GameNotFound
+
+#: The triggers that keep the record append-only and the games whole (migrations 2, 6).
+TRIGGERS = (
+    "events_no_update",
+    "events_no_delete",
+    "events_append_in_sequence",
+    "games_keep_identity",
+    "games_no_delete",
+    "games_no_replace",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing that does not hold: in which game (None for the file) and at which step
+    (None for the game as a whole), which check (``chain``, ``head``, ``fold``,
+    ``projection``, ``snapshot``, ``integrity``, ``foreign_key``, ``trigger``), and what."""
+
+    game: str | None
+    step: int | None
+    check: str
+    message: str
+
+    def __str__(self) -> str:
+        where = [] if self.game is None else [f"game {self.game}"]
+        if self.step is not None:
+            where.append(f"step {self.step}")
+        return ": ".join([*where, self.message]) if where else self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        """The finding as JSON-ready data."""
+        return {"game": self.game, "step": self.step, "check": self.check, "message": self.message}
+
+
+def chain_findings(
+    game_id: str,
+    kind: str,
+    headers: dict[str, Any],
+    head: str | None,
+    rows: Sequence[tuple[int, str, str | None, bytes | None]],
+) -> list[Finding]:
+    """The chain's findings for one game from its stored rows (sequence, payload JSON,
+    stored meta JSON, stored hash) in order, and its stored head: every step whose stored
+    hash does not follow from the step before it and its own content (the first is where
+    the record was first changed), a missing step, and a head that is not the last
+    step's hash."""
+    out: list[Finding] = []
+    previous = chain.origin(kind, headers)
+    expected_seq = 1
+    for seq, payload, meta, stored in rows:
+        if seq != expected_seq:
+            out.append(
+                Finding(
+                    game_id,
+                    expected_seq,
+                    "chain",
+                    f"missing: the stored steps go from {expected_seq - 1} to {seq}",
+                )
+            )
+            expected_seq = seq
+        own = chain.link(previous, chain.content(payload, chain.logger_meta(meta)))
+        if stored is None or own != stored:
+            what = (
+                "the game's kind or headers, or this event, were changed"
+                if seq == 1
+                else "this event (payload, comment, annotations or played-illegally mark) "
+                "was changed, or events before it were reordered or removed"
+            )
+            out.append(Finding(game_id, seq, "chain", f"the stored hash does not follow: {what}"))
+        previous = bytes(stored) if isinstance(stored, bytes) and len(stored) == 32 else own
+        expected_seq += 1
+    last = previous.hex()
+    if head != last:
+        n = rows[-1][0] if rows else 0
+        out.append(
+            Finding(
+                game_id,
+                None,
+                "head",
+                f"the game's head {chain.short(head or '(none)')} is not the hash of its last "
+                f"stored step ({n}: {chain.short(last)}): steps after it were removed, or "
+                "the head was changed",
+            )
+        )
+    return out
+
+
+class SqliteVerify:
+    """Verifying the record (mixed into :class:`recorder.sqlite.EventStore`)."""
+
+    _conn: sqlite3.Connection
+    _lock: threading.RLock
+
+    def _replay_rows(
+        self,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        rows: Sequence[Any],
+        names: Sequence[str] | None = None,
+        start: Any = None,
+    ) -> Any:
+        """Fold stored rows (the store's own, :meth:`EventStore._replay_rows`)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _hash(conn: sqlite3.Connection, game_id: str, step: int) -> bytes | None:
+        """The raw chain hash stored at ``step`` (None for step 0: the game's origin)."""
+        if not step:
+            return None
+        row = conn.execute(
+            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
+        ).fetchone()
+        return bytes(row[0])
+
+    def step_hash(self, game_id: str, step: int | None = None) -> str:
+        """The chain hash stored at ``step`` (default the last), hex: the game's head
+        at that step (the origin's for step 0).  :class:`GameNotFound` for an unknown
+        game; a step beyond the last has no hash (``""``)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT kind, headers, head FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            if step is None:
+                return str(row[2] or "")
+            if step == 0:
+                return chain.origin(row[0], json.loads(row[1])).hex()
+            found = self._conn.execute(
+                "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
+            ).fetchone()
+        return bytes(found[0]).hex() if found else ""
+
+    def chain_findings(self, game_id: str) -> list[Finding]:
+        """The chain's findings for one game (:func:`chain_findings`): cheap enough to
+        run at each showing of a game."""
+        with self._lock:
+            game = self._conn.execute(
+                "SELECT kind, headers, head FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if game is None:
+                raise GameNotFound(game_id)
+            rows = self._conn.execute(
+                "SELECT sequence, payload, meta, hash FROM events WHERE game_id = ?"
+                " ORDER BY sequence",
+                (game_id,),
+            ).fetchall()
+        try:
+            headers = json.loads(game[1])
+        except ValueError:
+            headers = None
+        if not isinstance(headers, dict):
+            return [Finding(game_id, 1, "chain", "the stored headers are not a JSON object")]
+        return chain_findings(game_id, game[0], headers, game[2], rows)
+
+    def step_hashes(self, game_id: str) -> list[str]:
+        """The game's chain as stored, hex: the origin's hash, then each step's (so item
+        ``n`` is the head after step ``n``).  :class:`GameNotFound` for an unknown game."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT kind, headers FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            hashes = [
+                bytes(r[0]).hex()
+                for r in self._conn.execute(
+                    "SELECT hash FROM events WHERE game_id = ? ORDER BY sequence", (game_id,)
+                )
+            ]
+        return [chain.origin(row[0], json.loads(row[1])).hex(), *hashes]
+
+    def heads(self, game_ids: Iterable[str] | None = None) -> list[tuple[str, int, str]]:
+        """(game id, stored steps, head) of the given games (default: every game, by
+        id), read from the games and events tables alone.  :class:`GameNotFound` for an
+        unknown game."""
+        sql = (
+            "SELECT g.id, (SELECT count(*) FROM events AS e WHERE e.game_id = g.id),"
+            " COALESCE(g.head, '') FROM games AS g"
+        )
+        with self._lock:
+            if game_ids is None:
+                return [tuple(r) for r in self._conn.execute(sql + " ORDER BY g.id")]
+            out = []
+            for game_id in game_ids:
+                row = self._conn.execute(sql + " WHERE g.id = ?", (game_id,)).fetchone()
+                if row is None:
+                    raise GameNotFound(game_id)
+                out.append(tuple(row))
+        return out
+
+    def verify(self, game_ids: Iterable[str] | None = None) -> list[Finding]:
+        """Everything that does not hold in the file (its integrity, foreign keys and
+        append-only triggers) and in the given games (default: every game): each game's
+        chain, its fold and projections against a fresh fold, its snapshots.  An empty
+        list: the record verifies.  :class:`GameNotFound` for an unknown game."""
+        out = self._file_findings()
+        if game_ids is None:
+            with self._lock:
+                ids = [r[0] for r in self._conn.execute("SELECT id FROM games ORDER BY id")]
+        else:
+            ids = list(game_ids)
+        for game_id in ids:
+            out += self._game_findings(game_id)
+        return out
+
+    def _file_findings(self) -> list[Finding]:
+        with self._lock:
+            integrity = [str(r[0]) for r in self._conn.execute("PRAGMA integrity_check")]
+            foreign = self._conn.execute("PRAGMA foreign_key_check").fetchall()
+            triggers = {
+                r[0]
+                for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+            }
+        out = [Finding(None, None, "integrity", line) for line in integrity if line != "ok"]
+        out += [
+            Finding(
+                None, None, "foreign_key", f"a row of {table} refers to a missing row of {parent}"
+            )
+            for table, _, parent, _ in foreign
+        ]
+        out += [
+            Finding(
+                None,
+                None,
+                "trigger",
+                f"the trigger {name} is missing: the store's refusals are off",
+            )
+            for name in TRIGGERS
+            if name not in triggers
+        ]
+        return out
+
+    def _game_findings(self, game_id: str) -> list[Finding]:
+        out = self.chain_findings(game_id)
+        with self._lock:
+            conn = self._conn
+            kind, players, date, place, tags, headers_json, status, created = conn.execute(
+                "SELECT kind, players, date, place, tags, headers, status, created_at"
+                " FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+            rows = conn.execute(
+                "SELECT sequence, payload, payload_version, meta, recorded_at FROM events"
+                " WHERE game_id = ? ORDER BY sequence",
+                (game_id,),
+            ).fetchall()
+            summary = conn.execute(
+                f"SELECT {', '.join(projections.SUMMARY_COLUMNS)}, last_activity"
+                " FROM game_summaries WHERE game_id = ?",
+                (game_id,),
+            ).fetchone()
+            seats = conn.execute(
+                "SELECT seat, name FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
+            ).fetchall()
+            last_activity = conn.execute(
+                "SELECT last_activity FROM games WHERE id = ?", (game_id,)
+            ).fetchone()[0]
+            snapshots = conn.execute(
+                "SELECT step, position FROM snapshots WHERE game_id = ? ORDER BY step", (game_id,)
+            ).fetchall()
+        try:
+            rules = get_game(kind)
+            headers = json.loads(headers_json)
+            if not isinstance(headers, dict):
+                return out  # named by the chain's findings
+            names = seat_names(headers, rules.seats)
+        except (UnknownGameKind, ValueError, EngineError, TypeError, AttributeError) as err:
+            return [*out, Finding(game_id, None, "projection", f"the game cannot be read: {err}")]
+
+        def differs(what: str, stored: Any, expected: Any) -> None:
+            if stored != expected:
+                out.append(
+                    Finding(
+                        game_id,
+                        None,
+                        "projection",
+                        f"{what} is {stored!r}, the record says {expected!r}",
+                    )
+                )
+
+        differs("the games row's players", players, projections_dumps(names))
+        differs("the games row's date", date, headers.get("date"))
+        differs("the games row's place", place, headers.get("place"))
+        differs(
+            "the games row's tags",
+            tags,
+            None if headers.get("tags") is None else chain.dumps_sorted(headers["tags"]),
+        )
+        fold_rows = [(r[0], r[1], r[2], r[3]) for r in rows]
+        try:
+            state = self._replay_rows(game_id, kind, rules, fold_rows, names)
+        except CorruptEvent as err:
+            message = str(err).split(": ", 1)[-1]
+            return [*out, Finding(game_id, err.sequence, "fold", message)]
+        record = projections.summary_record(rules, state, names)
+        flagged = sum(1 for r in rows if r[3] and _marked(r[3]))
+        expected = projections.summary_row(
+            game_id, kind, headers.get("date"), record, len(rows), flagged
+        )
+        last = max((r[4] for r in rows), default=created)
+        if summary is None:
+            out.append(Finding(game_id, None, "projection", "the game has no summary row"))
+        else:
+            for column, stored, want in zip(
+                (*projections.SUMMARY_COLUMNS, "last_activity"),
+                summary,
+                (*expected, last),
+                strict=True,
+            ):
+                differs(f"the summary's {column}", stored, want)
+        differs("the game's status", status, record["status"])
+        differs("the game's last activity", last_activity, last)
+        differs("the players index", [tuple(s) for s in seats], list(enumerate(names)))
+        for step, position in snapshots:
+            if step > len(rows):
+                out.append(Finding(game_id, step, "snapshot", "a snapshot past the last step"))
+                continue
+            try:
+                at = self._replay_rows(game_id, kind, rules, fold_rows[:step], names)
+            except CorruptEvent:
+                continue
+            if rules.position(at) != position:
+                out.append(Finding(game_id, step, "snapshot", "the snapshot differs from the fold"))
+        return out
+
+
+def _marked(meta_text: str) -> bool:
+    try:
+        meta = json.loads(meta_text)
+    except ValueError:
+        return False
+    return isinstance(meta, dict) and bool(meta.get("played_illegally"))
+
+
+def projections_dumps(names: Sequence[str]) -> str:
+    """The ``games.players`` text of seat names (compact JSON, as the store writes it)."""
+    return json.dumps(list(names), separators=(",", ":"), ensure_ascii=False)

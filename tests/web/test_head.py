@@ -1,0 +1,47 @@
+"""The replay page shows the game's head (short form) at its last step, where the
+result is told, for players to keep (docs/integrity.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def test_the_last_step_shows_the_head_and_earlier_steps_do_not(
+    client: Any, store: Any, games: Any
+) -> None:
+    for game_id in (games.simulated[0], games.illegal):
+        row = store.game(game_id)
+        assert len(row.head) == 64
+        last = client.get(f"/games/{game_id}/step/{row.event_count}")
+        assert last.status_code == 200
+        html = last.get_data(as_text=True)
+        status = html.split('<section class="status', 1)[1].split("</section>", 1)[0]
+        assert f'Head <code title="{row.head}">{row.head[:12]}</code>' in status
+        earlier = client.get(f"/games/{game_id}/step/{row.event_count - 1}")
+        assert row.head[:12] not in earlier.get_data(as_text=True)
+
+
+def test_a_game_whose_chain_does_not_verify_is_marked(games: Any, tmp_path: Any) -> None:
+    import shutil
+    import sqlite3
+
+    from recorder import EventStore
+    from web import create_app
+
+    path = tmp_path / "changed.db"
+    shutil.copy(games.path, path)
+    gid = games.hostile
+    with sqlite3.connect(path) as conn:  # a comment rewritten behind the store's back
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute(
+            "UPDATE events SET meta = json_set(meta, '$.comment', 'nothing to see')"
+            " WHERE game_id = ? AND sequence = ?",
+            (gid, games.commented_step),
+        )
+    with EventStore.open(path) as store:
+        rows = {g: store.game(g) for g in (gid, games.simulated[1])}
+    client = create_app({"DATABASE": str(path), "TESTING": True}).test_client()
+    for game_id, row in rows.items():
+        html = client.get(f"/games/{game_id}/step/{row.event_count}").get_data(as_text=True)
+        assert f">{row.head[:12]}</code>" in html
+        assert ("does not verify" in html) == (game_id == gid)

@@ -1,0 +1,147 @@
+"""The card picker: a game's cards drawn as players see them, grouped by level, to tap
+one (``templates/picker.html``, ``static/picker.js``), and the look-up that reads what a
+player typed (an id or what is printed on the card) into one card.
+
+There is one matcher: the game's :meth:`engine.protocol.GameRules.find_cards`.  The page's
+script asks it through :func:`find_view` (``GET /cards/<kind>/find?q=...``) as the player
+types and shows the cards it names; a form sent without JavaScript is read by
+:func:`resolve`, which calls the same method.
+
+>>> from engine.games import get_game
+>>> rules = get_game("splendor-duel")
+>>> [g["label"] for g in picker_groups(rules)]
+['Level 3', 'Level 2', 'Level 1']
+>>> resolve(rules, "green 3 points crown", level=3).id
+'3-05'
+>>> resolve(rules, "green", level=3)
+Traceback (most recent call last):
+...
+web.picker.PickError: 2 cards fit 'green' (3-05, 3-06): say more, or give the id
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from flask import abort, jsonify, request
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from engine.errors import EngineError
+from engine.protocol import Card, GameRules
+
+from . import boards
+
+#: How many candidates an error about a description that fits several cards names.
+LISTED = 6
+#: The longest query :func:`find_view` reads.
+MAX_QUERY = 120
+
+
+class PickError(ValueError):
+    """What a player typed names no card, or several, or one that is already taken."""
+
+
+def draw(kind: str, view: dict[str, Any], extra: str = "") -> Markup:
+    """One card (or a classic Splendor noble) of ``kind`` as the replay draws it."""
+    pieces = boards.pieces(kind)
+    if pieces is None:  # a game without pieces: its id
+        return Markup('<span class="card-plain">{}</span>').format(view["id"])
+    if "requires" in view and hasattr(pieces, "noble"):
+        return Markup(pieces.noble(view, extra))
+    return Markup(pieces.card(view, extra))
+
+
+def picker_groups(
+    rules: GameRules,
+    levels: Iterable[int] | None = None,
+    only: Collection[str] | None = None,
+    state: Any | None = None,
+) -> list[dict[str, Any]]:
+    """The cards a picker shows, highest level first: ``[{"level", "label", "cards":
+    [{"id", "level", "words", "html"}]}]``.  ``levels`` keeps those levels (level 0:
+    classic Splendor's nobles); ``only`` keeps those ids; ``state`` keeps the cards still
+    unseen there (in a deck, or reserved blind), as the game's own look-up says (for
+    the card revealed into a game in progress)."""
+    by_level: dict[int, list[dict[str, Any]]] = {}
+    keep = None if levels is None else set(levels)
+    if state is not None:
+        unseen = {c.id for c in rules.find_cards("", state)}
+        only = unseen if only is None else unseen & set(only)
+    for card in rules.cards().values():
+        if (keep is not None and card.level not in keep) or (
+            only is not None and card.id not in only
+        ):
+            continue
+        view = rules.card_view(card.id)
+        by_level.setdefault(card.level, []).append(
+            {
+                "id": card.id,
+                "level": card.level,
+                "words": card.words,
+                "html": draw(rules.kind, view, "pickable"),
+                "noble": "requires" in view,
+            }
+        )
+    groups = []
+    for level in sorted(by_level, reverse=True):
+        cards = sorted(by_level[level], key=lambda c: c["id"])
+        label = "Nobles" if cards[0]["noble"] else f"Level {level}"
+        groups.append({"level": level, "label": label, "cards": cards})
+    return groups
+
+
+def resolve(
+    rules: GameRules,
+    text: str,
+    level: int | None = None,
+    taken: Collection[str] = (),
+) -> Card:
+    """The one card ``text`` names (its id or what is printed on it), at ``level``, not
+    among ``taken``; :class:`PickError` says why not, in words a player can act on."""
+    query = text.strip()
+    if not query:
+        raise PickError("choose a card (tap it, or type its id or what is printed on it)")
+    try:
+        found = rules.find_cards(query)
+    except (EngineError, ValueError) as err:
+        raise PickError(str(err)) from None
+    fits = [c for c in found if level is None or c.level == level]
+    if not fits:
+        if found:
+            where = ", ".join(sorted({_level_name(c.level) for c in found}))
+            raise PickError(f"{query!r} is not a {_level_name(level)} card (it fits {where})")
+        raise PickError(f"no card fits {query!r}")
+    free = [c for c in fits if c.id not in taken]
+    if not free:
+        ids = ", ".join(c.id for c in fits[:LISTED])
+        raise PickError(f"{query!r} fits only {ids}, already chosen")
+    if len(free) > 1:
+        ids = ", ".join(c.id for c in free[:LISTED]) + (", ..." if len(free) > LISTED else "")
+        raise PickError(f"{len(free)} cards fit {query!r} ({ids}): say more, or give the id")
+    return free[0]
+
+
+def _level_name(level: int | None) -> str:
+    return "noble" if level == 0 else f"level-{level}"
+
+
+def find_view(kind: str) -> Response:
+    """``GET /cards/<kind>/find?q=...``: the ids of the cards the game's own look-up
+    finds for ``q`` (``{"query", "ids", "error"}``; ``error`` names a word printed on no
+    card, and ``ids`` is then empty).  The picker's script shows those of its cards."""
+    try:
+        rules = boards.rules(kind)
+    except EngineError:
+        abort(404, description=f"no game kind {kind!r}")
+    query = (request.args.get("q") or "").strip()
+    if len(query) > MAX_QUERY:
+        abort(400, description=f"parameter 'q': at most {MAX_QUERY} characters")
+    if not query:
+        return jsonify({"query": "", "ids": list(rules.cards()), "error": None})
+    try:
+        ids = [c.id for c in rules.find_cards(query)]
+    except (EngineError, ValueError) as err:
+        return jsonify({"query": query, "ids": [], "error": str(err)})
+    return jsonify({"query": query, "ids": ids, "error": None})
