@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/notation.py
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/web.py
+	$(BIN)/python bench/live.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -25,15 +26,21 @@ COMMANDS: list[click.Command] = []
     "--workers",
     type=click.IntRange(1, 64),
     default=None,
-    help="Worker processes (default: one per core). With more than one, gunicorn "
-    "forks them; 1 serves in this process with waitress.",
+    help="gunicorn's gevent worker processes (default: one per core).",
+)
+@click.option(
+    "--server",
+    "server_name",
+    type=click.Choice(["gunicorn", "waitress"]),
+    default=None,
+    help="gunicorn with gevent workers (the default where it runs), or waitress: one "
+    "process with a pool of threads (the fallback; each live stream holds a thread).",
 )
 @click.option(
     "--threads",
-    type=click.IntRange(1, 64),
+    type=click.IntRange(2, 256),
     default=None,
-    help="Threads per worker (default: 1 with several workers, each answering one "
-    "request at a time; more keeps connections alive; 4 with one worker).",
+    help="waitress's threads (default 16; at most half of them hold live streams).",
 )
 @click.option(
     "--samples",
@@ -50,26 +57,43 @@ def serve(
     port: int,
     db_path: Path | None,
     workers: int | None,
+    server_name: str | None,
     threads: int | None,
     samples_dir: Path | None,
 ) -> None:
     """Serve the replay site.
 
     Creates the database if needed and, when it holds no game, loads the sample games
-    first (seeded simulated games when no sample file loads).  Serves with one worker
-    process per core (gunicorn) unless told otherwise; where gunicorn cannot run
-    (Windows), with one process (waitress).
+    first (seeded simulated games when no sample file loads).  Serves with gunicorn's
+    gevent workers, one process per core unless told otherwise; where gunicorn cannot
+    run (Windows), with one process (waitress).  On an address other than loopback,
+    prints the secret that creating a game from another device needs.
     """
     import logging
 
     from recorder import EventStore, StoreError, default_db_path
+
+    server_name = server_name or ("gunicorn" if _gunicorn_available() else "waitress")
+    if server_name == "gunicorn" and not _gunicorn_available():
+        raise click.ClickException("gunicorn cannot run here: use --server waitress")
+    path = str(db_path or default_db_path())
+    try:
+        EventStore.open(path).close()
+    except (StoreError, OSError) as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    try:
+        sock = _listen(host, port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
+    if server_name == "gunicorn":
+        _patch_for_gevent()  # before the site is imported
+
     from web import create_app
     from web.samples import SAMPLE_DIRS, ensure_sample_games
-    from web.server import default_workers, listen, serve_workers
     from web.server import serve as serve_one
+    from web.server import serve_workers
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    path = str(db_path or default_db_path())
     try:
         with EventStore.open(path) as store:
             ensure_sample_games(
@@ -77,38 +101,100 @@ def serve(
             )
             games = store.count_games()
     except (StoreError, OSError) as exc:
+        sock.close()
         raise click.ClickException(f"{path}: {exc}") from None
     click.echo(f"database {path}: {games} game{'s' if games != 1 else ''}", err=True)
-    workers = workers or default_workers()
-    if workers > 1 and not _gunicorn_available():
-        click.echo("gunicorn cannot run here: serving with one process (waitress)", err=True)
-        workers = 1
-    threads = threads or (1 if workers > 1 else 4)
-    try:
-        sock = listen(host, port)
-    except OSError as exc:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
+    workers = workers or _default_workers()
+    threads = threads or 16
     bound_host, bound_port = sock.getsockname()[:2]
     how = (
-        f"{workers} worker processes (gunicorn), {threads} thread{'s' if threads > 1 else ''} each"
-        if workers > 1
+        f"{workers} gevent worker process{'es' if workers > 1 else ''} (gunicorn)"
+        if server_name == "gunicorn"
         else f"one process (waitress), {threads} threads"
     )
     click.echo(f"serving http://{_url_host(bound_host)}:{bound_port} with {how}", err=True)
-    app = create_app({"DATABASE": path, "STORE_PER_THREAD": True})
-    if workers > 1:
-        serve_workers(app, sock, workers=workers, threads=threads)
+    config: dict[str, object] = {"DATABASE": path, "STORE_PER_THREAD": True}
+    if server_name == "waitress":
+        config["LIVE_MAX_STREAMS"] = threads // 2
+    app = create_app(config)
+    if not _is_loopback(host):
+        for address in _lan_addresses(bound_host):
+            click.echo(f"  from another device: http://{_url_host(address)}:{bound_port}", err=True)
+        click.echo(
+            f"secret for creating games from another device: {app.config['WRITE_SECRET']} "
+            "(set TABLELOG_SECRET to choose it)",
+            err=True,
+        )
+    if server_name == "gunicorn":
+        serve_workers(app, sock, workers=workers)
     else:
         with sock:
             serve_one(app, threads=threads, sock=sock)
 
 
-def _gunicorn_available() -> bool:
+def _default_workers() -> int:
+    """One worker process per core this process may run on."""
+    import os
+
     try:
-        import gunicorn.app.base  # noqa: F401
-    except ImportError:  # not installed, or not on Unix (it needs fcntl)
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _listen(host: str, port: int, backlog: int = 2048) -> Any:
+    """A listening TCP socket on ``host``:``port`` (port 0: any free port); ``OSError``
+    when the address cannot be had."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=backlog)
+
+
+def _patch_for_gevent() -> None:
+    """Make this process's blocking calls gevent's (sockets, sleeps, locks, threads)
+    before the site is imported, so that what it makes (the live watcher's thread, its
+    caches' locks) is gevent's in the workers forked from it.  gunicorn's gevent worker
+    patches again after the fork, which then changes nothing."""
+    from gevent import monkey
+
+    monkey.patch_all()
+
+
+def _gunicorn_available() -> bool:
+    """Whether gunicorn and gevent are installed and this is Unix (gunicorn needs
+    fcntl), found without importing them: they are imported once gevent has patched."""
+    from importlib.util import find_spec
+
+    return all(find_spec(name) is not None for name in ("gunicorn", "gevent", "fcntl"))
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may be reached from elsewhere
         return False
-    return True
+
+
+def _lan_addresses(bound: str) -> list[str]:
+    """Where phones on the local network reach a server bound to ``bound``: itself, or
+    for the wildcard the address this machine leaves by (no packet is sent)."""
+    import socket
+
+    if bound not in ("0.0.0.0", "::"):
+        return [bound]
+    family = socket.AF_INET6 if bound == "::" else socket.AF_INET
+    probe = "2001:db8::1" if bound == "::" else "192.0.2.1"  # documentation addresses
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            return [s.getsockname()[0]]
+    except OSError:
+        return []
 
 
 def _url_host(host: str) -> str:

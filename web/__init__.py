@@ -10,7 +10,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'newgame', 'record', 'site']
+['api', 'live', 'newgame', 'record', 'site']
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, auth, boards, newgame, record, site
+    from . import api, auth, boards, live, newgame, record, site
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
@@ -85,6 +85,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(newgame.bp)
     app.register_blueprint(record.bp)
+    live.init_app(app)
     _register_errors(app)
     app.after_request(_finish)
     return app

@@ -1,18 +1,36 @@
-"""Serving the site: several worker processes under gunicorn's pre-fork server (the
-default), or one process with waitress's pool of worker threads.
+"""Serving the site: gunicorn's pre-fork server with gevent workers (the default), or one
+process with waitress's pool of worker threads (where gunicorn cannot run: Windows).
 
-Python runs one thread at a time in a process, so one process uses one core however many
-threads it has; a replay step is all computation (folding, rendering), so the cores are
-used by processes.  Each worker process keeps its own caches and its own store
-connections (see :mod:`web.db`); SQLite in WAL mode lets them all read at once.
-gunicorn runs on Unix only; waitress runs everywhere.
+Why gevent workers.  Following a game live keeps a connection open per viewer for
+minutes (:mod:`web.live`), and phones on a café's network are slow, idle or gone without
+a word.  A worker that gives each connection a thread or a process for its whole life
+(gunicorn's sync worker, two per machine here) is frozen by two half-open connections
+until its timeout; a pool of threads (gthread, waitress) holds as many streams as it has
+threads and then queues everyone else.  A gevent worker gives each connection a
+greenlet: a few kilobytes, parked in the event loop while it waits for the client or
+for the next step, so hundreds of streams and slow clients cost memory, not turns.  A
+replay page is all computation and never waits inside the worker (SQLite is a local file,
+read without yielding), so a worker answers its pages one after the other as a sync
+worker would, and the cores are used by running several worker processes; SQLite in WAL
+mode lets them all read at once.  gunicorn parses requests and bounds a request's
+arrival (the keep-alive timeout, 5 s, also bounds a client that sends a byte a second).
+
+Monkey-patching: ``tablelog serve`` has gevent patch the process before it imports the
+site (``cli/serve_cmd.py``), so every lock, thread and sleep the app makes (the live
+watcher's thread, the caches' locks) is gevent's in the workers; the app is loaded once
+before the fork (``preload_app``) and the workers share its memory.  SQLite waits for a
+busy lock in C without yielding, up to its busy timeout: the store writes (web.writes) run
+on gevent's pool of native threads (:func:`web.db.off_loop`), so a write waiting for
+another process's lock (``tablelog import``, a logger at a terminal) holds its request
+only; reads never wait for a lock in WAL mode.
+
+Each worker process keeps its own caches and its own store connection (see :mod:`web.db`).
 """
 
 from __future__ import annotations
 
 import gc
 import logging
-import os
 import socket
 import threading
 from typing import Any
@@ -37,21 +55,6 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def default_workers() -> int:
-    """One worker process per core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def listen(host: str, port: int, backlog: int = 2048) -> socket.socket:
-    """A listening TCP socket on ``host``:``port`` (port 0: any free port); ``OSError``
-    when the address cannot be had."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family, backlog=backlog)
-
-
 def serve(
     app: Flask,
     host: str = "127.0.0.1",
@@ -70,30 +73,36 @@ def serve(
     )
 
 
-def serve_workers(
-    app: Flask, sock: socket.socket, workers: int, threads: int = 1, timeout: int = 60
-) -> None:
-    """Serve ``app`` with gunicorn: ``workers`` processes forked from this one, on the
-    listening ``sock`` (gunicorn takes it over and closes it), until SIGINT or SIGTERM.
+#: Connections one gevent worker holds at once (streams included).
+WORKER_CONNECTIONS = 1000
 
-    With ``threads`` 1 (gunicorn's sync worker) each process answers one request at a
-    time and closes the connection: requests wait in the kernel's queue, first come first
-    served, for whichever process is free, which keeps the slowest answers close to the
-    typical ones when every core is busy (bench/web.py).  More ``threads`` (its gthread
-    worker) keep connections alive, so a reader stepping through a game keeps meeting the
-    process that folded it, but a process's threads then share one core and its answers
-    spread wider.  A sync worker waits for a slow client: on an open network, put a
-    buffering proxy in front."""
+
+def _close_after_answer(worker: Any, req: Any) -> None:
+    """Each connection is closed once answered, as gunicorn's sync worker does: the next
+    request then waits in the kernel's queue for whichever worker is free, and a worker
+    busy folding a game does not accept it.  A connection kept alive stays with the
+    worker that took it, and a few busy connections on one worker while the other idles
+    made the page's 95th percentile ten times slower (bench/web.py)."""
+    req.must_close = True
+
+
+def serve_workers(app: Flask, sock: socket.socket, workers: int, timeout: int = 60) -> None:
+    """Serve ``app`` with gunicorn: ``workers`` gevent worker processes forked from this
+    one (patched by gevent first: see the module's docstring), on the listening ``sock``
+    (gunicorn takes it over and closes it), until SIGINT or SIGTERM."""
     from gunicorn.app.base import BaseApplication
 
     settings: dict[str, Any] = {
         "bind": [f"fd://{sock.detach()}"],
         "workers": workers,
-        "worker_class": "sync" if threads == 1 else "gthread",
-        "threads": threads,
+        "worker_class": "gevent",
+        "worker_connections": WORKER_CONNECTIONS,
         "timeout": timeout,
-        "graceful_timeout": 10,
+        # open streams end only at their lifetime: a restart waits this long for them
+        "graceful_timeout": 3,
+        # a request must arrive within 5 s of the connection (or of the last answer)
         "keepalive": 5,
+        "pre_request": _close_after_answer,
         "proc_name": "tablelog",
         "preload_app": True,
         # one server does not need gunicorn's runtime control socket (a file in $HOME)
@@ -112,6 +121,9 @@ def serve_workers(
         def load(self) -> Flask:
             return app
 
+    # every template compiled once here rather than by each worker at its first page
+    for name in app.jinja_env.list_templates(extensions=["html"]):
+        app.jinja_env.get_template(name)
     # what exists now (modules, templates) is shared with the workers and frozen out of
     # the collector's way in each of them
     tune_gc()
@@ -137,6 +149,7 @@ class BackgroundServer:
             ident="tablelog",
             clear_untrusted_proxy_headers=True,
         )
+        self.app = app
         self.host = host
         self.port = int(self._server.effective_port)
         self.url = f"http://{host}:{self.port}"
@@ -146,11 +159,22 @@ class BackgroundServer:
         self._thread.start()
 
     def stop(self) -> None:
-        """Close the listening socket and every connection, then wait for the loop."""
+        """End the live streams, close the listening socket and every connection, then
+        wait for the loop."""
+        from .watch import stop_hub
+
+        stop_hub(self.app)
         server = self._server
         server.task_dispatcher.shutdown()
-        for channel in list(server._map.values()):
-            channel.close()
+
+        def close_all() -> None:  # in the loop's thread: never under its select
+            for channel in list(server._map.values()):
+                channel.close()
+
+        try:
+            server.trigger.pull_trigger(close_all)
+        except OSError:  # the loop's trigger is closed already: close from here
+            close_all()
         self._thread.join(timeout=5)
 
     def __enter__(self) -> BackgroundServer:

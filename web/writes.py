@@ -21,7 +21,7 @@ from recorder import GameNotFound, ImportRejected
 from recorder import table as logbook
 from recorder.table import BadMove, Logged, MoveRefused, StaleStep
 
-from .db import get_store
+from .db import get_store, off_loop
 
 #: One line per write (the game, its steps, where from); never a key or a secret.
 log = logging.getLogger("tablelog.web.writes")
@@ -48,6 +48,7 @@ class WriteError(Exception):
         return str(self.body["error"]["message"])
 
 
+@off_loop
 def create_game(notation: str) -> dict[str, Any]:
     """A new game from its headers and setup in notation, with a fresh recorder key:
     ``{"id", "key", "steps", "url", "record_url"}``.  The key is in this answer only."""
@@ -69,6 +70,7 @@ def create_game(notation: str) -> dict[str, Any]:
     }
 
 
+@off_loop
 def append_move(
     game_id: str, move: str, expect: int | None, as_played: bool = False
 ) -> dict[str, Any]:
@@ -98,6 +100,7 @@ def append_move(
     return _logged(logged)
 
 
+@off_loop
 def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[str, Any]:
     """Take back the last standing decision (or everything after step ``to``) with a
     correction event; nothing is deleted."""

@@ -140,12 +140,10 @@ def _first_game(port: int) -> str:
     return str(json.loads(body)["games"][0]["id"])
 
 
-@pytest.mark.parametrize("threads", ["1", "2"])
-def test_serve_with_worker_processes(tmp_path: Path, threads: str) -> None:
-    """Two worker processes answer (one request at a time each, or with threads and kept
-    connections); each answers a step with the same bytes and ETag, and a conditional GET
-    with a 304, whichever worker takes the connection."""
-    with _serving(tmp_path, "--workers", "2", "--threads", threads) as (proc, port):
+def test_serve_with_worker_processes(tmp_path: Path) -> None:
+    """Two gevent worker processes answer; each answers a step with the same bytes and
+    ETag, and a conditional GET with a 304, whichever worker takes the connection."""
+    with _serving(tmp_path, "--workers", "2") as (proc, port):
         if sys.platform == "linux":  # the second may still be starting
             deadline = time.monotonic() + 30
             while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
@@ -161,23 +159,23 @@ def test_serve_with_worker_processes(tmp_path: Path, threads: str) -> None:
         )
         assert status == 304 and body == b""
         assert headers["Cache-Control"] == "no-cache"
-        # with threads a connection is kept for the next request; without, it is closed
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         try:
             conn.request("GET", f"/games/{gid}/step/10")
             response = conn.getresponse()
             response.read()
-            assert response.status == 200 and response.will_close == (threads == "1")
+            # closed once answered: the next request goes to whichever worker is free
+            assert response.status == 200 and response.will_close
         finally:
             conn.close()
     out = proc.stdout.read() if proc.stdout else ""
-    each = "1 thread each" if threads == "1" else f"{threads} threads each"
-    assert f"with 2 worker processes (gunicorn), {each}" in out
+    assert "with 2 gevent worker processes (gunicorn)" in out
     assert "Traceback" not in out
+    assert "MonkeyPatchWarning" not in out and "Warning" not in out
 
 
 def test_serve_in_one_process(tmp_path: Path) -> None:
-    with _serving(tmp_path, "--workers", "1", "--threads", "2") as (proc, port):
+    with _serving(tmp_path, "--server", "waitress", "--threads", "4") as (proc, port):
         if sys.platform == "linux":
             assert _children(proc.pid) == []
         gid = _first_game(port)
@@ -186,7 +184,7 @@ def test_serve_in_one_process(tmp_path: Path) -> None:
         status, _, _ = _get(port, f"/games/{gid}/step/4", {"If-None-Match": headers["ETag"]})
         assert status == 304
     out = proc.stdout.read() if proc.stdout else ""
-    assert "with one process (waitress), 2 threads" in out
+    assert "with one process (waitress), 4 threads" in out
 
 
 def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
@@ -209,3 +207,174 @@ def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
     assert "Traceback" not in result.output
+
+
+# --- idle and slow clients, open streams ---------------------------------------------------
+
+
+def _timed_get(port: int, path: str) -> float:
+    """Seconds to get ``path`` on a new connection (status 200 asserted)."""
+    started = time.monotonic()
+    status, _, _ = _get(port, path)
+    assert status == 200, path
+    return time.monotonic() - started
+
+
+def _game_in_progress(tmp_path: Path) -> tuple[Path, str]:
+    """The database ``_serving`` serves, holding a game in progress: its path and id."""
+    from recorder.table import new_game
+
+    db = tmp_path / "data" / "site.db"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    text = (ROOT / "fixtures" / "games" / "points.tl").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    setup = "".join(line for line in lines[:first] if not line.startswith(("[Result", "[Vic")))
+    with EventStore.open(db) as store:
+        return db, new_game(store, setup)
+
+
+def test_half_open_and_slow_clients_do_not_delay_a_request(tmp_path: Path) -> None:
+    """Two half-open requests, two silent connections and a client sending a byte a
+    second, per worker: a normal request is still answered at once."""
+    with _serving(tmp_path, "--workers", "2") as (_proc, port):
+        gid = _first_game(port)
+        for _ in range(2):  # each worker folds the game and renders its pages once
+            for step in range(5, 9):
+                _get(port, f"/games/{gid}/step/{step}")
+        stuck = []
+        for _ in range(2):
+            half = socket.create_connection(("127.0.0.1", port))
+            half.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # the request never ends
+            stuck += [half, socket.create_connection(("127.0.0.1", port))]
+        slow = socket.create_connection(("127.0.0.1", port))
+        stuck.append(slow)
+        try:
+            request = f"GET /games/{gid}/step/3 HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+            for i in range(4):  # a byte a second, between the requests
+                slow.sendall(request[i : i + 1])
+                assert _timed_get(port, f"/games/{gid}/step/{5 + i}") < 1.0
+                assert _timed_get(port, "/api/games?per_page=2") < 1.0
+                time.sleep(1)
+        finally:
+            for s in stuck:
+                s.close()
+
+
+def test_hundreds_of_open_streams_do_not_delay_a_request_and_all_get_the_move(
+    tmp_path: Path,
+) -> None:
+    """300 followers of a game hold streams on two workers; pages answer at once, and a
+    move logged by the command line reaches every follower."""
+    import select
+
+    db, gid = _game_in_progress(tmp_path)
+    with _serving(tmp_path, "--workers", "2") as (_proc, port):
+        streams = []
+        request = f"GET /api/games/{gid}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        for _ in range(300):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(request)
+            streams.append(s)
+        received = {s: b"" for s in streams}
+
+        def read_until(word: bytes, timeout: float) -> set[socket.socket]:
+            deadline = time.monotonic() + timeout
+            waiting = {s for s in streams if word not in received[s]}
+            while waiting and time.monotonic() < deadline:
+                ready, _, _ = select.select(list(waiting), [], [], 0.5)
+                for s in ready:
+                    received[s] += s.recv(65536)
+                    if word in received[s]:
+                        waiting.discard(s)
+            return waiting
+
+        try:
+            assert read_until(b"event: hello", 30) == set()
+            for i in range(4):  # each worker folds the game and renders its pages once
+                _get(port, f"/games/{gid}/step/{i % 2}")
+                _get(port, "/")
+            for step in range(5):
+                assert _timed_get(port, f"/games/{gid}/step/{step % 2}") < 1.0
+            assert _timed_get(port, "/") < 1.0
+            logged = subprocess.run(
+                [
+                    str(Path(sys.executable).parent / "tablelog"),
+                    "log",
+                    gid,
+                    "take a1 a2 a3 =WWG",
+                    "--db",
+                    str(db),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert logged.returncode == 0, logged.stderr
+            assert read_until(b"event: step", 30) == set()
+            assert all(b'"text":"take a1 a2 a3 =WWG"' in received[s] for s in streams)
+        finally:
+            for s in streams:
+                s.close()
+
+
+def test_serving_beyond_loopback_prints_the_secret_for_creating_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLELOG_SECRET", "table-secret-42")
+    with _serving(tmp_path, "--host", "0.0.0.0", "--workers", "1") as (proc, port):
+        assert _get(port, "/api/games?per_page=1")[0] == 200
+    out = proc.stdout.read() if proc.stdout else ""
+    assert "from another device: http://" in out
+    assert "secret for creating games from another device: table-secret-42" in out
+    with _serving(tmp_path / "again") as (proc, _port):
+        pass
+    out = proc.stdout.read() if proc.stdout else ""
+    assert "secret" not in out
+
+
+def test_a_write_waiting_for_the_database_lock_does_not_stop_its_worker(tmp_path: Path) -> None:
+    """Another process holds SQLite's write lock for 3 s: a move posted meanwhile waits
+    for it (and is then written), while pages and streams of the same single worker go
+    on answering."""
+    import sqlite3
+    import threading
+
+    db, gid = _game_in_progress(tmp_path)
+    with EventStore.open(db) as store:
+        key = store.issue_recorder_key(gid)
+    with _serving(tmp_path, "--workers", "1") as (_proc, port):
+        assert _timed_get(port, f"/games/{gid}/step/1") < 5  # warm
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        answers: list[tuple[int, float]] = []
+
+        def post() -> None:
+            started = time.monotonic()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request(
+                "POST",
+                f"/api/games/{gid}/events",
+                body=json.dumps({"move": "take a1 a2 a3 =WWG", "expect": 1}),
+                headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+            )
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+            answers.append((response.status, time.monotonic() - started))
+
+        writer = threading.Thread(target=post)
+        try:
+            writer.start()
+            time.sleep(0.5)  # the write is waiting for the lock now
+            for step in (0, 1, 0, 1):
+                assert _timed_get(port, f"/games/{gid}/step/{step}") < 1.0
+            assert _timed_get(port, "/api/games?per_page=1") < 1.0
+            time.sleep(2)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+            writer.join(30)
+        (status, seconds) = answers[0]
+        assert status == 201 and seconds >= 2
+        assert _get(port, f"/games/{gid}/step/2")[0] == 200

@@ -63,32 +63,10 @@
     list.scrollTop = Math.max(0, top);
   }
 
-  function init() {
-    var root = replay();
-    if (!root) {
-      return;
-    }
-    restore(root);
+  // What belongs to one step's content: bound again when a live update (follow.js)
+  // replaces that content in place.
+  function bind(root) {
     centreCurrentMove();
-    var step = parseInt(root.getAttribute("data-step"), 10);
-    var last = parseInt(root.getAttribute("data-last"), 10);
-
-    document.addEventListener("keydown", function (event) {
-      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typing(event.target)) {
-        return;
-      }
-      var target = null;
-      if (event.key === "ArrowRight") { target = step + 1; }
-      else if (event.key === "ArrowLeft") { target = step - 1; }
-      else if (event.key === "Home") { target = 0; }
-      else if (event.key === "End") { target = last; }
-      if (target === null) {
-        return;
-      }
-      event.preventDefault();
-      go(root, target);
-    });
-
     var slider = document.getElementById("step-slider");
     var label = root.querySelector(".stepno");
     if (slider) {
@@ -104,6 +82,40 @@
     for (var i = 0; i < links.length; i++) {
       links[i].addEventListener("click", function () { remember(root); });
     }
+  }
+
+  function init() {
+    var root = replay();
+    if (!root) {
+      return;
+    }
+    restore(root);
+    bind(root);
+
+    document.addEventListener("keydown", function (event) {
+      var current = replay();
+      if (!current || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey ||
+          typing(event.target)) {
+        return;
+      }
+      var step = parseInt(current.getAttribute("data-step"), 10);
+      var last = parseInt(current.getAttribute("data-last"), 10);
+      var target = null;
+      if (event.key === "ArrowRight") { target = step + 1; }
+      else if (event.key === "ArrowLeft") { target = step - 1; }
+      else if (event.key === "Home") { target = 0; }
+      else if (event.key === "End") { target = last; }
+      if (target === null) {
+        return;
+      }
+      event.preventDefault();
+      go(current, target);
+    });
+
+    document.addEventListener("tablelog:replaced", function () {
+      var fresh = replay();
+      if (fresh) { bind(fresh); }
+    });
   }
 
   if (document.readyState === "loading") {
