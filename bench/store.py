@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.games import get_game  # noqa: E402
 from engine.splendor_duel import events as ev  # noqa: E402
 from engine.splendor_duel import simulate  # noqa: E402
-from recorder import EventStore, GameImport, pipeline, prepare, sqlite  # noqa: E402  # noqa: E402
+from recorder import EventStore, GameImport, core, pipeline, prepare  # noqa: E402
 from recorder.io import import_files  # noqa: E402
 
 
@@ -216,7 +216,7 @@ def state_times(path: Path, samples: int, cold: bool, seed: int) -> dict:
             gid = rng.choice(ids)
             step = rng.randint(0, counts[gid])
             if cold:
-                sqlite._PARSED.clear()
+                core._PARSED.clear()
             t0 = time.perf_counter()
             store.state_at(gid, step)
             times.append((time.perf_counter() - t0) * 1000)
