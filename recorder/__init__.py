@@ -36,6 +36,7 @@ from .records import (
     default_db_path,
 )
 from .sqlite import EventStore
+from .stores import open_store
 from .verify import Finding
 
 __all__ = [
@@ -58,4 +59,5 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "default_db_path",
+    "open_store",
 ]

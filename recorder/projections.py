@@ -52,7 +52,7 @@ INSERT_PLAYERS = (
     " FROM json_each(?1) AS g, json_each(json_extract(g.value, '$[2]')) AS p"
 )
 #: One game's summary, new or replacing its row (SQL both SQLite and PostgreSQL read).
-_UPSERT_SUMMARY = (
+UPSERT_SUMMARY = (
     f"INSERT INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
     f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))}) ON CONFLICT (game_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in (*SUMMARY_COLUMNS[1:], "last_activity"))
@@ -90,7 +90,7 @@ def summary_row(
 
 def write_summary(conn: Any, row: Sequence[Any], now: str) -> None:
     """Write (or replace) one game's summary row, last active ``now``."""
-    conn.execute(_UPSERT_SUMMARY, (*row, now))
+    conn.execute(UPSERT_SUMMARY, (*row, now))
 
 
 def rebuild(
