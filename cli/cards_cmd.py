@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from .options import CommandError, db_option, echo_json, json_option, opened
@@ -36,7 +34,7 @@ def fact_text(value: object) -> str:
 @json_option
 @db_option
 def cards_cmd(
-    query: tuple[str, ...], game: str | None, kind: str | None, as_json: bool, db_path: Path | None
+    query: tuple[str, ...], game: str | None, kind: str | None, as_json: bool, db_path: str | None
 ) -> None:
     """Find cards by what is printed on them ("green 3 points crown", "level 2 joker",
     "steal", "cost B3 R2", or an id) and print each one's id, level, colour, bonus,

@@ -47,10 +47,10 @@ def _orders() -> tuple[str, ...]:
 
 @click.command("init")
 @db_option
-def init_cmd(db_path: Path | None) -> None:
+def init_cmd(db_path: str | None) -> None:
     """Create the database (or bring its schema up to date)."""
     with opened(db_path) as store:
-        click.echo(f"{store.path}: tablelog database, schema version {store.schema_version}")
+        click.echo(f"{store}: tablelog database, schema version {store.schema_version}")
 
 
 @click.command("import")
@@ -60,7 +60,7 @@ def init_cmd(db_path: Path | None) -> None:
     "--jobs", "-j", type=click.IntRange(0, 64), default=0, cls=LazyHelpOption, lazy_help=_jobs_help
 )
 @db_option
-def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | None) -> None:
+def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: str | None) -> None:
     """Import game files (JSON game files; text notation files).
 
     Every event is checked by the rules engine.  A bad game is reported as
@@ -128,7 +128,7 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
 @db_option
-def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -> None:
+def export_cmd(game: str, fmt: str, output: Path | None, db_path: str | None) -> None:
     """Export a game as canonical JSON (re-importing it changes nothing) or notation.
 
     \b
@@ -182,7 +182,7 @@ def games_cmd(
     order: str,
     limit: int,
     offset: int,
-    db_path: Path | None,
+    db_path: str | None,
 ) -> None:
     """List games, newest first (or in another --order).
 
@@ -235,7 +235,7 @@ def games_cmd(
 
 @click.command("rebuild-projections")
 @db_option
-def rebuild_cmd(db_path: Path | None) -> None:
+def rebuild_cmd(db_path: str | None) -> None:
     """Recompute the game summaries and player index from the events."""
     with opened(db_path) as store:
         n = store.rebuild_projections()

@@ -400,12 +400,15 @@ def listen(
     moved: Callable[[str, int], None],
     closed: Callable[[], bool],
     *,
+    tick: Callable[[Callable[[list[str]], dict[str, int]]], None] | None = None,
     reconnected: Callable[[], None] | None = None,
     timeout: float = 0.5,
 ) -> None:
-    """The loop of :meth:`PostgresStore.listen`, on a connection of its own;
-    ``reconnected`` is called after a new connection listens (appends may have been
-    missed while there was none)."""
+    """The loop of :meth:`PostgresStore.listen`, on a connection of its own: ``moved``
+    for each notification; every ``timeout`` seconds ``tick(counts)``, where
+    ``counts(game ids)`` reads those games' step counts on the same connection;
+    ``reconnected`` after a lost connection is made again (appends may have been missed
+    meanwhile)."""
     first = True
     while not closed():
         try:
@@ -414,7 +417,17 @@ def listen(
                 if not first and reconnected is not None:
                     reconnected()
                 first = False
+
+                def counts(game_ids: list[str]) -> dict[str, int]:
+                    rows = conn.execute(
+                        "SELECT game_id, event_count FROM game_summaries WHERE game_id = ANY(%s)",
+                        (list(game_ids),),
+                    ).fetchall()
+                    return {str(g): int(n) for g, n in rows}
+
                 while not closed():
+                    if tick is not None:
+                        tick(counts)
                     for note in conn.notifies(timeout=timeout):
                         game_id, _, steps = note.payload.rpartition(" ")
                         if game_id and steps.isdigit():
