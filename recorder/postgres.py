@@ -37,14 +37,12 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from engine.games import get_game
-
 from . import pg_schema, projections
 from .core import SqlStore
 from .errors import SchemaVersionError, StoreError
 from .listing import fold_name
 from .migrations import SCHEMA_VERSION
-from .prepare import Prepared, derived_event_id
+from .prepare import Prepared
 from .records import utc_now
 from .verify import Finding, StoreVerify
 from .writer import GameWriter
@@ -301,7 +299,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         conn.executemany(
             "INSERT INTO games (id, kind, players, date, place, tags, headers, status, head,"
             " created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(*p.game_row, now, now) for p in games],
+            [(*p.game_row, *p.created_and_last(now)) for p in games],
         )
         with (
             raw.cursor() as cur,
@@ -311,25 +309,12 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             ) as copy,
         ):
             for p in games:
-                version = get_game(p.kind).payload_version
-                given = p.event_ids or [None] * p.event_count
-                for seq, ((etype, payload, meta, h), eid) in enumerate(
-                    zip(p.event_rows(), given, strict=True), start=1
-                ):
-                    copy.write_row(
-                        (
-                            p.game_id,
-                            seq,
-                            eid or derived_event_id(p.game_id, seq),
-                            etype,
-                            payload,
-                            version,
-                            meta,
-                            now,
-                            h,
-                        )
-                    )
-        conn.executemany(projections.UPSERT_SUMMARY, [(*p.summary_row, now) for p in games])
+                for row in p.rows(now):
+                    copy.write_row(row)
+        conn.executemany(
+            projections.UPSERT_SUMMARY,
+            [(*p.summary_row, p.created_and_last(now)[1]) for p in games],
+        )
         conn.executemany(
             "INSERT INTO game_players (game_id, seat, name, folded) VALUES (?, ?, ?, ?)",
             [

@@ -14,7 +14,7 @@ from typing import Any
 from engine.games import get_game
 
 from . import projections
-from .prepare import HASH, Prepared, derived_event_id, dumps
+from .prepare import HASH, Prepared, dumps
 from .projections import json_columns
 from .writer import GameWriter
 
@@ -56,6 +56,11 @@ def _insert_events_sql(games: int) -> str:
 
 
 _INSERT_EVENTS = {n: _insert_events_sql(n) for n in range(1, GAMES_PER_STATEMENT + 1)}
+#: One event, every column (:meth:`Prepared.rows`).
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
+    " recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 #: The rows of new games, one statement for a whole batch (from the JSON list of
@@ -63,7 +68,7 @@ _INSERT_EVENTS = {n: _insert_events_sql(n) for n in range(1, GAMES_PER_STATEMENT
 #: (:data:`recorder.projections.INSERT_SUMMARIES`, ``INSERT_PLAYERS``).
 _INSERT_GAMES = (
     "INSERT INTO games (id, kind, players, date, place, tags, headers, status, head,"
-    f" created_at, last_activity) SELECT {json_columns(9)}, ?2, ?2 FROM json_each(?1)"
+    f" created_at, last_activity) SELECT {json_columns(9)}, ?2, ?3 FROM json_each(?1)"
 )
 #: The same for a game whose events carry meta: ``[[type, payload, meta], ...]``, and
 #: its hashes (``?5``).
@@ -99,8 +104,19 @@ class SqliteImports(GameWriter):
     def _insert_games(self, conn: sqlite3.Connection, games: Sequence[Prepared], now: str) -> None:
         """Insert new games: their rows, events and projections (no checks here: the
         triggers and constraints still refuse anything out of place)."""
+        for p in [p for p in games if p.times is not None]:
+            # A game that keeps its times (a copy): its own statements.
+            created, last = p.created_and_last(now)
+            one = dumps([p.game_row])
+            conn.execute(_INSERT_GAMES, (one, created, last))
+            conn.executemany(_INSERT_EVENT, p.rows(now))
+            conn.execute(projections.INSERT_SUMMARIES, (dumps([p.summary_row]), last))
+            conn.execute(projections.INSERT_PLAYERS, (one,))
+        games = [p for p in games if p.times is None]
+        if not games:
+            return
         games_json = dumps([p.game_row for p in games])
-        conn.execute(_INSERT_GAMES, (games_json, now))
+        conn.execute(_INSERT_GAMES, (games_json, now, now))
         plain: dict[str, list[Prepared]] = {}
         for p in games:
             version = get_game(p.kind).payload_version
@@ -111,27 +127,7 @@ class SqliteImports(GameWriter):
                     _INSERT_EVENTS_WITH_META, (p.game_id, version, now, p.events_json, p.hashes)
                 )
             else:
-                conn.executemany(
-                    "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-                    " payload_version, meta, recorded_at, hash)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            p.game_id,
-                            seq,
-                            given or derived_event_id(p.game_id, seq),
-                            etype,
-                            payload,
-                            version,
-                            meta,
-                            now,
-                            hash_,
-                        )
-                        for seq, ((etype, payload, meta, hash_), given) in enumerate(
-                            zip(p.event_rows(), p.event_ids, strict=True), start=1
-                        )
-                    ],
-                )
+                conn.executemany(_INSERT_EVENT, p.rows(now))
         for kind, same in plain.items():
             version = get_game(kind).payload_version
             for start in range(0, len(same), GAMES_PER_STATEMENT):
