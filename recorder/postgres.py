@@ -48,13 +48,16 @@ from .verify import Finding, StoreVerify
 from .writer import GameWriter
 
 log = logging.getLogger("tablelog.recorder")
+# The pool warns of each failed reconnection; the store's own error says it once.
+logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
 
 assert pg_schema.MIGRATIONS[-1][0] == SCHEMA_VERSION, "both backends at one schema version"
 
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT = 10
-#: Seconds a call waits for a free connection of the pool.
-POOL_TIMEOUT = 30.0
+#: Seconds a call waits for a connection of the pool (``TABLELOG_PG_TIMEOUT`` overrides):
+#: all of them busy, or the server not answering.
+POOL_TIMEOUT = 10.0
 #: Connections a store keeps at most (``TABLELOG_PG_POOL`` overrides).
 POOL_SIZE = 8
 
@@ -230,7 +233,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             min_size=1,
             max_size=max(1, size),
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-            timeout=POOL_TIMEOUT,
+            timeout=float(os.environ.get("TABLELOG_PG_TIMEOUT") or POOL_TIMEOUT),
             check=ConnectionPool.check_connection,
             name="tablelog",
             open=False,
@@ -264,24 +267,39 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             f"{self.url}: PostgreSQL cannot be reached ({reason}); is the server running?"
         )
 
+    def _connection(self) -> psycopg.Connection[Any]:
+        try:
+            raw: psycopg.Connection[Any] = self._pool.getconn()
+        except PoolTimeout as err:
+            raise StoreError(
+                f"{self.url}: PostgreSQL cannot be reached ({_reason(err, self._url)}); is the"
+                " server running? Nothing was written."
+            ) from None
+        return raw
+
     @contextmanager
     def _read(self) -> Iterator[_Conn]:
         """A connection of the pool (each statement its own transaction)."""
+        raw = self._connection()
         try:
-            with self._pool.connection() as raw:
-                yield _Conn(raw)
-        except (psycopg.OperationalError, PoolTimeout) as err:
+            yield _Conn(raw)
+        except psycopg.OperationalError as err:
             raise self._lost(err, writing=False) from None
+        finally:
+            self._pool.putconn(raw)
 
     @contextmanager
     def _transaction(self) -> Iterator[_Conn]:
         """One transaction on a connection of the pool: committed at the end of the
         block, rolled back on an error (by the server too, if the connection drops)."""
+        raw = self._connection()
         try:
-            with self._pool.connection() as raw, raw.transaction():
+            with raw.transaction():
                 yield _Conn(raw)
-        except (psycopg.OperationalError, PoolTimeout) as err:
+        except psycopg.OperationalError as err:
             raise self._lost(err, writing=True) from None
+        finally:
+            self._pool.putconn(raw)
 
     def _describe(self, err: BaseException) -> str:
         return _reason(err, self._url)

@@ -108,12 +108,10 @@ class Cluster:
         """SIGKILL the postmaster, as a crash would, and wait until its backends (which
         notice their postmaster died) are gone too."""
         pid = int((self.data / "postmaster.pid").read_text().split()[0])
-        children = subprocess.run(
-            ["pgrep", "-P", str(pid)], capture_output=True, text=True
-        ).stdout.split()
+        children = _children(pid)
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 30
-        for child in [pid, *map(int, children)]:
+        for child in [pid, *children]:
             while time.monotonic() < deadline:
                 try:
                     os.kill(child, 0)
@@ -138,3 +136,16 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE SCHEMA {name}")
         return self.url(schema=name)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(Path(stat).parent.name))
+    return out
