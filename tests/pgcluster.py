@@ -80,11 +80,15 @@ class Cluster:
         )
         return self
 
-    def start(self) -> Cluster:
+    def start(self, *, durable: bool = False) -> Cluster:
+        """Start the server; ``durable`` keeps PostgreSQL's own syncing (for figures),
+        else it is off (a test's data is thrown away)."""
         options = (
             f"-c listen_addresses='' -c unix_socket_directories='{self.root}'"
-            " -c fsync=off -c full_page_writes=off -c max_connections=100"
+            " -c max_connections=100"
         )
+        if not durable:
+            options += " -c fsync=off -c full_page_writes=off"
         done = self._run(
             "pg_ctl",
             "-D",
