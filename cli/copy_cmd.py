@@ -23,8 +23,8 @@ def copy_cmd(source: str, target: str, quiet: bool) -> None:
     code is 1 if any game was not copied whole.
 
     \b
-    Example:
-      tablelog copy data/tablelog.db postgresql://club@db.local/tablelog
+    Example, an SQLite file into a PostgreSQL database:
+      $ tablelog copy data/tablelog.db postgresql://club@db.local/tablelog
     """
     from recorder.copy import Copied, copy_games
     from recorder.stores import shown
