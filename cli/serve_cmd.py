@@ -72,13 +72,17 @@ def serve(
     import logging
 
     from recorder import StoreError, open_store
-    from recorder.stores import shown, where
+    from recorder.stores import is_postgres, shown, where
 
     server_name = server_name or ("gunicorn" if _gunicorn_available() else "waitress")
     if server_name == "gunicorn" and not _gunicorn_available():
         raise click.ClickException("gunicorn cannot run here: use --server waitress")
     path = str(where(db_path))
     name = shown(path)
+    if server_name == "gunicorn" and is_postgres(path):
+        # before the driver is imported: it chooses how to wait on its sockets then
+        # (gevent's way, or one that would stop every connection of a worker)
+        _patch_for_gevent()
     try:
         open_store(path).close()
     except StoreError as exc:

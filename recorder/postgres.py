@@ -1,10 +1,6 @@
 """The PostgreSQL event store: the same record, tables and contract as the SQLite one, in a
 database server that many processes and machines share.
 
->>> from recorder.postgres import redact
->>> redact("postgresql://club:s3cret@db.local:5432/tablelog?sslmode=require")
-'postgresql://club:***@db.local:5432/tablelog?sslmode=require'
-
 Everything backend-neutral is :class:`recorder.core.SqlStore` (appending, folding,
 reading, listing), :class:`recorder.writer.GameWriter` (importing) and
 :class:`recorder.verify.StoreVerify`; this module adds PostgreSQL's connections (a
@@ -31,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -44,6 +40,7 @@ from .listing import fold_name
 from .migrations import SCHEMA_VERSION
 from .prepare import Prepared
 from .records import utc_now
+from .stores import redact
 from .verify import Finding, StoreVerify
 from .writer import GameWriter
 
@@ -70,25 +67,6 @@ _PASSWORD_RE = re.compile(r"(password\s*=\s*)(\S+)", re.IGNORECASE)
 def is_url(where: object) -> bool:
     """Whether ``where`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
     return isinstance(where, str) and where.split("://", 1)[0].lower() in SCHEMES
-
-
-def redact(url: str) -> str:
-    """The URL as it may be shown: its password (in the address or the query) as ``***``."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "(a PostgreSQL URL that cannot be read)"
-    netloc = parts.netloc
-    if "@" in netloc:
-        auth, host = netloc.rsplit("@", 1)
-        if ":" in auth:
-            netloc = f"{auth.split(':', 1)[0]}:***@{host}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        if any(k.lower() == "password" for k, _ in pairs):
-            query = urlencode([(k, "***" if k.lower() == "password" else v) for k, v in pairs])
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def _reason(err: BaseException, url: str) -> str:

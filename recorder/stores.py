@@ -9,6 +9,11 @@ A PostgreSQL URL (``postgresql://...`` or ``postgres://...``) opens
 ('postgres://club@db/tablelog', PosixPath('/srv/t.db'), PosixPath('x.db'))
 >>> shown("postgresql://club:secret@db/tablelog")
 'postgresql://club:***@db/tablelog'
+>>> redact("postgresql://club@db.local:5432/tablelog?sslmode=require&password=s3cret")
+'postgresql://club@db.local:5432/tablelog?sslmode=require&password=%2A%2A%2A'
+
+Nothing here imports the PostgreSQL driver: a server that patches for gevent names its
+store first, and the driver chooses how to wait on its sockets when it is imported.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .records import DEFAULT_DB
 
@@ -58,9 +64,26 @@ def shown(place: str | os.PathLike[str] | None) -> str:
     target = where(place)
     if isinstance(target, Path):
         return str(target)
-    from .postgres import redact
-
     return redact(target)
+
+
+def redact(url: str) -> str:
+    """The URL as it may be shown: its password (in the address or the query) as ``***``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(a PostgreSQL URL that cannot be read)"
+    netloc = parts.netloc
+    if "@" in netloc:
+        auth, host = netloc.rsplit("@", 1)
+        if ":" in auth:
+            netloc = f"{auth.split(':', 1)[0]}:***@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(k.lower() == "password" for k, _ in pairs):
+            query = urlencode([(k, "***" if k.lower() == "password" else v) for k, v in pairs])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def open_store(

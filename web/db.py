@@ -9,6 +9,7 @@ take turns with it as the requests of a sync worker would, and share its folded 
 
 from __future__ import annotations
 
+import atexit
 import contextvars
 import functools
 import os
@@ -75,6 +76,9 @@ def shared_store(url: str) -> Any:
         store = _shared.get(key)
         if store is None:
             store = _shared[key] = open_store(url)
+            # closed while the process can still do it (a pool left to the interpreter's
+            # end is finalized after gevent's hub is gone)
+            atexit.register(store.close)
     return store
 
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 from recorder import open_store
@@ -71,3 +75,68 @@ def test_a_move_logged_through_one_server_reaches_a_follower_of_another(pg_url):
     assert [e.data["step"] for e in got] == [2, 3, 4]
     assert got[0].data["text"] == "take a1 a2 a3 =WWG"
     assert back.data["step"] == 5
+
+
+def serving(url: str, port: int) -> subprocess.Popen[str]:
+    """``tablelog serve`` (gunicorn, a gevent worker) over ``url``, once it answers."""
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "tablelog"), "serve", "--port", str(port)]
+        + ["--workers", "1", "--db", url, "--samples", "/nonexistent"],
+        env={**os.environ, "TABLELOG_DB": ""},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/api/games?per_page=1")
+            conn.getresponse().read()
+            conn.close()
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(proc.stdout.read() if proc.stdout else "") from None
+            time.sleep(0.2)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_two_tablelog_serve_processes_over_one_database_follow_each_other(pg_url):
+    """The real servers (gunicorn's gevent workers): a stream held open on one does not
+    stop its worker (the driver waits gevent's way), and a move logged through the
+    other reaches it."""
+    setup, turns = split_fixture(FIXTURE)
+    with open_store(pg_url) as store:
+        gid = new_game(store, setup)
+        key = store.issue_recorder_key(gid)
+    a, b = free_port(), free_port()
+    procs = [serving(pg_url, a), serving(pg_url, b)]
+    try:
+        stream = Stream(a, f"/api/games/{gid}/stream")
+        try:
+            assert stream.next().kind == "hello"
+            conn = http.client.HTTPConnection("127.0.0.1", a, timeout=10)
+            conn.request("GET", f"/games/{gid}")
+            assert conn.getresponse().status in (200, 302)  # the worker still answers
+            conn.close()
+            status, body = post(b, f"/api/games/{gid}/events", {"move": turns[0]}, key)
+            assert status == 201, body
+            (event,) = stream.steps(2)
+        finally:
+            stream.close()
+    finally:
+        outputs = []
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=30)
+            outputs.append(proc.stdout.read() if proc.stdout else "")
+    assert event.data["text"] == "take a1 a2 a3 =WWG"
+    for out in outputs:
+        assert "gevent worker" in out and "Traceback" not in out, out
