@@ -1,8 +1,9 @@
 """What the site, the command line and the file helpers use of a store, whatever keeps it.
 
-:class:`Recorder` is backend-neutral: :class:`recorder.sqlite.EventStore` implements it
-today, and a PostgreSQL store would implement the same methods with the same meaning (one
-contract suite, ``tests/recorder/test_contract.py``, runs over every implementation).
+:class:`Recorder` is backend-neutral: :class:`recorder.sqlite.EventStore` and
+:class:`recorder.postgres.PostgresStore` implement the same methods with the same
+meaning (one contract suite, ``tests/recorder/test_contract.py``, runs over both), and
+:func:`recorder.open_store` opens the one a path or URL names.
 States and events are the game's own objects (``Any`` here), as in
 :mod:`engine.protocol`.
 """

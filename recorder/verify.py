@@ -1,12 +1,13 @@
-"""Checking a stored record: its chain, its projections and the file itself.
+"""Checking a stored record: its chain, its projections and the database itself.
 
-:class:`StoreVerify` is mixed into each store.  For each game
-it recomputes the chain from the stored events (:mod:`recorder.chain`) and names every
+:class:`StoreVerify` is mixed into each store.  For each game it recomputes the chain from the stored events (:mod:`recorder.chain`) and names every
 step whose stored hash does not follow from the step before it and its own content, and a
 head that is not the last step's; it folds the events afresh and compares the summary,
 the players, the game's columns and the snapshots with what the fold gives; and for the
-file, SQLite's ``PRAGMA integrity_check``, the foreign keys, and the triggers that keep
-the record append-only.  Each :class:`Finding` names its game and step.
+database, each store's own findings: for SQLite the file's ``PRAGMA integrity_check``,
+the foreign keys and the triggers that keep the record append-only; for PostgreSQL the
+triggers (there and enabled) and the constraints (validated).  Each :class:`Finding`
+names its game and step.
 """
 
 from __future__ import annotations

@@ -78,6 +78,10 @@ class Cluster:
             "UTF8",
             "--no-sync",
         )
+        # The tests' own role logs in freely; any other role needs its password (a
+        # refused login is tested).
+        hba = self.data / "pg_hba.conf"
+        hba.write_text("local all tablelog trust\nlocal all all scram-sha-256\n")
         return self
 
     def start(self, *, durable: bool = False) -> Cluster:

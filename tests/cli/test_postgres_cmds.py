@@ -74,6 +74,22 @@ def test_a_missing_database_says_to_create_it(pg_cluster):
     assert "hunter2" not in done.output and "Traceback" not in done.output
 
 
+def test_a_refused_login_says_to_check_the_user_and_password(pg_cluster, pg_url):
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS club")
+        conn.execute("CREATE ROLE club LOGIN PASSWORD 'the-right-one'")
+    url = pg_cluster.url().replace("postgresql://tablelog@", "postgresql://club:hunter2@")
+    done = invoke("games", "--db", url)
+    assert done.exit_code == 1
+    assert "club:***@" in done.output and 'password authentication failed for user "club"' in (
+        done.output
+    )
+    assert "check the user and password" in done.output
+    assert "hunter2" not in done.output and "Traceback" not in done.output
+
+
 def fill(place: str | Path) -> list[str]:
     """A store with the sample games, a game logged live with comments, writer-given
     event ids and an undo, and a game with no event yet; its game ids."""
