@@ -1,6 +1,7 @@
 """Checking a stored record: its chain, its projections and the database itself.
 
-:class:`StoreVerify` is mixed into each store.  For each game it recomputes the chain from the stored events (:mod:`recorder.chain`) and names every
+:class:`StoreVerify` is mixed into each store.  For each game it recomputes the chain
+from the stored events (:mod:`recorder.chain`) and names every
 step whose stored hash does not follow from the step before it and its own content, and a
 head that is not the last step's; it folds the events afresh and compares the summary,
 the players, the game's columns and the snapshots with what the fold gives; and for the
