@@ -31,34 +31,26 @@ _MAX_PARAMS = 500
 Conn = Any
 
 
-def _stored_game_ids(conn: Conn, ids: Sequence[str]) -> set[str]:
-    """Which of ``ids`` name stored games (one look-up per few hundred ids)."""
+def _found(conn: Conn, select: str, values: Sequence[str]) -> set[str]:
+    """Which of ``values`` the query ``select`` (ending in ``IN``) finds, one look-up per
+    few hundred values."""
     found: set[str] = set()
-    for start in range(0, len(ids), _MAX_PARAMS):
-        part = ids[start : start + _MAX_PARAMS]
+    for start in range(0, len(values), _MAX_PARAMS):
+        part = values[start : start + _MAX_PARAMS]
         found.update(
-            row[0]
-            for row in conn.execute(
-                f"SELECT id FROM games WHERE id IN ({','.join('?' * len(part))})", part
-            )
+            row[0] for row in conn.execute(f"{select} ({','.join('?' * len(part))})", part)
         )
     return found
+
+
+def _stored_game_ids(conn: Conn, ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` name stored games."""
+    return _found(conn, "SELECT id FROM games WHERE id IN", ids)
 
 
 def _stored_setups(conn: Conn, setups: Sequence[str]) -> set[str]:
     """Which of ``setups`` (setup payload JSON texts) begin a stored game."""
-    found: set[str] = set()
-    for start in range(0, len(setups), _MAX_PARAMS):
-        part = setups[start : start + _MAX_PARAMS]
-        found.update(
-            row[0]
-            for row in conn.execute(
-                "SELECT payload FROM events WHERE sequence = 1 AND payload IN"
-                f" ({','.join('?' * len(part))})",
-                part,
-            )
-        )
-    return found
+    return _found(conn, "SELECT payload FROM events WHERE sequence = 1 AND payload IN", setups)
 
 
 class GameWriter:

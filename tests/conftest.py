@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ def need_postgres() -> Path:
 def pg_cluster() -> Iterator[Cluster]:
     """This test process's PostgreSQL server (started on first use, stopped at the end)."""
     cluster = Cluster(need_postgres()).init().start()
+    atexit.register(cluster.remove)  # also when a run is interrupted
     try:
         yield cluster
     finally:

@@ -128,8 +128,9 @@ class Cluster:
                 time.sleep(0.05)
 
     def remove(self) -> None:
-        self.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
+        if self.root.exists():
+            self.stop()
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def url(self, database: str = "postgres", schema: str | None = None) -> str:
         """A URL of the cluster's database (and a schema of it as the search path)."""
