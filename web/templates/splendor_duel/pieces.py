@@ -49,7 +49,7 @@ SYMBOLS: dict[str, tuple[str, str, str]] = {
         _SVG.format(
             '<path d="M10 1 1 10h9z" fill="#2563c9"/><path d="M10 1l9 9h-9z" fill="#1e9a56"/>'
             '<path d="M19 10l-9 9v-9z" fill="#d2382e"/><path d="M1 10l9 9v-9z" fill="#2b2727"/>'
-            '<path d="M10 6l4 4-4 4-4-4z" fill="#f4f0e6"/>'
+            '<path d="M10 7.5l2.5 2.5-2.5 2.5-2.5-2.5z" fill="#f4f0e6"/>'
             '<path d="M10 1l9 9-9 9-9-9z" fill="none" stroke="#fff" stroke-width="1"/>'
         ),
     ),
