@@ -67,7 +67,9 @@ def move_list(entries: Sequence[Any], names: Sequence[str], base: str) -> str:
         seat = f" seat-{turn_actor}" if turn_actor is not None else ""
         label = first.turn if first.turn else "Setup"
         who = f' <span class="who">{names[turn_actor]}</span>' if turn_actor is not None else ""
-        out.append(f'<li class="turn{seat}"><span class="tno">{label}</span>{who}<ol class="steps">')
+        out.append(
+            f'<li class="turn{seat}"><span class="tno">{label}</span>{who}<ol class="steps">'
+        )
         for e in group:
             out.append(_step_item(e, turn_actor, names, base))
         out.append("</ol></li>")

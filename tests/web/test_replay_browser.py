@@ -51,7 +51,7 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def _in_first_screen(page: Any, box: dict[str, float]) -> bool:
-    return 0 <= box["y"] and box["y"] + 20 <= page.viewport_size["height"]
+    return box["y"] >= 0 and box["y"] + 20 <= page.viewport_size["height"]
 
 
 def _turn_starts(page: Any) -> list[int]:
@@ -106,9 +106,13 @@ def _check_cards_readable(page: Any) -> None:
     )
     ids = page.eval_on_selector_all(
         ".pyramid .card .card-id",
-        """els => els.map(e => ({text: e.textContent, size: parseFloat(getComputedStyle(e).fontSize),
-            lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)),
-            clipped: e.scrollWidth > e.clientWidth}))""",
+        """els => els.map(e => {
+            const style = getComputedStyle(e);
+            const height = e.getBoundingClientRect().height;
+            return {text: e.textContent, size: parseFloat(style.fontSize),
+                    lines: Math.round(height / parseFloat(style.lineHeight)),
+                    clipped: e.scrollWidth > e.clientWidth};
+        })""",
     )
     assert pips and min(pips) >= 12, pips
     assert ids and all(i["size"] >= 12 for i in ids), ids
@@ -171,7 +175,9 @@ def test_phone_opens_at_the_start_reads_the_cards_and_checks_a_capitalised_move(
     assert not tip.is_visible()
     symbol.tap()
     assert tip.is_visible()
-    assert tip.inner_text().strip() and _in_first_screen(page, _box(page, f"#{tip.get_attribute('id')}"))
+    assert tip.inner_text().strip() and _in_first_screen(
+        page, _box(page, f"#{tip.get_attribute('id')}")
+    )
     page.keyboard.press("Escape")
     assert not tip.is_visible()
     assert page.locator(".symbols .legend li").count() >= 5
@@ -197,7 +203,7 @@ def test_phone_opens_at_the_start_reads_the_cards_and_checks_a_capitalised_move(
         assert f"read as {canonical}" in verdict.inner_text()
         box = _box(page, ".verdict")
         bar = _box(page, ".stepnav .buttons")
-        assert 0 <= box["y"] and box["y"] + 40 <= bar["y"], (box, bar)
+        assert box["y"] >= 0 and box["y"] + 40 <= bar["y"], (box, bar)
     page.screenshot(path=str(ARTIFACTS / "replay-verdict-phone.png"))
 
     # no winner shown until the end; at the end, the result

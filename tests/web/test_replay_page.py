@@ -15,7 +15,9 @@ from engine.splendor_duel.state import ACTION
 from web.templates.splendor_duel.pieces import SYMBOLS
 
 RULES = get_game("splendor-duel")
-TURN_RE = re.compile(r'<li class="turn[^"]*"><span class="tno">[^<]*</span>.*?<li id="m(\d+)"', re.S)
+TURN_RE = re.compile(
+    r'<li class="turn[^"]*"><span class="tno">[^<]*</span>.*?<li id="m(\d+)"', re.S
+)
 
 
 def text(response: Any) -> str:
@@ -68,9 +70,7 @@ def test_turn_links_lead_to_the_first_step_of_a_turn(client: Any, games: Any, st
     assert 'aria-keyshortcuts="Shift+ArrowRight"' in html  # the key that does the same
 
 
-def test_symbols_are_drawn_and_explained_without_hover(
-    client: Any, games: Any, store: Any
-) -> None:
+def test_symbols_are_drawn_and_explained_without_hover(client: Any, games: Any, store: Any) -> None:
     gid = games.simulated[0]
     step = 30
     view = RULES.view(store.state_at(gid, step))
@@ -91,8 +91,10 @@ def test_symbols_are_drawn_and_explained_without_hover(
             rf' aria-label="[^"]+"><svg class="sym"',
             pyramid,
         )
-    for name, (title, about, _) in SYMBOLS.items():
-        assert re.search(rf'<div class="tip" id="tip-{name}" popover>.*?{re.escape(str(escape(about)))}', html)
+    for name, (_, about, _) in SYMBOLS.items():
+        assert re.search(
+            rf'<div class="tip" id="tip-{name}" popover>.*?{re.escape(str(escape(about)))}', html
+        )
         assert f'<li data-symbol="{name}">' in html  # the legend
     # no letters for an ability any more
     assert "+P<" not in html and "+\u25cf" not in html
