@@ -15,7 +15,7 @@ from . import boards, params
 from .cache import cached_answer
 from .db import get_store
 from .images import svg_to_png
-from .move_list import mark_current, move_list
+from .move_list import mark_current, move_list, turn_groups, turn_steps
 from .moves import check_text
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary
 from .timeline import Timeline
@@ -181,6 +181,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         board=boards.folder(kind),
         pieces=boards.pieces(kind),
         moves_html=_moves_html(tl, n),
+        turns=_turns(tl, n),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
         head=tl.row.head,
@@ -205,6 +206,16 @@ def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
             if str(key).lower() not in SPOILERS:
                 out.append((str(key), str(value)))
     return out
+
+
+def _turns(tl: Timeline, step: int) -> dict[str, int | None]:
+    """The steps the "previous turn" and "next turn" links lead to from ``step``: the
+    first step of a turn, as the move list groups them."""
+    starts = tl.memo.get("turn-starts")
+    if starts is None:
+        starts = tl.memo["turn-starts"] = [g[0].step for g in turn_groups(tl.entries)]
+    prev, nxt = turn_steps(starts, step, tl.last_step)
+    return {"prev": prev, "next": nxt}
 
 
 def _moves_html(tl: Timeline, step: int) -> Markup:
