@@ -7,7 +7,10 @@ one undone; the export is what was logged.  Screenshots go to ``test-artifacts/`
 
 from __future__ import annotations
 
+import json
+import random
 import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -184,3 +187,49 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     assert setup in exported and '[Player3 "Eli"]' in exported
     again = RULES.read_game(exported)
     assert again.ok and len(again.events) == steps + 3
+
+
+def _made(server: Any, events: list[Any], names: list[str]) -> dict[str, Any]:
+    """A game stored through the API from ``events`` (its recorder link and key)."""
+    body = {"notation": RULES.write_game({"players": names}, events)}
+    req = urllib.request.Request(
+        server.url + "/api/games",
+        json.dumps(body).encode(),
+        {"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req) as answer:
+        return json.loads(answer.read())  # type: ignore[no-any-return]
+
+
+def test_tokens_returned_and_the_noble_chosen_by_taps(browser: Any, server: Any) -> None:
+    """A seeded random game where a player must return a token down to ten, and the same
+    game later where two nobles may visit: each decision built by taps on the phone."""
+    names = ["Ann", "Bo", "Cy"]
+    events = RULES.random_game(random.Random(0), names)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    shots: set[str] = set()
+    for at, due in (
+        (26, "Bo must return 1 token down to 10"),
+        (125, "Bo must receive a noble: N-03 or N-04"),
+    ):
+        state = RULES.new_state(names)
+        for event in events[:at]:
+            RULES.play(state, event)
+        assert RULES.status(state).due == due
+        made = _made(server, events[:at], names)
+        page.goto(server.url + made["record_url"])
+        page.wait_for_selector(f'#record.js[data-steps="{at}"]')
+        assert page.inner_text(".rec-due") == due
+        _tap(page, RULES.move_text(state, events[at]), shots)
+        page.wait_for_selector(f'#record.js[data-steps="{at + 1}"]')
+        with EventStore.open(server.database) as store:
+            stored = [e.payload for e in store.events(made["id"])]
+        assert stored == [RULES.event_to_dict(e) for e in events[: at + 1]]
+    assert shots == {"discard", "noble"}
+    assert errors == []
+    context.close()
