@@ -4,7 +4,7 @@ the tests drive it directly).
 
 A :class:`Session` holds one stored game and the question it asks now: a move (a turn
 or decision in notation, or a command), a card only the table has seen (the card revealed
-into the pyramid, a blind reserve shown), the tokens drawn from the bag, or whether to
+to refill the table, a blind reserve shown), the tokens drawn from the bag, or whether to
 record a refused move as played.  :meth:`Session.handle` takes one answer and returns
 the lines to print.  Every move is one call to :func:`recorder.table.log` with ``expect``
 (the steps the session last saw), so nothing is held in the session but a comment waiting

@@ -94,7 +94,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
 
 @bp.route("/games/new", methods=["GET"])
 def new() -> Any:
-    """The new-game page for ``?kind=`` (Splendor Duel by default)."""
+    """The new-game page for ``?kind=`` (the first game the form sets up by default)."""
     from . import auth
 
     rules = boards.rules(_kind(request.args.get("kind")))
