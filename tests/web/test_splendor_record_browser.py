@@ -7,11 +7,8 @@ one undone; the export is what was logged.  Screenshots go to ``test-artifacts/`
 
 from __future__ import annotations
 
-import json
 import random
 import re
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +17,12 @@ import pytest
 from engine.games import get_game
 from recorder import EventStore
 from recorder.io import export_notation
-from web import create_app
+
+from . import test_record_browser as phone
+from .test_record_browser import _api, _confirm, _data, _no_sideways_scroll
+
+#: The real server over a fresh SQLite file (the fixture of the Splendor Duel phone tests).
+server = phone.server
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -38,36 +40,6 @@ LAID_OUT = {
 }
 #: The fixture's turns logged by taps (the rest of the test types one and undoes it).
 TAPPED = 8
-
-
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[Any]:
-    from web.server import BackgroundServer
-
-    app = create_app({"DATABASE": str(tmp_path / "classic.db"), "STORE_PER_THREAD": True})
-    srv = BackgroundServer(app, threads=4)
-    srv.database = app.config["DATABASE"]
-    yield srv
-    srv.stop()
-
-
-def _data(page: Any) -> dict[str, Any]:
-    return page.eval_on_selector("#record-data", "e => JSON.parse(e.textContent)")  # type: ignore[no-any-return]
-
-
-def _no_sideways_scroll(page: Any) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], width
-
-
-def _confirm(page: Any, expected: str) -> None:
-    """Tap the confirm button once it shows ``expected`` (another payment chosen among
-    the alternatives if need be)."""
-    confirm = page.locator("#rec-sheet button.confirm")
-    if confirm.get_attribute("data-text") != expected:
-        page.click(f'#rec-sheet .alts button[data-text="{expected}"]')
-    assert confirm.get_attribute("data-text") == expected
-    confirm.click()
 
 
 def _tap(page: Any, expected: str, shots: set[str]) -> None:
@@ -189,19 +161,6 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     assert again.ok and len(again.events) == steps + 3
 
 
-def _made(server: Any, events: list[Any], names: list[str]) -> dict[str, Any]:
-    """A game stored through the API from ``events`` (its recorder link and key)."""
-    body = {"notation": RULES.write_game({"players": names}, events)}
-    req = urllib.request.Request(
-        server.url + "/api/games",
-        json.dumps(body).encode(),
-        {"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req) as answer:
-        return json.loads(answer.read())  # type: ignore[no-any-return]
-
-
 def test_tokens_returned_and_the_noble_chosen_by_taps(browser: Any, server: Any) -> None:
     """A seeded random game where a player must return a token down to ten, and the same
     game later where two nobles may visit: each decision built by taps on the phone."""
@@ -221,7 +180,8 @@ def test_tokens_returned_and_the_noble_chosen_by_taps(browser: Any, server: Any)
         for event in events[:at]:
             RULES.play(state, event)
         assert RULES.status(state).due == due
-        made = _made(server, events[:at], names)
+        notation = RULES.write_game({"players": names}, events[:at])
+        made = _api(server.url + "/api/games", {"notation": notation})
         page.goto(server.url + made["record_url"])
         page.wait_for_selector(f'#record.js[data-steps="{at}"]')
         assert page.inner_text(".rec-due") == due
