@@ -17,7 +17,7 @@ from .db import get_store
 from .images import svg_to_png
 from .move_list import mark_current, move_list, turn_groups, turn_steps
 from .moves import check_text
-from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary
+from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
 
 bp = Blueprint("site", __name__)
@@ -25,11 +25,11 @@ bp = Blueprint("site", __name__)
 
 @bp.route("/")
 def games() -> str:
-    """The games list, newest first, with its player and result filters and orders;
+    """The games list, newest first, with its player, result and game filters and orders;
     filtered by a player, what their games add up to."""
     f = params.list_filters()
     store = get_store()
-    filters = {"player": f["player"], "result": f["result"]}
+    filters = {"player": f["player"], "result": f["result"], "kind": f["kind"]}
     total = store.count_games(**filters)
     per_page = f["per_page"]
     pages = max(1, (total + per_page - 1) // per_page)
@@ -37,7 +37,7 @@ def games() -> str:
     rows = store.list_games(
         **filters, order=f["order"], limit=per_page, offset=(page - 1) * per_page
     )
-    keep = {k: f[k] for k in ("player", "result", "order") if f[k]}
+    keep = {k: f[k] for k in ("player", "result", "kind", "order") if f[k]}
     if per_page != current_app.config["PER_PAGE"]:
         keep["per_page"] = per_page
     return render_template(
@@ -48,6 +48,8 @@ def games() -> str:
         pages=pages,
         player=f["player"] or "",
         result=f["result"] or "",
+        kind=f["kind"] or "",
+        kinds=kind_labels(),
         order=f["order"] or DEFAULT_ORDER,
         orders=ORDER_LABELS,
         stats=store.player_stats(f["player"]) if f["player"] else None,
