@@ -122,8 +122,8 @@ def test_the_page_the_api_and_the_cli_filter_by_the_game(db: Path) -> None:
     assert [g["id"] for g in api["games"]] == classic and api["total"] == len(classic)
     assert {g["kind"] for g in api["games"]} == {"splendor"}
     page = client.get("/?kind=splendor&per_page=100").get_data(as_text=True)
-    assert all(f'/games/{gid}"' in page for gid in classic)
-    assert not any(f'/games/{r.id}"' in page for r in every if r.kind != "splendor")
+    assert all(f'href="/games/{gid}' in page for gid in classic)
+    assert not any(f'href="/games/{r.id}' in page for r in every if r.kind != "splendor")
     assert '<option value="splendor" selected>Splendor</option>' in page
     assert '<option value="splendor-duel">Splendor Duel</option>' in page
     assert page.count('<span class="game-title">Splendor</span>') == len(classic)
