@@ -49,7 +49,7 @@ COMMANDS: list[click.Command] = []
     default=None,
     help=(
         "Folder of sample games for an empty database "
-        "(default: the repository's fixtures/games and fixtures/splendor/games)."
+        "(default: the repository's fixtures/games and fixtures/*/games)."
     ),
 )
 def serve(

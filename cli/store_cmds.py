@@ -39,6 +39,12 @@ def _result_filters() -> tuple[str, ...]:
     return RESULT_STATUSES + result_conditions()
 
 
+def _kinds() -> tuple[str, ...]:
+    from engine.games import GAMES
+
+    return tuple(GAMES)
+
+
 def _orders() -> tuple[str, ...]:
     from recorder.listing import ORDERS
 
@@ -152,6 +158,7 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: str | None) ->
     type=LazyChoice(_result_filters),
     help="Only games in this state or won this way.",
 )
+@click.option("--kind", type=LazyChoice(_kinds), help="Only games of this game.")
 @click.option(
     "--from",
     "date_from",
@@ -177,6 +184,7 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: str | None) ->
 def games_cmd(
     player: str | None,
     result: str | None,
+    kind: str | None,
     date_from: datetime | None,
     date_to: datetime | None,
     order: str,
@@ -190,6 +198,7 @@ def games_cmd(
     Example:
       tablelog games --player Chloé --result finished
       tablelog games --order longest --limit 5
+      tablelog games --kind splendor
     """
     from engine.games import get_game
     from engine.protocol import seat_names
@@ -198,12 +207,13 @@ def games_cmd(
         filters = {
             "player": player,
             "result": result,
+            "kind": kind,
             "date_from": None if date_from is None else date_from.date().isoformat(),
             "date_to": None if date_to is None else date_to.date().isoformat(),
         }
         rows = store.list_games(**filters, order=order, limit=limit, offset=offset)
         total = store.count_games(**filters)
-    table = [("id", "date", "players", "status", "result", "turns", "events")]
+    table = [("id", "game", "date", "players", "status", "result", "turns", "events")]
     for g in rows:
         rules = get_game(g.kind)
         names = seat_names(g.headers, rules.seats)
@@ -218,6 +228,7 @@ def games_cmd(
         table.append(
             (
                 g.id,
+                rules.title,
                 str(g.headers.get("date") or ""),
                 " vs ".join(names),
                 g.status,

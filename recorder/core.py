@@ -644,12 +644,14 @@ class SqlStore:
         limit: int = 50,
         offset: int = 0,
         order: str | None = None,
+        kind: str | None = None,
     ) -> list[GameRow]:
         """Games, newest first (or in another of :data:`recorder.listing.ORDERS`),
         filtered by a player's name (any seat, any case), a result (``finished``,
         ``playing``, ``setup`` or a victory condition ``points``, ``crowns``, ``color``,
-        ``resignation``) and a date range (inclusive, on the ``date`` header)."""
-        where, params = filters_sql(player, result, date_from, date_to)
+        ``resignation``), a date range (inclusive, on the ``date`` header) and the game's
+        ``kind`` (``splendor``)."""
+        where, params = filters_sql(player, result, date_from, date_to, kind)
         return self._game_rows(
             where, params, order_sql(order) + " LIMIT ? OFFSET ?", [int(limit), int(offset)]
         )
@@ -667,9 +669,10 @@ class SqlStore:
         result: str | None = None,
         date_from: Any = None,
         date_to: Any = None,
+        kind: str | None = None,
     ) -> int:
         """How many games :meth:`list_games` would list with these filters, unpaged."""
-        where, params = filters_sql(player, result, date_from, date_to)
+        where, params = filters_sql(player, result, date_from, date_to, kind)
         with self._read() as conn:
             row = conn.execute(
                 "SELECT count(*) FROM games AS g JOIN game_summaries AS s ON s.game_id = g.id "

@@ -114,9 +114,10 @@ class Recorder(Protocol):
         limit: int = 50,
         offset: int = 0,
         order: str | None = None,
+        kind: str | None = None,
     ) -> list[GameRow]:
         """Games, newest first (or in another order of :data:`recorder.listing.ORDERS`),
-        filtered."""
+        filtered (``kind``: only games of that kind)."""
         ...
 
     def player_stats(self, name: str) -> PlayerStats | None:
@@ -129,6 +130,7 @@ class Recorder(Protocol):
         result: str | None = None,
         date_from: Any = None,
         date_to: Any = None,
+        kind: str | None = None,
     ) -> int:
         """How many games :meth:`list_games` would list, unpaged."""
         ...

@@ -398,6 +398,31 @@ def test_list_and_count_games_filter_by_player_result_and_date(recorder):
     assert len(recorder.list_games(limit=2)) == 2
     assert len(recorder.list_games(limit=2, offset=3)) == 1
     assert recorder.list_games(limit=1)[0].id == live.id  # most recent activity first
+
+
+def test_list_and_count_games_filter_by_kind(recorder):
+    import random
+
+    from engine.games import get_game
+
+    classic = get_game("splendor")
+    names = ["Ann", "Bo", "Cy"]
+    events = classic.random_game(random.Random(2), names)
+    recorder.import_game(record(14, ("Ann", "Bo")))
+    stored = recorder.import_game(
+        GameImport(
+            kind="splendor",
+            headers={"players": names},
+            events=[classic.event_to_dict(e) for e in events],
+        )
+    )
+    assert [g.id for g in recorder.list_games(kind="splendor")] == [stored.game_id]
+    assert recorder.count_games(kind="splendor") == 1
+    assert recorder.count_games(kind="splendor-duel") == 1
+    assert recorder.count_games(kind="splendor", player="bo", result="finished") == 1
+    assert recorder.count_games(kind="splendor", player="Dee") == 0
+    with pytest.raises(StoreError, match="unknown game kind 'chess'"):
+        recorder.list_games(kind="chess")
     with pytest.raises(StoreError, match="unknown result filter"):
         recorder.list_games(result="draw")
 

@@ -1,7 +1,8 @@
 """The logging page in real headless Chromium against the real server (waitress, loopback)
-over a real SQLite file: a whole fixture game logged at phone size by taps only (tokens on
-the board, cards, decks, the Privilege, the bag's colours, the cards revealed, confirm
-buttons), then its export compared with the fixture; a refused move with its verdict and
+over a real SQLite file: a whole fixture game entered on the new-game page and logged at
+phone size by taps only (tokens on the board, cards, decks, the Privilege, the bag's
+colours, the cards revealed, confirm buttons) while a second browser follows it live, then
+its export compared with the fixture; a refused move with its verdict and
 the offer to record it as played; another phone logging first; the page at desktop size.
 Screenshots go to ``test-artifacts/``."""
 
@@ -150,15 +151,71 @@ def _tap_decision(page: Any, expected: str, taps: dict[str, int], shots: set[str
     _confirm(page, expected)
 
 
+def _new_game_by_taps(page: Any, server: Any, fixture: Any) -> str:
+    """Enter the fixture's players, date, place and setup on the new-game page by taps
+    (the board's colours in spiral order, each pyramid card found with the picker), create
+    the game and open its logging page; the game's id."""
+    headers = fixture.headers
+    head, setup = RULES.write_game(headers, fixture.events[:1]).split("\n\n", 1)
+    lines = dict(line.split(None, 1) for line in setup.splitlines() if line.strip())
+    first_name = re.search(r'^\[First "(.*)"\]$', head, re.M)
+    assert first_name
+    page.goto(f"{server.url}/games/new")
+    for seat, name in enumerate(fixture.names, start=1):
+        page.fill(f"#player{seat}", name)
+    first = fixture.names.index(first_name.group(1)) + 1
+    page.click(f'.choice[data-seat="{first}"]')
+    page.fill("#date", headers["date"])
+    page.fill("#place", headers["place"])
+    for letter in lines["board"].replace(" ", ""):
+        page.click(f'.swatch[data-letter="{letter}"]')
+    assert page.inner_text(".board-missing") == "The board is complete."
+    for level in (3, 2, 1):
+        for card_id in lines[f"level{level}"].split():
+            page.fill(".picker-q", card_id)
+            page.wait_for_function(
+                "id => [...document.querySelectorAll('.picker .pick:not([hidden])')]"
+                ".map(e => e.dataset.card).join() === id",
+                arg=card_id,
+            )
+            page.click(f'.pick[data-card="{card_id}"]')
+    assert page.inner_text(".ready-note") == "Ready."
+    page.click("text=Create the game")
+    page.wait_for_selector(".key-page")
+    gid = re.search(r"/games/([0-9a-f]+)/record", page.get_attribute(".start-logging", "href"))
+    assert gid
+    page.click(".start-logging")
+    page.wait_for_selector("#record.js[data-steps]")
+    return gid.group(1)
+
+
 def test_a_whole_fixture_game_logged_by_taps_on_a_phone(browser: Any, server: Any) -> None:
+    """From the new-game page to the end of the game by taps on a phone, while a second
+    browser follows the game's replay page live; the exported game is the fixture's."""
     text = FIXTURE.read_text(encoding="utf-8")
     fixture = RULES.read_game(text)
     assert fixture.ok
-    made = _api(server.url + "/api/games", {"notation": _setup_text(text)})
-    page = _open_with_link(browser, server, made, PHONE)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on(
+        "console",
+        lambda m: page.errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    gid = _new_game_by_taps(page, server, fixture)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "record-phone-start.png"))
     _no_sideways_scroll(page)
+
+    # a second browser follows the game from its replay page, never reloaded
+    follower_ctx = browser.new_context(viewport=DESKTOP)
+    follower = follower_ctx.new_page()
+    follower.set_default_timeout(20_000)
+    follower.goto(f"{server.url}/games/{gid}/step/1")
+    follower.evaluate("window.__sameDocument = 'kept'")
+    assert follower.get_attribute("#replay", "data-stream")
 
     state = RULES.new_state(fixture.names)
     RULES.play(state, fixture.events[0])
@@ -191,16 +248,27 @@ def test_a_whole_fixture_game_logged_by_taps_on_a_phone(browser: Any, server: An
     assert page.errors == []
     assert taps["table"] > 100 and taps["colour"] > 40 and taps["list"] > 20
 
-    # the game as stored is the fixture's, move for move
+    # the follower went with it to the last step, in the same document
+    final = len(fixture.events)
+    follower.wait_for_function(
+        "(step) => document.getElementById('replay').dataset.step === step", arg=str(final)
+    )
+    assert follower.url.endswith(f"/step/{final}")
+    assert follower.evaluate("window.__sameDocument") == "kept"
+    assert follower.locator(".status .outcome").is_visible()
+    follower.screenshot(path=str(ARTIFACTS / "record-follower-final.png"))
+
+    # the game as stored is the fixture's, move for move, and exports as the fixture
+    # reads without its comments and its Event header (the page does not ask for one)
     with EventStore.open(server.database) as store:
-        stored = store.events(made["id"])
-        exported = export_notation(store, made["id"])
+        stored = store.events(gid)
+        exported = export_notation(store, gid)
     assert [e.payload for e in stored] == [RULES.event_to_dict(e) for e in fixture.events]
     assert all(not (e.meta or {}).get("played_illegally") for e in stored)
-    again = RULES.read_game(exported)
-    assert again.ok and again.events == fixture.events
-    fixture_moves = RULES.write_game(fixture.headers, fixture.events).split("\n1. ", 1)[1]
-    assert exported.split("\n1. ", 1)[1] == fixture_moves
+    headers = {k: v for k, v in fixture.headers.items() if k != "event"}
+    assert exported == RULES.write_game(headers, fixture.events)
+    follower_ctx.close()
+    context.close()
 
 
 def test_a_refused_move_then_as_played_and_another_phone_first(browser: Any, server: Any) -> None:
