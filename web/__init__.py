@@ -49,9 +49,9 @@ SECURITY_HEADERS = (
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the site.  ``DATABASE`` is the store, an SQLite file or a PostgreSQL URL
     (default: ``$TABLELOG_DB`` or ``./data/tablelog.db``); ``PER_PAGE`` the games per
-    list page; ``TIMELINE_CACHE`` how many folded games to keep; ``RESPONSE_CACHE_BYTES`` how many bytes of rendered
-    steps (pages and state JSON) to keep; ``STORE_PER_THREAD`` one connection per worker
-    thread instead of one per request."""
+    list page; ``TIMELINE_CACHE`` how many folded games to keep; ``RESPONSE_CACHE_BYTES``
+    how many bytes of rendered steps (pages and state JSON) to keep; ``STORE_PER_THREAD``
+    one connection per worker thread instead of one per request."""
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE=str(default_place()),
