@@ -145,7 +145,6 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
                 f"the payment gives {pay[c]} {COLOR_NAMES[c]} but {name} holds {tokens[c]}",
                 rules.PURCHASE,
             )
-    gold_due = 0
     for c in range(6):
         if pay[c] > need[c]:
             return refuse(
@@ -154,7 +153,7 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
                 f"{need[c]} {COLOR_NAMES[c]} after bonuses ({tokens_words(need)})",
                 rules.BONUSES,
             )
-        gold_due += need[c] - pay[c]
+    gold_due = sum(need) - (sum(pay) - pay[GOLD])  # what the coloured tokens leave unpaid
     if pay[GOLD] < gold_due:
         short = [0] * 7
         for c in range(6):
