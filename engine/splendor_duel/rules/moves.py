@@ -69,6 +69,8 @@ _REPLENISH = BoardReplenished(None)
 _RESERVE_CARD = tuple({cid: CardReserved(g, cid, None) for cid in CARDS} for g in range(25))
 _RESERVE_BLIND = tuple(tuple(CardReserved(g, None, lv) for lv in (1, 2, 3)) for g in range(25))
 _PURCHASES: dict[tuple[str, Counts], CardPurchased] = {}
+#: Each card's cost by id, one lookup away (purchases() reads it for every candidate).
+_COSTS = {cid: card.cost for cid, card in CARDS.items()}
 
 
 def payments(player: PlayerState, card_id: str) -> list[Counts]:
@@ -147,8 +149,7 @@ def purchases(state: State, moves: list[Event]) -> None:
     for cid in _purchase_candidates(state):
         if cid is None:
             continue
-        card = CARDS[cid]
-        c0, c1, c2, c3, c4, c5 = card.cost
+        c0, c1, c2, c3, c4, c5 = _COSTS[cid]
         # The Gold needed: what neither bonuses nor tokens of the colour cover.
         short = (
             (c0 - h0 if c0 > h0 else 0)
@@ -158,7 +159,7 @@ def purchases(state: State, moves: list[Event]) -> None:
             + (c4 - h4 if c4 > h4 else 0)
             + (c5 - t5 if c5 > t5 else 0)
         )
-        if short > gold or card.is_joker and not can_joker:
+        if short > gold or not can_joker and CARDS[cid].is_joker:
             continue
         if gold:
             pays = payments(p, cid)
