@@ -129,14 +129,16 @@ def random_game(
             push(CardIdentified(state.current, hidden.pop()))
             continue
         moves = legal_moves(state)
-        if hidden:
-            moves = [m for m in moves if not table.rules_out(state, m)]
+        buys = _purchases(moves)
+        if hidden:  # only a purchase can be ruled out
+            kept = [m for m in buys if not table.rules_out(state, m)]
+            moves = moves[: len(moves) - len(buys)] + kept
+            buys = kept
             if not moves:
                 # Only purchases of what a blind reserve might be were offered, and the
                 # card really there is not affordable: the logger identifies it first.
                 push(CardIdentified(state.current, hidden.pop()))
                 continue
-        buys = _purchases(moves)
         move = rng.choice(buys) if buys and rng.random() < purchase_bias else rng.choice(moves)
         push(table.observe(state, move, blind_known))
     return events
