@@ -98,7 +98,7 @@ def _locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
     slot = find_in_pyramid(state, cid)
     if slot >= 0:
         return ("pyramid", slot)
-    reserved = state.player.reserved
+    reserved = state.players[state.current].reserved
     for i, (_, c) in enumerate(reserved):
         if c == cid:
             return ("reserve", i)
@@ -120,7 +120,7 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
             f"{cid} is neither in the pyramid nor reserved by {name} ({where_is(state, cid)})",
             rules.PURCHASE,
         )
-    p = state.player
+    p = state.players[state.current]
     card = CARDS[cid]
     if card.is_joker and not p.has_bonus_card():
         return refuse(
@@ -181,7 +181,7 @@ def apply_purchase(state: State, e: CardPurchased) -> None:
     """The payment goes to the bag, the card to the player; its abilities and crowns fall due."""
     cid = e.card
     card = CARDS[cid]
-    p = state.player
+    p = state.players[state.current]
     where = _locate_purchase(state, cid)
     assert where is not None
     kind, index = where

@@ -139,7 +139,7 @@ def check_take(state: State, e: TokensTaken) -> list[Violation]:
 def apply_take(state: State, e: TokensTaken) -> None:
     """The tokens go to the player; 3 of a colour or both Pearls give the opponent a Privilege."""
     board = state.board
-    tokens = state.player.tokens
+    tokens = state.players[state.current].tokens
     colors = []
     for s in e.spaces:
         c = board[s]
