@@ -95,14 +95,14 @@ def apply_reserve(state: State, e: CardReserved) -> None:
 def _locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
     """Where the current player can buy ``cid`` from: ('pyramid', slot), ('reserve', index)
     or ('hidden', index of an unidentified reserve of its level); None if nowhere."""
-    slot = find_in_pyramid(state, cid)
-    if slot >= 0:
-        return ("pyramid", slot)
+    level = CARDS[cid].level
+    row = state.pyramid[level - 1]
+    if cid in row:
+        return ("pyramid", row.index(cid))
     reserved = state.players[state.current].reserved
     for i, (_, c) in enumerate(reserved):
         if c == cid:
             return ("reserve", i)
-    level = CARDS[cid].level
     if cid in state.unseen[level - 1]:
         for i, (lv, c) in enumerate(reserved):
             if c is None and lv == level:
