@@ -5,6 +5,7 @@ its empty table, its ``check`` and its table of appliers (event type -> effect).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import islice
 from typing import Any
 
 from .errors import IllegalMoveError, Violation
@@ -18,9 +19,9 @@ def replay(
 ) -> Any:
     """Fold ``events`` (all, or the first ``upto``) onto ``state``, checking each;
     IllegalMoveError carries the 1-based number of the refused event in ``step``."""
+    if upto is not None:
+        events = islice(events, max(upto, 0))
     for n, event in enumerate(events, start=1):
-        if upto is not None and n > upto:
-            break
         violations = check(state, event)
         if violations:
             raise IllegalMoveError(violations, step=n)

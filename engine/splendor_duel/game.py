@@ -127,24 +127,41 @@ APPLIERS: dict[str, Callable[[State, Any], None]] = {
 }
 
 
+#: Events checked whatever the state awaits and whether or not the game is over (their
+#: checks say why not themselves), and the setup, checked only before it.
+_ANY_TIME: dict[str, _Checker] = {
+    "player_resigned": check_resign,
+    "card_identified": check_identify,
+}
+#: What the state awaits -> event type -> its check: CHECKERS with the events of any
+#: time, so that the check of an event is found with one lookup (the fold asks for every
+#: event).  A type missing here is refused by :func:`_refusal`.
+_DISPATCH: dict[str, dict[str, _Checker]] = {
+    SETUP: {"game_set_up": check_setup, **_ANY_TIME},
+    **{aw: {**table, **_ANY_TIME} for aw, table in CHECKERS.items()},
+}
+_PAST_THE_END = frozenset({"game_set_up", *_ANY_TIME})
+
+
 def check(state: State, event: Event) -> list[Violation]:
     """Every reason why ``event`` may not happen in ``state``; an empty list if it may."""
     t = event.type
-    if t == "player_resigned":
-        return check_resign(state, event)  # type: ignore[arg-type]
-    if t == "card_identified":
-        return check_identify(state, event)  # type: ignore[arg-type]
-    aw = state.awaiting
-    if aw == SETUP:
-        if t != "game_set_up":
-            return not_set_up()
-        return check_setup(state, event)  # type: ignore[arg-type]
+    checker = _DISPATCH[state.awaiting].get(t)
+    if checker is None:
+        return _refusal(state, event)
+    if state.outcome is not None and t not in _PAST_THE_END:
+        return game_over(state)
+    return checker(state, event)
+
+
+def _refusal(state: State, event: Event) -> list[Violation]:
+    """Why an event with no check at this point is refused: the table is not set up,
+    the game is over, or another kind of event is due."""
+    if state.awaiting == SETUP:
+        return not_set_up()
     if state.outcome is not None:
         return game_over(state)
-    checker = CHECKERS[aw].get(t)
-    if checker is None:
-        return out_of_order(state, event)
-    return checker(state, event)
+    return out_of_order(state, event)
 
 
 # --- play, apply, replay ---------------------------------------------------------------

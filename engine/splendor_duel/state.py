@@ -204,7 +204,8 @@ class State:
 
     @property
     def player(self) -> PlayerState:
-        """The player whose decision is due."""
+        """The player whose decision is due (the checks and effects of the events most
+        frequent in a game read ``players[current]`` directly: a property is a call)."""
         return self.players[self.current]
 
     @property

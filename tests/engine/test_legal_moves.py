@@ -168,6 +168,17 @@ def test_each_distinct_payment_is_a_separate_move():
     assert len(payments) == len(set(payments)) == 9  # Gold: 0 (1 way), 1 (3), 2 (5)
 
 
+def test_purchases_come_last():
+    """The random games find the purchases as the run at the end of the moves
+    (simulate._purchases): no purchase stands before another kind of move."""
+    with_purchases = 0
+    for state in POSITIONS:
+        kinds = [isinstance(m, CardPurchased) for m in game.legal_moves(state)]
+        assert kinds == sorted(kinds)
+        with_purchases += any(kinds) and not all(kinds)
+    assert with_purchases > 5
+
+
 def test_takes_on_a_full_board_are_the_145_lines_in_order():
     """With no Gold on the board, every straight line of 1-3 spaces is a take, listed in
     the catalogue's order (by length, then by spaces)."""

@@ -95,14 +95,14 @@ def apply_reserve(state: State, e: CardReserved) -> None:
 def _locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
     """Where the current player can buy ``cid`` from: ('pyramid', slot), ('reserve', index)
     or ('hidden', index of an unidentified reserve of its level); None if nowhere."""
-    slot = find_in_pyramid(state, cid)
-    if slot >= 0:
-        return ("pyramid", slot)
-    reserved = state.player.reserved
+    level = CARDS[cid].level
+    row = state.pyramid[level - 1]
+    if cid in row:
+        return ("pyramid", row.index(cid))
+    reserved = state.players[state.current].reserved
     for i, (_, c) in enumerate(reserved):
         if c == cid:
             return ("reserve", i)
-    level = CARDS[cid].level
     if cid in state.unseen[level - 1]:
         for i, (lv, c) in enumerate(reserved):
             if c is None and lv == level:
@@ -120,7 +120,7 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
             f"{cid} is neither in the pyramid nor reserved by {name} ({where_is(state, cid)})",
             rules.PURCHASE,
         )
-    p = state.player
+    p = state.players[state.current]
     card = CARDS[cid]
     if card.is_joker and not p.has_bonus_card():
         return refuse(
@@ -145,7 +145,6 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
                 f"the payment gives {pay[c]} {COLOR_NAMES[c]} but {name} holds {tokens[c]}",
                 rules.PURCHASE,
             )
-    gold_due = 0
     for c in range(6):
         if pay[c] > need[c]:
             return refuse(
@@ -154,7 +153,7 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
                 f"{need[c]} {COLOR_NAMES[c]} after bonuses ({tokens_words(need)})",
                 rules.BONUSES,
             )
-        gold_due += need[c] - pay[c]
+    gold_due = sum(need) - (sum(pay) - pay[GOLD])  # what the coloured tokens leave unpaid
     if pay[GOLD] < gold_due:
         short = [0] * 7
         for c in range(6):
@@ -182,7 +181,7 @@ def apply_purchase(state: State, e: CardPurchased) -> None:
     """The payment goes to the bag, the card to the player; its abilities and crowns fall due."""
     cid = e.card
     card = CARDS[cid]
-    p = state.player
+    p = state.players[state.current]
     where = _locate_purchase(state, cid)
     assert where is not None
     kind, index = where

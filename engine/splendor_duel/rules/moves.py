@@ -69,6 +69,8 @@ _REPLENISH = BoardReplenished(None)
 _RESERVE_CARD = tuple({cid: CardReserved(g, cid, None) for cid in CARDS} for g in range(25))
 _RESERVE_BLIND = tuple(tuple(CardReserved(g, None, lv) for lv in (1, 2, 3)) for g in range(25))
 _PURCHASES: dict[tuple[str, Counts], CardPurchased] = {}
+#: Each card's cost by id, one lookup away (purchases() reads it for every candidate).
+_COSTS = {cid: card.cost for cid, card in CARDS.items()}
 
 
 def payments(player: PlayerState, card_id: str) -> list[Counts]:
@@ -92,28 +94,35 @@ def payments(player: PlayerState, card_id: str) -> list[Counts]:
         return [(need[0], need[1], need[2], need[3], need[4], need[5], 0)]
     out: list[Counts] = []
     paid = [0] * 7
+    # Only the colours the card costs offer a choice (how many Gold stand in for them);
+    # walking them alone, in colour order, lists the payments in the same order as
+    # walking all six.
+    costed = [c for c in range(6) if need[c]]
+    last = len(costed)
 
-    def fill(c: int, gold_left: int) -> None:
-        if c == 6:
+    def fill(k: int, gold_left: int) -> None:
+        if k == last:
             used = gold - gold_left
             out.append((paid[0], paid[1], paid[2], paid[3], paid[4], paid[5], used))
             return
+        c = costed[k]
         n = need[c]
         high = n if n < tokens[c] else tokens[c]
         low = n - gold_left if n > gold_left else 0
-        for k in range(high, low - 1, -1):
-            paid[c] = k
-            fill(c + 1, gold_left - (n - k))
+        for m in range(high, low - 1, -1):
+            paid[c] = m
+            fill(k + 1, gold_left - (n - m))
         paid[c] = 0
 
     fill(0, gold)
     return out
 
 
-def _purchase_candidates(state: State) -> list[str]:
-    """The cards the player to move could buy: the pyramid, then their reserve (for a
-    blind reserve not identified yet, every card it could be)."""
-    out = [cid for row in state.pyramid for cid in row if cid is not None]
+def _purchase_candidates(state: State) -> list[str | None]:
+    """The cards the player to move could buy: the pyramid (its empty slots as None),
+    then their reserve (for a blind reserve not identified yet, every card it could be)."""
+    pyramid = state.pyramid
+    out = pyramid[0] + pyramid[1] + pyramid[2]
     hidden_levels: set[int] = set()
     for level, cid in state.player.reserved:
         if cid is not None:
@@ -125,34 +134,47 @@ def _purchase_candidates(state: State) -> list[str]:
 
 
 def purchases(state: State, moves: list[Event]) -> None:
-    """Append every purchase the player to move can make, one move per distinct payment."""
+    """Append every purchase the player to move can make, one move per distinct payment.
+
+    Most candidates are unaffordable, so each is first measured against what the player
+    can put towards each colour (bonus plus tokens, computed once per call): a card
+    costing more than that in Gold than the player holds is out after six subtractions,
+    and only the affordable ones get their cost after bonuses and their payments."""
     p = state.player
     t0, t1, t2, t3, t4, t5, gold = p.tokens
     b0, b1, b2, b3, b4 = p.bonuses
+    h0, h1, h2, h3, h4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
     can_joker = b0 or b1 or b2 or b3 or b4
     cache = _PURCHASES
     for cid in _purchase_candidates(state):
-        card = CARDS[cid]
-        if card.is_joker and not can_joker:
+        if cid is None:
             continue
-        c0, c1, c2, c3, c4, c5 = card.cost
-        # What the card costs after bonuses, colour by colour, and the Gold it needs.
-        n0 = c0 - b0 if c0 > b0 else 0
-        n1 = c1 - b1 if c1 > b1 else 0
-        n2 = c2 - b2 if c2 > b2 else 0
-        n3 = c3 - b3 if c3 > b3 else 0
-        n4 = c4 - b4 if c4 > b4 else 0
+        c0, c1, c2, c3, c4, c5 = _COSTS[cid]
+        # The Gold needed: what neither bonuses nor tokens of the colour cover.
         short = (
-            (n0 - t0 if n0 > t0 else 0)
-            + (n1 - t1 if n1 > t1 else 0)
-            + (n2 - t2 if n2 > t2 else 0)
-            + (n3 - t3 if n3 > t3 else 0)
-            + (n4 - t4 if n4 > t4 else 0)
+            (c0 - h0 if c0 > h0 else 0)
+            + (c1 - h1 if c1 > h1 else 0)
+            + (c2 - h2 if c2 > h2 else 0)
+            + (c3 - h3 if c3 > h3 else 0)
+            + (c4 - h4 if c4 > h4 else 0)
             + (c5 - t5 if c5 > t5 else 0)
         )
-        if short > gold:
+        if short > gold or not can_joker and CARDS[cid].is_joker:
             continue
-        pays = [(n0, n1, n2, n3, n4, c5, 0)] if not gold else payments(p, cid)
+        if gold:
+            pays = payments(p, cid)
+        else:  # the cost after bonuses, paid in tokens
+            pays = [
+                (
+                    c0 - b0 if c0 > b0 else 0,
+                    c1 - b1 if c1 > b1 else 0,
+                    c2 - b2 if c2 > b2 else 0,
+                    c3 - b3 if c3 > b3 else 0,
+                    c4 - b4 if c4 > b4 else 0,
+                    c5,
+                    0,
+                )
+            ]
         for pay in pays:
             key = (cid, pay)
             move = cache.get(key)

@@ -99,13 +99,15 @@ def apply_replenish(state: State, e: BoardReplenished) -> None:
 def check_take(state: State, e: TokensTaken) -> list[Violation]:
     """Why the tokens may not be taken: count, Gold, gaps, not a line."""
     spaces = e.spaces
-    if not 1 <= len(spaces) <= 3:
+    # A straight line is 1 to 3 different spaces: only another list needs those checks.
+    line = spaces in SEGMENT_SET
+    if not line and not 1 <= len(spaces) <= 3:
         return refuse(
             "take.count",
             f"{len(spaces)} tokens listed; the action takes 1, 2 or 3 tokens",
             rules.TAKE_TOKENS,
         )
-    if len(set(spaces)) != len(spaces):
+    if not line and len(set(spaces)) != len(spaces):
         twice = next(s for s in spaces if spaces.count(s) > 1)
         return refuse("take.same_space", f"{SPACE_NAMES[twice]} is listed twice", rules.TAKE_TOKENS)
     board = state.board
@@ -123,7 +125,7 @@ def check_take(state: State, e: TokensTaken) -> list[Violation]:
                 f"{token_on(s, token)}; an empty space interrupts the line",
                 rules.TAKE_TOKENS,
             )
-    if spaces not in SEGMENT_SET:
+    if not line:
         names = ", ".join(SPACE_NAMES[s] for s in spaces)
         return refuse(
             "take.not_a_line",
@@ -137,7 +139,7 @@ def check_take(state: State, e: TokensTaken) -> list[Violation]:
 def apply_take(state: State, e: TokensTaken) -> None:
     """The tokens go to the player; 3 of a colour or both Pearls give the opponent a Privilege."""
     board = state.board
-    tokens = state.player.tokens
+    tokens = state.players[state.current].tokens
     colors = []
     for s in e.spaces:
         c = board[s]

@@ -31,6 +31,7 @@ from ..state import (
     SETUP,
     STEAL,
     Outcome,
+    PlayerState,
     State,
 )
 from .facts import gain_privilege, not_set_up, refill_rule, refuse
@@ -63,18 +64,12 @@ def advance(state: State) -> None:
         state.awaiting = DISCARD
         return
     # Victory is checked at the end of the turn, after the discard (p.9).
-    condition, color = None, None
-    if p.points >= VICTORY_POINTS:
-        condition = "points"
-    elif p.crowns >= VICTORY_CROWNS:
-        condition = "crowns"
-    else:
-        cp = p.color_points
-        best = max(cp)
-        if best >= VICTORY_COLOR_POINTS:
-            condition, color = "color", cp.index(best)
-    if condition is not None:
-        state.outcome = Outcome(state.current, condition, color)
+    if (
+        p.points >= VICTORY_POINTS
+        or p.crowns >= VICTORY_CROWNS
+        or max(p.color_points) >= VICTORY_COLOR_POINTS
+    ):
+        state.outcome = _victory(state.current, p)
         state.awaiting = OVER
         return
     if state.refill is not None:
@@ -83,6 +78,16 @@ def advance(state: State) -> None:
             return
         state.refill = None
     _next_turn(state)
+
+
+def _victory(seat: int, p: PlayerState) -> Outcome:
+    """How the player in ``seat`` won: points first, then crowns, then one colour."""
+    if p.points >= VICTORY_POINTS:
+        return Outcome(seat, "points")
+    if p.crowns >= VICTORY_CROWNS:
+        return Outcome(seat, "crowns")
+    cp = p.color_points
+    return Outcome(seat, "color", cp.index(max(cp)))
 
 
 def _next_turn(state: State) -> None:
