@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
-from engine.protocol import GameRules, ParsedGame
+from engine.protocol import GameRules, ParsedGame, seat_names
 
 from . import schemas
 from .chain import dumps_sorted
@@ -313,9 +313,17 @@ def game_import_from_document(
     parsed: list[Any] = []
     metas: list[dict[str, Any] | None] = []
     ids: list[str | None] = []
+    players: list[str | None] = []
+    names = seat_names(data["headers"], rules.seats)
     for number, item in enumerate(data["events"], start=1):
-        meta = event_id = None
-        if type(item) is dict and not upcast and "meta" not in item and "event_id" not in item:
+        meta = event_id = player = None
+        if (
+            type(item) is dict
+            and not upcast
+            and "meta" not in item
+            and "event_id" not in item
+            and "by" not in item
+        ):
             payload = item  # the common case: a current payload and nothing else
         else:
             if not isinstance(item, Mapping):
@@ -323,6 +331,14 @@ def game_import_from_document(
             payload = dict(item)
             meta = payload.pop("meta", None)
             event_id = payload.pop("event_id", None)
+            player = payload.pop("by", None)
+            if player is not None and player not in names:
+                raise reject(
+                    number,
+                    f"{_shown(player)} is not one of the game's players"
+                    f" ({', '.join(names)})",
+                    "by",
+                )
             if upcast:
                 try:
                     payload = rules.upcast(payload, payload_version)
@@ -350,6 +366,7 @@ def game_import_from_document(
         events.append(payload)
         metas.append(meta)
         ids.append(event_id)
+        players.append(player)
     return GameImport(
         kind=kind,
         headers=dict(data["headers"]),
@@ -358,6 +375,7 @@ def game_import_from_document(
         game_id=data.get("id"),
         event_ids=ids if any(i is not None for i in ids) else None,
         parsed=parsed,
+        players=players if any(p is not None for p in players) else None,
     )
 
 
@@ -430,6 +448,12 @@ def _load_and_prepare(
                 item = _located(item, source, game)
             out.append(((index, game), item))
     return out
+
+
+def _shown(value: Any) -> str:
+    """A value from a file, quoted and cut short for a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _located(err: ImportRejected, source: str | None, game: int | None) -> ImportRejected:

@@ -41,6 +41,7 @@ class GameImport:
     hold ``comment``, ``annotations`` and ``played_illegally``.  ``game_id`` None means
     "derive it from the content", which makes a re-import of the same game a no-op.
     ``event_ids`` (optional, parallel to ``events``) keeps ids given by an earlier store.
+    ``players`` (optional, parallel to ``events``) names who made each event.
     """
 
     kind: str = DEFAULT_KIND
@@ -52,6 +53,9 @@ class GameImport:
     #: The engine events of ``events`` when a loader already parsed them (checked, so
     #: they are not parsed twice); None to parse ``events``.
     parsed: list[Any] | None = field(default=None, repr=False, compare=False)
+    #: Who made each event, when the file says (a JSON event's ``player``, parallel to
+    #: ``events``): checked against whose turn it is, then dropped (the rules know it).
+    players: list[str | None] | None = None
 
 
 @dataclass(frozen=True)

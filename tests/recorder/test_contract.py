@@ -534,7 +534,12 @@ def test_the_same_game_has_the_same_head_however_it_was_recorded(recorder):
         assert recorder.game(live).head == recorder.step_hash(whole.game_id, i + 1)
     assert recorder.game(live).head == head
     # With the outcome in its headers (as an export of the finished game carries it).
-    outcome = {**headers, "result": "1-0", "tags": {"Victory": "points"}}
+    ended = recorder.game(whole.game_id)
+    outcome = {
+        **headers,
+        "result": ("1-0", "0-1")[ended.winner],
+        "tags": {"Victory": ended.condition},
+    }
     again = recorder.import_game(
         GameImport(headers=outcome, events=events, meta=meta, game_id="with-result")
     )

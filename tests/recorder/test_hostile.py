@@ -86,9 +86,18 @@ def test_a_line_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> N
     assert result.exit_code == 1
     assert f"long.tl:14:{MAX_LINE_CHARS + 1}: a line of 10,000,018 characters" in result.output
     assert f"the limit is {MAX_LINE_CHARS:,}" in result.output
-    # the same comment over many short lines is a comment like any other
+    # the same comment over many short lines is read whole (in one pass), then refused by
+    # the comment's own limit, by validate as by import (the one check they share: the
+    # reader alone took it, so validate said ok to a file import refused)
+    many = tmp_path / "many.tl"
+    many.write_text(EVENING + "\n1. Ann: take c3 {" + "x\n" * 200_000 + "}\n", encoding="utf-8")
+    for command in (["validate", str(many)], ["import", str(many), "--db", str(tmp_path / "m.db")]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 1
+        assert "many.tl: event 2" in result.output and "meta.comment" in result.output
+        assert "longer than 10000 characters" in result.output, result.output
     fine = tmp_path / "fine.tl"
-    fine.write_text(EVENING + "\n1. Ann: take c3 {" + "x\n" * 200_000 + "}\n", encoding="utf-8")
+    fine.write_text(EVENING + "\n1. Ann: take c3 {" + "x\n" * 4_000 + "}\n", encoding="utf-8")
     assert CliRunner().invoke(cli, ["validate", str(fine)]).exit_code == 0
 
 
