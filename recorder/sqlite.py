@@ -37,6 +37,7 @@ from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
 from . import keys, projections
+from .chain import dumps_sorted
 from .errors import (
     AppendRejected,
     ConcurrencyError,
@@ -66,6 +67,7 @@ from .prepare import (
     derived_event_id,
     fold_new,
     parse_payload,
+    user_meta_json,
 )
 from .records import AppendResult, GameRow, StoredEvent, default_db_path, utc_now
 from .sqlite_import import SqliteImports
@@ -276,7 +278,7 @@ class EventStore(SqliteImports, SqliteVerify):
         with self._transaction() as conn:
             actual = self._last_sequence(conn, game_id)
             if event_ids is not None:
-                retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given)
+                retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given, metas)
                 if retry is not None:
                     return retry
             if actual != expected_sequence:
@@ -367,6 +369,7 @@ class EventStore(SqliteImports, SqliteVerify):
         rules: GameRules,
         parsed: Sequence[Any],
         given: Sequence[str | None],
+        metas: Sequence[dict[str, Any] | None],
     ) -> AppendResult | None:
         ids = [g for g in given if g is not None]
         if not ids:
@@ -391,7 +394,7 @@ class EventStore(SqliteImports, SqliteVerify):
             )
         sequences: list[int] = []
         flagged: list[tuple[int, list[Violation]]] = []
-        for eid, event in zip(ids, parsed, strict=True):
+        for eid, event, sent in zip(ids, parsed, metas, strict=True):
             stored_game, seq, payload, meta = found[eid]
             payload_json = canonical(kind, rules, event)[1]
             if stored_game != game_id:
@@ -399,6 +402,12 @@ class EventStore(SqliteImports, SqliteVerify):
             if payload != payload_json:
                 raise EventIdConflict(
                     eid, f"is already stored as event {seq} with a different payload"
+                )
+            if user_meta_json(meta) != (None if sent is None else dumps_sorted(sent)):
+                raise EventIdConflict(
+                    eid,
+                    f"is already stored as event {seq} with a different comment, annotations"
+                    " or played-illegally mark",
                 )
             if sequences and seq != sequences[-1] + 1:
                 raise EventIdConflict(eid, "is already stored, out of this batch's order")
