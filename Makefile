@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/live.py
+	$(BIN)/python bench/soak.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
