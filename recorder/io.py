@@ -130,6 +130,28 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_CHARS = 100_000
 
 
+#: The deepest nesting of lists and objects in a JSON game file: a file of games is six
+#: deep (list, game, events, event, meta, annotations), a payload two or three more.
+MAX_JSON_DEPTH = 32
+_TOO_DEEP = f"invalid JSON: nested too deeply; the limit is {MAX_JSON_DEPTH} levels"
+
+
+def _depth_within(value: Any, limit: int) -> bool:
+    """Whether no list or object in ``value`` lies more than ``limit`` levels deep (a walk
+    without recursion: the walkers after it, schemas and messages, may recurse)."""
+    stack = [(value, 1)] if type(value) is dict or type(value) is list else []
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, depth = pop()
+        children = item.values() if type(item) is dict else item
+        if depth > limit:
+            return False
+        for child in children:
+            if type(child) is dict or type(child) is list:
+                push((child, depth + 1))
+    return True
+
+
 def _refuse_long_lines(text: str, source: str) -> None:
     """ImportRejected at the first line longer than :data:`MAX_LINE_CHARS`."""
     if len(text) <= MAX_LINE_CHARS:
@@ -202,13 +224,15 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
             None, f"invalid JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
         ) from None
     except RecursionError:
-        raise ImportRejected(None, "invalid JSON: nested too deeply", source=source) from None
+        raise ImportRejected(None, _TOO_DEEP, source=source) from None
     except ValueError:  # the one other refusal of json: an integer too long to convert
         raise ImportRejected(
             None,
             f"invalid JSON: a number of more than {sys.get_int_max_str_digits()} digits",
             source=source,
         ) from None
+    if not _depth_within(data, MAX_JSON_DEPTH):
+        raise ImportRejected(None, _TOO_DEEP, source=source)
     if "\\ud" in text or "\\uD" in text:  # an escape may stand for half a character
         where = _lone_surrogate_in(data, "")
         if where is not None:

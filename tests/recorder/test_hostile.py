@@ -31,7 +31,18 @@ def _document(**changes: object) -> str:
 
 
 HOSTILE = {
-    "deep.json": ("[" * 100_000 + "]" * 100_000, "deep.json: invalid JSON: nested too deeply"),
+    "deep.json": (
+        "[" * 100_000 + "]" * 100_000,
+        "deep.json: invalid JSON: nested too deeply; the limit is 32 levels",
+    ),
+    # deep enough for the walkers after the JSON reader (schemas, messages, the search for
+    # half characters) to recurse out of the stack, not for the reader itself
+    "deeper.json": (
+        _document(headers={"players": ["Ann", "Bo"], "tags": {"x": "DEEP"}}).replace(
+            '"DEEP"', "[" * 900 + '"\\ud800"' + "]" * 900
+        ),
+        "deeper.json: invalid JSON: nested too deeply; the limit is 32 levels",
+    ),
     "digits.json": (
         '{"format": "tablelog-game", "version": ' + "9" * 5000 + "}",
         "digits.json: invalid JSON: a number of more than 4300 digits",
