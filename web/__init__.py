@@ -16,6 +16,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,6 +65,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # the largest request body: a game's setup or a move is a few kilobytes at most
         MAX_CONTENT_LENGTH=64 * 1024,
         MAX_FORM_MEMORY_SIZE=64 * 1024,
+        # a secret the heads shown are also keyed with (docs/integrity.md), or None
+        CHAIN_KEY=os.environ.get("TABLELOG_CHAIN_KEY") or None,
     )
     if test_config is not None:
         app.config.update(test_config)

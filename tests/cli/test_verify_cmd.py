@@ -284,3 +284,10 @@ def test_verify_reports_a_malformed_row_a_missing_trigger_and_a_damaged_file(dis
     assert report["exit"] == 1 and report["games"][0]["game"] == DISPUTE_ID
     assert [f["check"] for f in report["findings"]] == ["integrity"], report["findings"]
     assert "missing from index game_summaries_by_date" in report["findings"][0]["message"]
+
+
+def test_show_prints_the_keyed_head_when_a_chain_key_is_set(dispute):
+    head = verified(dispute)["games"][0]["head"]
+    keyed = hmac.new(b"s3cret", head.encode(), hashlib.sha256).hexdigest()
+    shown = run(dispute, "show", DISPUTE_ID, env={"TABLELOG_CHAIN_KEY": "s3cret"})
+    assert shown.stdout.splitlines()[-1] == f"head {head[:12]}, keyed {keyed[:12]}"
