@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/live.py
+	$(BIN)/python bench/hostile.py
 	$(BIN)/python bench/soak.py
 
 clean:

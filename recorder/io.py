@@ -152,6 +152,33 @@ def _depth_within(value: Any, limit: int) -> bool:
     return True
 
 
+#: The largest notation file, in characters and in lines: one game's notation is a few
+#: kilobytes and a few hundred lines, with long comments a few hundred kilobytes.  The
+#: reader keeps an object per line, so these bound its memory (about 30 MB at the limit).
+MAX_NOTATION_CHARS = 4_000_000
+MAX_NOTATION_LINES = 100_000
+
+
+def _refuse_large_notation(text: str, source: str) -> None:
+    """ImportRejected for a notation file over :data:`MAX_NOTATION_CHARS` characters or
+    :data:`MAX_NOTATION_LINES` lines, before it is read."""
+    lines = text.count("\n") + 1
+    if lines > MAX_NOTATION_LINES:
+        raise ImportRejected(
+            None,
+            f"a notation file of {lines:,} lines; the limit is {MAX_NOTATION_LINES:,}",
+            source=source,
+            line=MAX_NOTATION_LINES + 1,
+        )
+    if len(text) > MAX_NOTATION_CHARS:
+        raise ImportRejected(
+            None,
+            f"a notation file of {len(text):,} characters; the limit is "
+            f"{MAX_NOTATION_CHARS:,} (one game's notation)",
+            source=source,
+        )
+
+
 def _refuse_long_lines(text: str, source: str) -> None:
     """ImportRejected at the first line longer than :data:`MAX_LINE_CHARS`."""
     if len(text) <= MAX_LINE_CHARS:
@@ -211,6 +238,7 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
     _refuse_lone_surrogates(text, source)
     if _is_notation(text, source):
         _refuse_long_lines(text, source)  # JSON may stand on one line: its reader is linear
+        _refuse_large_notation(text, source)
         try:
             rules = game_for_notation(text)
         except UnknownGameKind as err:
@@ -359,8 +387,7 @@ def game_import_from_document(
             if player is not None and player not in names:
                 raise reject(
                     number,
-                    f"{_shown(player)} is not one of the game's players"
-                    f" ({', '.join(names)})",
+                    f"{_shown(player)} is not one of the game's players ({', '.join(names)})",
                     "by",
                 )
             if upcast:
@@ -465,7 +492,11 @@ def _load_and_prepare(
             out.append(((index, None), _located(err, source, None)))
             continue
         several = len(games) > 1
-        for number, record in enumerate(games, start=1):
+        games.reverse()  # taken from the end, each game's documents freed once prepared
+        number = 0
+        while games:
+            record = games.pop()
+            number += 1
             game = number if several else None
             item = prepare_or_error(record)
             if isinstance(item, ImportRejected):
