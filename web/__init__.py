@@ -140,6 +140,13 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[Any, int]:
         status = exc.code or 500
+        if status == 413:  # werkzeug's wording names no limit
+            limit = int(app.config["MAX_CONTENT_LENGTH"])
+            return _render(
+                status,
+                exc.name,
+                f"the request's body is larger than the limit of {limit:,} bytes",
+            )
         return _render(status, exc.name, exc.description or exc.name)
 
     @app.errorhandler(ReplayError)

@@ -268,3 +268,21 @@ def test_a_fuzzed_request_never_fails_and_keeps_its_headers(
             answer.close()
 
     check()
+
+
+def test_a_body_over_the_request_limit_is_refused_naming_the_limit(site: Site) -> None:
+    client = site.app.test_client()
+    limit = site.app.config["MAX_CONTENT_LENGTH"]
+    api = client.post(
+        f"/api/games/{site.logged}/events",
+        data=b'{"move": "' + b"a" * limit + b'"}',
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {site.key}"},
+    )
+    assert api.status_code == 413
+    assert api.get_json()["error"]["message"] == (
+        f"the request's body is larger than the limit of {limit:,} bytes"
+    )
+    form = client.post("/games/new", data={"notation": "x" * limit})
+    assert form.status_code == 413
+    assert f"larger than the limit of {limit:,} bytes" in form.get_data(as_text=True)
