@@ -246,15 +246,9 @@ RAW = [
 
 def site_routes() -> list[tuple[str, str]]:
     """Every (rule, method) of the site's url_map."""
-    from web import create_app
+    from web import create_app, routes
 
-    app = create_app({"DATABASE": ":memory:", "TESTING": True})
-    return sorted(
-        (rule.rule, method)
-        for rule in app.url_map.iter_rules()
-        for method in rule.methods or ()
-        if method not in ("HEAD", "OPTIONS")
-    )
+    return routes(create_app({"DATABASE": ":memory:", "TESTING": True}))
 
 
 def hostile(rng: random.Random) -> str:

@@ -4,7 +4,6 @@ as a picture (``--image FILE.svg`` or ``.png``)."""
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 from typing import Any
 

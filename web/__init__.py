@@ -94,6 +94,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def routes(app: Flask) -> list[tuple[str, str]]:
+    """Every ``(rule, method)`` the site answers, sorted; HEAD and OPTIONS, which Flask
+    answers for every GET route, left out (the fuzzing in tests/ and bench/ covers these)."""
+    return sorted(
+        (rule.rule, method)
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    )
+
+
 def _static_urls() -> Any:
     """``static_url(filename)``: Flask's ``url_for('static', ...)``, worked out once per
     file and mount point (every page links the same three)."""

@@ -135,9 +135,7 @@ def _reserve_text(reserved: list[tuple[int, str | None]]) -> str:
     return " ".join(cid or f"L{lv}?" for lv, cid in reserved) or "none"
 
 
-def result_problem(
-    headers: Mapping[str, Any], state: State
-) -> tuple[str, str, Violation] | None:
+def result_problem(headers: Mapping[str, Any], state: State) -> tuple[str, str, Violation] | None:
     """Whether a ``Result`` header (the winning seats from 1, ``2`` or ``1=3``; ``*``
     says nothing) agrees with how the moves end: None, or ``("result", message,
     violation)``."""

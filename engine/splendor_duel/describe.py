@@ -347,9 +347,7 @@ def decision_label(state: State, event: Any) -> str:
     return str(t)
 
 
-def result_problem(
-    headers: Mapping[str, Any], state: State
-) -> tuple[str, str, Violation] | None:
+def result_problem(headers: Mapping[str, Any], state: State) -> tuple[str, str, Violation] | None:
     """Whether the ``Result`` (``1-0``, ``0-1``) and ``Victory`` headers agree with how
     the moves end: None, or ``(header, message, violation)`` naming the header (``result``
     or ``Victory``) that does not.  The notation reader and a JSON import both ask here."""

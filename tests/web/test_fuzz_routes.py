@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from web import SECURITY_HEADERS, create_app
+from web import SECURITY_HEADERS, create_app, routes
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = (ROOT / "docs" / "examples" / "evening.tl").read_text(encoding="utf-8")
@@ -205,13 +205,7 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
 
 
 def _routes() -> list[tuple[str, str]]:
-    app = create_app({"DATABASE": ":memory:", "TESTING": True})
-    return sorted(
-        (rule.rule, method)
-        for rule in app.url_map.iter_rules()
-        for method in rule.methods or ()
-        if method not in ("HEAD", "OPTIONS")
-    )
+    return routes(create_app({"DATABASE": ":memory:", "TESTING": True}))
 
 
 ROUTES = _routes()

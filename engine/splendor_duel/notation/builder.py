@@ -13,7 +13,6 @@ from ...errors import IllegalMoveError, Violation
 from ...protocol import ParsedGame
 from .. import describe, rules
 from .. import game as _game
-from ..catalogue import COLOR_NAMES
 from ..events import CardRevealed, Event, GameSetUp, TokensTaken
 from ..position import position_string
 from ..state import ACTION, OVER, REVEAL, SETUP, State
