@@ -30,13 +30,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/notation.py
-	$(BIN)/python bench/store.py
-	$(BIN)/python bench/web.py
-	$(BIN)/python bench/live.py
-	$(BIN)/python bench/hostile.py
-	$(BIN)/python bench/soak.py
+	$(BIN)/python bench/report.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -478,6 +478,7 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
             "start_rss": samples[0][1],
             "after_warmup_rss": warm[1],
             "end_rss": samples[-1][1],
+            "growth_after_warmup": round(samples[-1][1] - warm[1], 1),
             "max_rss": max(s[1] for s in samples),
             "start_pss": samples[0][2],
             "end_pss": samples[-1][2],

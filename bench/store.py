@@ -28,6 +28,21 @@
 
 Filling 100,000 games takes a few minutes and about 2.5 GB in the temporary folder, which
 is removed at the end (``--keep`` keeps it).
+
+SQLite and PostgreSQL side by side, in the same run::
+
+    python bench/store.py --db postgresql://USER@HOST/DB   # a database to bench in
+    python bench/store.py --db temp-postgresql             # a throwaway local cluster
+    python bench/store.py --db temp-postgresql --games 500 --state-games 2000 --samples 200
+
+For each store (an SQLite file in the temporary folder; the PostgreSQL database, in a
+schema of its own that is dropped at the end): the import rate from memory in one process
+(``--repeat`` runs, median), the latency of an append (one move, as a phone logs it) with
+8 writers at once (``--writers``: processes, each logging games of its own; median and p95
+over ``--appends`` appends each), and the state at a random step with ``--state-games``
+games stored (median and p95 ms, parsed-payload cache warm).  ``temp-postgresql`` starts
+a cluster as the tests do (tests/pgcluster.py) but with PostgreSQL's syncing on, as
+SQLite's is (``synchronous=FULL``), so the two pay for durability alike.
 """
 
 from __future__ import annotations
@@ -50,8 +65,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.games import get_game  # noqa: E402
 from engine.splendor_duel import events as ev  # noqa: E402
 from engine.splendor_duel import simulate  # noqa: E402
-from recorder import EventStore, GameImport, pipeline, prepare, sqlite  # noqa: E402  # noqa: E402
+from recorder import EventStore, GameImport, core, open_store, pipeline, prepare  # noqa: E402
 from recorder.io import import_files  # noqa: E402
+from recorder.stores import shown  # noqa: E402
 
 
 def simulate_payloads(seed: int) -> list[dict]:
@@ -193,8 +209,8 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
     }
 
 
-def fill(path: Path, games: list[list[dict]], total: int, workers: int) -> int:
-    with EventStore.open(path) as store:
+def fill(path: Path | str, games: list[list[dict]], total: int, workers: int) -> int:
+    with open_store(path) as store:
         have = store.count_games()
         round_ = 1
         while have < total:
@@ -206,17 +222,17 @@ def fill(path: Path, games: list[list[dict]], total: int, workers: int) -> int:
         return have
 
 
-def state_times(path: Path, samples: int, cold: bool, seed: int) -> dict:
+def state_times(path: Path | str, samples: int, cold: bool, seed: int) -> dict:
     rng = random.Random(seed)
     times = []
-    with EventStore.open(path) as store:
-        counts = dict(store.db.execute("SELECT game_id, event_count FROM game_summaries"))
+    with open_store(path) as store:
+        counts = {gid: steps for gid, steps, _ in store.heads()}
         ids = list(counts)
         for _ in range(samples):
             gid = rng.choice(ids)
             step = rng.randint(0, counts[gid])
             if cold:
-                sqlite._PARSED.clear()
+                core._PARSED.clear()
             t0 = time.perf_counter()
             store.state_at(gid, step)
             times.append((time.perf_counter() - t0) * 1000)
@@ -227,6 +243,114 @@ def state_times(path: Path, samples: int, cold: bool, seed: int) -> dict:
     }
 
 
+def p95(times: list[float]) -> dict:
+    times = sorted(times)
+    return {
+        "median_ms": round(statistics.median(times), 3),
+        "p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 3),
+    }
+
+
+def append_writer(task: tuple[str, int, int]) -> list[float]:
+    """One writer: logs games of its own move by move (a phone at a table), ``n``
+    appends; the ms each took."""
+    place, writer, n = task
+    times: list[float] = []
+    with open_store(place) as store:
+        round_ = 0
+        while len(times) < n:
+            payloads = simulate_payloads(1000 + 97 * writer + round_)
+            gid = store.create_game(headers(writer, round_), game_id=f"w{writer}-{round_}").id
+            for step, payload in enumerate(payloads):
+                if len(times) >= n:
+                    break
+                t0 = time.perf_counter()
+                store.append(gid, step, [payload])
+                times.append((time.perf_counter() - t0) * 1000)
+            round_ += 1
+    return times
+
+
+def bench_backend(place: Path | str, games: list[list[dict]], args: argparse.Namespace) -> dict:
+    """The side-by-side figures of one store (see the module's text)."""
+    recs = records(games, 0)
+    n_events = sum(len(r.events) for r in recs)
+    runs = []
+    for _ in range(args.repeat):
+        with open_store(place) as store:
+            t0 = time.perf_counter()
+            store.import_games(records(games, 100 + len(runs)))
+            runs.append(time.perf_counter() - t0)
+    imported = median_rate(runs, len(recs), n_events)
+    print(f"  {shown(place)}: import {imported['games_per_s']} games/s", file=sys.stderr)
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(args.writers) as pool:
+        per_writer = pool.map(
+            append_writer, [(str(place), w, args.appends) for w in range(args.writers)]
+        )
+    appends = p95([t for ts in per_writer for t in ts])
+    print(f"  {shown(place)}: append with {args.writers} writers {appends}", file=sys.stderr)
+    total = fill(place, games, args.state_games, 0)
+    state = state_times(place, args.samples, cold=False, seed=1)
+    print(f"  {shown(place)}: state at a step {state}", file=sys.stderr)
+    return {
+        "import_games_per_s": imported["games_per_s"],
+        "import_events_per_s": imported["events_per_s"],
+        "import_games_per_s_runs": imported["runs_games_per_s"],
+        f"append_median_ms_{args.writers}_writers": appends["median_ms"],
+        f"append_p95_ms_{args.writers}_writers": appends["p95_ms"],
+        "state_db_games": total,
+        "state_at_median_ms": state["median_ms"],
+        "state_at_p95_ms": state["p95_ms"],
+    }
+
+
+def with_schema(url: str, schema: str) -> str:
+    """The URL with ``schema`` as its search path."""
+    from urllib.parse import quote
+
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options={quote(f'-c search_path={schema}', safe='')}"
+
+
+def compare(args: argparse.Namespace) -> None:
+    """SQLite and PostgreSQL side by side; one JSON line."""
+    import psycopg
+
+    tmp = Path(tempfile.mkdtemp(prefix="tablelog-bench-"))
+    cluster = None
+    url = args.db
+    if url == "temp-postgresql":
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+        from pgcluster import Cluster, find_bindir
+
+        bindir = find_bindir()
+        if bindir is None:
+            raise SystemExit("no PostgreSQL binaries (apt-get install postgresql)")
+        cluster = Cluster(bindir).init().start(durable=True)
+        url = cluster.url()
+    schema = f"tablelog_bench_{os.getpid()}"
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        games = make_games(args.games, os.cpu_count() or 1)
+        print(f"simulated {len(games)} games", file=sys.stderr)
+        figures: dict = {"bench": "store-backends", "games_imported": len(games)}
+        for name, place in (("sqlite", tmp / "store.db"), ("postgresql", with_schema(url, schema))):
+            figures[name] = bench_backend(place, games, args)
+        figures["cores"] = os.cpu_count() or 1
+        figures["load_average_1min"] = round(os.getloadavg()[0], 2)
+        print(json.dumps(figures))
+    finally:
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        finally:
+            if cluster is not None:
+                cluster.remove()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -235,7 +359,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--repeat", type=int, default=3, help="imports of each kind")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument(
+        "--db",
+        help="a PostgreSQL URL (or temp-postgresql): bench it side by side with SQLite",
+    )
+    parser.add_argument("--writers", type=int, default=8, help="appending processes (--db)")
+    parser.add_argument("--appends", type=int, default=200, help="appends per writer (--db)")
     args = parser.parse_args()
+    if args.db:
+        compare(args)
+        return
 
     tmp = Path(tempfile.mkdtemp(prefix="tablelog-bench-"))
     try:

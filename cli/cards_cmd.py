@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import click
 
+from engine.games import DEFAULT_KIND, GAMES
+
 from .options import CommandError, db_option, echo_json, json_option, opened
 
-#: The columns of a listing after the id and the level: the printed facts of a card
-#: (:attr:`engine.protocol.Card.facts`) under these keys.
-FACTS = ("color", "bonus", "points", "crowns", "abilities", "cost")
-#: The heading of each column.
-HEADINGS = ("id", "level", "colour", "bonus", "points", "crowns", "ability", "cost")
+#: The columns of a listing after the id and the level come from the printed facts of
+#: the cards listed (:attr:`engine.protocol.Card.facts`), each key a game's cards have,
+#: in the order they first appear; these keys have their own heading.
+HEADINGS = {"color": "colour", "abilities": "ability"}
+
+
+def fact_keys(cards: list[Any]) -> list[str]:
+    """The facts' keys of ``cards``, each once, in the order they first appear."""
+    return list(dict.fromkeys(k for c in cards for k in c.facts))
 
 
 def fact_text(value: object) -> str:
@@ -31,12 +37,15 @@ def fact_text(value: object) -> str:
 @click.argument("query", nargs=-1)
 @click.option("--game", help="Only the cards that can still be revealed in this stored game.")
 @click.option(
-    "--kind", default=None, help="The game whose cards to search [default: splendor-duel]."
+    "--kind",
+    type=click.Choice(sorted(GAMES)),
+    default=None,
+    help=f"The game whose cards to search [default: {DEFAULT_KIND}; with --game, its game's].",
 )
 @json_option
 @db_option
 def cards_cmd(
-    query: tuple[str, ...], game: str | None, kind: str | None, as_json: bool, db_path: Path | None
+    query: tuple[str, ...], game: str | None, kind: str | None, as_json: bool, db_path: str | None
 ) -> None:
     """Find cards by what is printed on them ("green 3 points crown", "level 2 joker",
     "steal", "cost B3 R2", or an id) and print each one's id, level, colour, bonus,
@@ -50,7 +59,7 @@ def cards_cmd(
       tablelog cards steal --game 6138631be858
     """
     from engine.errors import EngineError
-    from engine.games import DEFAULT_KIND, get_game
+    from engine.games import get_game
 
     text = " ".join(query)
     state = None
@@ -66,8 +75,9 @@ def cards_cmd(
     if as_json:
         echo_json([{"id": c.id, "level": c.level, **c.facts} for c in cards])
         return
-    table: list[tuple[str, ...]] = [HEADINGS]
-    table += [(c.id, str(c.level), *(fact_text(c.facts.get(f)) for f in FACTS)) for c in cards]
+    keys = fact_keys(cards)
+    table: list[tuple[str, ...]] = [("id", "level", *(HEADINGS.get(k, k) for k in keys))]
+    table += [(c.id, str(c.level), *(fact_text(c.facts.get(k)) for k in keys)) for c in cards]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())

@@ -116,7 +116,7 @@ def _print_report(report: GameReport, strict: bool) -> None:
 )
 @db_option
 def validate_cmd(
-    files: tuple[Path, ...], as_json: bool, all_errors: bool, strict: bool, db_path: Path | None
+    files: tuple[Path, ...], as_json: bool, all_errors: bool, strict: bool, db_path: str | None
 ) -> None:
     """Check game logs (notation or JSON) against the rules.
 
@@ -147,7 +147,7 @@ def validate_cmd(
 @click.argument("move", nargs=-1, required=True)
 @json_option
 @db_option
-def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: Path | None) -> None:
+def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: str | None) -> None:
     """Is MOVE legal in TARGET (GAME, GAME:STEP or a quoted position string)?
 
     If not, says why, citing the rulebook (exit 1); if so, what it changes (exit 0);
@@ -182,7 +182,7 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: Path |
 @click.argument("target")
 @json_option
 @db_option
-def moves_cmd(target: str, as_json: bool, db_path: Path | None) -> None:
+def moves_cmd(target: str, as_json: bool, db_path: str | None) -> None:
     """List every legal decision in TARGET (GAME, GAME:STEP or a quoted position string),
     one per line in notation.
 

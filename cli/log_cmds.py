@@ -88,7 +88,7 @@ def _refused(err: MoveRefused) -> None:
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @json_option
 @db_option
-def new_cmd(file: str | None, as_json: bool, db_path: Path | None) -> None:
+def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
     """Start a new game and print its id: its headers and its setup in notation, read
     from FILE (``-``: standard input), as an exported game reads up to its first turn.
     Without FILE, asks for them: the game, the players in seat order, who starts, the
@@ -142,7 +142,7 @@ def log_cmd(
     expect: int | None,
     as_played: bool,
     as_json: bool,
-    db_path: Path | None,
+    db_path: str | None,
 ) -> None:
     """Append what was played next in GAME: TEXT is one turn or one decision in notation,
     with or without its number and player, comments allowed, as a turn line of an
@@ -176,7 +176,7 @@ def log_cmd(
 @json_option
 @db_option
 def undo_cmd(
-    game: str, to: int | None, expect: int | None, as_json: bool, db_path: Path | None
+    game: str, to: int | None, expect: int | None, as_json: bool, db_path: str | None
 ) -> None:
     """Take back the last decision of GAME with what the table saw after it (a purchase
     and the card revealed after it go together), or with --to every step after STEP.
@@ -205,7 +205,7 @@ def undo_cmd(
 )
 @json_option
 @db_option
-def key_cmd(game: str, site: str, as_json: bool, db_path: Path | None) -> None:
+def key_cmd(game: str, site: str, as_json: bool, db_path: str | None) -> None:
     """Give GAME a new recorder key and print it with the link to the site's logging
     page: whoever holds the key may log the game from a phone (or the JSON API, as
     ``Authorization: Bearer <key>``).  Any earlier key stops working.  The store keeps

@@ -8,6 +8,7 @@ import click
 from . import (
     cards_cmd,
     check_cmds,
+    copy_cmd,
     log_cmds,
     record_cmd,
     serve_cmd,
@@ -25,6 +26,7 @@ def cli() -> None:
 
 for _module in (
     store_cmds,
+    copy_cmd,
     log_cmds,
     record_cmd,
     show_cmds,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 if TYPE_CHECKING:
-    from recorder import EventStore
+    from recorder import Recorder
 
 #: Every game legal, the move legal, the command done.
 EXIT_OK = 0
@@ -30,14 +30,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def db_option(command: F) -> F:
-    """``--db PATH``, passed as ``db_path`` (a Path, or None for the default)."""
+    """``--db PATH|URL``, passed as ``db_path`` (the text, or None for the default): an
+    SQLite file (a path, or ``sqlite:PATH``) or a PostgreSQL database
+    (``postgresql://...``), as :func:`recorder.open_store` reads it."""
     return click.option(
         "--db",
         "db_path",
         envvar="TABLELOG_DB",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=str,
         default=None,
-        help="The SQLite database [env TABLELOG_DB; default ./data/tablelog.db].",
+        metavar="PATH|URL",
+        help="The store: an SQLite file (PATH or sqlite:PATH) or a PostgreSQL database "
+        "(postgresql://USER:PASSWORD@HOST:PORT/DB) [env TABLELOG_DB; default "
+        "./data/tablelog.db].",
     )(command)
 
 
@@ -85,20 +90,24 @@ def error_for(err: Exception, default: type[CommandError]) -> CommandError:
 
 @contextmanager
 def opened(
-    db_path: Path | None, *, must_exist: bool = False, error: type[CommandError] = CommandError
-) -> Iterator[EventStore]:
-    """The store at ``db_path`` (else the default), with the store's and the engine's
-    errors raised inside the block turned into ``error`` (:class:`CommandError`, or
-    :class:`Unreadable` for a store only read from).  ``must_exist``: refuse to create a
-    database that is only to be read."""
+    db_path: str | Path | None,
+    *,
+    must_exist: bool = False,
+    error: type[CommandError] = CommandError,
+) -> Iterator[Recorder]:
+    """The store ``db_path`` names (else the default: see :mod:`recorder.stores`), with
+    the store's and the engine's errors raised inside the block turned into ``error``
+    (:class:`CommandError`, or :class:`Unreadable` for a store only read from).
+    ``must_exist``: refuse to create an SQLite file that is only to be read."""
     import recorder
     from engine.errors import EngineError
+    from recorder.stores import where
 
-    path = db_path or Path(recorder.default_db_path())
-    if must_exist and not path.exists():
-        raise error(f"no database at {path} (set --db or TABLELOG_DB)")
+    place = where(db_path)
+    if must_exist and isinstance(place, Path) and not place.exists():
+        raise error(f"no database at {place} (set --db or TABLELOG_DB)")
     try:
-        with recorder.EventStore.open(path) as store:
+        with recorder.open_store(place) as store:
             yield store
     except (recorder.StoreError, EngineError) as err:
         raise error_for(err, error) from None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 @click.command("record")
 @click.argument("game")
 @db_option
-def record_cmd(game: str, db_path: Path | None) -> None:
+def record_cmd(game: str, db_path: str | None) -> None:
     """Log GAME at the table, move by move: shows the table and what is due, reads one
     turn or decision at a time in notation (TAB completes the legal ones), asks for what
     only the table knows (the card revealed, the tokens drawn from the bag, a blind

@@ -4,18 +4,20 @@ the tests drive it directly).
 
 A :class:`Session` holds one stored game and the question it asks now: a move (a turn
 or decision in notation, or a command), a card only the table has seen (the card revealed
-into the pyramid, a blind reserve shown), the tokens drawn from the bag, or whether to
+to refill the table, a blind reserve shown), the tokens drawn from the bag, or whether to
 record a refused move as played.  :meth:`Session.handle` takes one answer and returns
 the lines to print.  Every move is one call to :func:`recorder.table.log` with ``expect``
 (the steps the session last saw), so nothing is held in the session but a comment waiting
 for its move: when another logger wrote meanwhile, the session reloads and says what was
 logged, and a session ended any way (``quit``, Ctrl-C, a closed terminal) loses nothing.
 
-What only the table knows is asked for by the decision's keyword (:data:`OBSERVATIONS`,
-per game, as :mod:`cli.setup_prompts` lists the setup lines): when every legal decision
-is that keyword with a card, or when the keyword is typed alone.  A card is found by its
-id or by what is printed on it (:meth:`engine.protocol.GameRules.find_cards`, only cards
-still unseen): one match is used, several are listed and asked again.
+What only the table knows is asked for by the decision's keyword (the game's
+:attr:`engine.protocol.GameRules.table_questions`): when every legal decision is that
+keyword with a card, or when the keyword is typed alone (then the candidates are the
+game's :meth:`~engine.protocol.GameRules.observations` of that keyword, as a blind reserve
+shown by the seat that holds it).  A card is found by its id or by what is printed on it
+(:meth:`engine.protocol.GameRules.find_cards`): one match is used, several are listed and
+asked again.
 
 A comment (``comment TEXT``) cannot be attached to a stored event (the store only
 appends), so it goes with the next move logged, as the notation's ``{TEXT}`` after it.
@@ -47,31 +49,6 @@ YES = ("y", "yes")
 
 
 @dataclass(frozen=True)
-class Observation:
-    """A decision that needs what only the table knows: its ``keyword``, the ``prompt``
-    asking for it, and whether the answer is a card (found by id or description) or
-    free text written after the keyword."""
-
-    keyword: str
-    prompt: str
-    card: bool = False
-
-
-#: Per game, the decisions whose argument only the table knows.
-OBSERVATIONS: dict[str, Sequence[Observation]] = {
-    "splendor-duel": (
-        Observation("reveal", "Card revealed into the pyramid (id or what is printed)", True),
-        Observation("id", "The blind reserve, shown (id or what is printed)", True),
-        Observation(
-            "repl",
-            "Tokens drawn from the bag, in the spiral order of the empty spaces "
-            "(W B G R K P Y; - for none)",
-        ),
-    ),
-}
-
-
-@dataclass(frozen=True)
 class Question:
     """What the session asks now.  ``kind``: ``move`` (a move or a command), ``card``,
     ``text`` (free text after ``keyword``) or ``confirm`` (record ``refused`` as played?).
@@ -83,6 +60,9 @@ class Question:
     keyword: str = ""
     candidates: tuple[str, ...] = ()
     refused: str = ""
+    #: The decisions in notation a ``card`` answer picks from, each naming one of the
+    #: ``candidates`` (empty: the keyword and the card, as ``reveal 1-03``).
+    options: tuple[str, ...] = ()
 
 
 class Session:
@@ -94,7 +74,7 @@ class Session:
         self.store = store
         self.game_id = game_id
         self.rules = get_game(store.game(game_id).kind)
-        self.observations = {o.keyword: o for o in OBSERVATIONS.get(self.rules.kind, ())}
+        self.observations = {o.keyword: o for o in self.rules.table_questions}
         #: A comment waiting for the next move logged.
         self.comment = ""
         #: True once the session was asked to end.
@@ -132,9 +112,18 @@ class Session:
             (keyword,) = keywords
             obs = self.observations.get(keyword)
             if obs is not None and obs.card:
-                ids = tuple(t.split(" ", 1)[1] for t in texts if " " in t)
-                return Question("card", obs.prompt, keyword, ids)
+                return self._card_question(obs, texts)
         return Question("move", "")
+
+    def _card_question(self, obs: Any, texts: Sequence[str]) -> Question:
+        """Ask for the card of one of ``texts`` (decisions of ``obs``'s keyword)."""
+        cards = self.cards()
+        ids = tuple(dict.fromkeys(w for t in texts for w in t.split()[1:] if w in cards))
+        return Question("card", obs.prompt, obs.keyword, ids, options=tuple(texts))
+
+    def _options_of(self, text: str) -> list[str]:
+        """The question's decisions that name card ``text``."""
+        return [o for o in self.question.options if text in o.split()[1:]]
 
     def standing(self) -> str:
         """One line: the step, whose turn, what is due (or how the game ended)."""
@@ -180,7 +169,12 @@ class Session:
         if q.kind == "confirm":
             return [(a, "") for a in ("yes", "no") if a.startswith(text.lower())]
         if q.kind == "card":
-            return [(c.id, c.words) for c in self._card_matches(text)]
+            offered = []
+            for c in self._card_matches(text):
+                options = self._options_of(c.id)
+                texts = options if len(options) > 1 else [c.id]
+                offered += [(t, str(c.words)) for t in texts]
+            return offered
         if q.kind == "text":
             return []
         typed = text.lstrip().lower()
@@ -251,29 +245,55 @@ class Session:
             self.question = self._due_question()
             return self._log(f"{q.keyword} {line}")
         obs = self.observations.get(word.lower())
+        if obs is not None and obs.card and (not rest or rest.split()[0] not in self.cards()):
+            self.question = self._asked(obs)
+            return self._card_answer(rest) if rest else [obs.prompt]
         if obs is not None and not rest:
-            self.question = Question("card" if obs.card else "text", obs.prompt, obs.keyword)
+            self.question = Question("text", obs.prompt, obs.keyword)
             return [obs.prompt]
-        if obs is not None and obs.card and rest.split()[0] not in self.cards():
-            self.question = Question("card", obs.prompt, obs.keyword)
-            return self._card_answer(rest)
         return self._log(line)
+
+    def _asked(self, obs: Any) -> Question:
+        """The question for ``obs``'s keyword typed alone: its card among the legal
+        decisions and the observations of that keyword (any card still unseen when there
+        is none)."""
+        texts = [c.text for c in self.rules.observations(self.state)]
+        texts += self.legal_texts()
+        texts = [t for t in texts if t.split(" ", 1)[0] == obs.keyword]
+        if not texts:
+            return Question("card", obs.prompt, obs.keyword)
+        return self._card_question(obs, texts)
 
     def _card_answer(self, query: str) -> list[str]:
         """Log the question's keyword with the one card ``query`` names, or list the
         cards it fits and ask again."""
         q = self.question
+        typed = " ".join(query.split()).lower()
+        chosen = [o for o in q.options if o.lower() in (typed, f"{q.keyword} {typed}")]
+        if chosen:  # one of the decisions, written whole
+            self.question = self._due_question()
+            return self._log(chosen[0])
         word, _, after = query.partition(" ")
         if word.lower() == q.keyword and after.strip():
             query = after  # the keyword typed again before the card
-        found = self._find(query.replace('"', " "))  # quoted, as the notation writes it
+        # Among the candidates (the legal decisions' cards), any card fits; else only
+        # those still unseen.
+        found = self._find(query.replace('"', " "), unseen=not q.candidates)
         if isinstance(found, str):
             return [found, q.prompt]
         if q.candidates:
             found = [c for c in found if c.id in q.candidates]
         if len(found) == 1:
+            card = found[0]
+            options = self._options_of(card.id) or [f"{q.keyword} {card.id}"]
+            if len(options) > 1:
+                return [
+                    f"{card.id} fits {len(options)} decisions; give the whole one:",
+                    *(f"  {o}" for o in options),
+                    q.prompt,
+                ]
             self.question = self._due_question()
-            return [f"{found[0].id}: {found[0].words}", *self._log(f"{q.keyword} {found[0].id}")]
+            return [f"{card.id}: {card.words}", *self._log(options[0])]
         if not found:
             return ["no card that can be seen here fits that", q.prompt]
         lines = [f"{len(found)} cards fit; say more (or give the id):"]
@@ -282,12 +302,13 @@ class Session:
             lines.append(f"  ... and {len(found) - 12} more")
         return [*lines, q.prompt]
 
-    def _find(self, query: str, quiet: bool = False) -> Any:
-        """The cards still unseen that ``query`` describes, or the reason it fits none."""
+    def _find(self, query: str, quiet: bool = False, unseen: bool = True) -> Any:
+        """The cards (still unseen, or any) that ``query`` describes, or the reason it
+        fits none."""
         from engine.errors import EngineError
 
         try:
-            return self.rules.find_cards(query, self.state)
+            return self.rules.find_cards(query, self.state if unseen else None)
         except EngineError as err:
             return None if quiet else str(err)
 

@@ -49,13 +49,13 @@ COMMANDS: list[click.Command] = []
     default=None,
     help=(
         "Folder of sample games for an empty database "
-        "(default: the repository's fixtures/games and fixtures/splendor/games)."
+        "(default: the repository's fixtures/games and fixtures/*/games)."
     ),
 )
 def serve(
     host: str,
     port: int,
-    db_path: Path | None,
+    db_path: str | None,
     workers: int | None,
     server_name: str | None,
     threads: int | None,
@@ -71,16 +71,24 @@ def serve(
     """
     import logging
 
-    from recorder import EventStore, StoreError, default_db_path
+    from recorder import StoreError, open_store
+    from recorder.stores import is_postgres, shown, where
 
     server_name = server_name or ("gunicorn" if _gunicorn_available() else "waitress")
     if server_name == "gunicorn" and not _gunicorn_available():
         raise click.ClickException("gunicorn cannot run here: use --server waitress")
-    path = str(db_path or default_db_path())
+    path = str(where(db_path))
+    name = shown(path)
+    if server_name == "gunicorn" and is_postgres(path):
+        # before the driver is imported: it chooses how to wait on its sockets then
+        # (gevent's way, or one that would stop every connection of a worker)
+        _patch_for_gevent()
     try:
-        EventStore.open(path).close()
-    except (StoreError, OSError) as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
+        open_store(path).close()
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None  # it names the store
+    except OSError as exc:
+        raise click.ClickException(f"{name}: {exc}") from None
     try:
         sock = _listen(host, port)
     except OSError as exc:
@@ -95,15 +103,18 @@ def serve(
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
-        with EventStore.open(path) as store:
+        with open_store(path) as store:
             ensure_sample_games(
                 store, samples_dir or SAMPLE_DIRS, say=lambda line: click.echo(line, err=True)
             )
             games = store.count_games()
-    except (StoreError, OSError) as exc:
+    except StoreError as exc:
         sock.close()
-        raise click.ClickException(f"{path}: {exc}") from None
-    click.echo(f"database {path}: {games} game{'s' if games != 1 else ''}", err=True)
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        sock.close()
+        raise click.ClickException(f"{name}: {exc}") from None
+    click.echo(f"database {name}: {games} game{'s' if games != 1 else ''}", err=True)
     workers = workers or _default_workers()
     threads = threads or 16
     bound_host, bound_port = sock.getsockname()[:2]

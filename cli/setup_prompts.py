@@ -2,7 +2,9 @@
 seat order, who starts, the date and place, then the setup as the players lay it out.
 
 The answers become the game's notation (headers, then the setup lines), which the game's
-own reader checks like any file; a card is found by its id or by what is printed on it
+own reader checks like any file.  The setup lines are the game's own
+(:attr:`engine.protocol.GameRules.setup_lines`, and :meth:`~engine.protocol.GameRules.setup_after`
+for what follows from who starts); a card is found by its id or by what is printed on it
 (:meth:`engine.protocol.GameRules.find_cards`), and a description that fits several cards
 is asked again with the candidates listed.
 """
@@ -11,33 +13,11 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import click
 
-
-@dataclass(frozen=True)
-class SetupLine:
-    """One line of a game's setup in notation: its ``word``, the prompt, and either a
-    number of cards to find (``cards``) or free text (``cards`` 0)."""
-
-    word: str
-    prompt: str
-    cards: int = 0
-    level: int | None = None
-
-
-#: The setup lines each game's notation reads, in the order the table lays them out.
-#: A game without an entry is asked for its setup lines as they are written.
-SETUP_LINES: dict[str, Sequence[SetupLine]] = {
-    "splendor-duel": (
-        SetupLine("board", "The board's 25 tokens in spiral order from the centre (W B G R K P Y)"),
-        SetupLine("level3", "Level 3 cards in the pyramid, left to right", 3, 3),
-        SetupLine("level2", "Level 2 cards, left to right", 4, 2),
-        SetupLine("level1", "Level 1 cards, left to right", 5, 1),
-    ),
-}
+from engine.protocol import SetupLine
 
 
 def ask_setup() -> str:
@@ -65,21 +45,23 @@ def ask_setup() -> str:
         lines.append(f'[Place "{place}"]')
     lines += [f'[Player{i + 1} "{n}"]' for i, n in enumerate(names)]
     lines += [f'[First "{first}"]', ""]
-    for line in SETUP_LINES.get(kind, ()):
-        lines.append(f"{line.word} {_answer(rules, line, lines)}")
-    if kind not in SETUP_LINES:
+    for line in rules.setup_lines:
+        lines.append(f"{line.word} {_answer(rules, line, len(names), lines)}")
+    lines += rules.setup_after(names.index(first), len(names))
+    if not rules.setup_lines:
         click.echo("The setup, one line at a time as the notation writes it (empty: done).")
         while extra := click.prompt("", default="", show_default=False).strip():
             lines.append(extra)
     return "\n".join(lines) + "\n"
 
 
-def _answer(rules: Any, line: SetupLine, taken: list[str]) -> str:
+def _answer(rules: Any, line: SetupLine, players: int, taken: list[str]) -> str:
     if not line.cards:
         return str(click.prompt(line.prompt)).strip()
     chosen: list[str] = []
-    while len(chosen) < line.cards:
-        query = click.prompt(f"{line.prompt}: card {len(chosen) + 1} of {line.cards}")
+    needed = line.needed(players)
+    while len(chosen) < needed:
+        query = click.prompt(f"{line.prompt}: card {len(chosen) + 1} of {needed}")
         card = find_one(rules, query, line.level, taken_ids(taken) | set(chosen))
         if card is not None:
             chosen.append(card)

@@ -37,7 +37,7 @@ def _image_path(ctx: click.Context, param: click.Parameter, value: Path | None) 
     "the cards, every player, what is due and what the step changed.",
 )
 @db_option
-def show_cmd(game: str, step: int | None, image: Path | None, db_path: Path | None) -> None:
+def show_cmd(game: str, step: int | None, image: Path | None, db_path: str | None) -> None:
     """Show a game's table at a step as text: what lies on it, what each player holds,
         at = row.event_count if step is None else step
         shown = row.head if at == row.event_count else store.step_hash(game, at)

@@ -39,6 +39,12 @@ def _result_filters() -> tuple[str, ...]:
     return RESULT_STATUSES + result_conditions()
 
 
+def _kinds() -> tuple[str, ...]:
+    from engine.games import GAMES
+
+    return tuple(GAMES)
+
+
 def _orders() -> tuple[str, ...]:
     from recorder.listing import ORDERS
 
@@ -47,10 +53,10 @@ def _orders() -> tuple[str, ...]:
 
 @click.command("init")
 @db_option
-def init_cmd(db_path: Path | None) -> None:
+def init_cmd(db_path: str | None) -> None:
     """Create the database (or bring its schema up to date)."""
     with opened(db_path) as store:
-        click.echo(f"{store.path}: tablelog database, schema version {store.schema_version}")
+        click.echo(f"{store}: tablelog database, schema version {store.schema_version}")
 
 
 @click.command("import")
@@ -60,7 +66,7 @@ def init_cmd(db_path: Path | None) -> None:
     "--jobs", "-j", type=click.IntRange(0, 64), default=0, cls=LazyHelpOption, lazy_help=_jobs_help
 )
 @db_option
-def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | None) -> None:
+def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: str | None) -> None:
     """Import game files (JSON game files; text notation files).
 
     Every event is checked by the rules engine.  A bad game is reported as
@@ -128,7 +134,7 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: Path | 
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
 @db_option
-def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -> None:
+def export_cmd(game: str, fmt: str, output: Path | None, db_path: str | None) -> None:
     """Export a game as canonical JSON (re-importing it changes nothing) or notation.
 
     \b
@@ -152,6 +158,7 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -
     type=LazyChoice(_result_filters),
     help="Only games in this state or won this way.",
 )
+@click.option("--kind", type=LazyChoice(_kinds), help="Only games of this game.")
 @click.option(
     "--from",
     "date_from",
@@ -177,12 +184,13 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: Path | None) -
 def games_cmd(
     player: str | None,
     result: str | None,
+    kind: str | None,
     date_from: datetime | None,
     date_to: datetime | None,
     order: str,
     limit: int,
     offset: int,
-    db_path: Path | None,
+    db_path: str | None,
 ) -> None:
     """List games, newest first (or in another --order).
 
@@ -190,6 +198,7 @@ def games_cmd(
     Example:
       tablelog games --player Chloé --result finished
       tablelog games --order longest --limit 5
+      tablelog games --kind splendor
     """
     from engine.games import get_game
     from engine.protocol import seat_names
@@ -198,12 +207,13 @@ def games_cmd(
         filters = {
             "player": player,
             "result": result,
+            "kind": kind,
             "date_from": None if date_from is None else date_from.date().isoformat(),
             "date_to": None if date_to is None else date_to.date().isoformat(),
         }
         rows = store.list_games(**filters, order=order, limit=limit, offset=offset)
         total = store.count_games(**filters)
-    table = [("id", "date", "players", "status", "result", "turns", "events")]
+    table = [("id", "game", "date", "players", "status", "result", "turns", "events")]
     for g in rows:
         rules = get_game(g.kind)
         names = seat_names(g.headers, rules.seats)
@@ -218,6 +228,7 @@ def games_cmd(
         table.append(
             (
                 g.id,
+                rules.title,
                 str(g.headers.get("date") or ""),
                 " vs ".join(names),
                 g.status,
@@ -235,7 +246,7 @@ def games_cmd(
 
 @click.command("rebuild-projections")
 @db_option
-def rebuild_cmd(db_path: Path | None) -> None:
+def rebuild_cmd(db_path: str | None) -> None:
     """Recompute the game summaries and player index from the events."""
     with opened(db_path) as store:
         n = store.rebuild_projections()

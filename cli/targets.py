@@ -4,7 +4,6 @@ string argument names, with the game's rules and a label for messages."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .options import Unreadable, opened
@@ -49,7 +48,7 @@ def read_position(text: str) -> tuple[GameRules, Any]:
     raise Unreadable(f"position, {reasons[DEFAULT_KIND]} (known kinds: {known})")
 
 
-def load_target(target: str, db_path: Path | None) -> Target:
+def load_target(target: str, db_path: str | None) -> Target:
     """The state ``target`` names: a position string, or a stored game after STEP events
     (the last step when omitted).  :class:`Unreadable` (exit 2) when it cannot be read."""
     if is_position(target):

@@ -33,7 +33,7 @@ def verify_cmd(
     file_path: Path | None,
     key: str | None,
     as_json: bool,
-    db_path: Path | None,
+    db_path: str | None,
 ) -> None:
     """Check that the record was not changed: each game's chain of hashes (recomputed
     from its events, naming the first step that differs), its summary and players
@@ -94,7 +94,7 @@ def verify_cmd(
         raise SystemExit(EXIT_ILLEGAL)
 
 
-def _verify_file(path: Path, game_id: str, as_json: bool, db_path: Path | None) -> None:
+def _verify_file(path: Path, game_id: str, as_json: bool, db_path: str | None) -> None:
     """``verify --file``: the file's chain against the stored game's."""
     from recorder import ImportRejected, chain
     from recorder.io import load_file

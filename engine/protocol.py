@@ -203,6 +203,49 @@ class Choice:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class SetupLine:
+    """One line of a game's setup in notation, in the order the table lays it out: what
+    ``tablelog new`` asks and what the new-game page has fields for.
+
+    ``word`` starts the line in notation (``level3``), ``label`` names it on a form
+    (``Level 3``) and ``prompt`` is the question asked for it.  A line of cards gives their
+    ``level`` (0: classic Splendor's nobles) and how many the table lays out: ``count``,
+    plus ``per_seat`` for each player (:meth:`needed`).  A line without a ``level`` is
+    typed as it is written; ``tokens`` says it lists the tokens on the board's spaces in
+    the board's own order (Splendor Duel's spiral), which a page may draw as a board.
+    """
+
+    word: str
+    label: str
+    prompt: str
+    level: int | None = None
+    count: int = 0
+    per_seat: int = 0
+    tokens: bool = False
+
+    @property
+    def cards(self) -> bool:
+        """Whether the line lists cards (found by id or by what is printed on them)."""
+        return self.level is not None
+
+    def needed(self, players: int) -> int:
+        """How many cards the line holds at a table of ``players``."""
+        return self.count + self.per_seat * players
+
+
+@dataclass(frozen=True, slots=True)
+class TableQuestion:
+    """A decision logged by its ``keyword`` and a card the table sees, which a logger is
+    asked for (``prompt``) rather than typing it whole: the card revealed to refill the
+    display, a blind reserve shown, the noble who visits.  ``card`` False: the answer is
+    free text written after the keyword (Splendor Duel's tokens drawn from the bag)."""
+
+    keyword: str
+    prompt: str
+    card: bool = True
+
+
 @dataclass
 class ParsedGame:
     """What reading one game in notation gave: its ``headers`` (``players`` a list of seat
@@ -240,6 +283,15 @@ class GameRules(Protocol):
     #: the short words a listing puts after the winner's name (``crowns``: ``on crowns``).
     conditions: Mapping[str, str]
 
+    #: The setup's lines in the order the table lays them out (``tablelog new`` asks
+    #: them, the new-game page has a field for each card of them).
+    setup_lines: Sequence[SetupLine]
+    #: What the table does at the setup besides its lines, in a sentence for whoever sets
+    #: up (``""``: nothing).
+    setup_note: str
+    #: The decisions a logger is asked for by keyword (see :class:`TableQuestion`).
+    table_questions: Sequence[TableQuestion]
+
     # --- the table and its events -----------------------------------------------------
 
     def new_state(self, names: Sequence[str] | None = None) -> Any:
@@ -257,6 +309,12 @@ class GameRules(Protocol):
 
     def upcast(self, payload: Mapping[str, Any], version: int) -> dict[str, Any]:
         """Bring a stored payload of an older ``version`` to the current layout."""
+        ...
+
+    def setup_after(self, first: int, players: int) -> list[str]:
+        """The setup lines that follow from who starts (seat ``first``, from 0) at a table
+        of ``players``, written after :attr:`setup_lines` (Splendor Duel: ``privileges
+        1 0``, the Privilege of the player who does not start); most games have none."""
         ...
 
     # --- the rules --------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 >>> from recorder import EventStore, GameImport, ConcurrencyError, StoreError, ImportRejected
 
+* :func:`open_store` — the store a path or URL names (:mod:`recorder.stores`): SQLite
+  for a path or ``sqlite:``, PostgreSQL (:mod:`recorder.postgres`) for ``postgresql://``;
 * :class:`Recorder` — what the site and the command line use of a store
   (:mod:`recorder.protocol`); :class:`EventStore` is the SQLite one (:mod:`recorder.sqlite`):
   open a database file, import and append events (each checked by the game's rules), read
@@ -36,6 +38,7 @@ from .records import (
     default_db_path,
 )
 from .sqlite import EventStore
+from .stores import open_store
 from .verify import Finding
 
 __all__ = [
@@ -58,4 +61,5 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "default_db_path",
+    "open_store",
 ]

@@ -1,4 +1,4 @@
-"""The filters and orders of a games listing (by player, result and date), as the SQL
+"""The filters and orders of a games listing (by player, result, date and game kind), as the SQL
 the stores' ``list_games`` and ``count_games`` run over the ``game_summaries``
 projection, and a player's statistics."""
 
@@ -106,10 +106,21 @@ def result_conditions() -> tuple[str, ...]:
 
 
 def filters_sql(
-    player: str | None, result: str | None, date_from: Any, date_to: Any
+    player: str | None,
+    result: str | None,
+    date_from: Any,
+    date_to: Any,
+    kind: str | None = None,
 ) -> tuple[str, list[Any]]:
+    """The WHERE clause and its parameters of a listing with these filters (StoreError
+    for a result or a kind no game knows)."""
     clauses: list[str] = []
     params: list[Any] = []
+    if kind:
+        if kind not in GAMES:
+            raise StoreError(f"unknown game kind {kind!r} (one of {', '.join(GAMES)})")
+        clauses.append("g.kind = ?")
+        params.append(kind)
     if player:
         clauses.append("g.id IN (SELECT game_id FROM game_players WHERE folded = ?)")
         params.append(fold_name(player))

@@ -71,6 +71,40 @@ class Prepared:
     #: Each event's chain hash, raw (32 bytes each), one after the other: SQLite takes
     #: each event's from this one value (:func:`recorder.sqlite_import._insert_events_sql`).
     hashes: bytes = b""
+    #: The times an earlier store kept: (created at, each event's recorded-at); None
+    #: means the time of the write.
+    times: tuple[str, tuple[str, ...]] | None = None
+
+    def created_and_last(self, now: str) -> tuple[str, str]:
+        """(created at, last activity) of the game, its kept times or ``now``."""
+        if self.times is None:
+            return now, now
+        created, recorded = self.times
+        return created, max(recorded, default=created)
+
+    def rows(self, now: str) -> list[tuple[Any, ...]]:
+        """The ``events`` rows of the game, every column in the table's order (game id,
+        sequence, event id, type, payload, payload version, meta, recorded at, hash),
+        recorded ``now`` unless the game keeps its times."""
+        version = get_game(self.kind).payload_version
+        given = self.event_ids or [None] * self.event_count
+        times = [now] * self.event_count if self.times is None else self.times[1]
+        return [
+            (
+                self.game_id,
+                seq,
+                eid or derived_event_id(self.game_id, seq),
+                etype,
+                payload,
+                version,
+                meta,
+                times[seq - 1],
+                hash_,
+            )
+            for seq, ((etype, payload, meta, hash_), eid) in enumerate(
+                zip(self.event_rows(), given, strict=True), start=1
+            )
+        ]
 
     def event_rows(self) -> list[tuple[str, str, str | None, bytes]]:
         """(type, payload JSON, stored meta JSON, raw chain hash) per event, for the slow
@@ -343,6 +377,7 @@ def prepare_game(record: GameImport) -> Prepared:
     ):
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = check_event_ids(record.event_ids, n, ImportRejected)
+    times = _times(record, n)
     explicit = any(g is not None for g in given_ids)
 
     metas: list[dict[str, Any] | None] | None = None
@@ -412,6 +447,7 @@ def prepare_game(record: GameImport) -> Prepared:
         derived=record.game_id is None and not explicit,
         head=head,
         hashes=b"".join(hashes),
+        times=times,
     )
 
 
@@ -460,6 +496,23 @@ def _fold_by_player(
         flagged += marked
         history.append((event, bool(meta and meta.get("played_illegally"))))
     return rows, flagged, state
+
+
+def _times(record: GameImport, n: int) -> tuple[str, tuple[str, ...]] | None:
+    """The game's kept times (:attr:`Prepared.times`), each a text, one per event."""
+    if record.recorded_at is None and record.created_at is None:
+        return None
+    recorded = record.recorded_at or []
+    if (
+        not isinstance(record.created_at, str)
+        or not isinstance(recorded, list)
+        or len(recorded) != n
+        or not all(isinstance(t, str) and t for t in recorded)
+    ):
+        raise ImportRejected(
+            None, f"expected a creation time and {n} recorded-at times, one per event", "times"
+        )
+    return record.created_at, tuple(recorded)
 
 
 def chain_hashes(

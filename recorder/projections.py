@@ -9,7 +9,6 @@ per seat in ``game_players``; the ``game_list`` view joins them in seat order.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -52,9 +51,11 @@ INSERT_PLAYERS = (
     f" SELECT json_extract(g.value, '$[0]'), p.key, p.value, {FOLD_FUNCTION}(p.value)"
     " FROM json_each(?1) AS g, json_each(json_extract(g.value, '$[2]')) AS p"
 )
-_UPSERT_SUMMARY = (
-    f"INSERT OR REPLACE INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
-    f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))})"
+#: One game's summary, new or replacing its row (SQL both SQLite and PostgreSQL read).
+UPSERT_SUMMARY = (
+    f"INSERT INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
+    f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))}) ON CONFLICT (game_id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in (*SUMMARY_COLUMNS[1:], "last_activity"))
 )
 
 
@@ -87,13 +88,13 @@ def summary_row(
     )
 
 
-def write_summary(conn: sqlite3.Connection, row: Sequence[Any], now: str) -> None:
+def write_summary(conn: Any, row: Sequence[Any], now: str) -> None:
     """Write (or replace) one game's summary row, last active ``now``."""
-    conn.execute(_UPSERT_SUMMARY, (*row, now))
+    conn.execute(UPSERT_SUMMARY, (*row, now))
 
 
 def rebuild(
-    conn: sqlite3.Connection,
+    conn: Any,
     replay: Callable[[str, str, GameRules, Sequence[Any], Sequence[str]], Any],
 ) -> int:
     """Recompute ``game_summaries``, ``game_players`` and each game's status and last

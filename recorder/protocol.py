@@ -1,8 +1,9 @@
 """What the site, the command line and the file helpers use of a store, whatever keeps it.
 
-:class:`Recorder` is backend-neutral: :class:`recorder.sqlite.EventStore` implements it
-today, and a PostgreSQL store would implement the same methods with the same meaning (one
-contract suite, ``tests/recorder/test_contract.py``, runs over every implementation).
+:class:`Recorder` is backend-neutral: :class:`recorder.sqlite.EventStore` and
+:class:`recorder.postgres.PostgresStore` implement the same methods with the same
+meaning (one contract suite, ``tests/recorder/test_contract.py``, runs over both), and
+:func:`recorder.open_store` opens the one a path or URL names.
 States and events are the game's own objects (``Any`` here), as in
 :mod:`engine.protocol`.
 """
@@ -113,9 +114,10 @@ class Recorder(Protocol):
         limit: int = 50,
         offset: int = 0,
         order: str | None = None,
+        kind: str | None = None,
     ) -> list[GameRow]:
         """Games, newest first (or in another order of :data:`recorder.listing.ORDERS`),
-        filtered."""
+        filtered (``kind``: only games of that kind)."""
         ...
 
     def player_stats(self, name: str) -> PlayerStats | None:
@@ -128,6 +130,7 @@ class Recorder(Protocol):
         result: str | None = None,
         date_from: Any = None,
         date_to: Any = None,
+        kind: str | None = None,
     ) -> int:
         """How many games :meth:`list_games` would list, unpaged."""
         ...

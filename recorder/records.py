@@ -40,8 +40,10 @@ class GameImport:
     ``meta`` runs parallel to ``events`` (missing entries count as None); each entry may
     hold ``comment``, ``annotations`` and ``played_illegally``.  ``game_id`` None means
     "derive it from the content", which makes a re-import of the same game a no-op.
-    ``event_ids`` (optional, parallel to ``events``) keeps ids given by an earlier store.
-    ``players`` (optional, parallel to ``events``) names who made each event.
+    ``event_ids`` (optional, parallel to ``events``) keeps ids given by an earlier store;
+    ``recorded_at`` (parallel to ``events``) and ``created_at`` keep its times (as
+    ``tablelog copy`` does), else they are the time of the import.  ``players``
+    (optional, parallel to ``events``) names who made each event.
     """
 
     kind: str = DEFAULT_KIND
@@ -50,10 +52,12 @@ class GameImport:
     meta: list[dict[str, Any] | None] = field(default_factory=list)
     game_id: str | None = None
     event_ids: list[str | None] | None = None
+    recorded_at: list[str] | None = None
+    created_at: str | None = None
     #: The engine events of ``events`` when a loader already parsed them (checked, so
     #: they are not parsed twice); None to parse ``events``.
     parsed: list[Any] | None = field(default=None, repr=False, compare=False)
-    #: Who made each event, when the file says (a JSON event's ``player``, parallel to
+    #: Who made each event, when the file says (a JSON event's ``by``, parallel to
     #: ``events``): checked against whose turn it is, then dropped (the rules know it).
     players: list[str | None] | None = None
 

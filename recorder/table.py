@@ -1,7 +1,7 @@
 """Logging a game at the table, move by move: the library under ``tablelog new``, ``log``,
 ``undo`` and ``record`` (and, later, the phone page and the HTTP API).
 
-Every call is one write to the store (:meth:`recorder.sqlite.EventStore.append` or an
+Every call is one write to the store (:meth:`recorder.Recorder.append` or an
 import), so it is atomic: either all it read is written, or nothing is.  A *step* is a
 stored event, the setup included (a new game has 1 step); ``expect`` makes a call refuse
 (:class:`StaleStep`) unless the game has exactly that many steps, so two loggers, or a
@@ -40,7 +40,7 @@ from engine.games import get_game
 from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
-from .sqlite import EventStore
+from .protocol import Recorder
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
 #: appended between its reading and its writing (each time, the text is read anew against
@@ -122,7 +122,7 @@ class BadMove(StoreError):
 # --- starting a game ---------------------------------------------------------------------
 
 
-def new_game(store: EventStore, text: str, *, source: str = "<text>") -> str:
+def new_game(store: Recorder, text: str, *, source: str = "<text>") -> str:
     """Store a new game from its headers and setup in notation (as an exported game reads
     up to its first turn; moves after the setup are allowed and checked; a JSON game file
     is read too) under a fresh random id, and return the id.  Never finds a stored game:
@@ -145,13 +145,13 @@ def new_game(store: EventStore, text: str, *, source: str = "<text>") -> str:
 # --- logging -------------------------------------------------------------------------------
 
 
-def steps(store: EventStore, game_id: str) -> int:
+def steps(store: Recorder, game_id: str) -> int:
     """How many steps the game has (GameNotFound for an unknown id)."""
     return store.game(game_id).event_count
 
 
 def log(
-    store: EventStore,
+    store: Recorder,
     game_id: str,
     text: str,
     *,
@@ -206,7 +206,7 @@ def log(
 
 
 def undo(
-    store: EventStore, game_id: str, *, to: int | None = None, expect: int | None = None
+    store: Recorder, game_id: str, *, to: int | None = None, expect: int | None = None
 ) -> Logged:
     """Retract the last standing decision with the observations that followed it (a buy
     and the card revealed after it go together), or with ``to`` everything after step
@@ -234,7 +234,7 @@ def undo(
     )
 
 
-def pending(store: EventStore, game_id: str) -> Status:
+def pending(store: Recorder, game_id: str) -> Status:
     """Where the game stands and what it waits for (:attr:`Status.due`: a discard down to
     10 tokens, a card to reveal, a royal to choose...)."""
     kind = store.game(game_id).kind
@@ -244,7 +244,7 @@ def pending(store: EventStore, game_id: str) -> Status:
 # --- helpers -----------------------------------------------------------------------------
 
 
-def _steps_or_stale(store: EventStore, game_id: str, expect: int | None) -> int:
+def _steps_or_stale(store: Recorder, game_id: str, expect: int | None) -> int:
     actual = steps(store, game_id)
     if expect is not None and expect != actual:
         raise StaleStep(game_id, expect, actual)
@@ -256,7 +256,7 @@ UNDO_WORD = "undo"
 
 
 def _history(
-    store: EventStore, game_id: str, text: str, steps: int
+    store: Recorder, game_id: str, text: str, steps: int
 ) -> tuple[list[Any], list[Any]] | None:
     """The game's first ``steps`` events and meta, for a text that takes steps back
     (``undo``); None otherwise, so a plain move is read from the state alone."""
@@ -317,7 +317,7 @@ def _texts(
     rules: GameRules,
     state: Any,
     events: Sequence[Any],
-    store: EventStore,
+    store: Recorder,
     game_id: str,
     before: int,
 ) -> list[str]:

@@ -1,20 +1,21 @@
-"""Checking a stored record: its chain, its projections and the file itself.
+"""Checking a stored record: its chain, its projections and the database itself.
 
-:class:`SqliteVerify` is mixed into :class:`recorder.sqlite.EventStore`.  For each game
-it recomputes the chain from the stored events (:mod:`recorder.chain`) and names every
+:class:`StoreVerify` is mixed into each store.  For each game it recomputes the chain
+from the stored events (:mod:`recorder.chain`) and names every
 step whose stored hash does not follow from the step before it and its own content, and a
 head that is not the last step's; it folds the events afresh and compares the summary,
 the players, the game's columns and the snapshots with what the fold gives; and for the
-file, SQLite's ``PRAGMA integrity_check``, the foreign keys, and the triggers that keep
-the record append-only.  Each :class:`Finding` names its game and step.
+database, each store's own findings: for SQLite the file's ``PRAGMA integrity_check``,
+the foreign keys and the triggers that keep the record append-only; for PostgreSQL the
+triggers (there and enabled) and the constraints (validated).  Each :class:`Finding`
+names its game and step.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,11 +112,14 @@ def chain_findings(
     return out
 
 
-class SqliteVerify:
-    """Verifying the record (mixed into :class:`recorder.sqlite.EventStore`)."""
+class StoreVerify:
+    """Verifying the record (mixed into the stores: :class:`recorder.sqlite.EventStore`,
+    :class:`recorder.postgres.PostgresStore`); each store adds its database's own
+    findings (:meth:`_file_findings`)."""
 
-    _conn: sqlite3.Connection
-    _lock: threading.RLock
+    def _read(self) -> AbstractContextManager[Any]:
+        """A connection to read with (the store's own)."""
+        raise NotImplementedError
 
     def _replay_rows(
         self,
@@ -126,25 +130,19 @@ class SqliteVerify:
         names: Sequence[str] | None = None,
         start: Any = None,
     ) -> Any:
-        """Fold stored rows (the store's own, :meth:`EventStore._replay_rows`)."""
+        """Fold stored rows (the store's own, :meth:`SqlStore._replay_rows`)."""
         raise NotImplementedError
 
-    @staticmethod
-    def _hash(conn: sqlite3.Connection, game_id: str, step: int) -> bytes | None:
-        """The raw chain hash stored at ``step`` (None for step 0: the game's origin)."""
-        if not step:
-            return None
-        row = conn.execute(
-            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
-        ).fetchone()
-        return bytes(row[0])
+    def _file_findings(self) -> list[Finding]:
+        """What does not hold in the database itself (its storage, its guards)."""
+        raise NotImplementedError
 
     def step_hash(self, game_id: str, step: int | None = None) -> str:
         """The chain hash stored at ``step`` (default the last), hex: the game's head
         at that step (the origin's for step 0).  :class:`GameNotFound` for an unknown
         game; a step beyond the last has no hash (``""``)."""
-        with self._lock:
-            row = self._conn.execute(
+        with self._read() as conn:
+            row = conn.execute(
                 "SELECT kind, headers, head FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
@@ -153,7 +151,7 @@ class SqliteVerify:
                 return str(row[2] or "")
             if step == 0:
                 return chain.origin(row[0], json.loads(row[1])).hex()
-            found = self._conn.execute(
+            found = conn.execute(
                 "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
             ).fetchone()
         return bytes(found[0]).hex() if found else ""
@@ -161,13 +159,13 @@ class SqliteVerify:
     def chain_findings(self, game_id: str) -> list[Finding]:
         """The chain's findings for one game (:func:`chain_findings`): cheap enough to
         run at each showing of a game."""
-        with self._lock:
-            game = self._conn.execute(
+        with self._read() as conn:
+            game = conn.execute(
                 "SELECT kind, headers, head FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if game is None:
                 raise GameNotFound(game_id)
-            rows = self._conn.execute(
+            rows = conn.execute(
                 "SELECT sequence, payload, meta, hash FROM events WHERE game_id = ?"
                 " ORDER BY sequence",
                 (game_id,),
@@ -183,15 +181,15 @@ class SqliteVerify:
     def step_hashes(self, game_id: str) -> list[str]:
         """The game's chain as stored, hex: the origin's hash, then each step's (so item
         ``n`` is the head after step ``n``).  :class:`GameNotFound` for an unknown game."""
-        with self._lock:
-            row = self._conn.execute(
+        with self._read() as conn:
+            row = conn.execute(
                 "SELECT kind, headers FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 raise GameNotFound(game_id)
             hashes = [
                 bytes(r[0]).hex()
-                for r in self._conn.execute(
+                for r in conn.execute(
                     "SELECT hash FROM events WHERE game_id = ? ORDER BY sequence", (game_id,)
                 )
             ]
@@ -205,12 +203,12 @@ class SqliteVerify:
             "SELECT g.id, (SELECT count(*) FROM events AS e WHERE e.game_id = g.id),"
             " COALESCE(g.head, '') FROM games AS g"
         )
-        with self._lock:
+        with self._read() as conn:
             if game_ids is None:
-                return [tuple(r) for r in self._conn.execute(sql + " ORDER BY g.id")]
+                return [tuple(r) for r in conn.execute(sql + " ORDER BY g.id")]
             out = []
             for game_id in game_ids:
-                row = self._conn.execute(sql + " WHERE g.id = ?", (game_id,)).fetchone()
+                row = conn.execute(sql + " WHERE g.id = ?", (game_id,)).fetchone()
                 if row is None:
                     raise GameNotFound(game_id)
                 out.append(tuple(row))
@@ -223,45 +221,17 @@ class SqliteVerify:
         list: the record verifies.  :class:`GameNotFound` for an unknown game."""
         out = self._file_findings()
         if game_ids is None:
-            with self._lock:
-                ids = [r[0] for r in self._conn.execute("SELECT id FROM games ORDER BY id")]
+            with self._read() as conn:
+                ids = [r[0] for r in conn.execute("SELECT id FROM games ORDER BY id")]
         else:
             ids = list(game_ids)
         for game_id in ids:
             out += self._game_findings(game_id)
         return out
 
-    def _file_findings(self) -> list[Finding]:
-        with self._lock:
-            integrity = [str(r[0]) for r in self._conn.execute("PRAGMA integrity_check")]
-            foreign = self._conn.execute("PRAGMA foreign_key_check").fetchall()
-            triggers = {
-                r[0]
-                for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-            }
-        out = [Finding(None, None, "integrity", line) for line in integrity if line != "ok"]
-        out += [
-            Finding(
-                None, None, "foreign_key", f"a row of {table} refers to a missing row of {parent}"
-            )
-            for table, _, parent, _ in foreign
-        ]
-        out += [
-            Finding(
-                None,
-                None,
-                "trigger",
-                f"the trigger {name} is missing: the store's refusals are off",
-            )
-            for name in TRIGGERS
-            if name not in triggers
-        ]
-        return out
-
     def _game_findings(self, game_id: str) -> list[Finding]:
         out = self.chain_findings(game_id)
-        with self._lock:
-            conn = self._conn
+        with self._read() as conn:
             kind, players, date, place, tags, headers_json, status, created = conn.execute(
                 "SELECT kind, players, date, place, tags, headers, status, created_at"
                 " FROM games WHERE id = ?",

@@ -23,7 +23,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from recorder import default_db_path
+from recorder.stores import default_place
 
 from . import db
 from .cache import ResponseCache, code_token
@@ -48,14 +48,14 @@ SECURITY_HEADERS = (
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the site.  ``DATABASE`` is the SQLite file (default: ``$TABLELOG_DB`` or
-    ``./data/tablelog.db``); ``PER_PAGE`` the games per list page; ``TIMELINE_CACHE``
-    how many folded games to keep; ``RESPONSE_CACHE_BYTES`` how many bytes of rendered
-    steps (pages and state JSON) to keep; ``STORE_PER_THREAD`` one connection per worker
-    thread instead of one per request."""
+    """Build the site.  ``DATABASE`` is the store, an SQLite file or a PostgreSQL URL
+    (default: ``$TABLELOG_DB`` or ``./data/tablelog.db``); ``PER_PAGE`` the games per
+    list page; ``TIMELINE_CACHE`` how many folded games to keep; ``RESPONSE_CACHE_BYTES``
+    how many bytes of rendered steps (pages and state JSON) to keep; ``STORE_PER_THREAD``
+    one connection per worker thread instead of one per request."""
     app = Flask(__name__)
     app.config.from_mapping(
-        DATABASE=str(default_db_path()),
+        DATABASE=str(default_place()),
         PER_PAGE=25,
         MAX_PER_PAGE=100,
         TIMELINE_CACHE=256,

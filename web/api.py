@@ -48,11 +48,11 @@ def _text(value: Any) -> Any:
 
 @bp.route("/games")
 def games() -> Response:
-    """``?player=&result=&order=&page=&per_page=``: the games, newest first (or by
+    """``?player=&result=&kind=&order=&page=&per_page=``: the games, newest first (or by
     ``order``: newest, oldest, activity, longest), with paging."""
     f = params.list_filters()
     store = get_store()
-    filters = {"player": f["player"], "result": f["result"]}
+    filters = {"player": f["player"], "result": f["result"], "kind": f["kind"]}
     total = store.count_games(**filters)
     per_page, page = f["per_page"], f["page"]
     rows = store.list_games(

@@ -9,8 +9,10 @@ take turns with it as the requests of a sync worker would, and share its folded 
 
 from __future__ import annotations
 
+import atexit
 import contextvars
 import functools
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -18,7 +20,8 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, g
 
-from recorder import EventStore
+from recorder import open_store
+from recorder.stores import is_postgres
 
 
 def _os_thread_local() -> Any:
@@ -34,24 +37,48 @@ _local = _os_thread_local()
 T = TypeVar("T")
 
 
+#: PostgreSQL stores by URL, one per process: a store is its pool of connections, which
+#: every thread and greenlet of the process shares.
+_shared: dict[tuple[int, str], Any] = {}
+_shared_lock = threading.Lock()
+
+
 def get_store() -> Any:
-    """The EventStore for the current request."""
+    """The store for the current request (``DATABASE``: a path or a URL)."""
     app = current_app
-    if app.config.get("STORE_PER_THREAD"):
-        return thread_store(str(app.config["DATABASE"]))
+    place = str(app.config["DATABASE"])
+    if app.config.get("STORE_PER_THREAD") or is_postgres(place):
+        return thread_store(place)
     if "store" not in g:
-        g.store = EventStore.open(str(app.config["DATABASE"]))
+        g.store = open_store(place)
     return g.store
 
 
 def thread_store(path: str) -> Any:
-    """This thread's long-lived EventStore over ``path``."""
+    """This thread's long-lived store over ``path`` (an SQLite file); for a PostgreSQL
+    URL, the process's one store (:func:`shared_store`)."""
+    if is_postgres(path):
+        return shared_store(path)
     stores: dict[str, Any] | None = getattr(_local, "stores", None)
     if stores is None:
         stores = _local.stores = {}
     store = stores.get(path)
     if store is None:
-        store = stores[path] = EventStore.open(path)
+        store = stores[path] = open_store(path)
+    return store
+
+
+def shared_store(url: str) -> Any:
+    """This process's store over the PostgreSQL database ``url`` (made on first use, and
+    again in a forked worker: a pool's connections do not survive a fork)."""
+    key = (os.getpid(), url)
+    with _shared_lock:
+        store = _shared.get(key)
+        if store is None:
+            store = _shared[key] = open_store(url)
+            # closed while the process can still do it (a pool left to the interpreter's
+            # end is finalized after gevent's hub is gone)
+            atexit.register(store.close)
     return store
 
 
@@ -85,7 +112,7 @@ def _gevent_pool() -> Any:
 def close_store(_exc: BaseException | None = None) -> None:
     """Close the request's store (teardown); per-thread stores stay open."""
     store = g.pop("store", None)
-    if store is not None:
+    if store is not None and not is_postgres(str(current_app.config["DATABASE"])):
         store.close()
 
 

@@ -55,11 +55,12 @@ from flask import (
     url_for,
 )
 
-from recorder import EventStore
+from recorder import open_store
+from recorder.stores import is_postgres
 
 from . import params
 from .db import get_store, thread_store
-from .watch import SqlitePoller, StepHub, hub_for
+from .watch import PostgresListener, SqlitePoller, StepHub, hub_for
 
 bp = Blueprint("live", __name__, url_prefix="/api")
 
@@ -71,7 +72,8 @@ DEFAULTS = {
     "LIVE_HEARTBEAT_SECONDS": 15.0,
     # how long one stream lasts before the browser is left to reconnect
     "LIVE_STREAM_SECONDS": 300.0,
-    # how often the SQLite watcher looks for commits
+    # how often the SQLite watcher looks for commits (the PostgreSQL one is told of them,
+    # and looks this often for games newly followed)
     "LIVE_POLL_SECONDS": 0.1,
     # at most this many open streams per process (None: no cap); a server with a fixed
     # pool of threads (waitress) sets it so that streams leave threads for pages
@@ -91,6 +93,8 @@ def hub() -> StepHub:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     path = str(app.config["DATABASE"])
     interval = float(app.config["LIVE_POLL_SECONDS"])
+    if is_postgres(path):
+        return hub_for(app, lambda: PostgresListener(path, interval))
     return hub_for(app, lambda: SqlitePoller(path, interval))
 
 
@@ -215,10 +219,10 @@ def _stream_store() -> Iterator[Any]:
     """The store a stream reads for its whole life: its thread's (``STORE_PER_THREAD``),
     else one of its own (the request's is closed once the view has returned)."""
     path = str(current_app.config["DATABASE"])
-    if current_app.config.get("STORE_PER_THREAD"):
+    if current_app.config.get("STORE_PER_THREAD") or is_postgres(path):
         yield thread_store(path)
         return
-    store = EventStore.open(path)
+    store = open_store(path)
     try:
         yield store
     finally:

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 from . import boards, params, picker
 from .db import get_store
 from .picker import picker_groups
-from .setup_form import SETUPS, SetupForm, board_facts, kinds, slot_name
+from .setup_form import SetupForm, board_facts, kinds, slot_name
 
 bp = Blueprint("newgame", __name__)
 
@@ -35,17 +35,17 @@ SESSION_FORMS_MAX = 8
 
 
 def _kind(value: str | None) -> str:
-    kind = (value or "").strip() or next(iter(SETUPS))
-    if kind not in SETUPS:
+    known = [k for k, _ in kinds()]
+    kind = (value or "").strip() or known[0]
+    if kind not in known:
         abort(400, description=f"kind: {kind[:40]!r} is not a game this page sets up")
     return kind
 
 
 def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) -> Any:
     rules = form.rules
-    setup = form.setup
     max_seats = rules.seats.maximum
-    levels = [row.level for row in setup.rows]
+    levels = [row.level or 0 for row in form.rows]
     groups = picker_groups(rules, levels)
     drawn = {c["id"]: c["html"] for g in groups for c in g["cards"]}
     rows = [
@@ -58,14 +58,14 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
                     "value": form.values.get(slot_name(row, i), ""),
                     "card": drawn.get(form.values.get(slot_name(row, i), "").strip()),
                 }
-                for i in range(1, row.slots(max_seats) + 1)
+                for i in range(1, row.needed(max_seats) + 1)
             ],
             "min_slots": row.needed(rules.seats.minimum),
         }
-        for row in setup.rows
+        for row in form.rows
     ]
     board = None
-    if setup.board:
+    if form.board_line is not None:
         facts = board_facts(rules.kind)
         board = {
             **facts,
@@ -86,7 +86,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
         rows=rows,
         board=board,
         groups=groups,
-        privileges=setup.privileges,
+        note=rules.setup_note,
         ask_secret=not may_create,
     )
     return html, status
@@ -94,7 +94,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
 
 @bp.route("/games/new", methods=["GET"])
 def new() -> Any:
-    """The new-game page for ``?kind=`` (Splendor Duel by default)."""
+    """The new-game page for ``?kind=`` (the first game the form sets up by default)."""
     from . import auth
 
     rules = boards.rules(_kind(request.args.get("kind")))

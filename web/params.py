@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import abort, current_app, request
 
+from engine.games import GAMES
 from recorder import GameNotFound
 from recorder.listing import ORDERS
 
@@ -32,8 +33,8 @@ def int_arg(
 
 
 def list_filters() -> dict[str, Any]:
-    """The games-list filters, order and paging: ``player``, ``result``, ``order``,
-    ``page``, ``per_page``."""
+    """The games-list filters, order and paging: ``player``, ``result``, ``kind``,
+    ``order``, ``page``, ``per_page``."""
     player = (request.args.get("player") or "").strip()
     if len(player) > 100:
         abort(400, description="parameter 'player': at most 100 characters")
@@ -43,6 +44,12 @@ def list_filters() -> dict[str, Any]:
             400,
             description=f"parameter 'result': one of {', '.join(RESULT_FILTERS)}, "
             f"got {result[:40]!r}",
+        )
+    kind = (request.args.get("kind") or "").strip()
+    if kind and kind not in GAMES:
+        abort(
+            400,
+            description=f"parameter 'kind': one of {', '.join(GAMES)}, got {kind[:40]!r}",
         )
     order = (request.args.get("order") or "").strip()
     if order and order not in ORDERS:
@@ -58,6 +65,7 @@ def list_filters() -> dict[str, Any]:
     return {
         "player": player or None,
         "result": result or None,
+        "kind": kind or None,
         "order": order or None,
         "page": page,
         "per_page": per_page,

@@ -18,8 +18,9 @@ log = logging.getLogger("tablelog.web")
 
 #: The repository's sample games.
 FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
-#: Where ``tablelog serve`` finds its sample games: every game's fixtures.
-SAMPLE_DIRS = (FIXTURES_DIR, FIXTURES_DIR.parent / "splendor" / "games")
+#: Where ``tablelog serve`` finds its sample games: every game's fixtures (``fixtures/games``
+#: and each game's own ``fixtures/<game>/games``).
+SAMPLE_DIRS = (FIXTURES_DIR, *sorted(FIXTURES_DIR.parent.glob("*/games")))
 
 #: Who plays the simulated games: each game seats the next few, in turn.
 SIMULATED_PLAYERS = (

@@ -42,8 +42,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games import get_game
-from engine.protocol import GameRules
+from engine.games import GAMES, get_game
+from engine.protocol import GameRules, SetupLine
 
 from .picker import PickError, resolve
 
@@ -53,64 +53,24 @@ MAX_PLACE = 100
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-@dataclass(frozen=True)
-class CardRow:
-    """One setup line of cards: its notation ``word``, the ``label`` the form shows, the
-    cards' ``level`` (0: classic Splendor's nobles) and how many (``count``; None: one
-    more than the players, as the nobles)."""
-
-    word: str
-    label: str
-    level: int
-    count: int | None
-
-    def needed(self, players: int) -> int:
-        """How many cards this line holds at a table of ``players``."""
-        return players + 1 if self.count is None else self.count
-
-    def slots(self, seats_max: int) -> int:
-        """How many fields the form has for this line (the most any table needs)."""
-        return self.needed(seats_max)
+def card_rows(rules: GameRules) -> list[SetupLine]:
+    """The game's setup lines of cards, in the order the table lays them out."""
+    return [line for line in rules.setup_lines if line.cards]
 
 
-@dataclass(frozen=True)
-class GameSetup:
-    """What a game's setup asks for: the board's tokens in spiral order (Splendor
-    Duel), the lines of cards in the order the table lays them out, and whether the
-    Privileges are dealt (the first player's opponent holds one)."""
-
-    board: bool
-    rows: tuple[CardRow, ...]
-    privileges: bool
-
-
-#: The setups the form knows, by game kind (the same lines as ``tablelog new`` asks).
-SETUPS: dict[str, GameSetup] = {
-    "splendor-duel": GameSetup(
-        board=True,
-        rows=(
-            CardRow("level3", "Level 3", 3, 3),
-            CardRow("level2", "Level 2", 2, 4),
-            CardRow("level1", "Level 1", 1, 5),
-        ),
-        privileges=True,
-    ),
-    "splendor": GameSetup(
-        board=False,
-        rows=(
-            CardRow("nobles", "Nobles", 0, None),
-            CardRow("level3", "Level 3", 3, 4),
-            CardRow("level2", "Level 2", 2, 4),
-            CardRow("level1", "Level 1", 1, 4),
-        ),
-        privileges=False,
-    ),
-}
+def board_line(rules: GameRules) -> SetupLine | None:
+    """The game's setup line of the board's tokens, if it has one (Splendor Duel)."""
+    return next((line for line in rules.setup_lines if line.tokens), None)
 
 
 def kinds() -> list[tuple[str, str]]:
-    """The game kinds the form can set up, with their titles."""
-    return [(kind, get_game(kind).title) for kind in SETUPS]
+    """The game kinds the form can set up (those whose setup lines it can ask), with
+    their titles."""
+    return [
+        (kind, rules.title)
+        for kind, rules in GAMES.items()
+        if all(line.cards or line.tokens for line in rules.setup_lines)
+    ]
 
 
 @functools.cache
@@ -138,7 +98,7 @@ def board_facts(kind: str) -> dict[str, Any]:
     return {"squares": squares, "tokens": tokens, "size": len(squares)}
 
 
-def slot_name(row: CardRow, i: int) -> str:
+def slot_name(row: SetupLine, i: int) -> str:
     """The field of the ``i``-th card (from 1) of ``row``: ``level2_3``."""
     return f"{row.word}_{i}"
 
@@ -165,8 +125,14 @@ class SetupForm:
     lines: dict[int, str] = field(default_factory=dict)
 
     @property
-    def setup(self) -> GameSetup:
-        return SETUPS[self.rules.kind]
+    def rows(self) -> list[SetupLine]:
+        """The setup lines of cards the form has slots for."""
+        return card_rows(self.rules)
+
+    @property
+    def board_line(self) -> SetupLine | None:
+        """The setup line of the board's tokens (the form's ``board`` field), if any."""
+        return board_line(self.rules)
 
     @classmethod
     def blank(cls, rules: GameRules, today: _dt.date | None = None) -> SetupForm:
@@ -181,7 +147,7 @@ class SetupForm:
         form = cls(rules, kept)
         form._read_players()
         form._read_date_place()
-        if form.setup.board:
+        if form.board_line is not None:
             form._read_board()
         form._read_cards()
         return form
@@ -273,10 +239,10 @@ class SetupForm:
     def _read_cards(self) -> None:
         players = max(len(self.names), self.rules.seats.minimum)
         taken: dict[str, str] = {}  # card id → the field that holds it
-        for row in self.setup.rows:
+        for row in self.rows:
             need = row.needed(players)
             ids: list[str] = []
-            for i in range(1, row.slots(self.rules.seats.maximum) + 1):
+            for i in range(1, row.needed(self.rules.seats.maximum) + 1):
                 key = slot_name(row, i)
                 text = self._get(key)
                 where = f"{row.label}, card {i}"
@@ -287,7 +253,7 @@ class SetupForm:
                         )
                     continue
                 try:
-                    card = resolve(self.rules, text, row.level)
+                    card = resolve(self.rules, text, row.level or 0)
                 except PickError as err:
                     self.errors[key] = f"{where}: {err}"
                     continue
@@ -314,15 +280,15 @@ class SetupForm:
         out.append(f'[First "{self.first + 1}"]')
         self.lines[len(out)] = "first"
         out.append("")
-        if self.setup.board:
-            out.append(f"board   {self.board}")
-            self.lines[len(out)] = "board"
-        for row in self.setup.rows:
-            out.append(f"{row.word:<7} {' '.join(self.cards[row.word])}")
-            self.lines[len(out)] = slot_name(row, 1)
-        if self.setup.privileges:
-            held = [0 if seat == self.first else 1 for seat in range(len(self.names))]
-            out.append("privileges " + " ".join(map(str, held)))
+        for line in self.rules.setup_lines:
+            if line.tokens:
+                out.append(f"{line.word:<7} {self.board}")
+                self.lines[len(out)] = "board"
+            else:
+                out.append(f"{line.word:<7} {' '.join(self.cards[line.word])}")
+                self.lines[len(out)] = slot_name(line, 1)
+        for text in self.rules.setup_after(self.first, len(self.names)):
+            out.append(text)  # what follows from who starts
             self.lines[len(out)] = "first"
         return "\n".join(out) + "\n"
 
@@ -356,15 +322,16 @@ class SetupForm:
     def _field_of_violation(self, v: Mapping[str, Any]) -> str:
         code = str(v.get("code", ""))
         message = str(v.get("message", ""))
-        if "token" in code and self.setup.board:
+        if "token" in code and self.board_line is not None:
             return "board"
-        for row in self.setup.rows:
+        for row in self.rows:
             for i, cid in enumerate(self.cards.get(row.word, ()), start=1):
                 if cid in message:
                     return slot_name(row, i)
-        if "privilege" in code:
-            return "first"
+        after = {t.split()[0] for t in self.rules.setup_after(self.first, len(self.names)) if t}
+        if any(word in code for word in after):
+            return "first"  # a line that follows from who starts
         return "form"
 
 
-__all__ = ["SETUPS", "CardRow", "GameSetup", "SetupForm", "board_facts", "kinds", "slot_name"]
+__all__ = ["SetupForm", "board_facts", "board_line", "card_rows", "kinds", "slot_name"]

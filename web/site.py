@@ -16,9 +16,9 @@ from . import boards, params
 from .cache import cached_answer
 from .db import get_store
 from .images import svg_to_png
-from .move_list import mark_current, move_list
+from .move_list import mark_current, move_list, turn_groups, turn_steps
 from .moves import check_text
-from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary
+from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
 
 bp = Blueprint("site", __name__)
@@ -26,11 +26,11 @@ bp = Blueprint("site", __name__)
 
 @bp.route("/")
 def games() -> str:
-    """The games list, newest first, with its player and result filters and orders;
+    """The games list, newest first, with its player, result and game filters and orders;
     filtered by a player, what their games add up to."""
     f = params.list_filters()
     store = get_store()
-    filters = {"player": f["player"], "result": f["result"]}
+    filters = {"player": f["player"], "result": f["result"], "kind": f["kind"]}
     total = store.count_games(**filters)
     per_page = f["per_page"]
     pages = max(1, (total + per_page - 1) // per_page)
@@ -38,7 +38,7 @@ def games() -> str:
     rows = store.list_games(
         **filters, order=f["order"], limit=per_page, offset=(page - 1) * per_page
     )
-    keep = {k: f[k] for k in ("player", "result", "order") if f[k]}
+    keep = {k: f[k] for k in ("player", "result", "kind", "order") if f[k]}
     if per_page != current_app.config["PER_PAGE"]:
         keep["per_page"] = per_page
     return render_template(
@@ -49,6 +49,8 @@ def games() -> str:
         pages=pages,
         player=f["player"] or "",
         result=f["result"] or "",
+        kind=f["kind"] or "",
+        kinds=kind_labels(),
         order=f["order"] or DEFAULT_ORDER,
         orders=ORDER_LABELS,
         stats=store.player_stats(f["player"]) if f["player"] else None,
@@ -182,6 +184,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         board=boards.folder(kind),
         pieces=boards.pieces(kind),
         moves_html=_moves_html(tl, n),
+        turns=_turns(tl, n),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
         head=tl.row.head,
@@ -213,6 +216,16 @@ def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
             if str(key).lower() not in SPOILERS:
                 out.append((str(key), str(value)))
     return out
+
+
+def _turns(tl: Timeline, step: int) -> dict[str, int | None]:
+    """The steps the "previous turn" and "next turn" links lead to from ``step``: the
+    first step of a turn, as the move list groups them."""
+    starts = tl.memo.get("turn-starts")
+    if starts is None:
+        starts = tl.memo["turn-starts"] = [g[0].step for g in turn_groups(tl.entries)]
+    prev, nxt = turn_steps(starts, step, tl.last_step)
+    return {"prev": prev, "next": nxt}
 
 
 def _moves_html(tl: Timeline, step: int) -> Markup:

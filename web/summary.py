@@ -20,6 +20,14 @@ RESULT_LABELS = {
 }
 RESULT_FILTERS = tuple(RESULT_LABELS)
 
+
+def kind_labels() -> dict[str, str]:
+    """The games list's kind filter: each game the site knows, by its title."""
+    from engine.games import GAMES
+
+    return {kind: rules.title for kind, rules in GAMES.items()}
+
+
 #: The games list's orders (recorder.listing.ORDERS), as the list offers them.
 ORDER_LABELS = {
     "newest": "newest first",
@@ -47,6 +55,7 @@ def game_summary(row: Any) -> dict[str, Any]:
     return {
         "id": row.id,
         "kind": row.kind,
+        "title": boards.rules(row.kind).title,
         "names": names,
         "date": date if isinstance(date, str) else "",
         "place": headers.get("place") if isinstance(headers.get("place"), str) else "",

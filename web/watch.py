@@ -11,10 +11,11 @@ only the streams of that game.
 The source for SQLite is :class:`SqlitePoller`: a thread (a greenlet when gevent has
 patched the process) with its own connection that asks ``PRAGMA data_version`` every
 100 ms (a change means another connection committed) and only then reads the step counts
-of the watched games, in one query.  A PostgreSQL store would give the hub another
-source, one that ``LISTEN``\\s and calls :meth:`StepHub.moved` with each notification's
-game and step count: a source is any object with ``run(hub)`` (loop until
-``hub.closed``) — see :class:`StepSource`.
+of the watched games, in one query.  The source for PostgreSQL is
+:class:`PostgresListener`: a connection of its own that ``LISTEN``\\s for the store's
+notifications (each committed append, from any server on the database, names its game
+and step count) and calls :meth:`StepHub.moved` with them.  A source is any object with
+``run(hub)`` (loop until ``hub.closed``) — see :class:`StepSource`.
 
 >>> hub = StepHub()
 >>> with hub.watch("g1"):
@@ -168,6 +169,40 @@ class SqlitePoller:
             time.sleep(self.interval)
 
 
+class PostgresListener:
+    """A source over a PostgreSQL database: the store's notifications of appends
+    (:func:`recorder.postgres.listen`), so a move logged through any server wakes the
+    streams of every server; every ``interval`` seconds, the step counts of games newly
+    followed (and of all followed games after the connection was made again)."""
+
+    def __init__(self, url: str, interval: float = POLL_SECONDS):
+        self.url = url
+        self.interval = interval
+
+    def run(self, hub: StepHub) -> None:
+        from recorder.postgres import listen
+
+        known: set[str] = set()
+
+        def tick(counts: Callable[[list[str]], dict[str, int]]) -> None:
+            games = hub.watched()
+            known.intersection_update(games)
+            fresh = [g for g in games if g not in known]
+            if fresh:
+                for game_id, steps in counts(fresh).items():
+                    hub.moved(game_id, steps)
+                known.update(fresh)
+
+        listen(
+            self.url,
+            hub.moved,
+            lambda: hub.closed,
+            tick=tick,
+            reconnected=known.clear,
+            timeout=self.interval,
+        )
+
+
 def _step_counts(conn: sqlite3.Connection, games: list[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for first in range(0, len(games), 500):
@@ -211,4 +246,12 @@ def stop_hub(key: Any) -> None:
         found[1].close()
 
 
-__all__ = ["POLL_SECONDS", "SqlitePoller", "StepHub", "StepSource", "hub_for", "stop_hub"]
+__all__ = [
+    "POLL_SECONDS",
+    "PostgresListener",
+    "SqlitePoller",
+    "StepHub",
+    "StepSource",
+    "hub_for",
+    "stop_hub",
+]

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import Card, Choice, ParsedGame, Status, Verdict
+from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -37,6 +37,29 @@ class Splendor:
     payload_version = _events.PAYLOAD_VERSION
     seats = SEATS
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
+
+    #: The setup as the table lays it out (rulebook, "Game setup"): the nobles (one more
+    #: than the players), then four face-up cards of each level, level 3 first.
+    setup_lines: Sequence[SetupLine] = (
+        SetupLine("nobles", "Nobles", "Nobles revealed", 0, 1, per_seat=1),
+        SetupLine("level3", "Level 3", "Level 3 cards face up, left to right", 3, 4),
+        SetupLine("level2", "Level 2", "Level 2 cards face up, left to right", 2, 4),
+        SetupLine("level1", "Level 1", "Level 1 cards face up, left to right", 1, 4),
+    )
+    setup_note = (
+        "The bank holds the rulebook's tokens for the number of players "
+        "(4, 5 or 7 of each gem colour, 5 Gold)."
+    )
+    #: What only the table sees (the card turned face up to refill the display, a blind
+    #: reserve shown) and the noble a player chooses when several may visit.
+    table_questions: Sequence[TableQuestion] = (
+        TableQuestion("reveal", "Card turned face up into the display (id or what is printed)"),
+        TableQuestion("id", "A blind reserve, shown (id or what is printed)"),
+        TableQuestion("noble", "The noble who visits (id or what is printed)"),
+    )
+
+    def setup_after(self, first: int, players: int) -> list[str]:
+        return []
 
     def new_state(self, names: Sequence[str] | None = None) -> State:
         return State(self.seats.names(names))

@@ -4,15 +4,29 @@
 ['3-04']
 >>> [c.id for c in find("2-05")]
 ['2-05']
+>>> [c.id for c in find("L1 black 1pt")]
+['1-40']
+>>> find("purple")
+Traceback (most recent call last):
+...
+engine.splendor.lookup.CardQueryError: 'purple' is not something printed on a card \
+(colours, level 2 / L2, 3 points / 3pt, noble, cost W3 B1, requires B4 G4, or an id)
 """
 
 from __future__ import annotations
 
 import re
 
+from ..errors import EngineError
 from ..protocol import Card
-from .catalogue import CARDS, NOBLES
+from .catalogue import CARDS, COLOR_NAMES, NOBLES
 from .state import State
+
+
+def _by_name(counts: tuple[int, ...]) -> dict[str, int]:
+    """Counts per colour by the colour's name, zeros left out (``{"white": 3}``)."""
+    return {COLOR_NAMES[c]: n for c, n in enumerate(counts) if n}
+
 
 #: Every card and noble as a look-up record (the words are the card's description).
 CATALOGUE: dict[str, Card] = {
@@ -21,18 +35,36 @@ CATALOGUE: dict[str, Card] = {
             cid,
             c.level,
             c.describe(),
-            {"color": c.color, "points": c.points, "cost": c.cost},
+            {
+                "color": COLOR_NAMES[c.color],
+                "bonus": 1,
+                "points": c.points,
+                "cost": _by_name(c.cost),
+            },
         )
         for cid, c in CARDS.items()
     },
-    **{nid: Card(nid, 0, n.describe(), {"points": n.points}) for nid, n in NOBLES.items()},
+    **{
+        nid: Card(nid, 0, n.describe(), {"points": n.points, "requires": _by_name(n.requires)})
+        for nid, n in NOBLES.items()
+    },
 }
 
 
+class CardQueryError(EngineError, ValueError):
+    """A query word that is not something printed on a card or a noble."""
+
+
 def _words(text: str) -> list[str]:
-    """Lower-case words with ``level 3`` and ``5 points`` each read as one word."""
-    text = re.sub(r"level (\d)", r"level\1", text.lower())
-    return re.sub(r"(\d+) points?", r"\1points", text).split()
+    """Lower-case words with ``level 3`` (or ``L3``) and ``5 points`` (``1 point``,
+    ``5pt``) each read as one word."""
+    text = re.sub(r"\b(?:level |l)(\d)\b", r"level\1", text.lower())
+    return re.sub(r"\b(\d+) ?(?:points?|pts?)\b", r"\1points", text).split()
+
+
+#: Every word of every card's and noble's description.
+_VOCABULARY = frozenset(w for c in CATALOGUE.values() for w in _words(c.words))
+_HELP = "colours, level 2 / L2, 3 points / 3pt, noble, cost W3 B1, requires B4 G4, or an id"
 
 
 def _matches(words: str, query: list[str]) -> bool:
@@ -47,6 +79,9 @@ def find(query: str, state: State | None = None) -> list[Card]:
     if q in CATALOGUE:
         return [CATALOGUE[q]]
     words = _words(q)
+    for word in words:
+        if word not in _VOCABULARY:
+            raise CardQueryError(f"{word!r} is not something printed on a card ({_HELP})")
     found = [c for c in CATALOGUE.values() if _matches(c.words, words)]
     if state is not None:
         unseen = set().union(*state.unseen)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import Card, Choice, ParsedGame, Status, Verdict
+from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -37,6 +37,37 @@ class SplendorDuel:
     payload_version = _events.PAYLOAD_VERSION
     seats = SEATS
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
+
+    #: The setup as the table lays it out (rulebook p.2): the board, then the pyramid.
+    setup_lines: Sequence[SetupLine] = (
+        SetupLine(
+            "board",
+            "Board",
+            "The board's 25 tokens in spiral order from the centre (W B G R K P Y)",
+            tokens=True,
+        ),
+        SetupLine("level3", "Level 3", "Level 3 cards in the pyramid, left to right", 3, 3),
+        SetupLine("level2", "Level 2", "Level 2 cards, left to right", 2, 4),
+        SetupLine("level1", "Level 1", "Level 1 cards, left to right", 1, 5),
+    )
+    setup_note = "The player who does not start takes a Privilege (rulebook p.2)."
+    #: What only the table sees: the card turned into the pyramid, a blind reserve shown,
+    #: the tokens drawn from the bag onto the board.
+    table_questions: Sequence[TableQuestion] = (
+        TableQuestion("reveal", "Card revealed into the pyramid (id or what is printed)"),
+        TableQuestion("id", "The blind reserve, shown (id or what is printed)"),
+        TableQuestion(
+            "repl",
+            "Tokens drawn from the bag, in the spiral order of the empty spaces "
+            "(W B G R K P Y; - for none)",
+            card=False,
+        ),
+    )
+
+    def setup_after(self, first: int, players: int) -> list[str]:
+        """The Privilege the player who does not start holds (rulebook p.2)."""
+        held = ["0" if seat == first else "1" for seat in range(players)]
+        return ["privileges " + " ".join(held)]
 
     def new_state(self, names: Sequence[str] | None = None) -> State:
         return State(self.seats.names(names, 2))

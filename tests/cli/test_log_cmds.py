@@ -16,6 +16,8 @@ from recorder import EventStore
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted((ROOT / "fixtures" / "games").glob("*.tl"))
+#: Classic Splendor's games, 2 to 4 players.
+CLASSIC = sorted((ROOT / "fixtures" / "splendor" / "games").glob("*.tl"))
 OUTCOME = ("[Result", "[Victory")
 
 
@@ -43,7 +45,9 @@ def _steps(db: Path, game: str) -> int:
         return store.game(game).event_count
 
 
-@pytest.mark.parametrize("path", GAMES, ids=[p.name for p in GAMES])
+@pytest.mark.parametrize(
+    "path", GAMES + CLASSIC, ids=[f"{p.parent.parent.name}/{p.name}" for p in GAMES + CLASSIC]
+)
 def test_every_fixture_relogged_turn_by_turn_exports_as_its_file(path: Path, tmp_path: Path):
     db = tmp_path / "t.db"
     setup, turns = _split(path)
@@ -267,3 +271,75 @@ def test_key_gives_a_new_key_that_replaces_the_last(tmp_path: Path):
         assert not store.recorder_key_matches(game, key)
     missing = _run(db, "key", "nope")
     assert missing.exit_code == 1 and "no game 'nope'" in missing.output
+
+
+def test_new_asks_classic_splendor_for_its_players_and_its_display(tmp_path: Path):
+    """Three players (the fourth seat left empty), the nobles and the twelve cards by id
+    or description; the game is the fixture's, so every turn of it logs."""
+    db = tmp_path / "t.db"
+    answers = "\n".join(
+        [
+            "splendor",
+            "Chloe",
+            "Dana",
+            "Eli",
+            "",  # no fourth player
+            "Chloe",
+            "2026-10-16",
+            "Club house, Grenoble",
+            "N-06",
+            "noble B4",  # two fit (N-06 is taken, N-08 is left): found
+            "noble 3 points",  # seven fit: asked again
+            "N-01",
+            "N-04",
+            "3-19",
+            "3-02",
+            "3-16",
+            "3-08",
+            "2-18",
+            "2-08",
+            "2-12",
+            "2-29",
+            "1-09",
+            "L1 black",  # several fit: asked again
+            "1-37",
+            "1-05",
+            "1-17",
+            "",
+        ]
+    )
+    result = _run(db, "new", input=answers)
+    assert result.exit_code == 0, result.output
+    assert "N-08: N-08 noble 3 points requires B4 G4" in result.output
+    assert "cards fit; say more" in result.output
+    game = result.output.strip().splitlines()[-1]
+    path = ROOT / "fixtures" / "splendor" / "games" / "three-players.tl"
+    setup, turns = _split(path)
+    exported = _run(db, "export", game, "--format", "notation").output
+    laid_out = [line.split("{")[0].split() for line in setup.splitlines()[-4:]]
+    assert [line.split() for line in exported.splitlines()[9:13]] == laid_out
+    assert '[Player3 "Eli"]' in exported and "[Player4" not in exported
+    for line in turns[:6]:
+        assert _run(db, "log", game, line).exit_code == 0, line
+    exported = _run(db, "export", game, "--format", "notation").output
+    assert [line for line in exported.splitlines() if line[:1].isdigit()] == turns[:6]
+
+
+def test_cards_of_classic_splendor_and_only_unseen_ones_in_a_classic_game(tmp_path: Path):
+    db = tmp_path / "t.db"
+    found = _run(db, "cards", "--kind", "splendor", "level", "3", "red")
+    assert found.exit_code == 0, found.output
+    lines = found.output.splitlines()
+    assert lines[0].split() == ["id", "level", "colour", "bonus", "points", "cost"]
+    assert "3-16  3      red     1      5       7 green 3 red" in found.output  # as printed
+    assert lines[-1] == "4 cards"
+    nobles = _run(db, "cards", "--kind", "splendor", "noble", "requires", "B4")
+    assert nobles.output.splitlines()[0].split() == ["id", "level", "points", "requires"]
+    assert "N-06  0      3       4 white 4 blue" in nobles.output
+    setup, _ = _split(ROOT / "fixtures" / "splendor" / "games" / "three-players.tl")
+    game = _new(db, setup)
+    unseen = _run(db, "cards", "level", "3", "red", "--game", game, "--json")
+    ids = [c["id"] for c in json.loads(unseen.output)]
+    assert "3-16" not in ids and len(ids) == 3  # 3-16 lies in the display
+    wrong = _run(db, "cards", "--kind", "splendor", "crown")
+    assert wrong.exit_code == 1 and "'crown' is not something printed" in wrong.output

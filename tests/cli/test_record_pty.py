@@ -17,7 +17,7 @@ import pytest
 from recorder import EventStore
 from recorder.table import log, new_game
 
-from .test_record_session import OPENING, POINTS, setup_text
+from .test_record_session import CLASSIC, OPENING, POINTS, setup_text
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -38,6 +38,15 @@ def spawn(db: Path, game: str) -> pexpect.spawn:
     )
 
 
+def offered(child: pexpect.spawn, wanted: list[str]) -> str:
+    """Wait until the completion menu has shown every one of ``wanted``; what it showed."""
+    seen, menu = set(), ""
+    while len(seen) < len(wanted):
+        seen.add(wanted[child.expect_exact(wanted)])
+        menu += child.before
+    return menu
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_record_through_a_terminal(tmp_path: Path):
     db = tmp_path / "t.db"
@@ -51,11 +60,7 @@ def test_record_through_a_terminal(tmp_path: Path):
         child.expect_exact("8 Alice>")
         # TAB after "buy": the two purchases Alice can make, not the cards she cannot pay.
         child.send("buy\t")
-        wanted = ["buy 1-16 (W1 B1 G1 R1)", "buy 1-21 (W1 B1 G1 K1)"]
-        seen, menu = set(), ""
-        while len(seen) < len(wanted):
-            seen.add(wanted[child.expect_exact(wanted)])
-            menu += child.before
+        menu = offered(child, ["buy 1-16 (W1 B1 G1 R1)", "buy 1-21 (W1 B1 G1 K1)"])
         assert "buy 1-10" not in menu and "buy 1-12" not in menu and "take" not in menu
         child.send("\x15")  # Ctrl-U: clear the line
         child.send("buy 1-16 (W1 B1 G1 R1)\r")
@@ -92,3 +97,35 @@ def test_record_through_a_terminal(tmp_path: Path):
         child.close(force=True)
     with EventStore.open(db) as store:
         assert store.game(game).event_count == 11
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_record_classic_splendor_through_a_terminal(tmp_path: Path):
+    """Classic Splendor at the table: the compact table, TAB offers the reserves of the
+    cards typed, the card turned face up is taken by what is printed on it."""
+    db = tmp_path / "t.db"
+    with EventStore.open(db) as store:
+        game = new_game(store, setup_text(CLASSIC))
+        log(store, game, "take RR")
+
+    child = spawn(db, game)
+    try:
+        child.expect_exact("*Dana: 0 points")  # the compact table, whose turn it is
+        child.expect_exact("3 Dana>")
+        child.send("res 2-1\t")
+        menu = offered(child, ["res 2-18 +Y", "res 2-12 +Y"])
+        assert "take" not in menu and "res 2-08" not in menu
+        child.send("\x15")  # Ctrl-U: clear the line
+        child.send("res 2-18 +Y\r")
+        child.expect_exact("step 3: res 2-18 +Y")
+        child.expect_exact("reveal>")
+        child.send("red 2 points cost W1 B4 G2\r")
+        child.expect_exact("step 4: reveal 2-22")
+        child.expect_exact("5 Eli>")
+        child.sendintr()  # Ctrl-C: nothing is lost
+        child.expect_exact("resumes here")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    with EventStore.open(db) as store:
+        assert store.game(game).event_count == 4

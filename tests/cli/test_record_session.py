@@ -3,6 +3,7 @@ what it asks, what TAB offers, what each line logs."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,57 @@ def test_record_reads_its_lines_from_a_pipe(tmp_path: Path):
     assert result.output.rstrip().endswith(f"`tablelog record {gid}` resumes here")
     with EventStore.open(db) as s:
         assert s.game(gid).event_count == 3
+
+
+#: Classic Splendor, three players (Chloe, Dana, Eli), as the fixture was dealt.
+CLASSIC = ROOT / "fixtures" / "splendor" / "games" / "three-players.tl"
+
+
+def test_classic_splendor_at_the_table(store):
+    """One classic game logged as the table plays it: the compact table, TAB, the card
+    turned face up into the display by description, a blind reserve shown later (by
+    the seat that holds it), undo; then a noble chosen when two may visit."""
+    from engine.games import get_game
+
+    session = Session(store, new_game(store, setup_text(CLASSIC)))
+    text = "\n".join(session.opening())
+    assert "nobles N-06 N-08 N-01 N-04" in text and "*Chloe: 0 points" in text
+    assert "step 1, turn 1: Chloe must take gems" in text and session.prompt() == "2 Chloe> "
+    takes = [t for t, _ in session.completions("take R")]
+    assert takes == ["take RR"]  # the only take of two reds, or of red first
+    assert "step 2: take RR" in session.handle("take RR")
+    # A reserve from the display: the level-2 card that refills it is asked for.
+    assert [t for t, _ in session.completions("res 2-1")] == ["res 2-18 +Y", "res 2-12 +Y"]
+    out = session.handle("res 2-18 +Y")
+    assert "step 3: res 2-18 +Y" in out and session.prompt() == "reveal> "
+    assert out[-1] == session.question.prompt and "display" in out[-1]
+    unseen = [i for i, _ in session.completions("")]  # the level-2 cards still unseen
+    assert len(unseen) == 26 and all(i.startswith("2-") for i in unseen)
+    assert not {"2-18", "2-08", "2-12", "2-29"} & set(unseen)
+    assert [i for i, _ in session.completions("white cost G3")] == ["2-02"]
+    assert "2 cards fit" in session.handle("white 1 point")[0] and session.steps == 3
+    out = session.handle("red 2 points cost W1 B4 G2")  # 2-22, as printed
+    assert out[:2] == ["2-22: 2-22 level 2 red 2 points cost W1 B4 G2", "step 4: reveal 2-22"]
+    assert session.prompt() == "5 Eli> "
+    session.handle("take WW")
+    # A blind reserve, shown later: the card is asked for, logged with its holder's seat.
+    assert "step 6: res L2 +Y" in session.handle("res L2 +Y")
+    assert session.handle("id") == [session.question.prompt] and session.prompt() == "id> "
+    out = session.handle("2-01")
+    assert out[:2] == ["2-01: 2-01 level 2 white 1 point cost W2 B3 R3", "step 7: id 2-01 @1"]
+    assert session.prompt() == "8 Dana> "
+    out = session.handle("undo")  # the reserve, with what the table saw after it
+    assert out[0] == "step 8: undo (the game stands as after step 5)"
+    assert session.prompt() == "9 Chloe> "
+
+    # Two nobles may visit Bo: he chooses, by what is printed on the tile.
+    rules = get_game("splendor")
+    names = ["Ann", "Bo", "Cy"]
+    events = rules.random_game(random.Random(0), names)[:125]
+    session = Session(store, new_game(store, rules.write_game({"players": names}, events)))
+    assert session.standing().endswith("Bo must receive a noble: N-03 or N-04")
+    assert session.prompt() == "noble> " and "noble who visits" in session.opening()[-2]
+    assert [i for i, _ in session.completions("")] == ["N-03", "N-04"]
+    assert "2 cards fit" in session.handle("3 points")[0]
+    out = session.handle("requires B3 G3 R3")
+    assert out[:2] == ["N-04: N-04 noble 3 points requires B3 G3 R3", "step 126: noble N-04"]

@@ -172,7 +172,7 @@ def test_games_lists_and_filters(run, files):
     listing = run("games")
     assert listing.exit_code == 0
     header = listing.output.splitlines()[0].split()
-    assert header == ["id", "date", "players", "status", "result", "turns", "events"]
+    assert header == ["id", "game", "date", "players", "status", "result", "turns", "events"]
     assert listing.output.rstrip().endswith("2 games")
     only_cy = run("games", "--player", "cy")
     assert "Cy vs Ann" in only_cy.output and "Ann vs Bo" not in only_cy.output

@@ -2,10 +2,11 @@
 
 Every contract test talks to the store through the ``recorder`` fixture (a
 :class:`recorder.Recorder` opened by the ``backend`` fixture), which is parametrized by
-store implementation, as pyeventsourcing runs one test case per backend.  Only SQLite
-exists today; a PostgreSQL store would add one more :class:`Backend` (open a store, run
-raw SQL on a separate connection, damage a stored payload, name itself to a child
-process) and the whole suite runs against it.
+store implementation, as pyeventsourcing runs one test case per backend: SQLite (a real
+file) and PostgreSQL (a fresh schema of a throwaway cluster, tests/pgcluster.py).  A
+backend opens a store, runs raw SQL on a separate connection, changes the record behind
+the store's back, and names itself to a child process.  A test that holds only for one
+backend by nature (a file's PRAGMAs) says so with ``@pytest.mark.backends("sqlite")``.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from engine.splendor_duel import simulate
-from recorder import EventStore, Recorder
+from recorder import EventStore, Recorder, open_store
 from recorder.io import game_import_from_events
 
 HERE = Path(__file__).resolve().parent
@@ -153,17 +155,171 @@ class SqliteBackend:
     def integrity_check(self) -> str:
         return str(self.raw("PRAGMA integrity_check")[0][0])
 
+    def blob(self, data: bytes) -> str:
+        """``data`` as an SQL literal."""
+        return f"X'{data.hex()}'"
 
-BACKENDS = {"sqlite": SqliteBackend}
+    def columns(self, table: str) -> set[str]:
+        return {r[1] for r in self.raw(f"PRAGMA table_info({table})")}
+
+    def views(self) -> set[str]:
+        return {r[0] for r in self.raw("SELECT name FROM sqlite_master WHERE type = 'view'")}
 
 
-@pytest.fixture(params=sorted(BACKENDS))
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> SqliteBackend:
-    return BACKENDS[request.param](tmp_path)
+class PostgresBackend:
+    """The PostgreSQL store in a fresh schema of this test process's cluster."""
+
+    name = "postgresql"
+    integrity_errors: tuple[type[BaseException], ...] = (psycopg.errors.IntegrityError,)
+
+    def __init__(self, url: str):
+        self.url = url
+
+    @property
+    def spec(self) -> str:
+        return self.url
+
+    def open(self) -> Recorder:
+        store: Recorder = open_store(self.url)
+        return store
+
+    def raw(
+        self, sql: str, params: tuple[Any, ...] = (), *, recursive_triggers: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """Run SQL on a connection of its own (``?`` parameters, as the SQLite backend
+        takes them); ``recursive_triggers`` is SQLite's and means nothing here."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            cur = conn.execute(sql.replace("%", "%%").replace("?", "%s").encode(), params)
+            return cur.fetchall() if cur.description else []
+
+    def tamper(self, *statements: str, keep_triggers_off: bool = False) -> None:
+        """Change the record behind the store's back, as the tables' owner can: disable
+        the triggers and drop the CHECK constraints, run ``statements``, then enable the
+        triggers again (unless ``keep_triggers_off``) and restore the constraints
+        (validated where the rows still keep them, else NOT VALID), in one transaction."""
+        with psycopg.connect(self.url, autocommit=True) as conn, conn.transaction():
+            checks = conn.execute(
+                "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid)"
+                " FROM pg_constraint WHERE contype = 'c'"
+                " AND connamespace = current_schema()::regnamespace"
+            ).fetchall()
+            for table in ("events", "games"):
+                conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+            for table, name, _ in checks:
+                conn.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
+            for statement in statements:
+                conn.execute(statement.replace("%", "%%").encode())
+            if not keep_triggers_off:
+                for table in ("events", "games"):
+                    conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+            for table, name, definition in checks:
+                try:
+                    with conn.transaction():
+                        conn.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} {definition}")
+                except (psycopg.errors.CheckViolation, psycopg.errors.DataError):
+                    conn.execute(
+                        f"ALTER TABLE {table} ADD CONSTRAINT {name} {definition} NOT VALID"
+                    )
+
+    def game_tamper_statements(self, game_id: str) -> list[str]:
+        """Raw statements that would replace or delete a stored game, or change what it
+        is (its id, kind, players, headers or creation time)."""
+        g = game_id.replace("'", "''")
+        other = """'{"players":["Eve","Bo"]}'"""
+        return [
+            f"INSERT INTO games (id, kind, players, headers, status, created_at,"
+            f" last_activity) VALUES ('{g}', 'splendor-duel', '[\"Eve\",\"Bo\"]', {other},"
+            " 'finished', 'then', 'then') ON CONFLICT (id) DO UPDATE SET"
+            " players = excluded.players, headers = excluded.headers",
+            f"DELETE FROM games WHERE id = '{g}'",
+            "TRUNCATE games CASCADE",
+            f"UPDATE games SET id = 'other' WHERE id = '{g}'",
+            f"UPDATE games SET kind = 'splendor' WHERE id = '{g}'",
+            f"UPDATE games SET players = '[\"Eve\",\"Bo\"]' WHERE id = '{g}'",
+            f"UPDATE games SET headers = {other} WHERE id = '{g}'",
+            f"UPDATE games SET date = '1999-01-01' WHERE id = '{g}'",
+            f"UPDATE games SET place = 'elsewhere' WHERE id = '{g}'",
+            f"UPDATE games SET tags = '{{}}' WHERE id = '{g}'",
+            f"UPDATE games SET created_at = 'then' WHERE id = '{g}'",
+        ]
+
+    def tamper_statements(self, game_id: str) -> list[str]:
+        """Raw statements that would change, remove or replace a stored event."""
+        g = game_id.replace("'", "''")
+        take = """'{"type":"tokens_taken","spaces":["c3"]}'"""
+        return [
+            f"UPDATE events SET payload = '{{}}' WHERE game_id = '{g}' AND sequence = 2",
+            f"UPDATE events SET recorded_at = 'x' WHERE game_id = '{g}'",
+            f"DELETE FROM events WHERE game_id = '{g}' AND sequence = 2",
+            f"DELETE FROM events WHERE game_id = '{g}'",
+            "TRUNCATE events",
+            f"INSERT INTO events SELECT * FROM events WHERE game_id = '{g}' AND sequence = 2"
+            " ON CONFLICT (game_id, sequence) DO UPDATE SET payload = excluded.payload",
+            f"INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
+            f" recorded_at, hash) VALUES ('{g}', 2, 'other-id', 'tokens_taken', {take}, 1,"
+            f" 'now', sha256('x')) ON CONFLICT DO NOTHING",
+            f"INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
+            f" recorded_at, hash) VALUES ('{g}', 999, 'gap-id', 'tokens_taken', {take}, 1,"
+            " 'now', sha256('x'))",
+            f"DELETE FROM games WHERE id = '{g}'",
+        ]
+
+    def damage_payload(self, game_id: str, sequence: int, text: str) -> None:
+        """Overwrite one stored payload behind the store's back."""
+        literal = text.replace("'", "''")
+        self.tamper(
+            f"UPDATE events SET payload = '{literal}' WHERE game_id = '{game_id}'"
+            f" AND sequence = {int(sequence)}"
+        )
+
+    def blob(self, data: bytes) -> str:
+        return f"'\\x{data.hex()}'::bytea"
+
+    def columns(self, table: str) -> set[str]:
+        return {
+            r[0]
+            for r in self.raw(
+                "SELECT column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND table_name = ?",
+                (table,),
+            )
+        }
+
+    def integrity_check(self) -> str:
+        with self.open() as store:
+            return str(store.integrity_check())
+
+    def views(self) -> set[str]:
+        return {
+            r[0]
+            for r in self.raw(
+                "SELECT table_name FROM information_schema.views"
+                " WHERE table_schema = current_schema()"
+            )
+        }
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test using ``backend`` runs once per backend, or on those its
+    ``backends`` mark names."""
+    if "backend" in metafunc.fixturenames:
+        mark = metafunc.definition.get_closest_marker("backends")
+        names = mark.args if mark else BACKENDS
+        metafunc.parametrize("backend", names, indirect=True)
 
 
 @pytest.fixture
-def recorder(backend: SqliteBackend) -> Iterator[Recorder]:
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    if request.param == "sqlite":
+        return SqliteBackend(tmp_path)
+    return PostgresBackend(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def recorder(backend: Any) -> Iterator[Recorder]:
     """An open store of the backend under test (closed after the test)."""
     with backend.open() as s:
         yield s

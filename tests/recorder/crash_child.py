@@ -16,7 +16,7 @@ import os
 import random
 import sys
 
-from store_spec import open_store
+from store_spec import open_store_spec as open_store
 
 from engine.splendor_duel import events as ev
 from engine.splendor_duel import simulate

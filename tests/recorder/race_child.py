@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import sys
 
-from store_spec import open_store
+from store_spec import open_store_spec as open_store
 
 from engine.splendor_duel import events as ev
 from engine.splendor_duel import simulate

@@ -1,15 +1,11 @@
-"""Open a store from a spec string, in a child process (``sqlite:/path/to/file.db``).
-
-A PostgreSQL store would add its own prefix here, so the process tests run against it too.
-"""
+"""Open a store from a spec string, in a child process: ``sqlite:/path/to/file.db`` or a
+PostgreSQL URL, as :func:`recorder.open_store` reads them."""
 
 from __future__ import annotations
 
-from recorder import EventStore, Recorder
+from recorder import Recorder, open_store
 
 
-def open_store(spec: str) -> Recorder:
-    kind, _, where = spec.partition(":")
-    if kind == "sqlite":
-        return EventStore.open(where)
-    raise SystemExit(f"unknown store spec {spec!r}")
+def open_store_spec(spec: str) -> Recorder:
+    store: Recorder = open_store(spec)
+    return store

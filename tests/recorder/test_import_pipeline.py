@@ -181,6 +181,7 @@ def test_payloads_reach_the_database_exactly(store, backend):
 # --- the fallback ---------------------------------------------------------------------------
 
 
+@pytest.mark.backends("sqlite")  # PostgreSQL keeps its foreign keys whoever connects
 def test_an_unexpected_refusal_in_a_batch_costs_only_that_game(store, backend):
     # An event left behind for a game id that has no game row (written with foreign keys
     # off, as a SQLite shell would): the batch's insert of that game meets the append
@@ -300,6 +301,7 @@ def test_the_writer_thread_prompts_thread_switches_only_while_it_runs(store):
     assert not writer_threads()
 
 
+@pytest.mark.backends("sqlite")  # SQLite's write lock (PostgreSQL's faults: test_postgres.py)
 def test_a_failed_write_reaches_the_caller_and_writes_nothing_more(store, backend):
     store.db.execute("PRAGMA busy_timeout = 50")
     blocker = sqlite3.connect(backend.path, isolation_level=None)

@@ -200,24 +200,30 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
     insert = (
         "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
         ' recorded_at, hash) VALUES (?, 2, ?, \'player_resigned\', \'{"type":"player_resigned",'
-        "\"player\":0}', 1, 'now', zeroblob(32))"
+        f"\"player\":0}}', 1, 'now', {backend.blob(bytes(32))})"
     )
     # A derived-looking id must be its own place's.
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+    with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
         backend.raw(insert, (live, f"{gid}:2"))
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+    with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
         backend.raw(insert, (live, "live:3"))
     # A given id must be new, whatever the conflict clause.
-    for verb in ("INSERT", "INSERT OR REPLACE", "INSERT OR IGNORE"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            backend.raw(insert.replace("INSERT", verb, 1), (live, "given-1"))
+    if backend.name == "sqlite":
+        for verb in ("INSERT", "INSERT OR REPLACE", "INSERT OR IGNORE"):
+            with pytest.raises(backend.integrity_errors, match="append-only"):
+                backend.raw(insert.replace("INSERT", verb, 1), (live, "given-1"))
+    else:
+        with pytest.raises(backend.integrity_errors, match="events_by_given_id"):
+            backend.raw(insert, (live, "given-1"))
+        backend.raw(insert + " ON CONFLICT DO NOTHING", (live, "given-1"))  # nothing stored
+    assert [e.event_id for e in store.events(live)] == ["given-1"]
     backend.raw(insert, (live, "live:2"))
     assert [e.event_id for e in store.events(live)] == ["given-1", "live:2"]
 
 
 def test_a_fresh_database_keeps_players_as_rows_for_any_number_of_seats(store, backend):
-    columns = {row[1] for row in backend.raw("PRAGMA table_info(game_summaries)")}
-    assert not {"player_0", "player_1"} & columns
+    columns = backend.columns("game_summaries")
+    assert "winner_name" in columns and not {"player_0", "player_1"} & columns
     gid = store.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
     assert backend.raw("SELECT seat, name FROM game_players WHERE game_id = ?", (gid,)) == [
         (0, "Eve"),

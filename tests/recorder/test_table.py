@@ -12,8 +12,8 @@ import pytest
 from engine.corrections import CorrectionError, Retraction, fold
 from engine.games import get_game
 from recorder import EventStore, GameNotFound, StepOutOfRange
+from recorder.core import SNAPSHOT_EVERY
 from recorder.io import export_json, game_import_from_events, load_file, load_text
-from recorder.sqlite import SNAPSHOT_EVERY
 from recorder.table import StaleStep, new_game, pending, undo
 
 RULES = get_game("splendor-duel")

@@ -61,8 +61,9 @@ def test_the_page_the_api_and_the_cli_list_in_the_order_asked(db: Path) -> None:
     api = client.get("/api/games?order=longest&per_page=100").get_json()
     assert [g["id"] for g in api["games"]] == expected
     page = client.get("/?order=longest&per_page=100").get_data(as_text=True)
-    assert [page.index(f'/games/{gid}"') for gid in expected] == sorted(
-        page.index(f'/games/{gid}"') for gid in expected
+    # a finished game's link opens its start, one in progress where it stands
+    assert [page.index(f'href="/games/{gid}') for gid in expected] == sorted(
+        page.index(f'href="/games/{gid}') for gid in expected
     )
     assert '<option value="longest" selected>' in page
     assert client.get("/?order=sideways").status_code == 400
@@ -109,3 +110,33 @@ def test_a_player_is_found_whatever_the_case_and_accents(db: Path) -> None:
     assert client.get("/players/chloe").status_code == 200
     listed = CliRunner().invoke(cli, ["games", "--player", "CHLOE", "--db", str(db)])
     assert all(g["id"] in listed.output for g in exact)
+
+
+def test_the_page_the_api_and_the_cli_filter_by_the_game(db: Path) -> None:
+    client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
+    every = _rows(db)
+    classic = [r.id for r in every if r.kind == "splendor"]
+    assert len(classic) == 6 and len(every) > len(classic)
+    assert [r.id for r in _rows(db, kind="splendor")] == classic
+    api = client.get("/api/games?kind=splendor&per_page=100").get_json()
+    assert [g["id"] for g in api["games"]] == classic and api["total"] == len(classic)
+    assert {g["kind"] for g in api["games"]} == {"splendor"}
+    page = client.get("/?kind=splendor&per_page=100").get_data(as_text=True)
+    assert all(f'href="/games/{gid}' in page for gid in classic)
+    assert not any(f'href="/games/{r.id}' in page for r in every if r.kind != "splendor")
+    assert '<option value="splendor" selected>Splendor</option>' in page
+    assert '<option value="splendor-duel">Splendor Duel</option>' in page
+    assert page.count('<span class="game-title">Splendor</span>') == len(classic)
+    paged = client.get("/?kind=splendor&per_page=2").get_data(as_text=True)
+    assert 'rel="next" href="/?kind=splendor&amp;per_page=2&amp;page=2"' in paged
+    duel = client.get("/api/games?kind=splendor-duel&per_page=100").get_json()
+    assert duel["total"] == len(every) - len(classic)
+    bad = client.get("/?kind=chess")
+    assert bad.status_code == 400 and "parameter &#39;kind&#39;" in bad.get_data(as_text=True)
+    assert client.get("/api/games?kind=chess").status_code == 400
+    listed = CliRunner().invoke(cli, ["games", "--kind", "splendor", "--db", str(db)])
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert [line.split()[0] for line in lines[1:-1]] == classic
+    assert all(line.split()[1] == "Splendor" for line in lines[1:-1])
+    assert lines[-1] == "6 games"

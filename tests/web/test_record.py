@@ -249,14 +249,18 @@ def test_refusals_write_nothing(app: Any, made: dict[str, Any]) -> None:
     assert data["steps"] == 2 and data["recent"][-1]["flagged"] is True
 
 
-def test_classic_splendor_is_logged_by_typing(app: Any) -> None:
+def test_classic_splendor_is_logged_by_tapping_or_typing(app: Any) -> None:
     r = app.test_client().post("/api/games", json={"notation": CLASSIC})
     assert r.status_code == 201, r.get_data(as_text=True)
     made = r.get_json()
     client, token = _unlocked(app, made)
     page = client.get(f"/games/{made['id']}/record").get_data(as_text=True)
-    assert "for Splendor Duel so far" in page and _data(page)["taps"] is False
-    assert "data-target" not in page and _data(page)["choices"]
+    data = _data(page)
+    assert data["taps"] is True and data["choices"]
+    # every target of every choice is drawn on the table (the bank, cards, decks)
+    targets = {t for c in data["choices"] for t in c["targets"]}
+    assert targets and all(f'data-target="{t}"' in page for t in targets)
+    assert 'class="rec-form"' in page  # the typed form stays
     r = client.post(
         f"/games/{made['id']}/record",
         data={"move": "take WBG", "expect": "1", "csrf_token": token},

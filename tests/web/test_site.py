@@ -78,8 +78,8 @@ def test_games_list_pages(client: Any, store: Any) -> None:
     assert 'rel="next" href="/?page=2"' in first
     second = text(client.get("/?page=2"))
     assert 'rel="prev" href="/?page=1"' in second
-    ids_first = set(re.findall(r'href="/games/([0-9a-f]+)"', first))
-    ids_second = set(re.findall(r'href="/games/([0-9a-f]+)"', second))
+    ids_first = set(re.findall(r'href="/games/([0-9a-f]+)[/"]', first))
+    ids_second = set(re.findall(r'href="/games/([0-9a-f]+)[/"]', second))
     assert ids_first and ids_second and not ids_first & ids_second
 
 

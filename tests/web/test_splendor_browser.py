@@ -68,6 +68,23 @@ def test_a_four_player_game_replays_at_both_widths(
     try:
         page.goto(f"{server.url}/games/{gid}/step/60")
         _assert_seats_show_the_store(page, store, gid, 60)
+        # a legend of the four seats' colours, each the colour of its panel
+        assert page.locator(".seat-legend .seat").count() == 4
+        for seat in range(4):
+            dot = page.eval_on_selector(
+                f".seat-legend .seat-{seat} .seat-dot", "e => getComputedStyle(e).backgroundColor"
+            )
+            edge = page.eval_on_selector(
+                f'.player[data-seat="{seat}"]', "e => getComputedStyle(e).borderTopColor"
+            )
+            assert dot == edge
+        if label == "desktop":
+            # every panel's name, score and tokens on the first screen, beside the display
+            display = page.locator(".pyramid").bounding_box()
+            for seat in range(4):
+                tokens = page.locator(f'.player[data-seat="{seat}"] tr.tokens').bounding_box()
+                assert tokens["y"] + tokens["height"] <= height, seat
+                assert tokens["x"] >= display["x"] + display["width"], seat
         page.click('a[data-nav="next"]')
         page.wait_for_url("**/step/61")
         _assert_seats_show_the_store(page, store, gid, 61)

@@ -59,9 +59,12 @@
         form.querySelector('.choice[data-seat="1"] input').checked = true;
       }
     });
-    Array.prototype.forEach.call(form.querySelectorAll('.slot-row[data-per-player="true"]'), function (row) {
+    Array.prototype.forEach.call(form.querySelectorAll(".slot-row"), function (row) {
+      var perSeat = Number(row.getAttribute("data-per-seat"));
+      if (!perSeat) return;
+      var count = Number(row.getAttribute("data-count")) + perSeat * n;
       Array.prototype.forEach.call(row.querySelectorAll(".slot"), function (slot) {
-        var off = Number(slot.getAttribute("data-index")) > n + 1;
+        var off = Number(slot.getAttribute("data-index")) > count;
         slot.hidden = off;
         if (off) clearSlot(slot);
       });

@@ -8,9 +8,9 @@
   "use strict";
 
   // Families of decisions built by tapping pieces on the table.
-  var ON_TABLE = { take: 1, privilege: 1, reserve: 1, buy: 1, token: 1, royal: 1 };
+  var ON_TABLE = { take: 1, privilege: 1, reserve: 1, buy: 1, token: 1, royal: 1, noble: 1 };
   // Families offered as buttons in the sheet when due.
-  var AS_BUTTONS = { copy: 1, steal: 1, royal: 1, resign: 1 };
+  var AS_BUTTONS = { copy: 1, steal: 1, royal: 1, resign: 1, pass: 1 };
 
   var data = null;     // the page's JSON block
   var sel = [];        // the targets tapped so far (a multiset, in tapping order)
@@ -121,8 +121,12 @@
     r.querySelectorAll("[data-target]").forEach(function (e) {
       var t = e.getAttribute("data-target");
       var isSel = sel.indexOf(t) >= 0 && mode === null;
+      var picked = mode === null ? sel.filter(function (x) { return x === t; }).length : 0;
       e.classList.toggle("sel", isSel);
-      e.classList.toggle("lit", !isSel && !!lit[t]);
+      // lit: a tap adds it (again, when a decision takes two of it)
+      e.classList.toggle("lit", !!lit[t]);
+      if (picked > 1) e.setAttribute("data-picked", String(picked));
+      else e.removeAttribute("data-picked");
       e.classList.toggle("dim", !isSel && !lit[t] && !(next && e === next));
       e.classList.toggle("next", !!(next && e === next));
       e.setAttribute("aria-pressed", isSel ? "true" : "false");
@@ -278,6 +282,7 @@
     if (g.privilege) bits.push("your Privilege and a token to spend it");
     if (g.token) bits.push("the token the ability takes");
     if (g.royal) bits.push("a Royal card");
+    if (g.noble) bits.push("the noble who visits");
     if (!bits.length) return data.due;
     var s = bits.join(", ");
     return s.charAt(0).toUpperCase() + s.slice(1) + ".";
@@ -365,7 +370,7 @@
     box.appendChild(el("p", "hint", pickTitle));
     var search = el("input", "");
     search.type = "search";
-    search.placeholder = "search what is printed: green 3 crown";
+    search.placeholder = "search what is printed: green 3 points";
     search.value = query;
     search.setAttribute("aria-label", "search the cards");
     search.addEventListener("input", function () { query = search.value; fillList(list); });
@@ -416,7 +421,7 @@
       else if (g.reveal) {
         mode = "pick";
         pickList = data.choices.filter(function (c) { return c.group === "reveal"; });
-        pickTitle = "Which card was revealed into the pyramid? Tap it in the list.";
+        pickTitle = "Which card was turned face up? Tap it in the list.";
       }
     }
     paintTargets();
@@ -460,11 +465,13 @@
     }
     mode = null;
     chosen = null;
+    // A piece tapped again counts twice where a decision takes two of it (two red
+    // tokens of the bank), else it is let go.
     var i = sel.indexOf(target);
-    if (i >= 0) {
-      sel.splice(i, 1);
-    } else if (candidates(sel.concat([target])).length) {
+    if (candidates(sel.concat([target])).length) {
       sel = sel.concat([target]);
+    } else if (i >= 0) {
+      sel.splice(i, 1);
     } else if (candidates([target]).length) {
       sel = [target];
     } else {

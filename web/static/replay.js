@@ -1,4 +1,4 @@
-// tablelog replay: keyboard (← → Home End) and the step slider.  Every step is its own
+// tablelog replay: keyboard (← → Home End, Shift+← Shift+→ by turn) and the step slider.  Every step is its own
 // page, so links, the back and forward buttons and reading without JavaScript all work;
 // this script only adds shortcuts and keeps the scroll position while stepping.
 (function () {
@@ -94,8 +94,18 @@
 
     document.addEventListener("keydown", function (event) {
       var current = replay();
-      if (!current || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey ||
-          typing(event.target)) {
+      if (!current || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) {
+        return;
+      }
+      if (event.shiftKey) {
+        // by turn: where the page's "previous turn" and "next turn" links lead
+        var rel = event.key === "ArrowRight" ? "next-turn" : event.key === "ArrowLeft" ? "prev-turn" : null;
+        var link = rel && current.querySelector('a[data-nav="' + rel + '"]');
+        if (link) {
+          event.preventDefault();
+          remember(current);
+          window.location.assign(link.getAttribute("href"));
+        }
         return;
       }
       var step = parseInt(current.getAttribute("data-step"), 10);

@@ -53,8 +53,8 @@ def card(c: Mapping[str, Any], extra: str = "") -> Markup:
         f'<span class="card-points">{c["points"] or ""}</span>'
         f'<span class="card-bonus"><i class="gem g-{color}"></i></span></div>'
         f'<div class="card-body"><div class="card-marks"></div>'
-        f'<ul class="cost" aria-label="cost">{_pips(c["cost"])}</ul>'
-        f'<span class="card-id">{cid}</span></div></div>'
+        f'<ul class="cost" aria-label="cost">{_pips(c["cost"])}</ul></div>'
+        f'<span class="card-id">{cid}</span></div>'
     )
 
 

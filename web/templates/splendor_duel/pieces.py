@@ -26,7 +26,104 @@ from markupsafe import Markup, escape
 from .. import card_row
 
 _TOKENS: dict[tuple[str, str, str], Markup] = {}
-_CARDS: dict[tuple[str, str, str], Markup] = {}
+_CARDS: dict[tuple[str, str, str, bool], Markup] = {}
+
+#: The card abilities (rulebook p.8) drawn as the game's symbols (inline SVG, no font
+#: needed), with what each does in the rulebook's words.  The replay explains each on a
+#: tap (a popover, see :func:`symbol_tips`) and in its legend (:func:`symbol_legend`).
+_SVG = '<svg class="sym" viewBox="0 0 20 20" aria-hidden="true" focusable="false">{}</svg>'
+SYMBOLS: dict[str, tuple[str, str, str]] = {
+    "again": (
+        "Play again",
+        "Take another turn immediately after this one ends.",
+        _SVG.format(
+            '<path d="M15.6 12.2A6.2 6.2 0 1 1 14.3 5.6" fill="none" stroke="currentColor"'
+            ' stroke-width="2.4" stroke-linecap="round"/>'
+            '<path d="M11.2 1.8 17.6 2.6 15.4 8.6z" fill="currentColor"/>'
+        ),
+    ),
+    "wild": (
+        "Joker bonus",
+        "Place this card over one of your cards with a bonus: its bonus counts as that"
+        " card's colour. You cannot buy it without a card with a bonus.",
+        _SVG.format(
+            '<path d="M10 1 1 10h9z" fill="#2563c9"/><path d="M10 1l9 9h-9z" fill="#1e9a56"/>'
+            '<path d="M19 10l-9 9v-9z" fill="#d2382e"/><path d="M1 10l9 9v-9z" fill="#2b2727"/>'
+            '<path d="M10 7.5l2.5 2.5-2.5 2.5-2.5-2.5z" fill="#f4f0e6"/>'
+            '<path d="M10 1l9 9-9 9-9-9z" fill="none" stroke="#fff" stroke-width="1"/>'
+        ),
+    ),
+    "token": (
+        "Take a token",
+        "Take 1 token of this card's colour from the board (none left: nothing happens).",
+        _SVG.format(
+            '<circle class="disc" cx="10" cy="10" r="8.2"/>'
+            '<path class="plus" d="M10 5.5v9M5.5 10h9" stroke-width="2.6"/>'
+        ),
+    ),
+    "privilege": (
+        "Take a Privilege",
+        "Take 1 Privilege; if none is left above the board, take 1 from your opponent.",
+        _SVG.format(
+            '<rect x="4" y="2" width="12" height="16" rx="2.5" fill="#f6e2b3" stroke="#a68447"'
+            ' stroke-width="1.6"/><path d="M7 7h6M7 10h6M7 13h4" stroke="#a68447"'
+            ' stroke-width="1.4"/>'
+        ),
+    ),
+    "steal": (
+        "Take from your opponent",
+        "Take 1 Gem or Pearl token from your opponent (never a Gold one).",
+        _SVG.format(
+            '<circle cx="13.5" cy="10" r="5.5" fill="#8d86c9"/>'
+            '<path d="M10.5 10H2.2M5.6 6.4 2 10l3.6 3.6" fill="none" stroke="currentColor"'
+            ' stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>'
+        ),
+    ),
+    "crown": (
+        "Crowns",
+        "Your 3rd and your 6th Crown each bring a Royal card; 10 Crowns win the game.",
+        '<span class="sym crown-sym" aria-hidden="true">♛</span>',
+    ),
+}
+
+
+def symbol(name: str, tips: bool, count: int = 1) -> str:
+    """The symbol ``name`` (``count`` times): a button that opens its explanation when
+    ``tips`` (the replay), else a plain mark with the explanation as its label."""
+    title, about, drawn = SYMBOLS[name]
+    label = escape(f"{title}: {about}" if count == 1 else f"{count} {title}: {about}")
+    inner = drawn * count
+    if tips:
+        return (
+            f'<button type="button" class="ability ab-{name}" popovertarget="tip-{name}"'
+            f' aria-label="{label}">{inner}</button>'
+        )
+    return f'<span class="ability ab-{name}" role="img" aria-label="{label}">{inner}</span>'
+
+
+def symbol_tips(names: Sequence[str]) -> Markup:
+    """The explanations the symbols' buttons open (one popover per symbol)."""
+    out = []
+    for name in names:
+        title, about, drawn = SYMBOLS[name]
+        out.append(
+            f'<div class="tip" id="tip-{name}" popover><p><span class="ability ab-{name}">'
+            f"{drawn}</span> <b>{escape(title)}</b></p><p>{escape(about)}</p></div>"
+        )
+    return Markup("".join(out))
+
+
+def symbol_legend() -> Markup:
+    """What every symbol of the cards means, on the page (no hover needed)."""
+    items = "".join(
+        f'<li data-symbol="{name}"><span class="ability ab-{name}">{drawn}</span> '
+        f"<b>{escape(title)}</b> {escape(about)}</li>"
+        for name, (title, about, drawn) in SYMBOLS.items()
+    )
+    return Markup(
+        '<details class="symbols"><summary>What the symbols mean</summary>'
+        f'<ul class="legend">{items}</ul></details>'
+    )
 
 
 def _cls(extra: str) -> str:
@@ -45,32 +142,27 @@ def token(letter: str, color: str, extra: str = "") -> Markup:
     return html
 
 
-def card(view: Mapping[str, Any], extra: str = "") -> Markup:
-    """A Jewel card as printed: bonus colour and count, points, crowns, abilities, cost.
-    ``view`` is a card of the game's view; the markup depends only on the
-    card, the colour it counts as and ``extra``, so each is built once."""
-    key = (view["id"], view["color"], extra)
+def card(view: Mapping[str, Any], extra: str = "", tips: bool = False) -> Markup:
+    """A Jewel card as printed: bonus colour and count, points, crowns, abilities, cost,
+    and its id (the name a move gives it).  ``view`` is a card of the game's view; the
+    markup depends only on the card, the colour it counts as, ``extra`` and ``tips``
+    (symbols that open their explanation), so each is built once."""
+    key = (view["id"], view["color"], extra, tips)
     html = _CARDS.get(key)
     if html is None:
-        html = _CARDS[key] = Markup(_card(view, extra))
+        html = _CARDS[key] = Markup(_card(view, extra, tips))
     return html
 
 
-def _card(c: Mapping[str, Any], extra: str) -> str:
+def _card(c: Mapping[str, Any], extra: str, tips: bool) -> str:
     color = escape(c["color"])
     joker = " joker" if c["joker"] else ""
     gems = f'<i class="gem g-{color}"></i>' * c["bonus"]
     marks = []
     if c["crowns"]:
-        n = c["crowns"]
-        marks.append(
-            f'<span class="card-crowns" title="{n} crown{"s" if n > 1 else ""}">{"♛" * n}</span>'
-        )
+        marks.append(symbol("crown", tips, c["crowns"]))
     for a in c["abilities"]:
-        marks.append(
-            f'<span class="ability ab-{escape(a["name"])}" title="{escape(a["title"])}">'
-            f"{escape(a['symbol'])}</span>"
-        )
+        marks.append(symbol(a["name"], tips))
     cost = "".join(
         f'<li class="pip t-{escape(p["color"])}" title="{p["n"]} {escape(p["color"])}">'
         f"{p['n']}</li>"
@@ -83,8 +175,8 @@ def _card(c: Mapping[str, Any], extra: str) -> str:
         f'<span class="card-points">{c["points"] or ""}</span>'
         f'<span class="card-bonus">{gems}</span></div>'
         f'<div class="card-body"><div class="card-marks">{"".join(marks)}</div>'
-        f'<ul class="cost" aria-label="cost">{cost}</ul>'
-        f'<span class="card-id">{cid}</span></div></div>'
+        f'<ul class="cost" aria-label="cost">{cost}</ul></div>'
+        f'<span class="card-id">{cid}</span></div>'
     )
 
 
@@ -96,15 +188,11 @@ def card_back(level: int, extra: str = "") -> Markup:
     )
 
 
-def royal(r: Mapping[str, Any], extra: str = "") -> Markup:
+def royal(r: Mapping[str, Any], extra: str = "", tips: bool = False) -> Markup:
     """A Royal card: its points and ability."""
     ability = r["ability"]
     about = f", {escape(ability['title'])}" if ability else ""
-    icon = (
-        f'<span class="ability ab-{escape(ability["name"])}">{escape(ability["symbol"])}</span>'
-        if ability
-        else ""
-    )
+    icon = symbol(ability["name"], tips) if ability else ""
     return Markup(
         f'<div class="royal{_cls(extra)}" data-royal="{escape(r["id"])}" title="Royal card '
         f'{escape(r["id"])}: {r["points"]} points{about}"><span class="royal-crown" '
@@ -174,14 +262,23 @@ def table(view: Mapping[str, Any]) -> Markup:
     for row in view["pyramid"]:
         level = row["level"]
         out.append(f'\n      <div class="prow lv-{level}" data-level="{level}">\n        ')
-        out.append(card_row(row, card))
+        out.append(card_row(row, _tipped))
         out.append("\n      </div>")
-    royals = "".join(royal(r) for r in view["royals"]) or '<span class="none">none left</span>'
+    royals = (
+        "".join(royal(r, tips=True) for r in view["royals"])
+        or '<span class="none">none left</span>'
+    )
     out.append(
         '\n    </div>\n    <div class="royals-area"><span class="k">Royal cards</span>\n'
-        f'      <div class="royals">{royals}</div>\n    </div>\n  </section>'
+        f'      <div class="royals">{royals}</div>\n    </div>\n    '
+        f"{symbol_legend()}{symbol_tips(list(SYMBOLS))}\n  </section>"
     )
     return Markup("".join(out))
+
+
+def _tipped(c: Mapping[str, Any], extra: str) -> Markup:
+    """A card of the replay: its symbols open their explanation."""
+    return card(c, extra, tips=True)
 
 
 def _meter(value: int, top: int, cls: str = "") -> str:
@@ -227,14 +324,14 @@ def player_panel(p: Mapping[str, Any]) -> Markup:
         "</div>",
         '<div class="extras"><div class="reserved"><span class="k">Reserved</span>',
         "".join(
-            card(r["card"], "small new" if r["new"] else "small")
+            card(r["card"], "small new" if r["new"] else "small", tips=True)
             if r["card"]
             else card_back(r["level"], "small new" if r["new"] else "small")
             for r in p["reserved"]
         )
         or ' <span class="none">none</span>',
         '</div><div class="player-royals"><span class="k">Royals</span>',
-        "".join(royal(r, "new" if r["new"] else "") for r in p["royals"])
+        "".join(royal(r, "new" if r["new"] else "", tips=True) for r in p["royals"])
         or ' <span class="none">none</span>',
         "</div></div>",
     ]

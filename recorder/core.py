@@ -1,0 +1,707 @@
+"""What every SQL store does the same way, whatever its database: appending checked
+events, folding a game to any step, reading rows back, listing, recorder keys and the
+projections' rebuild.
+
+:class:`SqlStore` is written once against a DB-API connection that takes ``?``
+parameters (SQLite's own; :mod:`recorder.postgres` hands PostgreSQL's connections through
+an adapter), and each backend supplies how a call gets a connection (:meth:`_read`), a
+write transaction (:meth:`_transaction`), what its refused writes raise
+(:attr:`_integrity_errors`), and how the game's head moves.  The SQL here is the common
+ground of both dialects; anything dialect-specific lives in the backend's own module.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from engine.corrections import CorrectionError, Retraction, effective_steps
+from engine.errors import EngineError, IllegalMoveError, Violation
+from engine.games import get_game
+from engine.protocol import GameRules, seat_names
+
+from . import keys, projections
+from .chain import dumps_sorted
+from .errors import (
+    AppendRejected,
+    ConcurrencyError,
+    CorruptEvent,
+    EventIdConflict,
+    GameNotFound,
+    StepOutOfRange,
+)
+from .listing import (
+    PLAYER_GAMES_SQL,
+    PlayerStats,
+    filters_sql,
+    fold_name,
+    order_sql,
+    player_stats,
+)
+from .prepare import (
+    CACHE_LIMIT,
+    canonical,
+    chain_hashes,
+    check_event_ids,
+    clean_meta,
+    derived_event_id,
+    fold_new,
+    parse_payload,
+    user_meta_json,
+)
+from .records import AppendResult, GameRow, StoredEvent
+from .stored import decode, parse_stored, violation_from_dict
+
+#: A snapshot is kept every this many steps, besides the one at each game's head.
+SNAPSHOT_EVERY = 32
+
+#: Engine events of stored payloads, by (kind, stored version, current version, text):
+#: most events recur from game to game, and a replay parses each only once.
+_PARSED: dict[tuple[str, int, int, str], Any] = {}
+
+#: A connection as the shared code uses it: ``execute(sql, params)`` with ``?``
+#: parameters, returning a cursor (``fetchone``, ``fetchall``, iteration), and
+#: ``executemany``.
+Conn = Any
+
+
+def _headers(text: str) -> dict[str, Any]:
+    """A game's stored headers; no header where the row is not a JSON object (a record
+    changed by another program: the game still lists and replays)."""
+    value = json.loads(text)
+    return value if isinstance(value, dict) else {}
+
+
+class SqlStore:
+    """The backend-neutral part of an event store (see the module's text)."""
+
+    #: What a refused insert raises on this backend's connections.
+    _integrity_errors: tuple[type[BaseException], ...] = ()
+
+    def __init__(self, clock: Callable[[], str]):
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        #: Whether the schema has the snapshots table (a file kept at an older version
+        #: by an older tablelog's migrations has not).
+        self._snapshots = True
+
+    # --- what each backend supplies ----------------------------------------------------
+
+    def _read(self) -> AbstractContextManager[Conn]:
+        """A connection to read with, for the length of the ``with`` block."""
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Conn]:
+        """One write transaction: committed when the block ends, rolled back on an error."""
+        raise NotImplementedError
+
+    def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:
+        """Tell whoever follows ``game_id`` that it grew (inside the write's transaction,
+        so only a committed write tells); nothing by default."""
+
+    def _describe(self, err: BaseException) -> str:
+        """A refused write's error, as its message says it."""
+        return str(err).strip()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- appending -----------------------------------------------------------------------
+
+    def append(
+        self,
+        game_id: str,
+        expected_sequence: int,
+        events: Sequence[Mapping[str, Any]],
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+        event_ids: Sequence[str] | None = None,
+    ) -> AppendResult:
+        """Append ``events`` (current-version payloads) after event ``expected_sequence``
+        of ``game_id``: each is checked by the engine against the state folded so far,
+        and all are written in one transaction or none are.
+
+        * a stale ``expected_sequence`` raises :class:`ConcurrencyError` (expected and
+          actual named);
+        * ``event_ids`` sent again with the same payloads return the same result and
+          write nothing (an idempotent retry); a known id with another payload or in
+          another place raises :class:`EventIdConflict`;
+        * an illegal event raises :class:`AppendRejected` with its would-be sequence;
+          events whose meta says ``played_illegally`` are applied as played and their
+          violations kept in the meta.
+        """
+        if not isinstance(events, list | tuple) or not events:
+            raise AppendRejected(None, "expected a non-empty list of events", "events")
+        if (
+            not isinstance(expected_sequence, int)
+            or isinstance(expected_sequence, bool)
+            or expected_sequence < 0
+        ):
+            raise AppendRejected(
+                None, "expected a sequence number of 0 or more", "expected_sequence"
+            )
+        n = len(events)
+        if meta is not None and (not isinstance(meta, list | tuple) or len(meta) != n):
+            raise AppendRejected(None, f"expected {n} meta entries, one per event", "meta")
+        given = check_event_ids(
+            list(event_ids) if event_ids is not None else None, n, AppendRejected
+        )
+        first = expected_sequence + 1
+        metas = [clean_meta(m, first + i, AppendRejected) for i, m in enumerate(meta or [None] * n)]
+        kind, names = self._kind_and_names(game_id)
+        rules = get_game(kind)
+        parsed = [
+            parse_payload(rules, raw, first + i, AppendRejected) for i, raw in enumerate(events)
+        ]
+        try:
+            with self._transaction() as conn:
+                actual = self._last_sequence(conn, game_id)
+                if event_ids is not None:
+                    retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given, metas)
+                    if retry is not None:
+                        return retry
+                if actual != expected_sequence:
+                    raise ConcurrencyError(game_id, expected_sequence, actual)
+                state = self._state_after(conn, game_id, kind, rules, actual, names)
+                folded, flagged, state = fold_new(
+                    kind,
+                    rules,
+                    state,
+                    parsed,
+                    metas,
+                    first,
+                    AppendRejected,
+                    lambda: self._history(conn, game_id, rules),
+                )
+                now = self._clock()
+                ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
+                version = rules.payload_version
+                (headers_json,) = conn.execute(
+                    "SELECT headers FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                hashes = chain_hashes(
+                    kind, json.loads(headers_json), folded, self._hash(conn, game_id, actual)
+                )
+                conn.executemany(
+                    "INSERT INTO events (game_id, sequence, event_id, type, payload,"
+                    " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            first + i,
+                            ids[i],
+                            row[0],
+                            row[1],
+                            version,
+                            row[2],
+                            now,
+                            hashes[i],
+                        )
+                        for i, row in enumerate(folded)
+                    ],
+                )
+                summary = projections.summary_record(rules, state, names)
+                flagged_total = conn.execute(
+                    "SELECT flagged_count FROM game_summaries WHERE game_id = ?", (game_id,)
+                ).fetchone()
+                flagged_count = (flagged_total[0] if flagged_total else 0) + sum(
+                    1 for m in metas if m and m.get("played_illegally")
+                )
+                conn.execute(
+                    "UPDATE games SET status = ?, last_activity = ?, head = ? WHERE id = ?",
+                    (summary["status"], now, hashes[-1].hex(), game_id),
+                )
+                projections.write_summary(
+                    conn,
+                    projections.summary_row(
+                        game_id,
+                        kind,
+                        json.loads(headers_json).get("date"),
+                        summary,
+                        actual + n,
+                        flagged_count,
+                    ),
+                    now,
+                )
+                self._write_snapshot(conn, game_id, rules, actual, actual + n, state)
+                self._notify(conn, game_id, actual + n)
+        except self._integrity_errors as err:
+            # Refused by the database: another writer stored these steps first (its
+            # unique key or the append trigger), or an event id is taken.
+            now_at = self._count(game_id)
+            if now_at != expected_sequence:
+                raise ConcurrencyError(game_id, expected_sequence, now_at) from None
+            raise EventIdConflict(
+                ", ".join(i for i in given if i), f"cannot be stored: {self._describe(err)}"
+            ) from None
+        self._remember_state(game_id, actual + n, state)
+        return AppendResult(
+            last_sequence=actual + n,
+            first_sequence=first,
+            appended=n,
+            event_ids=ids,
+            already_stored=False,
+            flagged=flagged,
+            status=summary["status"],
+        )
+
+    def _idempotent_retry(
+        self,
+        conn: Conn,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        parsed: Sequence[Any],
+        given: Sequence[str | None],
+        metas: Sequence[dict[str, Any] | None],
+    ) -> AppendResult | None:
+        ids = [g for g in given if g is not None]
+        if not ids:
+            return None
+        marks = ",".join("?" * len(ids))
+        found = {
+            row[0]: row[1:]
+            for row in conn.execute(
+                f"SELECT event_id, game_id, sequence, payload, meta FROM events"
+                f" WHERE event_id IN ({marks})",
+                ids,
+            )
+        }
+        if not found:
+            return None
+        if len(found) != len(given) or len(ids) != len(given):
+            missing = [g for g in given if g not in found]
+            raise EventIdConflict(
+                next(iter(found)),
+                "is already stored, but this batch also holds events that are not "
+                f"({len(missing)} of {len(given)}); a retry must resend the same batch",
+            )
+        sequences: list[int] = []
+        flagged: list[tuple[int, list[Violation]]] = []
+        for eid, event, sent in zip(ids, parsed, metas, strict=True):
+            stored_game, seq, payload, meta = found[eid]
+            payload_json = canonical(kind, rules, event)[1]
+            if stored_game != game_id:
+                raise EventIdConflict(eid, f"is already stored in game {stored_game}")
+            if payload != payload_json:
+                raise EventIdConflict(
+                    eid, f"is already stored as event {seq} with a different payload"
+                )
+            if user_meta_json(meta) != (None if sent is None else dumps_sorted(sent)):
+                raise EventIdConflict(
+                    eid,
+                    f"is already stored as event {seq} with a different comment, annotations"
+                    " or played-illegally mark",
+                )
+            if sequences and seq != sequences[-1] + 1:
+                raise EventIdConflict(eid, "is already stored, out of this batch's order")
+            sequences.append(seq)
+            if meta:
+                violations = json.loads(meta).get("violations")
+                if violations:
+                    flagged.append((seq, [violation_from_dict(v) for v in violations]))
+        status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        return AppendResult(
+            last_sequence=sequences[-1],
+            first_sequence=sequences[0],
+            appended=0,
+            event_ids=list(ids),
+            already_stored=True,
+            flagged=flagged,
+            status=status,
+        )
+
+    def _kind(self, game_id: str) -> str:
+        return self._kind_and_names(game_id)[0]
+
+    def _kind_and_names(self, game_id: str) -> tuple[str, tuple[str, ...]]:
+        """The game's kind and its players' names (for the engine's messages)."""
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT kind, players FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        kind = str(row[0])
+        return kind, seat_names({"players": json.loads(row[1])}, get_game(kind).seats)
+
+    @staticmethod
+    def _hash(conn: Conn, game_id: str, step: int) -> bytes | None:
+        """The raw chain hash stored at ``step`` (None for step 0: the game's origin)."""
+        if not step:
+            return None
+        row = conn.execute(
+            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
+        ).fetchone()
+        return bytes(row[0])
+
+    @staticmethod
+    def _last_sequence(conn: Conn, game_id: str) -> int:
+        row = conn.execute(
+            "SELECT MAX(sequence) FROM events WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def _state_after(
+        self,
+        conn: Conn,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        step: int,
+        names: Sequence[str],
+        last: int | None = None,
+    ) -> Any:
+        """The state after ``step`` stored events (a copy of its own): from this store's
+        memory of the head, else from the nearest stored snapshot at or before ``step``,
+        folding only the events after it, else from the first event.
+
+        ``last``, the game's event count when known: snapshots are kept only at the head
+        and every :data:`SNAPSHOT_EVERY` steps, so a step short of both has none to find."""
+        cached = self._states.get(game_id)
+        if cached is not None and cached[0] == step:
+            return cached[1].copy()
+        start = 0
+        state = None
+        if (
+            step > 0
+            and self._snapshots
+            and (last is None or step == last or step >= SNAPSHOT_EVERY)
+        ):
+            row = conn.execute(
+                "SELECT step, position FROM snapshots WHERE game_id = ? AND step <= ?"
+                " ORDER BY step DESC LIMIT 1",
+                (game_id, step),
+            ).fetchone()
+            if row is not None:
+                try:
+                    state = rules.parse_position(row[1])
+                    state.names = tuple(names)
+                    start = int(row[0])
+                except EngineError:
+                    state = None  # a cache that cannot be read is not used
+        rows = conn.execute(
+            "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
+            " AND sequence > ? AND sequence <= ? ORDER BY sequence",
+            (game_id, start, step),
+        ).fetchall()
+        if state is not None:
+            folded = self._replay_rows(game_id, kind, rules, rows, names, state)
+            if folded is not None:
+                return folded
+            rows = conn.execute(
+                "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
+                " AND sequence <= ? ORDER BY sequence",
+                (game_id, step),
+            ).fetchall()
+        return self._replay_rows(game_id, kind, rules, rows, names)
+
+    def _history(self, conn: Conn, game_id: str, rules: GameRules) -> list[tuple[Any, bool]]:
+        """Every stored event of a game with its played-illegally mark (for a
+        correction, which folds the standing events anew)."""
+        current = rules.payload_version
+        out: list[tuple[Any, bool]] = []
+        for seq, text, version, meta_text in conn.execute(
+            "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
+            " ORDER BY sequence",
+            (game_id,),
+        ):
+            event = parse_stored(game_id, seq, rules, text, version, current)
+            marked = bool(
+                meta_text and decode(game_id, seq, meta_text, "meta").get("played_illegally")
+            )
+            out.append((event, marked))
+        return out
+
+    def _write_snapshot(
+        self,
+        conn: Conn,
+        game_id: str,
+        rules: GameRules,
+        before: int,
+        step: int,
+        state: Any,
+    ) -> None:
+        """Keep the head's position (and every :data:`SNAPSHOT_EVERY` steps one more),
+        in the caller's transaction."""
+        if not self._snapshots:
+            return
+        if before and before % SNAPSHOT_EVERY:
+            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND step = ?", (game_id, before))
+        conn.execute(
+            "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, step) DO UPDATE SET position = excluded.position",
+            (game_id, step, rules.position(state)),
+        )
+
+    def _remember_state(self, game_id: str, sequence: int, state: Any) -> None:
+        with self._lock:
+            self._states[game_id] = (sequence, state)
+            self._states.move_to_end(game_id)
+            while len(self._states) > 64:
+                self._states.popitem(last=False)
+
+    # --- recorder keys -----------------------------------------------------------------
+
+    def issue_recorder_key(self, game_id: str) -> str:
+        """A new recorder key for the game (replacing any earlier one), stored as its hash
+        only: show it once.  :class:`GameNotFound` for an unknown id."""
+        key = keys.new_key()
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            keys.store_key(conn, game_id, key, self._clock())
+        return key
+
+    def recorder_key_matches(self, game_id: str, key: str) -> bool:
+        """Whether ``key`` is the game's recorder key (constant-time comparison)."""
+        with self._read() as conn:
+            return keys.key_matches(conn, game_id, key)
+
+    # --- reading -----------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow:
+        """The game's row; :class:`GameNotFound` for an unknown id."""
+        rows = self._game_rows("WHERE g.id = ?", [game_id], "", [])
+        if not rows:
+            raise GameNotFound(game_id)
+        return rows[0]
+
+    def _game_rows(
+        self, where: str, params: list[Any], tail: str, tail_params: list[Any]
+    ) -> list[GameRow]:
+        sql = (
+            "SELECT g.id, g.kind, g.headers, s.status, s.winner, s.condition, s.turns,"
+            " s.event_count, g.created_at, s.last_activity, s.winner_name, s.to_move,"
+            " s.flagged_count, g.head FROM games AS g JOIN game_summaries AS s"
+            " ON s.game_id = g.id " + where + tail
+        )
+        with self._read() as conn:
+            rows = conn.execute(sql, params + tail_params).fetchall()
+        return [
+            GameRow(
+                id=r[0],
+                kind=r[1],
+                headers=_headers(r[2]),
+                status=r[3],
+                winner=r[4],
+                condition=r[5],
+                turns=r[6],
+                event_count=r[7],
+                created_at=r[8],
+                last_activity=r[9],
+                winner_name=r[10],
+                to_move=r[11],
+                flagged_count=r[12],
+                head=r[13] or "",
+            )
+            for r in rows
+        ]
+
+    def events(self, game_id: str, upto: int | None = None) -> list[StoredEvent]:
+        """The game's events in order (the first ``upto`` when given), payloads upcast
+        to the current version.  A payload that cannot be read raises
+        :class:`CorruptEvent` naming the game and the sequence."""
+        kind = self._kind(game_id)
+        rules = get_game(kind)
+        rows = self._event_rows(game_id, upto, full=True)
+        out = []
+        for seq, eid, etype, payload_text, version, meta_text, recorded in rows:
+            payload = decode(game_id, seq, payload_text, "payload")
+            meta = decode(game_id, seq, meta_text, "meta") if meta_text else {}
+            if not isinstance(payload, dict) or not isinstance(meta, dict):
+                raise CorruptEvent(game_id, seq, "stored payload or meta is not a JSON object")
+            try:
+                current = (
+                    payload if version == rules.payload_version else rules.upcast(payload, version)
+                )
+                event = rules.event_from_dict(current)
+            except EngineError as err:
+                raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
+            out.append(
+                StoredEvent(
+                    sequence=seq,
+                    event_id=eid,
+                    type=etype,
+                    payload=dict(current),
+                    version=version,
+                    recorded_at=recorded,
+                    meta=meta,
+                    event=event,
+                )
+            )
+        return out
+
+    def _event_rows(self, game_id: str, upto: int | None, *, full: bool) -> list[Any]:
+        cols = (
+            "sequence, event_id, type, payload, payload_version, meta, recorded_at"
+            if full
+            else "sequence, payload, payload_version, meta"
+        )
+        sql = f"SELECT {cols} FROM events WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if upto is not None:
+            sql += " AND sequence <= ?"
+            params.append(upto)
+        with self._read() as conn:
+            rows: list[Any] = conn.execute(sql + " ORDER BY sequence", params).fetchall()
+        return rows
+
+    def state_at(self, game_id: str, step: int | None = None, *, row: GameRow | None = None) -> Any:
+        """The engine state after the first ``step`` events (all when None; 0 is the
+        empty table).  :class:`StepOutOfRange` for a step beyond the last event.
+
+        ``row``: the game's row (:meth:`game`) when the caller has read it already; its
+        kind, seat names (from its headers, as the state's names) and event count then
+        stand in for the store's own look-ups."""
+        if row is None:
+            kind, names = self._kind_and_names(game_id)
+        else:
+            kind = row.kind
+            names = seat_names(row.headers, get_game(kind).seats)
+        rules = get_game(kind)
+        if step is not None and (not isinstance(step, int) or step < 0):
+            raise StepOutOfRange(game_id, step, self._count(game_id))
+        with self._read() as conn:
+            last = self._last_sequence(conn, game_id) if row is None else row.event_count
+            if step is not None and step > last:
+                raise StepOutOfRange(game_id, step, last)
+            at = last if step is None else step
+            cached = self._states.get(game_id)
+            state = self._state_after(conn, game_id, kind, rules, at, names, last)
+            if at == last and at and (cached is None or cached[0] != at):
+                # The head, folded afresh: kept for the next append (a log reads the game
+                # then writes to it).
+                self._remember_state(game_id, at, state.copy())
+        if row is not None:
+            state.names = names  # the head kept in memory may name its seats otherwise
+        return state
+
+    def _count(self, game_id: str) -> int:
+        with self._read() as conn:
+            return self._last_sequence(conn, game_id)
+
+    def _replay_rows(
+        self,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        rows: Sequence[Any],
+        names: Sequence[str] | None = None,
+        start: Any = None,
+    ) -> Any:
+        """Fold stored rows (sequence, payload, version, meta) with the rules, the
+        standing ones only (:mod:`engine.corrections`): from the first event, or from
+        ``start``, the state before the first row (then None when a row is a correction,
+        which needs the game from its first event)."""
+        current = rules.payload_version
+        parsed = _PARSED
+        events = []
+        for seq, payload_text, version, _ in rows:
+            key = (kind, version, current, payload_text)
+            event = parsed.get(key)
+            if event is None:
+                event = parse_stored(game_id, seq, rules, payload_text, version, current)
+                if len(parsed) >= CACHE_LIMIT:
+                    parsed.clear()
+                parsed[key] = event
+            events.append(event)
+        standing: set[int] | None = None
+        if any(type(e) is Retraction for e in events):
+            if start is not None:
+                return None
+            try:
+                standing = set(effective_steps(events))
+            except CorrectionError as err:
+                raise CorruptEvent(game_id, len(events), f"stored correction: {err}") from None
+        state = rules.new_state(names) if start is None else start
+        play = rules.play
+        for (seq, _, _, meta_text), event in zip(rows, events, strict=True):
+            if standing is not None and seq not in standing:
+                continue
+            try:
+                if (
+                    meta_text
+                    and '"played_illegally"' in meta_text
+                    and decode(game_id, seq, meta_text, "meta").get("played_illegally")
+                ):
+                    rules.force(state, event)
+                else:
+                    play(state, event)
+            except IllegalMoveError as err:
+                raise CorruptEvent(game_id, seq, f"stored event no longer replays: {err}") from None
+            except AttributeError:
+                raise CorruptEvent(game_id, seq, "stored meta is not a JSON object") from None
+        return state
+
+    def list_games(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        limit: int = 50,
+        offset: int = 0,
+        order: str | None = None,
+        kind: str | None = None,
+    ) -> list[GameRow]:
+        """Games, newest first (or in another of :data:`recorder.listing.ORDERS`),
+        filtered by a player's name (any seat, any case), a result (``finished``,
+        ``playing``, ``setup`` or a victory condition ``points``, ``crowns``, ``color``,
+        ``resignation``), a date range (inclusive, on the ``date`` header) and the game's
+        ``kind`` (``splendor``)."""
+        where, params = filters_sql(player, result, date_from, date_to, kind)
+        return self._game_rows(
+            where, params, order_sql(order) + " LIMIT ? OFFSET ?", [int(limit), int(offset)]
+        )
+
+    def player_stats(self, name: str) -> PlayerStats | None:
+        """What ``name``'s games add up to (any case, any accents), or None for an
+        unknown player."""
+        with self._read() as conn:
+            rows = conn.execute(PLAYER_GAMES_SQL, (fold_name(name),)).fetchall()
+        return player_stats(rows)
+
+    def count_games(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        kind: str | None = None,
+    ) -> int:
+        """How many games :meth:`list_games` would list with these filters, unpaged."""
+        where, params = filters_sql(player, result, date_from, date_to, kind)
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM games AS g JOIN game_summaries AS s ON s.game_id = g.id "
+                + where,
+                params,
+            ).fetchone()
+        return int(row[0])
+
+    # --- projections ---------------------------------------------------------------------
+
+    def rebuild_projections(self) -> int:
+        """Recompute ``game_summaries``, ``game_players`` and each game's status and last
+        activity from the events, in one transaction; returns the number of games."""
+        with self._transaction() as conn:
+            count = projections.rebuild(conn, self._replay_rows)
+        with self._lock:
+            self._states.clear()
+        return count
+
+    def stored_content(self, game_id: str) -> tuple[str, dict[str, Any], list[StoredEvent]]:
+        """(kind, headers, events) of a game, for exporting."""
+        row = self.game(game_id)
+        return row.kind, row.headers, self.events(game_id)

@@ -1,0 +1,237 @@
+"""The PostgreSQL schema, as an ordered list of migrations (:mod:`recorder.migrations` is
+SQLite's).
+
+The tables, columns, projections and views are SQLite's at the same schema version (see
+``docs/store.md``), in PostgreSQL's words: JSON is kept as ``text`` holding exactly the
+bytes the store wrote (the chain hashes them; ``jsonb`` would reorder keys), checked by a
+cast; the chain's hashes are ``bytea``.  PostgreSQL starts at version 7 (SQLite's first
+six migrations were steps toward it, and a PostgreSQL database never held their older
+forms): its migration 7 makes the whole schema, and a later version adds its statements
+to both lists under the same number, so one number means the same tables on both.
+
+What the database refuses, whoever connects (as the store's role):
+
+* ``events``: ``UPDATE``, ``DELETE`` and ``TRUNCATE`` (triggers); an insert that is not
+  the next sequence of its game (a trigger: one index look-up); two events at one step
+  (the primary key ``(game_id, sequence)``: the expected-step check of concurrent
+  writers is this unique constraint); a given event id used twice (a partial unique
+  index), a derived id (``<game>:<sequence>``) on another row (a CHECK);
+* ``games``: ``DELETE`` and ``TRUNCATE``, and changing a game's id, kind, players, date,
+  place, tags, headers or creation time (a trigger: only ``status``, ``last_activity``
+  and ``head`` move as a game grows).
+
+The refusals are raised with SQLSTATE ``23001`` (restrict_violation), an integrity error
+for every client.  A role that owns the tables can still disable the triggers (as a
+superuser can anything): run the site as a role that does not own them, and see
+``tablelog verify``, which names a missing or disabled trigger.
+"""
+
+from __future__ import annotations
+
+#: The store's refusal, raised by every guard: its message is the trigger's argument.
+_REFUSE = """
+CREATE FUNCTION tablelog_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION '%', TG_ARGV[0] USING ERRCODE = 'restrict_violation';
+END $$;
+
+CREATE FUNCTION tablelog_append_in_sequence() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.sequence <> 1 + COALESCE(
+            (SELECT max(sequence) FROM events WHERE game_id = NEW.game_id), 0) THEN
+        RAISE EXCEPTION 'events are append-only: a new event follows the last of its game'
+            USING ERRCODE = 'restrict_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION tablelog_games_keep_identity() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.id IS DISTINCT FROM OLD.id OR NEW.kind IS DISTINCT FROM OLD.kind
+            OR NEW.players IS DISTINCT FROM OLD.players OR NEW.date IS DISTINCT FROM OLD.date
+            OR NEW.place IS DISTINCT FROM OLD.place OR NEW.tags IS DISTINCT FROM OLD.tags
+            OR NEW.headers IS DISTINCT FROM OLD.headers
+            OR NEW.created_at IS DISTINCT FROM OLD.created_at THEN
+        RAISE EXCEPTION 'a game''s id, kind, headers and creation time cannot be changed'
+            USING ERRCODE = 'restrict_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+"""
+
+_TABLES = """
+CREATE TABLE schema_migrations (
+    version integer PRIMARY KEY,
+    description text NOT NULL,
+    applied_at text NOT NULL
+);
+
+CREATE TABLE games (
+    id text PRIMARY KEY,
+    kind text NOT NULL,
+    players text NOT NULL CHECK (players::json IS NOT NULL),
+    date text,
+    place text,
+    tags text CHECK (tags IS NULL OR tags::json IS NOT NULL),
+    headers text NOT NULL CHECK (headers::json IS NOT NULL),
+    status text NOT NULL CHECK (status IN ('setup', 'playing', 'finished')),
+    created_at text NOT NULL,
+    last_activity text NOT NULL,
+    head text CHECK (head IS NULL OR length(head) = 64)
+);
+
+CREATE TABLE events (
+    game_id text NOT NULL REFERENCES games(id),
+    sequence integer NOT NULL CHECK (sequence >= 1),
+    event_id text NOT NULL
+        CHECK (strpos(event_id, ':') = 0 OR event_id = game_id || ':' || sequence),
+    type text NOT NULL,
+    payload text NOT NULL CHECK (payload::json IS NOT NULL),
+    payload_version integer NOT NULL,
+    meta text CHECK (meta IS NULL OR meta::json IS NOT NULL),
+    recorded_at text NOT NULL,
+    hash bytea NOT NULL CHECK (length(hash) = 32),
+    PRIMARY KEY (game_id, sequence)
+);
+CREATE UNIQUE INDEX events_by_given_id ON events (event_id) WHERE strpos(event_id, ':') = 0;
+-- a setup payload may outgrow a B-tree entry; a hash index has no such limit
+CREATE INDEX events_setup ON events USING hash (payload) WHERE sequence = 1;
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events FOR EACH ROW
+EXECUTE FUNCTION tablelog_refuse(
+    'events are append-only: a stored event cannot be changed'
+    ' (record a correction as a new event)');
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events FOR EACH ROW
+EXECUTE FUNCTION tablelog_refuse('events are append-only: a stored event cannot be deleted');
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT
+EXECUTE FUNCTION tablelog_refuse('events are append-only: the events cannot be truncated');
+CREATE TRIGGER events_append_in_sequence BEFORE INSERT ON events FOR EACH ROW
+EXECUTE FUNCTION tablelog_append_in_sequence();
+
+CREATE TRIGGER games_keep_identity BEFORE UPDATE ON games FOR EACH ROW
+EXECUTE FUNCTION tablelog_games_keep_identity();
+CREATE TRIGGER games_no_delete BEFORE DELETE ON games FOR EACH ROW
+EXECUTE FUNCTION tablelog_refuse(
+    'events are append-only: a game cannot be deleted (its record is kept)');
+CREATE TRIGGER games_no_truncate BEFORE TRUNCATE ON games FOR EACH STATEMENT
+EXECUTE FUNCTION tablelog_refuse('events are append-only: the games cannot be truncated');
+
+CREATE TABLE game_summaries (
+    game_id text PRIMARY KEY REFERENCES games(id),
+    kind text NOT NULL,
+    date text,
+    status text NOT NULL,
+    winner integer,
+    winner_name text,
+    condition text,
+    turns integer NOT NULL,
+    to_move integer,
+    event_count integer NOT NULL,
+    flagged_count integer NOT NULL,
+    last_activity text NOT NULL
+);
+CREATE INDEX game_summaries_by_activity ON game_summaries (last_activity DESC, game_id);
+CREATE INDEX game_summaries_by_date ON game_summaries (date);
+
+CREATE TABLE game_players (
+    game_id text NOT NULL REFERENCES games(id),
+    seat integer NOT NULL,
+    name text NOT NULL,
+    folded text,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX game_players_by_name ON game_players (lower(name));
+CREATE INDEX game_players_by_folded ON game_players (folded);
+
+CREATE TABLE snapshots (
+    game_id text NOT NULL REFERENCES games(id),
+    step integer NOT NULL CHECK (step >= 1),
+    position text NOT NULL,
+    PRIMARY KEY (game_id, step)
+);
+
+CREATE TABLE recorder_keys (
+    game_id text PRIMARY KEY REFERENCES games(id),
+    key_hash text NOT NULL CHECK (length(key_hash) = 64),
+    created_at text NOT NULL
+);
+
+CREATE VIEW game_list AS
+SELECT
+    s.game_id AS id,
+    s.date,
+    (SELECT string_agg(p.name, ' vs ' ORDER BY p.seat) FROM game_players AS p
+        WHERE p.game_id = s.game_id) AS players,
+    g.place,
+    s.status,
+    s.winner_name AS winner,
+    s.condition,
+    s.turns,
+    s.event_count AS events,
+    s.flagged_count AS played_illegally,
+    s.last_activity
+FROM game_summaries AS s JOIN games AS g ON g.id = s.game_id;
+
+CREATE VIEW event_log AS
+SELECT
+    e.game_id,
+    e.sequence,
+    e.type,
+    CASE e.type
+        WHEN 'tokens_taken' THEN
+            (SELECT string_agg(v, ' ') FROM jsonb_array_elements_text(p.j -> 'spaces') AS v)
+        WHEN 'card_purchased' THEN
+            (p.j ->> 'card') || ' paying ' ||
+            COALESCE((SELECT string_agg(t.value || ' ' || t.key, ', ')
+                      FROM jsonb_each_text(p.j -> 'payment') AS t), 'nothing')
+        WHEN 'card_reserved' THEN
+            COALESCE(p.j ->> 'card', 'level-' || (p.j ->> 'deck') || ' deck') ||
+            ' with the Gold on ' || (p.j ->> 'gold')
+        WHEN 'privilege_spent' THEN p.j ->> 'space'
+        WHEN 'bonus_token_taken' THEN p.j ->> 'space'
+        WHEN 'color_copied' THEN p.j ->> 'color'
+        WHEN 'token_stolen' THEN p.j ->> 'color'
+        WHEN 'royal_taken' THEN p.j ->> 'royal'
+        WHEN 'card_revealed' THEN p.j ->> 'card'
+        WHEN 'card_identified' THEN 'player ' || (p.j ->> 'player') || ': ' || (p.j ->> 'card')
+        WHEN 'player_resigned' THEN 'player ' || (p.j ->> 'player')
+        WHEN 'tokens_discarded' THEN
+            (SELECT string_agg(t.value || ' ' || t.key, ', ')
+             FROM jsonb_each_text(p.j -> 'tokens') AS t)
+        WHEN 'board_replenished' THEN
+            (SELECT string_agg(v, ' ') FROM jsonb_array_elements_text(p.j -> 'tokens') AS v)
+        WHEN 'game_set_up' THEN 'player ' || (p.j ->> 'first_player') || ' starts'
+        ELSE NULL
+    END AS details,
+    e.meta::jsonb ->> 'comment' AS comment,
+    COALESCE((e.meta::jsonb ->> 'played_illegally')::boolean, false) AS played_illegally,
+    e.payload,
+    e.payload_version,
+    e.event_id,
+    e.recorded_at
+FROM events AS e, LATERAL (SELECT e.payload::jsonb AS j) AS p;
+"""
+
+#: (version, description, SQL), applied in order.
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        7,
+        "the whole schema of version 7: games, append-only events (triggers refuse UPDATE,"
+        " DELETE and TRUNCATE), the chain, projections, snapshots, recorder keys, views",
+        _REFUSE + _TABLES,
+    ),
+]
+
+#: The triggers that keep the record append-only and the games whole.
+TRIGGERS = (
+    "events_no_update",
+    "events_no_delete",
+    "events_no_truncate",
+    "events_append_in_sequence",
+    "games_keep_identity",
+    "games_no_delete",
+    "games_no_truncate",
+)
+
+#: The channel on which the store tells of appends (payload ``<game id> <steps>``).
+CHANNEL = "tablelog_events"

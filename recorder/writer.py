@@ -1,0 +1,383 @@
+"""Writing new games, whatever the database: whole games from the import pipeline
+(:mod:`recorder.pipeline`), each whole or not at all, a batch of them per transaction,
+compared with a stored game of the same id or setup; and empty games for live logging.
+Each store mixes in :class:`GameWriter` and supplies how a batch of new games goes into
+its tables (:meth:`GameWriter._insert_games`: :mod:`recorder.sqlite_import`,
+:mod:`recorder.postgres`).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+from engine.games import DEFAULT_KIND, get_game
+
+from . import chain, pipeline, projections
+from .chain import identity_headers
+from .errors import ImportRejected
+from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
+from .prepare import Prepared, derived_event_id, prepare_game, user_meta_json
+from .records import GameImport, GameRow, ImportResult
+
+#: Most ``?`` parameters in one statement.
+_MAX_PARAMS = 500
+
+#: A connection as the shared code uses it (see :mod:`recorder.core`).
+Conn = Any
+
+
+def _found(conn: Conn, select: str, values: Sequence[str]) -> set[str]:
+    """Which of ``values`` the query ``select`` (ending in ``IN``) finds, one look-up per
+    few hundred values."""
+    found: set[str] = set()
+    for start in range(0, len(values), _MAX_PARAMS):
+        part = values[start : start + _MAX_PARAMS]
+        found.update(
+            row[0] for row in conn.execute(f"{select} ({','.join('?' * len(part))})", part)
+        )
+    return found
+
+
+def _stored_game_ids(conn: Conn, ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` name stored games."""
+    return _found(conn, "SELECT id FROM games WHERE id IN", ids)
+
+
+def _stored_setups(conn: Conn, setups: Sequence[str]) -> set[str]:
+    """Which of ``setups`` (setup payload JSON texts) begin a stored game."""
+    return _found(conn, "SELECT payload FROM events WHERE sequence = 1 AND payload IN", setups)
+
+
+class GameWriter:
+    """Importing and creating games (mixed into each store)."""
+
+    _lock: threading.RLock
+    _clock: Callable[[], str]
+    _integrity_errors: tuple[type[BaseException], ...]
+
+    def _transaction(self) -> AbstractContextManager[Conn]:
+        """One write transaction (the store's own)."""
+        raise NotImplementedError
+
+    def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:
+        """Tell followers that ``game_id`` grew (the store's own)."""
+
+    def _insert_games(self, conn: Conn, games: Sequence[Prepared], now: str) -> None:
+        """Insert new games: their rows, events and projections (no checks here: the
+        triggers and constraints still refuse anything out of place)."""
+        raise NotImplementedError
+
+    @contextmanager
+    def _import_settings(self, *, threaded: bool) -> Iterator[None]:
+        """The database's settings for a long import, and prompt thread switches when a
+        thread of this process writes (:func:`recorder.pipeline.prompt_thread_switches`)."""
+        if threaded:
+            with pipeline.prompt_thread_switches():
+                yield
+        else:
+            yield
+
+    def game(self, game_id: str) -> GameRow:
+        """The game's row (the store's own, :meth:`EventStore.game`)."""
+        raise NotImplementedError
+
+    # --- importing ---------------------------------------------------------------------
+
+    def import_game(self, record: GameImport) -> ImportResult:
+        """Check every event of a whole game with the engine and store it in one
+        transaction, or nothing (ImportRejected names the first bad event).  Importing
+        the same content again changes nothing and returns ``created=False``."""
+        result = self._write_batch([prepare_game(record)])[0]
+        if isinstance(result, ImportRejected):
+            raise result
+        return result
+
+    def import_games(
+        self,
+        records: Sequence[GameImport],
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        workers: int = 0,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[ImportResult | ImportRejected]:
+        """Import many games: each is stored whole or not at all, as with
+        :meth:`import_game`, but up to ``batch_size`` games share one transaction (one
+        sync to disk).  With ``workers`` > 1 the validation and rule checking (pure,
+        CPU-bound) run in that many processes while this one writes.  ``progress`` is
+        called with the number of games done after each batch.  Returns, per record, its
+        result or the error that refused it."""
+        batch_size = max(1, batch_size)
+        if workers > 1 and len(records) > batch_size:
+            size = max(1, min(TASK_GAMES, batch_size))
+        else:
+            workers, size = 0, batch_size
+        chunks = (records[i : i + size] for i in range(0, len(records), size))
+        out: list[ImportResult | ImportRejected] = []
+        ahead = 2 * batch_size // size + workers
+        for written in self.import_stream(
+            chunks, pipeline.prepare_chunk, workers, batch_size, ahead
+        ):
+            out.extend(result for _, result in written)
+            if progress:
+                progress(len(out))
+        return out
+
+    def import_stream(
+        self,
+        tasks: Iterable[Any],
+        prepare: Callable[[Any], list[Tagged]],
+        workers: int = 0,
+        batch_size: int = DEFAULT_BATCH,
+        ahead: int = 8,
+    ) -> Iterator[list[Written]]:
+        """The import pipeline: ``prepare`` turns each task into ``(tag, prepared game or
+        the error that refused it)`` pairs, in ``workers`` processes when more than one
+        (else here), and this process writes them ``batch_size`` games per transaction;
+        yields each written batch as ``(tag, result)`` pairs, in task order.  With
+        processes, up to ``ahead`` tasks are in flight: enough to keep them checking while
+        a batch is written.
+
+        ``prepare`` must be a module-level function (it is sent to the processes by
+        name); :func:`prepare_game` makes a prepared game from a :class:`GameImport`."""
+        batches = pipeline.batches(
+            pipeline.prepared_chunks(tasks, prepare, workers, ahead), max(1, batch_size)
+        )
+        with self._import_settings(threaded=workers <= 1):
+            if workers > 1:
+                # The processes check; this thread only writes.
+                for batch in batches:
+                    yield self._write_tagged(batch)
+            else:
+                yield from pipeline.write_in_thread(batches, self._write_tagged)
+
+    def _write_tagged(self, items: Sequence[Tagged]) -> list[Written]:
+        results = self._write_batch([item for _, item in items])
+        return [(tag, result) for (tag, _), result in zip(items, results, strict=True)]
+
+    def _write_batch(
+        self, prepared: Sequence[Prepared | ImportRejected]
+    ) -> list[ImportResult | ImportRejected]:
+        """Write prepared games in one transaction, each whole or not at all; returns per
+        game its result or the error that refused it."""
+        with self._transaction() as conn:
+            return self._write_games(conn, prepared, self._clock())
+
+    def _write_games(
+        self,
+        conn: Conn,
+        prepared: Sequence[Prepared | ImportRejected],
+        now: str,
+    ) -> list[ImportResult | ImportRejected]:
+        results: list[ImportResult | ImportRejected | None] = [None] * len(prepared)
+        stored = _stored_game_ids(conn, [p.game_id for p in prepared if isinstance(p, Prepared)])
+        setups = _stored_setups(
+            conn,
+            [
+                p.setup_json
+                for p in prepared
+                if isinstance(p, Prepared) and p.derived and p.setup_json
+            ],
+        )
+        seen: set[str] = set()
+        fast: list[int] = []
+        slow: list[int] = []
+        for i, p in enumerate(prepared):
+            if isinstance(p, ImportRejected):
+                results[i] = p
+                continue
+            # New games with derived event ids cannot clash with anything stored or with
+            # one another, so they are inserted together; a game already stored (or seen
+            # earlier in the batch, or whose setup is: it may be the same game under
+            # another id) is compared, and one with given event ids may clash, so those
+            # go one by one, each under its own savepoint.
+            if (
+                p.game_id in stored
+                or p.game_id in seen
+                or p.event_ids is not None
+                or (p.derived and (p.setup_json in setups or p.setup_json in seen))
+            ):
+                slow.append(i)
+            else:
+                fast.append(i)
+            seen.add(p.game_id)
+            if p.derived and p.setup_json is not None:
+                seen.add(p.setup_json)
+        if fast:
+            conn.execute("SAVEPOINT new_games")
+            try:
+                self._insert_games(conn, [prepared[i] for i in fast], now)  # type: ignore[misc]
+            except self._integrity_errors:
+                # Not expected; write them one by one below, where a refusal is one game's.
+                conn.execute("ROLLBACK TO new_games")
+                slow = sorted(slow + fast)
+                fast = []
+            conn.execute("RELEASE new_games")
+            for i in fast:
+                p = prepared[i]
+                assert isinstance(p, Prepared)
+                results[i] = ImportResult(p.game_id, True, p.event_count, p.flagged)
+        for i in slow:
+            p = prepared[i]
+            assert isinstance(p, Prepared)
+            conn.execute("SAVEPOINT game")
+            try:
+                results[i] = self._write_prepared(conn, p, now)
+            except ImportRejected as err:
+                conn.execute("ROLLBACK TO game")
+                results[i] = err
+            conn.execute("RELEASE game")
+        return results  # type: ignore[return-value]
+
+    def create_game(
+        self, headers: dict[str, Any], *, kind: str = DEFAULT_KIND, game_id: str | None = None
+    ) -> GameRow:
+        """A new game with no events yet, for logging live with :meth:`append`.  Without
+        ``game_id`` a fresh random id is chosen; an id already in use is refused."""
+        record = GameImport(
+            kind=kind, headers=headers, events=[], game_id=game_id or secrets.token_hex(6)
+        )
+        prepared = prepare_game(record)
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (prepared.game_id,)).fetchone():
+                raise ImportRejected(None, f"game {prepared.game_id} already exists", "id")
+            self._insert_games(conn, [prepared], self._clock())
+        return self.game(prepared.game_id)
+
+    def _write_prepared(self, conn: Conn, p: Prepared, now: str) -> ImportResult:
+        """Write one game, comparing it with a stored game of the same id."""
+        gid = p.game_id
+        existing = conn.execute("SELECT kind, headers FROM games WHERE id = ?", (gid,)).fetchone()
+        if existing is not None and self._same_content(conn, p, existing):
+            return ImportResult(gid, False, p.event_count, p.flagged)
+        if p.derived and p.setup_json is not None:
+            found = self._same_game(conn, p, now)
+            if found is not None:
+                return found
+        if existing is not None:
+            raise ImportRejected(None, f"game {gid} is already stored with different content", "id")
+        if p.event_ids is not None:
+            given = [eid for eid in p.event_ids if eid is not None]
+            taken = {
+                row[0]: row[1:]
+                for start in range(0, len(given), _MAX_PARAMS)
+                for row in conn.execute(
+                    "SELECT event_id, game_id, sequence FROM events WHERE event_id IN ("
+                    + ",".join("?" * len(given[start : start + _MAX_PARAMS]))
+                    + ")",
+                    given[start : start + _MAX_PARAMS],
+                )
+            }
+            for number, eid in enumerate(p.event_ids, start=1):
+                if eid in taken:
+                    other, seq = taken[eid]
+                    raise ImportRejected(
+                        number,
+                        f"event id {eid!r} is already stored (game {other}, event {seq})",
+                        "event_id",
+                    )
+        try:
+            self._insert_games(conn, [p], now)
+        except self._integrity_errors as err:
+            raise ImportRejected(None, f"game {gid} cannot be stored: {err}") from None
+        return ImportResult(gid, True, p.event_count, p.flagged)
+
+    def _same_game(self, conn: Conn, p: Prepared, now: str) -> ImportResult | None:
+        """A stored game that ``p`` is a record of (same kind, same headers but those of
+        the outcome, its events the same as ``p``'s first ones or ``p``'s the same as its
+        first ones): found, with the events ``p`` has beyond it appended; None if none."""
+        headers = identity_headers(json.loads(p.headers_json))
+        rows = p.event_rows()
+        for (gid,) in conn.execute(
+            "SELECT e.game_id FROM events AS e JOIN games AS g ON g.id = e.game_id"
+            " WHERE e.sequence = 1 AND e.payload = ? AND g.kind = ? ORDER BY g.created_at, g.id",
+            (p.setup_json, p.kind),
+        ).fetchall():
+            (stored_headers,) = conn.execute(
+                "SELECT headers FROM games WHERE id = ?", (gid,)
+            ).fetchone()
+            if identity_headers(json.loads(stored_headers)) != headers:
+                continue
+            payloads = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT payload FROM events WHERE game_id = ? ORDER BY sequence", (gid,)
+                )
+            ]
+            shared = min(len(payloads), len(rows))
+            if any(payloads[i] != rows[i][1] for i in range(shared)):
+                continue
+            if len(rows) <= len(payloads):
+                return ImportResult(gid, False, len(payloads), [])
+            self._extend(conn, gid, p, rows, len(payloads), now)
+            return ImportResult(
+                gid,
+                False,
+                len(rows),
+                [(seq, v) for seq, v in p.flagged if seq > len(payloads)],
+                appended=len(rows) - len(payloads),
+            )
+        return None
+
+    def _extend(
+        self,
+        conn: Conn,
+        gid: str,
+        p: Prepared,
+        rows: Sequence[tuple[str, str, str | None, bytes]],
+        stored: int,
+        now: str,
+    ) -> None:
+        """Append to stored game ``gid`` the events of ``p`` after its first ``stored``
+        (checked: ``p`` was folded whole), and bring its summary up to date."""
+        version = get_game(p.kind).payload_version
+        # The stored game's chain goes on from its own last hash: its events may carry
+        # meta that ``p``'s do not (only their payloads were compared).
+        (last,) = conn.execute(
+            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (gid, stored)
+        ).fetchone()
+        h = bytes(last)
+        new = []
+        for seq, (etype, payload, meta, _) in enumerate(rows[stored:], start=stored + 1):
+            h = chain.link(h, chain.content(payload, chain.logger_meta(meta)))
+            new.append(
+                (gid, seq, derived_event_id(gid, seq), etype, payload, version, meta, now, h)
+            )
+        conn.executemany(
+            "INSERT INTO events (game_id, sequence, event_id, type, payload,"
+            " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            new,
+        )
+        summary = (gid, *p.summary_row[1:])
+        conn.execute(
+            "UPDATE games SET status = ?, last_activity = ?, head = ? WHERE id = ?",
+            (summary[3], now, h.hex(), gid),
+        )
+        projections.write_summary(conn, summary, now)
+        self._notify(conn, gid, len(rows))
+
+    def _same_content(self, conn: Conn, p: Prepared, existing: Any) -> bool:
+        kind, headers_json = existing
+        if kind != p.kind or headers_json != p.headers_json:
+            return False
+        stored = conn.execute(
+            "SELECT sequence, event_id, payload, meta FROM events WHERE game_id = ?"
+            " ORDER BY sequence",
+            (p.game_id,),
+        ).fetchall()
+        rows = p.event_rows()
+        if len(stored) != len(rows):
+            return False
+        given = p.event_ids or [None] * len(rows)
+        for (seq, eid, payload, meta), (_, ppayload, pmeta, _), geid in zip(
+            stored, rows, given, strict=True
+        ):
+            if payload != ppayload or user_meta_json(meta) != user_meta_json(pmeta):
+                return False
+            if eid != (geid if geid is not None else derived_event_id(p.game_id, seq)):
+                return False
+        return True
