@@ -2,6 +2,7 @@
 
     python bench/soak.py [--writer-seconds 40] [--writers 4] [--kill-every 0.2:1.5]
                          [--fuzz-seconds 120] [--clients 2] [--workers 2] [--seed 12]
+                         [--small-caches]
 
 Two parts, on one temporary database:
 
@@ -18,10 +19,12 @@ Two parts, on one temporary database:
    that database; ``--clients`` threads send seeded random requests to every route of the
    site's url_map (known ids and steps mixed with hostile path parts, query strings,
    headers, JSON and form bodies, a recorder key or not) and malformed raw requests (bad
-   request lines, huge headers).  No answer may be a 5xx or lack the security headers.
-   The server's memory (RSS and PSS of all its processes, from /proc) is sampled every
+   request lines, huge headers).  No answer may be a 5xx or lack the security headers, and
+   the server's log may hold no traceback.  The server's memory (RSS and PSS of all its processes, from /proc) is sampled every
    ``--sample-seconds`` up to 90% of the run; then one worker is killed with SIGKILL and
    the fuzzing goes on (gunicorn starts another; requests must still be answered).
+   ``--small-caches`` serves with each worker's caches cut to almost nothing, to tell the
+   caches filling from memory that grows for another reason.
 
 Prints a table of what it held and ends with one JSON line; exits 1 when anything broke.
 """
@@ -346,6 +349,23 @@ def send_raw(port: int, raw: bytes) -> tuple[int, dict[str, str]]:
     return status, {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in head[1:])}
 
 
+#: ``tablelog serve`` as it serves (gevent patched first, gunicorn's gevent workers), but
+#: with each worker's caches cut to almost nothing (two folded games, 64 KB of rendered
+#: steps): memory that still grows then is not the caches filling.
+SMALL_CACHES_SERVER = """
+import sys
+from gevent import monkey
+monkey.patch_all()
+from cli.serve_cmd import _listen
+from web import create_app
+from web.server import serve_workers
+db, port, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+config = {"DATABASE": db, "STORE_PER_THREAD": True, "TIMELINE_CACHE": 2,
+          "RESPONSE_CACHE_BYTES": 64 * 1024}
+serve_workers(create_app(config), _listen("127.0.0.1", port), workers=workers)
+"""
+
+
 def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Part 2: fuzz a real server for ``--fuzz-seconds``, sampling its memory."""
     from web import SECURITY_HEADERS
@@ -353,16 +373,20 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
     routes = site_routes()
     port = free_port()
     proc = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "tablelog"),
-            "serve",
-            "--db",
-            str(db),
-            "--port",
-            str(port),
-            "--workers",
-            str(args.workers),
-        ],
+        (
+            [sys.executable, "-c", SMALL_CACHES_SERVER, str(db), str(port), str(args.workers)]
+            if args.small_caches
+            else [
+                str(Path(sys.executable).parent / "tablelog"),
+                "serve",
+                "--db",
+                str(db),
+                "--port",
+                str(port),
+                "--workers",
+                str(args.workers),
+            ]
+        ),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -456,6 +480,14 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             proc.kill()
     tracebacks = sum(line.count("Traceback") for line in output)
+    kinds: dict[str, int] = {}  # each traceback by its last line (the exception)
+    for i, line in enumerate(output):
+        if line.startswith("Traceback"):
+            end = next(
+                (j for j in range(i + 1, len(output)) if not output[j].startswith((" ", "\t"))),
+                len(output) - 1,
+            )
+            kinds[output[end].strip()[:160]] = kinds.get(output[end].strip()[:160], 0) + 1
     # the first sample after the warm-up (a tenth of the run), against the last
     warm = next((s for s in samples if s[0] >= args.fuzz_seconds / 10), samples[0])
     return {
@@ -473,6 +505,7 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
         "requests_after_the_kill": served_after_kill,
         "routes_hit": len(hit),
         "server_tracebacks": tracebacks,
+        "server_traceback_kinds": kinds,
         "failures": failures[:20],
         "memory_mb": {
             "start_rss": samples[0][1],
@@ -505,6 +538,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sample-seconds", type=float, default=2)
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument(
+        "--small-caches",
+        action="store_true",
+        help="serve with each worker's caches cut to almost nothing (is growth the caches?)",
+    )
     parser.add_argument("--keep", help="keep the database at this path")
     args = parser.parse_args()
 
@@ -527,6 +565,7 @@ def main() -> None:
         and fuzzed["5xx"] == 0
         and fuzzed["missing_security_headers"] == 0
         and fuzzed["worker_killed_and_served_on"]
+        and fuzzed["server_tracebacks"] == 0
         and verify_after == 0
     )
     mem = fuzzed["memory_mb"]
@@ -555,6 +594,7 @@ def main() -> None:
                     "5xx / missing security headers",
                     f"{fuzzed['5xx']} / {fuzzed['missing_security_headers']}",
                 ),
+                ("tracebacks in the server's log", fuzzed["server_tracebacks"]),
                 (
                     "worker killed at 90%, requests after",
                     f"{fuzzed['worker_killed_and_served_on']}, {fuzzed['requests_after_the_kill']}",
