@@ -20,9 +20,10 @@ Two parts, on one temporary database:
    site's url_map (known ids and steps mixed with hostile path parts, query strings,
    headers, JSON and form bodies, a recorder key or not) and malformed raw requests (bad
    request lines, huge headers).  No answer may be a 5xx or lack the security headers, and
-   the server's log may hold no traceback.  The server's memory (RSS and PSS of all its processes, from /proc) is sampled every
-   ``--sample-seconds`` up to 90% of the run; then one worker is killed with SIGKILL and
-   the fuzzing goes on (gunicorn starts another; requests must still be answered).
+   the server's log may hold no traceback.  The server's memory (RSS and PSS of all its
+   processes, from /proc) is sampled every ``--sample-seconds`` up to 90% of the run;
+   then one worker is killed with SIGKILL and the fuzzing goes on (gunicorn starts
+   another; requests must still be answered).
    ``--small-caches`` serves with each worker's caches cut to almost nothing, to tell the
    caches filling from memory that grows for another reason.
 
