@@ -91,6 +91,24 @@ TARGETS: list[Target] = [
     _at_least("state API throughput", "web", "api.per_second", 2000, "requests/s"),
     _at_most("live: delivery to 200 followers, p95", "live", "delivery.p95_ms", 1000, "ms"),
     _at_most("live: replay page p95 meanwhile", "live", "page.p95_ms", 50, "ms"),
+    # issue 12: hostile input and a long run
+    _at_most("hostile files: worst peak memory", "hostile", "worst_peak_rss_mb", 200, "MB"),
+    _at_most("soak: acknowledged writes missing", "soak", "race.acknowledged_missing", 0, ""),
+    _at_most("soak: events doubled", "soak", "race.doubled_or_out_of_order", 0, ""),
+    _at_most("soak: verify findings after kills", "soak", "race.verify_findings", 0, ""),
+    _at_most("soak: 5xx answers to fuzzed requests", "soak", "fuzz.5xx", 0, ""),
+    _at_most(
+        "soak: answers without security headers", "soak", "fuzz.missing_security_headers", 0, ""
+    ),
+    # over the run's second half; two workers' rendered-step caches (32 MB each) may
+    # still be filling
+    _at_most(
+        "soak: server RSS growth, second half",
+        "soak",
+        "fuzz.memory_mb.growth_second_half",
+        64,
+        "MB",
+    ),
 ]
 
 #: How each script is run: its file and arguments, full size and quick.
@@ -108,6 +126,8 @@ RUNS: dict[str, tuple[list[str], list[str]]] = {
     "record": (["record.py"], ["record.py"]),
     "web": (["web.py"], ["web.py", "--games", "2000"]),
     "live": (["live.py"], ["live.py", "--followers", "50"]),
+    "hostile": (["hostile.py"], ["hostile.py", "--sizes", "10000,100000,1000000"]),
+    "soak": (["soak.py"], ["soak.py", "--writer-seconds", "15", "--fuzz-seconds", "40"]),
 }
 
 

@@ -3,6 +3,7 @@ as a picture (``--image FILE.svg`` or ``.png``)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ def show_cmd(game: str, step: int | None, image: Path | None, db_path: str | Non
     """
     from engine.games import get_game
     from engine.protocol import seat_names
-    from recorder.chain import short
+    from recorder.chain import keyed, short
 
     with opened(db_path) as store:
         row = store.game(game)
@@ -78,7 +79,9 @@ def show_cmd(game: str, step: int | None, image: Path | None, db_path: str | Non
     label = "head" if at == row.event_count else f"hash at step {at}"
     where = f"from step {broken[0].step}" if broken and broken[0].step else "at its head"
     mark = f" (does not verify {where}: see tablelog verify)" if broken else ""
-    click.echo(f"{label} {short(shown)}{mark}")
+    secret = os.environ.get("TABLELOG_CHAIN_KEY")
+    key_note = f", keyed {short(keyed(shown, secret))}" if secret else ""
+    click.echo(f"{label} {short(shown)}{key_note}{mark}")
 
 
 def _picture(store: Any, rules: Any, row: Any, n: int, state: Any) -> str:

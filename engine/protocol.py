@@ -430,6 +430,14 @@ class GameRules(Protocol):
         the first problem (event number, field, violations)."""
         ...
 
+    def result_problem(
+        self, headers: Mapping[str, Any], state: Any
+    ) -> tuple[str, str, Violation] | None:
+        """Whether the outcome the headers state (``result``, and any the game's own
+        tags say) agrees with ``state``, where the moves end: None, or ``(header,
+        message, violation)``.  Notation and JSON imports alike are checked by it."""
+        ...
+
     # --- describing a step ------------------------------------------------------------
 
     def status(self, state: Any) -> Status:

@@ -25,6 +25,7 @@ from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
 from . import keys, projections
+from .chain import dumps_sorted
 from .errors import (
     AppendRejected,
     ConcurrencyError,
@@ -50,6 +51,7 @@ from .prepare import (
     derived_event_id,
     fold_new,
     parse_payload,
+    user_meta_json,
 )
 from .records import AppendResult, GameRow, StoredEvent
 from .stored import decode, parse_stored, violation_from_dict
@@ -165,7 +167,7 @@ class SqlStore:
             with self._transaction() as conn:
                 actual = self._last_sequence(conn, game_id)
                 if event_ids is not None:
-                    retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given)
+                    retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given, metas)
                     if retry is not None:
                         return retry
                 if actual != expected_sequence:
@@ -261,6 +263,7 @@ class SqlStore:
         rules: GameRules,
         parsed: Sequence[Any],
         given: Sequence[str | None],
+        metas: Sequence[dict[str, Any] | None],
     ) -> AppendResult | None:
         ids = [g for g in given if g is not None]
         if not ids:
@@ -285,7 +288,7 @@ class SqlStore:
             )
         sequences: list[int] = []
         flagged: list[tuple[int, list[Violation]]] = []
-        for eid, event in zip(ids, parsed, strict=True):
+        for eid, event, sent in zip(ids, parsed, metas, strict=True):
             stored_game, seq, payload, meta = found[eid]
             payload_json = canonical(kind, rules, event)[1]
             if stored_game != game_id:
@@ -293,6 +296,12 @@ class SqlStore:
             if payload != payload_json:
                 raise EventIdConflict(
                     eid, f"is already stored as event {seq} with a different payload"
+                )
+            if user_meta_json(meta) != (None if sent is None else dumps_sorted(sent)):
+                raise EventIdConflict(
+                    eid,
+                    f"is already stored as event {seq} with a different comment, annotations"
+                    " or played-illegally mark",
                 )
             if sequences and seq != sequences[-1] + 1:
                 raise EventIdConflict(eid, "is already stored, out of this batch's order")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import Violation
+from engine.notation.results import shortened
 
 
 class StoreError(Exception):
@@ -100,11 +101,12 @@ class EventRejected(StoreError):
         self.event_number = event_number
         if isinstance(problem, str):
             self.violations: list[Violation] = []
-            self.message = problem
+            self.message = _bounded(problem)
         else:
             self.violations = list(problem)
             self.message = "; ".join(str(v) for v in self.violations)
-        self.field = field
+        # a field named by the file (an unknown key of 5,000 digits) is cut like a message
+        self.field = field if field is None or len(field) <= 100 else f"{field[:60]}…"
         self.source = source
         self.line = line
         self.column = column
@@ -172,6 +174,18 @@ def _rebuild_rejected(
     where: dict[str, Any],
 ) -> EventRejected:
     return cls(number, problem, field, **where)
+
+
+#: The longest message an EventRejected keeps: a message quoting a hostile value (a list
+#: of ten thousand numbers, a name of 5,000 digits) is cut, never echoed whole.
+MESSAGE_LIMIT = 500
+
+
+def _bounded(message: str) -> str:
+    message = shortened(message)
+    if len(message) <= MESSAGE_LIMIT:
+        return message
+    return f"{message[:MESSAGE_LIMIT]}… ({len(message):,} characters)"
 
 
 class ImportRejected(EventRejected):

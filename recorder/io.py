@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
-from engine.protocol import GameRules, ParsedGame
+from engine.protocol import GameRules, ParsedGame, seat_names
 
 from . import schemas
 from .chain import dumps_sorted
@@ -130,6 +130,55 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_CHARS = 100_000
 
 
+#: The deepest nesting of lists and objects in a JSON game file: a file of games is six
+#: deep (list, game, events, event, meta, annotations), a payload two or three more.
+MAX_JSON_DEPTH = 32
+_TOO_DEEP = f"invalid JSON: nested too deeply; the limit is {MAX_JSON_DEPTH} levels"
+
+
+def _depth_within(value: Any, limit: int) -> bool:
+    """Whether no list or object in ``value`` lies more than ``limit`` levels deep (a walk
+    without recursion: the walkers after it, schemas and messages, may recurse)."""
+    stack = [(value, 1)] if type(value) is dict or type(value) is list else []
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, depth = pop()
+        children = item.values() if type(item) is dict else item
+        if depth > limit:
+            return False
+        for child in children:
+            if type(child) is dict or type(child) is list:
+                push((child, depth + 1))
+    return True
+
+
+#: The largest notation file, in characters and in lines: one game's notation is a few
+#: kilobytes and a few hundred lines, with long comments a few hundred kilobytes.  The
+#: reader keeps an object per line, so these bound its memory (about 30 MB at the limit).
+MAX_NOTATION_CHARS = 4_000_000
+MAX_NOTATION_LINES = 100_000
+
+
+def _refuse_large_notation(text: str, source: str) -> None:
+    """ImportRejected for a notation file over :data:`MAX_NOTATION_CHARS` characters or
+    :data:`MAX_NOTATION_LINES` lines, before it is read."""
+    lines = text.count("\n") + 1
+    if lines > MAX_NOTATION_LINES:
+        raise ImportRejected(
+            None,
+            f"a notation file of {lines:,} lines; the limit is {MAX_NOTATION_LINES:,}",
+            source=source,
+            line=MAX_NOTATION_LINES + 1,
+        )
+    if len(text) > MAX_NOTATION_CHARS:
+        raise ImportRejected(
+            None,
+            f"a notation file of {len(text):,} characters; the limit is "
+            f"{MAX_NOTATION_CHARS:,} (one game's notation)",
+            source=source,
+        )
+
+
 def _refuse_long_lines(text: str, source: str) -> None:
     """ImportRejected at the first line longer than :data:`MAX_LINE_CHARS`."""
     if len(text) <= MAX_LINE_CHARS:
@@ -189,6 +238,7 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
     _refuse_lone_surrogates(text, source)
     if _is_notation(text, source):
         _refuse_long_lines(text, source)  # JSON may stand on one line: its reader is linear
+        _refuse_large_notation(text, source)
         try:
             rules = game_for_notation(text)
         except UnknownGameKind as err:
@@ -202,13 +252,15 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
             None, f"invalid JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
         ) from None
     except RecursionError:
-        raise ImportRejected(None, "invalid JSON: nested too deeply", source=source) from None
+        raise ImportRejected(None, _TOO_DEEP, source=source) from None
     except ValueError:  # the one other refusal of json: an integer too long to convert
         raise ImportRejected(
             None,
             f"invalid JSON: a number of more than {sys.get_int_max_str_digits()} digits",
             source=source,
         ) from None
+    if not _depth_within(data, MAX_JSON_DEPTH):
+        raise ImportRejected(None, _TOO_DEEP, source=source)
     if "\\ud" in text or "\\uD" in text:  # an escape may stand for half a character
         where = _lone_surrogate_in(data, "")
         if where is not None:
@@ -313,9 +365,17 @@ def game_import_from_document(
     parsed: list[Any] = []
     metas: list[dict[str, Any] | None] = []
     ids: list[str | None] = []
+    players: list[str | None] = []
+    names = seat_names(data["headers"], rules.seats)
     for number, item in enumerate(data["events"], start=1):
-        meta = event_id = None
-        if type(item) is dict and not upcast and "meta" not in item and "event_id" not in item:
+        meta = event_id = player = None
+        if (
+            type(item) is dict
+            and not upcast
+            and "meta" not in item
+            and "event_id" not in item
+            and "by" not in item
+        ):
             payload = item  # the common case: a current payload and nothing else
         else:
             if not isinstance(item, Mapping):
@@ -323,6 +383,13 @@ def game_import_from_document(
             payload = dict(item)
             meta = payload.pop("meta", None)
             event_id = payload.pop("event_id", None)
+            player = payload.pop("by", None)
+            if player is not None and player not in names:
+                raise reject(
+                    number,
+                    f"{_shown(player)} is not one of the game's players ({', '.join(names)})",
+                    "by",
+                )
             if upcast:
                 try:
                     payload = rules.upcast(payload, payload_version)
@@ -350,6 +417,7 @@ def game_import_from_document(
         events.append(payload)
         metas.append(meta)
         ids.append(event_id)
+        players.append(player)
     return GameImport(
         kind=kind,
         headers=dict(data["headers"]),
@@ -358,6 +426,7 @@ def game_import_from_document(
         game_id=data.get("id"),
         event_ids=ids if any(i is not None for i in ids) else None,
         parsed=parsed,
+        players=players if any(p is not None for p in players) else None,
     )
 
 
@@ -423,13 +492,23 @@ def _load_and_prepare(
             out.append(((index, None), _located(err, source, None)))
             continue
         several = len(games) > 1
-        for number, record in enumerate(games, start=1):
+        games.reverse()  # taken from the end, each game's documents freed once prepared
+        number = 0
+        while games:
+            record = games.pop()
+            number += 1
             game = number if several else None
             item = prepare_or_error(record)
             if isinstance(item, ImportRejected):
                 item = _located(item, source, game)
             out.append(((index, game), item))
     return out
+
+
+def _shown(value: Any) -> str:
+    """A value from a file, quoted and cut short for a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _located(err: ImportRejected, source: str | None, game: int | None) -> ImportRejected:

@@ -394,7 +394,16 @@ def prepare_game(record: GameImport) -> Prepared:
         ]
     names = seat_names(headers, rules.seats)
     state = rules.new_state(names)
-    folded, flagged, state = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
+    if record.players is not None:
+        folded, flagged, state = _fold_by_player(kind, rules, state, parsed, metas, record.players)
+    else:
+        folded, flagged, state = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
+    problem_of_result = rules.result_problem(headers, state)
+    if problem_of_result is not None:
+        header, message, violation = problem_of_result
+        field = "headers.result" if header == "result" else f"headers.tags.{header}"
+        said = f" ({violation.rule.cite()})" if violation.message in message else f": {violation}"
+        raise ImportRejected(None, message + said, field)
     if metas is None and not explicit:
         digest = _digest_plain(kind, headers_json, [r[1] for r in folded])
     else:
@@ -440,6 +449,53 @@ def prepare_game(record: GameImport) -> Prepared:
         hashes=b"".join(hashes),
         times=times,
     )
+
+
+def _fold_by_player(
+    kind: str,
+    rules: GameRules,
+    state: Any,
+    parsed: Sequence[Any],
+    metas: Sequence[dict[str, Any] | None] | None,
+    players: Sequence[str | None],
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+    """:func:`fold_new` of a game whose file names who made events: each named player
+    must be the one the rules say acts (:meth:`GameRules.acting_seat`), so a move or a
+    pass entered for the wrong player is refused rather than applied to the other."""
+    names = list(getattr(state, "names", ()))
+    rows: list[_Row] = []
+    flagged: list[tuple[int, list[Violation]]] = []
+    history: list[tuple[Any, bool]] = []
+    for i, event in enumerate(parsed):
+        number = i + 1
+        player = players[i] if i < len(players) else None
+        if player is not None:
+            seat = rules.acting_seat(state, event)
+            if seat is None:
+                raise ImportRejected(
+                    number, f"the file says {player} made it, but no player makes it", "by"
+                )
+            if names[seat] != player:
+                raise ImportRejected(
+                    number,
+                    f"the file says {player} made it, but it is {names[seat]}'s to make",
+                    "by",
+                )
+        meta = metas[i] if metas is not None else None
+        done, marked, state = fold_new(
+            kind,
+            rules,
+            state,
+            [event],
+            None if meta is None else [meta],
+            number,
+            ImportRejected,
+            lambda: history,
+        )
+        rows += done
+        flagged += marked
+        history.append((event, bool(meta and meta.get("played_illegally"))))
+    return rows, flagged, state
 
 
 def _times(record: GameImport, n: int) -> tuple[str, tuple[str, ...]] | None:

@@ -42,7 +42,8 @@ class GameImport:
     "derive it from the content", which makes a re-import of the same game a no-op.
     ``event_ids`` (optional, parallel to ``events``) keeps ids given by an earlier store;
     ``recorded_at`` (parallel to ``events``) and ``created_at`` keep its times (as
-    ``tablelog copy`` does), else they are the time of the import.
+    ``tablelog copy`` does), else they are the time of the import.  ``players``
+    (optional, parallel to ``events``) names who made each event.
     """
 
     kind: str = DEFAULT_KIND
@@ -56,6 +57,9 @@ class GameImport:
     #: The engine events of ``events`` when a loader already parsed them (checked, so
     #: they are not parsed twice); None to parse ``events``.
     parsed: list[Any] | None = field(default=None, repr=False, compare=False)
+    #: Who made each event, when the file says (a JSON event's ``by``, parallel to
+    #: ``events``): checked against whose turn it is, then dropped (the rules know it).
+    players: list[str | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -131,7 +131,9 @@ class HeadersSchema(Schema):
         for key, value in original.items():
             if key in named:
                 continue
-            if not isinstance(value, str):
+            if len(key) > 100:
+                errors[key[:20] + "…"] = ["a header name longer than 100 characters"]
+            elif not isinstance(value, str):
                 errors[key] = [f"expected text, got {value!r}"]
             elif len(value) > 1000:
                 errors[key] = ["longer than 1000 characters"]

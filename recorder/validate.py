@@ -28,7 +28,8 @@ from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
 from .errors import ImportRejected
-from .io import FileRead, read_file
+from .io import FileRead, _games_of, read_file
+from .prepare import prepare_game
 from .records import GameImport
 
 
@@ -94,8 +95,40 @@ def validate_file(path: str | os.PathLike[str], *, all_errors: bool = False) -> 
     except ImportRejected as err:
         return [_unreadable_report(name, str(err))]
     if read.notation is not None:
-        return [_notation_report(name, read)]
-    return [_json_report(name, index, record) for index, record in enumerate(read.games or [], 1)]
+        report = _notation_report(name, read)
+        if report.ok:
+            _import_check(report, _games_of(read)[0])
+        return [report]
+    reports = []
+    for index, record in enumerate(read.games or [], 1):
+        report = _json_report(name, index, record)
+        if report.ok:
+            _import_check(report, record)
+        reports.append(report)
+    return reports
+
+
+def _import_check(report: GameReport, record: GameImport) -> None:
+    """The import's own check of a game the reader passed (:func:`prepare_game`: the
+    headers against the outcome, who made each event, the meta, the ids), so a file
+    that validates imports; its refusal becomes the report's error."""
+    try:
+        prepare_game(record)
+    except ImportRejected as err:
+        report.ok = False
+        message = err.message
+        if err.field and err.event_number is None:
+            message = f"{err.field}: {message}"
+        report.errors.append(
+            {
+                "kind": "illegal" if err.violations else "syntax",
+                "source": report.file,
+                "message": message,
+                "event_number": err.event_number,
+                "field": err.field,
+                "violations": [v.to_dict() for v in err.violations],
+            }
+        )
 
 
 def _notation_report(name: str, read: FileRead) -> GameReport:

@@ -16,6 +16,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,6 +65,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # the largest request body: a game's setup or a move is a few kilobytes at most
         MAX_CONTENT_LENGTH=64 * 1024,
         MAX_FORM_MEMORY_SIZE=64 * 1024,
+        # a secret the heads shown are also keyed with (docs/integrity.md), or None
+        CHAIN_KEY=os.environ.get("TABLELOG_CHAIN_KEY") or None,
     )
     if test_config is not None:
         app.config.update(test_config)
@@ -89,6 +92,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _register_errors(app)
     app.after_request(_finish)
     return app
+
+
+def routes(app: Flask) -> list[tuple[str, str]]:
+    """Every ``(rule, method)`` the site answers, sorted; HEAD and OPTIONS, which Flask
+    answers for every GET route, left out (the fuzzing in tests/ and bench/ covers these)."""
+    return sorted(
+        (rule.rule, method)
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    )
 
 
 def _static_urls() -> Any:
@@ -137,6 +151,13 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[Any, int]:
         status = exc.code or 500
+        if status == 413:  # werkzeug's wording names no limit
+            limit = int(app.config["MAX_CONTENT_LENGTH"])
+            return _render(
+                status,
+                exc.name,
+                f"the request's body is larger than the limit of {limit:,} bytes",
+            )
         return _render(status, exc.name, exc.description or exc.name)
 
     @app.errorhandler(ReplayError)

@@ -95,7 +95,19 @@ def off_loop(func: Callable[..., T]) -> Callable[..., T]:
         if pool is None:
             return func(*args, **kwargs)
         context = contextvars.copy_context()
-        return pool.apply(context.run, (func, *args), kwargs)  # type: ignore[no-any-return]
+
+        def call() -> tuple[bool, Any]:
+            # an exception leaves the thread as a value: gevent's pool would also print
+            # its traceback, and a refused write (a WriteError, answered 4xx) is no fault
+            try:
+                return True, context.run(func, *args, **kwargs)
+            except Exception as exc:  # re-raised below, in the request's greenlet
+                return False, exc
+
+        ok, value = pool.apply(call)
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
 
     return run
 

@@ -68,9 +68,73 @@ def serve(
     where: dict[str, Any] = (
         {"sockets": [sock]} if sock is not None else {"host": host, "port": port}
     )
-    waitress.serve(
-        app, threads=threads, ident="tablelog", clear_untrusted_proxy_headers=True, **where
+    logging.basicConfig()
+    server = create_waitress(app, threads=threads, **where)
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
+
+
+# --- the server's own answers ------------------------------------------------------------
+#
+# A request the server refuses before the app sees it (a bad request line, headers too
+# large, a URI too long) is answered by the server itself, not through the app's hook
+# that adds the security headers (web._finish).  Both servers are told to add them.
+
+
+def _security_header_lines() -> bytes:
+    from . import SECURITY_HEADERS
+
+    return "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS).encode("latin-1")
+
+
+class _SecuredErrorSocket:
+    """A client socket as gunicorn's error page is written to it: the security headers go
+    in after the status line.  Everything else is the socket's own."""
+
+    def __init__(self, sock: Any):
+        self._sock = sock
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def sendall(self, data: bytes) -> Any:
+        status, sep, rest = data.partition(b"\r\n")
+        return self._sock.sendall(status + sep + _security_header_lines() + rest)
+
+
+def _gevent_worker_class() -> type:
+    """gunicorn's gevent worker, answering the requests it refuses with the security
+    headers (imported only where gunicorn serves: it needs gevent)."""
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class SecuredGeventWorker(GeventWorker):  # type: ignore[misc]  # no types shipped
+        def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+            super().handle_error(req, _SecuredErrorSocket(client), addr, exc)
+
+    return SecuredGeventWorker
+
+
+def create_waitress(app: Flask, **options: Any) -> Any:
+    """A waitress server of ``app`` (not yet running) whose own error answers carry the
+    security headers."""
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    class SecuredErrorTask(ErrorTask):  # type: ignore[misc]  # no types shipped
+        def execute(self) -> None:
+            from . import SECURITY_HEADERS
+
+            self.response_headers.extend(SECURITY_HEADERS)
+            super().execute()
+
+    class SecuredChannel(HTTPChannel):  # type: ignore[misc]
+        error_task_class = SecuredErrorTask
+
+    server = waitress.create_server(
+        app, ident="tablelog", clear_untrusted_proxy_headers=True, **options
     )
+    server.channel_class = SecuredChannel
+    return server
 
 
 #: Connections one gevent worker holds at once (streams included).
@@ -95,7 +159,7 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, timeout: int = 
     settings: dict[str, Any] = {
         "bind": [f"fd://{sock.detach()}"],
         "workers": workers,
-        "worker_class": "gevent",
+        "worker_class": _gevent_worker_class(),
         "worker_connections": WORKER_CONNECTIONS,
         "timeout": timeout,
         # open streams end only at their lifetime: a restart waits this long for them
@@ -141,14 +205,7 @@ class BackgroundServer:
     """
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 8):
-        self._server: Any = waitress.create_server(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            ident="tablelog",
-            clear_untrusted_proxy_headers=True,
-        )
+        self._server: Any = create_waitress(app, host=host, port=port, threads=threads)
         self.app = app
         self.host = host
         self.port = int(self._server.effective_port)

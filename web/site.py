@@ -9,6 +9,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from engine.picture import step_heading
+from recorder import chain
 from recorder.listing import DEFAULT_ORDER
 
 from . import boards, params
@@ -187,8 +188,15 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
         head=tl.row.head,
+        keyed_head=_keyed(tl.row.head),
         head_broken=n == tl.last_step and bool(store.chain_findings(tl.row.id)),
     )
+
+
+def _keyed(head: str) -> str | None:
+    """The head keyed with the server's chain key (HMAC), when it has one."""
+    key = current_app.config.get("CHAIN_KEY")
+    return chain.keyed(head, key) if key and head else None
 
 
 SPOILERS = frozenset({"result", "victory", "winner", "termination"})

@@ -44,7 +44,7 @@ class NotationError(EngineError, ValueError):
         self.source = source
         self.line = line
         self.column = column
-        self.message = _shortened(message)
+        self.message = shortened(message)
         self.violations = list(violations)
         self.turn = turn
         self.event_number = event_number
@@ -127,11 +127,11 @@ QUOTE_LIMIT = 60
 _QUOTED = re.compile(r"'([^'\\\n]*+(?:\\.[^'\\\n]*+)*+)'")
 
 
-def _shortened(message: str) -> str:
+def shortened(message: str) -> str:
     """``message`` with each long quoted piece of input cut to its start, so that a
     hostile token (5,000 digits, a whole line) never fills a verdict.
 
-    >>> _shortened("unknown decision '" + "9" * 100 + "'")[-30:]
+    >>> shortened("unknown decision '" + "9" * 100 + "'")[-30:]
     "99999999999…' (100 characters)"
     """
     if len(message) <= QUOTE_LIMIT:

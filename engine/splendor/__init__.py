@@ -169,6 +169,11 @@ class Splendor:
 
         return validate_payloads(payloads, meta, self.seats.names(names))
 
+    def result_problem(
+        self, headers: Mapping[str, Any], state: State
+    ) -> tuple[str, str, Violation] | None:
+        return _describe.result_problem(headers, state)
+
     # --- describing a step ------------------------------------------------------------
 
     def status(self, state: State) -> Status:

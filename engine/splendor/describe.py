@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
+from ..errors import Violation
 from ..protocol import Result, Status
 from .catalogue import COLOR_LETTERS, DISPLAY_SIZE, MAX_TOKENS, nobles_revealed
 from .state import ACTION, NOBLE, OVER, RETURN, REVEAL, SETUP, State
@@ -131,3 +133,28 @@ def changes(before: State, after: State) -> list[str]:
 
 def _reserve_text(reserved: list[tuple[int, str | None]]) -> str:
     return " ".join(cid or f"L{lv}?" for lv, cid in reserved) or "none"
+
+
+def result_problem(headers: Mapping[str, Any], state: State) -> tuple[str, str, Violation] | None:
+    """Whether a ``Result`` header (the winning seats from 1, ``2`` or ``1=3``; ``*``
+    says nothing) agrees with how the moves end: None, or ``("result", message,
+    violation)``."""
+    from .notation.writer import result_tag
+    from .rules.facts import RULES
+
+    result = headers.get("result")
+    if not isinstance(result, str) or result.strip() in ("", "*"):
+        return None
+    actual = result_tag(state)
+    if result.strip() == actual:
+        return None
+    o = state.outcome
+    if o is None:
+        said = f"the moves end on turn {state.turn} with the game still going"
+    else:
+        said = " and ".join(state.names[w] for w in o.winners) + f" won ({actual})"
+    return (
+        "result",
+        f"the Result header says {result}",
+        Violation("result.mismatch", said, RULES["end"]),
+    )

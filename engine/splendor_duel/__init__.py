@@ -179,6 +179,11 @@ class SplendorDuel:
 
         return validate_payloads(payloads, meta, self.seats.names(names, 2))
 
+    def result_problem(
+        self, headers: Mapping[str, Any], state: State
+    ) -> tuple[str, str, Violation] | None:
+        return _describe.result_problem(headers, state)
+
     # --- describing a step ------------------------------------------------------------
 
     def status(self, state: State) -> Status:

@@ -13,10 +13,12 @@ all take it from this module (through :class:`engine.protocol.GameRules` above t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import Violation
 from ..protocol import Result, Status
+from . import rules as _rules
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, MAX_TOKENS, ROYALS, SPACE_NAMES
 from .state import (
     ACTION,
@@ -343,3 +345,35 @@ def decision_label(state: State, event: Any) -> str:
     if t == "player_resigned":
         return f"{names[event.player]} resigns"
     return str(t)
+
+
+def result_problem(headers: Mapping[str, Any], state: State) -> tuple[str, str, Violation] | None:
+    """Whether the ``Result`` (``1-0``, ``0-1``) and ``Victory`` headers agree with how
+    the moves end: None, or ``(header, message, violation)`` naming the header (``result``
+    or ``Victory``) that does not.  The notation reader and a JSON import both ask here."""
+    result = headers.get("result")
+    o = state.outcome
+    if result in ("1-0", "0-1"):
+        winner = 0 if result == "1-0" else 1
+        if o is None or o.winner != winner:
+            if o is None:
+                actual = f"the moves end on turn {state.turn} with the game still going"
+            else:
+                actual = f"{state.names[o.winner]} won by {o.condition}"
+            return (
+                "result",
+                f"the Result header says {result} ({state.names[winner]} won)",
+                Violation("result.mismatch", actual, _rules.VICTORY),
+            )
+    tags = headers.get("tags")
+    victory = tags.get("Victory") if isinstance(tags, Mapping) else None
+    if isinstance(victory, str) and o is not None:
+        expected = o.condition if o.color is None else f"color {COLOR_NAMES[o.color]}"
+        said = " ".join(victory.lower().replace("colour", "color").split())
+        if said not in (expected, o.condition):
+            return (
+                "Victory",
+                f"the Victory header says {victory!r}, but the game was won by {expected}",
+                Violation("result.mismatch", f"won by {expected}", _rules.VICTORY),
+            )
+    return None

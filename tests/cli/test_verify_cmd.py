@@ -246,3 +246,48 @@ def test_verify_file_matches_an_export_and_catches_a_changed_file(dispute, tmp_p
     bad.write_text("{", encoding="utf-8")
     result = run(dispute, "verify", "--file", str(bad), DISPUTE_ID)
     assert result.exit_code == 2 and "bad.json" in result.output
+
+
+def test_verify_reports_a_malformed_row_a_missing_trigger_and_a_damaged_file(dispute):
+    """What no chain covers: a game row whose headers are a JSON list (the site and
+    ``games`` render around it), a refusal dropped, and SQLite's own integrity check."""
+    conn = sqlite3.connect(dispute, isolation_level=None)
+    for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'games'"
+    ).fetchall():
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("UPDATE games SET headers = '[1, 2]'")
+    conn.close()
+    report = verified(dispute)
+    assert report["exit"] == 1
+    messages = [(f["game"], f["step"], f["message"]) for f in report["findings"]]
+    assert (DISPUTE_ID, 1, "the stored headers are not a JSON object") in messages, messages
+    assert any(
+        game is None and "games_no_replace is missing" in message for game, _, message in messages
+    ), messages
+    assert run(dispute, "games").exit_code == 0  # listed around it
+    # A damaged index: one byte of a date in the index of games by date, changed on disk.
+    fresh = dispute.with_name("fresh.db")
+    assert run(fresh, "import", str(DISPUTE)).exit_code == 0
+    conn = sqlite3.connect(fresh)
+    (root,) = conn.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'game_summaries_by_date'"
+    ).fetchone()
+    (size,) = conn.execute("PRAGMA page_size").fetchone()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(fresh.read_bytes())
+    at = data.index(b"2024-", (root - 1) * size, root * size)
+    data[at + 3] ^= 1  # 2024 -> 2025 in the index only
+    fresh.write_bytes(data)
+    report = verified(fresh)
+    assert report["exit"] == 1 and report["games"][0]["game"] == DISPUTE_ID
+    assert [f["check"] for f in report["findings"]] == ["integrity"], report["findings"]
+    assert "missing from index game_summaries_by_date" in report["findings"][0]["message"]
+
+
+def test_show_prints_the_keyed_head_when_a_chain_key_is_set(dispute):
+    head = verified(dispute)["games"][0]["head"]
+    keyed = hmac.new(b"s3cret", head.encode(), hashlib.sha256).hexdigest()
+    shown = run(dispute, "show", DISPUTE_ID, env={"TABLELOG_CHAIN_KEY": "s3cret"})
+    assert shown.stdout.splitlines()[-1] == f"head {head[:12]}, keyed {keyed[:12]}"

@@ -334,6 +334,30 @@ def test_an_idempotent_retry_adds_no_row(recorder, backend):
     assert count_rows(backend, gid) == 4
 
 
+def test_a_retry_with_other_metadata_is_refused_not_ignored(recorder, backend):
+    """The same event id sent again with a different comment, annotations or mark: the
+    old metadata used to be kept silently (issue 12); it is a conflict."""
+    gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
+    p = payloads(13)
+    recorder.append(gid, 0, p[:2], meta=[None, {"comment": "as said"}], event_ids=["m-1", "m-2"])
+    same = recorder.append(
+        gid, 0, p[:2], meta=[None, {"comment": "as said"}], event_ids=["m-1", "m-2"]
+    )
+    assert same.already_stored
+    for other in (
+        [None, {"comment": "said otherwise"}],
+        [None, None],
+        [None, {"comment": "as said", "annotations": ["!"]}],
+        [{"comment": "new"}, {"comment": "as said"}],
+    ):
+        with pytest.raises(EventIdConflict, match="different comment, annotations"):
+            recorder.append(gid, 0, p[:2], meta=other, event_ids=["m-1", "m-2"])
+    with pytest.raises(EventIdConflict, match="'m-2'.*different comment"):
+        recorder.append(gid, 0, p[:2], event_ids=["m-1", "m-2"])
+    assert count_rows(backend, gid) == 2
+    assert recorder.events(gid)[1].meta == {"comment": "as said"}
+
+
 def test_a_failure_in_the_middle_of_a_batch_writes_nothing(recorder, backend):
     gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
     p = payloads(12)
@@ -571,7 +595,12 @@ def test_the_same_game_has_the_same_head_however_it_was_recorded(recorder):
         assert recorder.game(live).head == recorder.step_hash(whole.game_id, i + 1)
     assert recorder.game(live).head == head
     # With the outcome in its headers (as an export of the finished game carries it).
-    outcome = {**headers, "result": "1-0", "tags": {"Victory": "points"}}
+    ended = recorder.game(whole.game_id)
+    outcome = {
+        **headers,
+        "result": ("1-0", "0-1")[ended.winner],
+        "tags": {"Victory": ended.condition},
+    }
     again = recorder.import_game(
         GameImport(headers=outcome, events=events, meta=meta, game_id="with-result")
     )

@@ -45,3 +45,21 @@ def test_a_game_whose_chain_does_not_verify_is_marked(games: Any, tmp_path: Any)
         html = client.get(f"/games/{game_id}/step/{row.event_count}").get_data(as_text=True)
         assert f">{row.head[:12]}</code>" in html
         assert ("does not verify" in html) == (game_id == gid)
+
+
+def test_a_server_with_a_chain_key_also_shows_the_keyed_head(games: Any, store: Any) -> None:
+    """docs/integrity.md: with a secret, the head shown is also keyed with it (HMAC), which
+    nobody without the secret can produce for a rewritten chain."""
+    import hashlib
+    import hmac
+
+    from web import create_app
+
+    row = store.game(games.simulated[0])
+    url = f"/games/{row.id}/step/{row.event_count}"
+    keyed = hmac.new(b"club secret", row.head.encode(), hashlib.sha256).hexdigest()
+    app = create_app({"DATABASE": games.path, "TESTING": True, "CHAIN_KEY": "club secret"})
+    html = app.test_client().get(url).get_data(as_text=True)
+    assert f'keyed <code title="{keyed}">{keyed[:12]}</code>' in html
+    plain = create_app({"DATABASE": games.path, "TESTING": True, "CHAIN_KEY": None})
+    assert "keyed" not in plain.test_client().get(url).get_data(as_text=True)

@@ -378,3 +378,50 @@ def test_a_write_waiting_for_the_database_lock_does_not_stop_its_worker(tmp_path
         (status, seconds) = answers[0]
         assert status == 201 and seconds >= 2
         assert _get(port, f"/games/{gid}/step/2")[0] == 200
+
+
+#: Requests the server refuses before the app sees them (issue 12: answered without the
+#: security headers the site sends), with the statuses gunicorn and waitress give them.
+_REFUSED_BY_THE_SERVER = {
+    "bad request line": (b"GARBAGE\r\n\r\n", {400}),
+    "headers too large": (
+        b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000 + b"\r\n",
+        {400, 431},
+    ),
+    "URI too long": (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", {414, 200, 404}),
+    "unknown transfer coding": (
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+        {400, 501},
+    ),
+}
+
+
+def _raw(port: int, request: bytes) -> tuple[int, dict[str, str]]:
+    """Send bytes as they are; the answer's status and headers."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(request)
+        if not request.endswith(b"\r\n\r\n"):
+            s.sendall(b"\r\n")
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    status = int(head[0].split()[1])
+    return status, {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in head[1:])}
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "waitress"])
+def test_answers_of_the_server_itself_carry_the_security_headers(
+    tmp_path: Path, server: str
+) -> None:
+    from web import SECURITY_HEADERS
+
+    with _serving(tmp_path, "--server", server, "--workers", "1", "--threads", "2") as (_, port):
+        for what, (request, statuses) in _REFUSED_BY_THE_SERVER.items():
+            status, headers = _raw(port, request)
+            assert status in statuses, (server, what, status)
+            for name, value in SECURITY_HEADERS:
+                assert headers.get(name.lower()) == value, (server, what, name)

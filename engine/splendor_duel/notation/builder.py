@@ -13,7 +13,6 @@ from ...errors import IllegalMoveError, Violation
 from ...protocol import ParsedGame
 from .. import describe, rules
 from .. import game as _game
-from ..catalogue import COLOR_NAMES
 from ..events import CardRevealed, Event, GameSetUp, TokensTaken
 from ..position import position_string
 from ..state import ACTION, OVER, REVEAL, SETUP, State
@@ -461,40 +460,11 @@ class GameBuilder(SyntaxChecker):
 
     def _check_result(self) -> None:
         """The Result and Victory headers must agree with how the moves end."""
-        result = self.headers.get("result")
-        state = self.state
-        o = state.outcome
-        if result in ("1-0", "0-1"):
-            winner = 0 if result == "1-0" else 1
-            if o is None or o.winner != winner:
-                if o is None:
-                    actual = f"the moves end on turn {state.turn} with the game still going"
-                else:
-                    actual = f"{self.names[o.winner]} won by {o.condition}"
-                line, col = self.tag_lines.get("Result", (1, 0))
-                self.error(
-                    "illegal",
-                    line,
-                    col + 1,
-                    f"the Result header says {result} ({self.names[winner]} won)",
-                    [Violation("result.mismatch", actual, rules.VICTORY)],
-                    with_position=True,
-                )
-                return
-        victory = self.tags.get("Victory")
-        if victory is not None and o is not None:
-            expected = o.condition if o.color is None else f"color {COLOR_NAMES[o.color]}"
-            said = " ".join(victory.lower().replace("colour", "color").split())
-            if said not in (expected, o.condition):
-                line, col = self.tag_lines.get("Victory", (1, 0))
-                self.error(
-                    "illegal",
-                    line,
-                    col + 1,
-                    f"the Victory header says {victory!r}, but the game was won by {expected}",
-                    [Violation("result.mismatch", f"won by {expected}", rules.VICTORY)],
-                    with_position=True,
-                )
+        problem = describe.result_problem({**self.headers, "tags": self.tags}, self.state)
+        if problem is not None:
+            header, message, violation = problem
+            line, col = self.tag_lines.get("Result" if header == "result" else header, (1, 0))
+            self.error("illegal", line, col + 1, message, [violation], with_position=True)
 
 
 def _due_violation(state: State) -> Violation:
