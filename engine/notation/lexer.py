@@ -36,6 +36,10 @@ TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 TURN_RE = re.compile(
     r"\s*(\d{1,9})\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?"
 )
+#: The most digits a turn number has: a longer run of digits before a dot is refused by
+#: its length (:func:`long_turn_number`), never converted to a number.
+TURN_DIGITS = 9
+LONG_TURN_RE = re.compile(rf"\s*(\d{{{TURN_DIGITS + 1},}})\.(?=\s|$)")
 #: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
 #: the general TURN_RE, which gives the same result on these lines.
 TURN_FAST_RE = re.compile(r"(\d{1,9})\. (?:([^\s:{}()\"\[\]]+): )?")
@@ -48,6 +52,21 @@ SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
 DECISION_RE = re.compile(
     r"""\s*([a-z]+(?:\s+[^\s{}()!?"]*[^a-z\s{}()!?"][^\s{}()!?"]*|\s*\([^()]*\))*)\s*|(\S+)"""
 )
+
+
+def long_turn_number(text: str) -> str | None:
+    """Why a line that starts with a turn number of too many digits is refused (None
+    for any other line).
+
+    >>> long_turn_number("1234567890. Ann: take c3")
+    'a turn number has at most 9 digits; this one has 10'
+    >>> long_turn_number("12. Ann: take c3") is None
+    True
+    """
+    m = LONG_TURN_RE.match(text)
+    if m is None:
+        return None
+    return f"a turn number has at most {TURN_DIGITS} digits; this one has {len(m.group(1)):,}"
 
 
 #: Words longer than this get no "did you mean" (no keyword is near, and comparing a

@@ -98,3 +98,24 @@ def test_a_comment_of_100_000_lines_reads_in_one_pass() -> None:
         parsed = get_game("splendor-duel").read_game(text)
     assert parsed.ok and parsed.meta[-1] is not None
     assert parsed.meta[-1]["comment"].count("x") == 100_000
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"),
+    [
+        ("splendor-duel", "fixtures/games/reserve-and-discard.tl"),
+        ("splendor", "fixtures/splendor/games/two-players.tl"),
+    ],
+)
+def test_a_turn_number_of_thousands_of_digits_is_refused_naming_the_limit(
+    kind: str, path: str
+) -> None:
+    """A turn number over 9 digits is refused by its length at its line (it was once
+    read as a setup line or a decision word, and converting one over 4,300 digits to a
+    number raised)."""
+    text = (Path(__file__).resolve().parents[2] / path).read_text(encoding="utf-8")
+    at = text.index("\n2. ")
+    line = text[:at].count("\n") + 2
+    game = get_game(kind).read_game(text[:at] + "\n" + "9" * 5000 + ". " + text[at + 4 :])
+    assert [(e.line, e.column) for e in game.errors[:1]] == [(line, 1)]
+    assert game.errors[0].message == "a turn number has at most 9 digits; this one has 5,000"

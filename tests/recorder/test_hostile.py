@@ -49,7 +49,7 @@ HOSTILE = {
     ),
     "turn.tl": (
         EVENING + "\n" + "9" * 5000 + ". Ann: take c3\n",
-        "turn.tl:14:1: expected the setup",
+        "turn.tl:14:1: a turn number has at most 9 digits; this one has 5,000",
     ),
     "half.json": (
         _document(headers={"players": ["Ann\udc80", "Bo"]}),

@@ -18,6 +18,7 @@ from ...notation.lexer import (
     Line,
     comment_text,
     logical_lines,
+    long_turn_number,
     normalize,
     unescape,
 )
@@ -243,6 +244,9 @@ class Reader:
         m = TURN_RE.match(line.text)
         state = self.state
         if m is None:
+            too_long = long_turn_number(line.text)
+            if too_long:
+                self.fail("syntax", line, 1, too_long)
             self.decisions(line, 0)
             return
         number, name = int(m.group(1)), m.group(2)

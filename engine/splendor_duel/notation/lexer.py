@@ -19,6 +19,7 @@ from ...notation.lexer import (
     did_you_mean,
     escape,
     logical_lines,
+    long_turn_number,
     normalize,
     unescape,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "comment_text",
     "escape",
     "logical_lines",
+    "long_turn_number",
     "normalize",
     "unescape",
 ]

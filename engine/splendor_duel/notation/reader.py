@@ -24,6 +24,7 @@ from .lexer import (
     Line,
     did_you_mean,
     logical_lines,
+    long_turn_number,
     normalize,
     unescape,
 )
@@ -81,7 +82,7 @@ def _walk(lines: list[Line], visitor: Visitor) -> None:
         if not stripped:
             k += 1
             continue
-        if TURN_RE.match(line.text):
+        if TURN_RE.match(line.text) or long_turn_number(line.text):
             break
         if stripped.startswith("["):
             _late_header(line, visitor)
@@ -116,6 +117,10 @@ def _turns(lines: list[Line], k: int, visitor: Visitor, current: int | None) -> 
         else:
             if text.lstrip().startswith("["):
                 _late_header(line, visitor)
+                continue
+            too_long = long_turn_number(text)
+            if too_long:
+                visitor.error("syntax", line.number, 1, too_long)
                 continue
             body_at = 0
             if current is None:
