@@ -44,6 +44,7 @@ from .listing import (
 )
 from .prepare import (
     CACHE_LIMIT,
+    SNAPSHOT_EVERY,
     canonical,
     chain_hashes,
     check_event_ids,
@@ -55,9 +56,6 @@ from .prepare import (
 )
 from .records import AppendResult, GameRow, StoredEvent
 from .stored import decode, parse_stored, violation_from_dict
-
-#: A snapshot is kept every this many steps, besides the one at each game's head.
-SNAPSHOT_EVERY = 32
 
 #: Engine events of stored payloads, by (kind, stored version, current version, text):
 #: most events recur from game to game, and a replay parses each only once.

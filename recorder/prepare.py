@@ -74,6 +74,9 @@ class Prepared:
     #: The times an earlier store kept: (created at, each event's recorded-at); None
     #: means the time of the write.
     times: tuple[str, tuple[str, ...]] | None = None
+    #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head: the
+    #: store's snapshots of the game, so a step is folded from the nearest.
+    snapshots: tuple[tuple[int, str], ...] = ()
 
     def created_and_last(self, now: str) -> tuple[str, str]:
         """(created at, last activity) of the game, its kept times or ``now``."""
@@ -124,6 +127,10 @@ class Prepared:
 
 #: Bytes of a raw chain hash (SHA-256).
 HASH = 32
+
+#: A snapshot (the position after a step, a cache the store folds a later step from) is
+#: kept every this many steps, besides the one at each game's head.
+SNAPSHOT_EVERY = 32
 
 
 #: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
@@ -317,6 +324,38 @@ def _fold_with_corrections(
     return out, flagged, state
 
 
+def _fold_in_stretches(
+    kind: str,
+    rules: GameRules,
+    state: Any,
+    parsed: Sequence[Any],
+    metas: Sequence[dict[str, Any] | None] | None,
+    snapshots: list[tuple[int, str]],
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+    """:func:`fold_new` of a whole game, :data:`SNAPSHOT_EVERY` events at a time, with
+    the position after each stretch but the last appended to ``snapshots``.  A game
+    holding a correction is folded in one go (a stretch after it would need the events
+    before it) and keeps no such snapshot."""
+    n = len(parsed)
+    if n <= SNAPSHOT_EVERY or any(type(e) is Retraction for e in parsed):
+        return fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
+    rows: list[_Row] = []
+    flagged: list[tuple[int, list[Violation]]] = []
+    for start in range(0, n, SNAPSHOT_EVERY):
+        end = min(start + SNAPSHOT_EVERY, n)
+        stretch_metas = None if metas is None else metas[start:end]
+        if stretch_metas is not None and all(m is None for m in stretch_metas):
+            stretch_metas = None
+        done, marked, state = fold_new(
+            kind, rules, state, parsed[start:end], stretch_metas, start + 1, ImportRejected
+        )
+        rows += done
+        flagged += marked
+        if end < n:
+            snapshots.append((end, rules.position(state)))
+    return rows, flagged, state
+
+
 def content_digest(
     kind: str, headers_json: str, events: Sequence[tuple[str, str | None, str | None]]
 ) -> str:
@@ -394,10 +433,13 @@ def prepare_game(record: GameImport) -> Prepared:
         ]
     names = seat_names(headers, rules.seats)
     state = rules.new_state(names)
+    snapshots: list[tuple[int, str]] = []
     if record.players is not None:
         folded, flagged, state = _fold_by_player(kind, rules, state, parsed, metas, record.players)
     else:
-        folded, flagged, state = fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
+        folded, flagged, state = _fold_in_stretches(kind, rules, state, parsed, metas, snapshots)
+    if n:
+        snapshots.append((n, rules.position(state)))
     problem_of_result = rules.result_problem(headers, state)
     if problem_of_result is not None:
         header, message, violation = problem_of_result
@@ -448,6 +490,7 @@ def prepare_game(record: GameImport) -> Prepared:
         head=head,
         hashes=b"".join(hashes),
         times=times,
+        snapshots=tuple(snapshots),
     )
 
 

@@ -59,6 +59,8 @@ class GameWriter:
     _lock: threading.RLock
     _clock: Callable[[], str]
     _integrity_errors: tuple[type[BaseException], ...]
+    #: Whether the store's schema keeps snapshots (every store's since schema 4).
+    _snapshots: bool
 
     def _transaction(self) -> AbstractContextManager[Conn]:
         """One write transaction (the store's own)."""
@@ -71,6 +73,27 @@ class GameWriter:
         """Insert new games: their rows, events and projections (no checks here: the
         triggers and constraints still refuse anything out of place)."""
         raise NotImplementedError
+
+    def _insert_snapshots(
+        self, conn: Conn, games: Sequence[Prepared], after: int = 0, game_id: str | None = None
+    ) -> None:
+        """Keep the prepared games' snapshots past step ``after`` (caches: a step is then
+        folded from the nearest, not from the first event), under ``game_id`` when the
+        game is stored under another id than the prepared one's."""
+        if not self._snapshots:
+            return
+        rows = [
+            (game_id or p.game_id, step, position)
+            for p in games
+            for step, position in p.snapshots
+            if step > after
+        ]
+        if rows:
+            conn.executemany(
+                "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, step) DO NOTHING",
+                rows,
+            )
 
     @contextmanager
     def _import_settings(self, *, threaded: bool) -> Iterator[None]:
@@ -210,7 +233,9 @@ class GameWriter:
         if fast:
             conn.execute("SAVEPOINT new_games")
             try:
-                self._insert_games(conn, [prepared[i] for i in fast], now)  # type: ignore[misc]
+                new_games = [prepared[i] for i in fast]
+                self._insert_games(conn, new_games, now)  # type: ignore[arg-type]
+                self._insert_snapshots(conn, new_games)  # type: ignore[arg-type]
             except self._integrity_errors:
                 # Not expected; write them one by one below, where a refusal is one game's.
                 conn.execute("ROLLBACK TO new_games")
@@ -282,6 +307,7 @@ class GameWriter:
                     )
         try:
             self._insert_games(conn, [p], now)
+            self._insert_snapshots(conn, [p])
         except self._integrity_errors as err:
             raise ImportRejected(None, f"game {gid} cannot be stored: {err}") from None
         return ImportResult(gid, True, p.event_count, p.flagged)
@@ -358,6 +384,7 @@ class GameWriter:
             (summary[3], now, h.hex(), gid),
         )
         projections.write_summary(conn, summary, now)
+        self._insert_snapshots(conn, [p], after=stored, game_id=gid)
         self._notify(conn, gid, len(rows))
 
     def _same_content(self, conn: Conn, p: Prepared, existing: Any) -> bool:

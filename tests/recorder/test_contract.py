@@ -94,6 +94,35 @@ def test_state_at_any_step_matches_the_engine_fold(recorder):
     assert len(recorder.events(gid, upto=5)) == 5
 
 
+def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
+    recorder, backend
+):
+    """An import keeps the position every SNAPSHOT_EVERY steps and at the head (with and
+    without meta), each the fresh fold of its step; a store that never saw the game
+    folds any step from the nearest and reads the same state as a fold from the first."""
+    from engine.splendor_duel.position import position_string
+    from recorder.prepare import SNAPSHOT_EVERY
+
+    events = simulated(3)
+    plain = recorder.import_game(record(3)).game_id
+    commented = recorder.import_game(
+        replace(record(3, place="Lyon"), meta=[None] * 40 + [{"comment": "forty-one"}])
+    ).game_id
+    states = list(rules.states(events, names=("Ann", "Bo")))
+    n = len(events)
+    for gid in (plain, commented):
+        rows = backend.raw(
+            "SELECT step, position FROM snapshots WHERE game_id = ? ORDER BY step", (gid,)
+        )
+        assert [step for step, _ in rows] == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
+        assert all(position == position_string(states[step]) for step, position in rows)
+        with backend.open() as fresh:
+            for step in (1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 5, n - 1, n):
+                got = fresh.state_at(gid, step)
+                assert position_string(got) == position_string(states[step])
+                assert got.names == ("Ann", "Bo")
+
+
 def test_a_step_beyond_the_last_is_out_of_range(recorder):
     gid = recorder.import_game(record(2)).game_id
     n = len(simulated(2))
@@ -385,8 +414,9 @@ def test_corrupted_stored_json_names_game_and_sequence(recorder, backend):
     backend.damage_payload(gid, 7, '{"type": "tokens_taken", "spaces": [')
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 7: stored payload is not valid"):
         recorder.events(gid)
+    # a step folded from the first event (none is kept before step 32) reads it
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 7:"):
-        recorder.state_at(gid)
+        recorder.state_at(gid, 10)
     assert len(recorder.events(gid, upto=6)) == 6
     recorder.state_at(gid, 6)
 
@@ -395,7 +425,7 @@ def test_a_stored_payload_that_no_longer_replays_names_game_and_sequence(recorde
     gid = recorder.import_game(record(13)).game_id
     backend.damage_payload(gid, 9, json.dumps(payloads(13)[0]))
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 9: stored event no longer replays"):
-        recorder.state_at(gid)
+        recorder.state_at(gid, 10)
     backend.damage_payload(gid, 9, '{"type": "tokens_taken", "spaces": ["zz"]}')
     with pytest.raises(CorruptEvent, match=f"game {gid}, event 9: stored payload cannot be read"):
         recorder.events(gid)

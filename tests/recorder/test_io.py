@@ -108,6 +108,7 @@ def test_the_version_1_fixture_replays_through_the_upcaster(store, backend, monk
     # Pretend the payload layout moved to version 2: stored version-1 payloads must now
     # go through the upcaster on every read, and the game must replay as before.
     before = rules.describe_state(store.state_at(gid))
+    early = rules.describe_state(store.state_at(gid, 10))  # folded from the first event
     seen: list[str] = []
 
     def upcast_1_to_2(payload: dict) -> dict:
@@ -123,6 +124,7 @@ def test_the_version_1_fixture_replays_through_the_upcaster(store, backend, monk
     core._PARSED.clear()  # parsed payloads are cached per process, whichever store read them
     with backend.open() as fresh:
         assert rules.describe_state(fresh.state_at(gid)) == before
+        assert rules.describe_state(fresh.state_at(gid, 10)) == early
     assert seen  # replaying read the old payloads through the upcaster
 
 
