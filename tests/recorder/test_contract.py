@@ -94,9 +94,7 @@ def test_state_at_any_step_matches_the_engine_fold(recorder):
     assert len(recorder.events(gid, upto=5)) == 5
 
 
-def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
-    recorder, backend
-):
+def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(recorder, backend):
     """An import keeps the position every SNAPSHOT_EVERY steps and at the head (with and
     without meta), each the fresh fold of its step; a store that never saw the game
     folds any step from the nearest and reads the same state as a fold from the first."""
