@@ -31,6 +31,20 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 
+def _identity_updates(g: str, other: str) -> list[str]:
+    """Plain UPDATEs of what a stored game is (kind, players, headers, date, place, tags,
+    creation time), the same SQL on every backend."""
+    return [
+        f"UPDATE games SET kind = 'splendor' WHERE id = '{g}'",
+        f"UPDATE games SET players = '[\"Eve\",\"Bo\"]' WHERE id = '{g}'",
+        f"UPDATE games SET headers = {other} WHERE id = '{g}'",
+        f"UPDATE games SET date = '1999-01-01' WHERE id = '{g}'",
+        f"UPDATE games SET place = 'elsewhere' WHERE id = '{g}'",
+        f"UPDATE games SET tags = '{{}}' WHERE id = '{g}'",
+        f"UPDATE games SET created_at = 'then' WHERE id = '{g}'",
+    ]
+
+
 class SqliteBackend:
     """The SQLite store in a real database file under the test's tmp_path."""
 
@@ -100,13 +114,7 @@ class SqliteBackend:
             f"DELETE FROM games WHERE id = '{g}'",
             f"UPDATE games SET id = 'other' WHERE id = '{g}'",
             f"UPDATE OR REPLACE games SET id = 'other' WHERE id = '{g}'",
-            f"UPDATE games SET kind = 'splendor' WHERE id = '{g}'",
-            f"UPDATE games SET players = '[\"Eve\",\"Bo\"]' WHERE id = '{g}'",
-            f"UPDATE games SET headers = {other} WHERE id = '{g}'",
-            f"UPDATE games SET date = '1999-01-01' WHERE id = '{g}'",
-            f"UPDATE games SET place = 'elsewhere' WHERE id = '{g}'",
-            f"UPDATE games SET tags = '{{}}' WHERE id = '{g}'",
-            f"UPDATE games SET created_at = 'then' WHERE id = '{g}'",
+            *_identity_updates(g, other),
         ]
 
     def tamper_statements(self, game_id: str) -> list[str]:
@@ -234,13 +242,7 @@ class PostgresBackend:
             f"DELETE FROM games WHERE id = '{g}'",
             "TRUNCATE games CASCADE",
             f"UPDATE games SET id = 'other' WHERE id = '{g}'",
-            f"UPDATE games SET kind = 'splendor' WHERE id = '{g}'",
-            f"UPDATE games SET players = '[\"Eve\",\"Bo\"]' WHERE id = '{g}'",
-            f"UPDATE games SET headers = {other} WHERE id = '{g}'",
-            f"UPDATE games SET date = '1999-01-01' WHERE id = '{g}'",
-            f"UPDATE games SET place = 'elsewhere' WHERE id = '{g}'",
-            f"UPDATE games SET tags = '{{}}' WHERE id = '{g}'",
-            f"UPDATE games SET created_at = 'then' WHERE id = '{g}'",
+            *_identity_updates(g, other),
         ]
 
     def tamper_statements(self, game_id: str) -> list[str]:
