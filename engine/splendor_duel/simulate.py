@@ -24,6 +24,9 @@ from .events import (
 from .game import APPLIERS, legal_moves
 from .state import ACTION, REVEAL, State
 
+#: The reveal of each card, built once (events are frozen): a game reveals dozens.
+_REVEALS = {cid: CardRevealed(cid) for ids in CARDS_BY_LEVEL for cid in ids}
+
 
 class SimulatedTable:
     """The hidden side of a simulated game: the shuffled decks and the bag's contents."""
@@ -122,7 +125,7 @@ def random_game(
             break
         if state.awaiting == REVEAL:
             assert state.refill is not None
-            push(CardRevealed(table.decks[state.refill[0]].pop()))
+            push(_REVEALS[table.decks[state.refill[0]].pop()])
             continue
         hidden = table.hidden[state.current]
         if state.awaiting == ACTION and hidden and rng.random() < 0.05:

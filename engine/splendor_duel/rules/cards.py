@@ -111,24 +111,60 @@ def _locate_purchase(state: State, cid: str) -> tuple[str, int] | None:
 
 
 def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
-    """Why the card may not be bought with that payment (none if it may)."""
-    name = state.names[state.current]
+    """Why the card may not be bought with that payment (none if it may).
+
+    A legal payment is recognised in one expression (each colour no more than the
+    player holds and no more than the card costs after bonuses, and Gold exactly for
+    the rest, which also proves the card affordable); only a refused one goes through
+    the checks one by one, in the order that picks the reason given."""
     cid = e.card
     if _locate_purchase(state, cid) is None:
+        name = state.names[state.current]
         return refuse(
             "purchase.not_available",
             f"{cid} is neither in the pyramid nor reserved by {name} ({where_is(state, cid)})",
             rules.PURCHASE,
         )
     p = state.players[state.current]
-    card = CARDS[cid]
-    if card.is_joker and not p.has_bonus_card():
+    if CARDS[cid].is_joker and not p.has_bonus_card():
         return refuse(
             "purchase.joker_without_bonus",
-            f"{cid} copies the colour of a card with a bonus, and {name} has none",
+            f"{cid} copies the colour of a card with a bonus, and "
+            f"{state.names[state.current]} has none",
             rules.ABILITIES,
         )
     need = cost_after_bonuses(p, cid)
+    n0, n1, n2, n3, n4, n5 = need
+    t0, t1, t2, t3, t4, t5, t6 = p.tokens
+    q0, q1, q2, q3, q4, q5, q6 = e.payment
+    if (
+        q0 <= n0
+        and q0 <= t0
+        and q1 <= n1
+        and q1 <= t1
+        and q2 <= n2
+        and q2 <= t2
+        and q3 <= n3
+        and q3 <= t3
+        and q4 <= n4
+        and q4 <= t4
+        and q5 <= n5
+        and q5 <= t5
+        and q6 <= t6
+        and q6 == n0 + n1 + n2 + n3 + n4 + n5 - q0 - q1 - q2 - q3 - q4 - q5
+    ):
+        return []
+    return _payment_refusal(state, cid, need, e.payment)
+
+
+def _payment_refusal(
+    state: State, cid: str, need: list[int], pay: tuple[int, ...]
+) -> list[Violation]:
+    """Why a payment for an available card is refused: the card is unaffordable, or the
+    payment gives tokens the player does not hold, more than a colour costs, or too few
+    or too many Gold."""
+    name = state.names[state.current]
+    p = state.players[state.current]
     tokens = p.tokens
     if shortfall(p, need) > tokens[GOLD]:
         return refuse(
@@ -137,7 +173,6 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
             f"{tokens_words(tokens)}",
             rules.PURCHASE,
         )
-    pay = e.payment
     for c in range(7):
         if pay[c] > tokens[c]:
             return refuse(
@@ -166,15 +201,13 @@ def check_purchase(state: State, e: CardPurchased) -> list[Violation]:
             f"token{'s' if gold_due != 1 else ''}){gold}",
             rules.PURCHASE,
         )
-    if pay[GOLD] > gold_due:
-        return refuse(
-            "purchase.payment",
-            f"{cid} costs {name} {tokens_words(need)} after bonuses; the payment "
-            f"({tokens_words(pay)}) gives {pay[GOLD]} Gold where {gold_due} "
-            f"{'is' if gold_due == 1 else 'are'} needed, overpaying",
-            rules.BONUSES,
-        )
-    return []
+    return refuse(
+        "purchase.payment",
+        f"{cid} costs {name} {tokens_words(need)} after bonuses; the payment "
+        f"({tokens_words(pay)}) gives {pay[GOLD]} Gold where {gold_due} "
+        f"{'is' if gold_due == 1 else 'are'} needed, overpaying",
+        rules.BONUSES,
+    )
 
 
 def apply_purchase(state: State, e: CardPurchased) -> None:

@@ -10,8 +10,9 @@ unknown.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import product
 
-from ..catalogue import CARDS, GOLD, MAX_RESERVED, MAX_TOKENS, ROYALS
+from ..catalogue import CARDS, GOLD, MAX_RESERVED, MAX_TOKENS, ROYALS, TOTAL_TOKENS
 from ..events import (
     BoardReplenished,
     BonusTokenTaken,
@@ -71,6 +72,21 @@ _RESERVE_BLIND = tuple(tuple(CardReserved(g, None, lv) for lv in (1, 2, 3)) for 
 _PURCHASES: dict[tuple[str, Counts], CardPurchased] = {}
 #: Each card's cost by id, one lookup away (purchases() reads it for every candidate).
 _COSTS = {cid: card.cost for cid, card in CARDS.items()}
+#: Each card as one bit of a set of cards (an int), by id.
+_BITS = {cid: 1 << i for i, cid in enumerate(CARDS)}
+_JOKERS = sum(_BITS[cid] for cid, card in CARDS.items() if card.is_joker)
+#: More than any player can ever put towards one colour (every bonus and token there is).
+_HOLDINGS_BOUND = sum(card.bonus for card in CARDS.values()) + TOTAL_TOKENS + 1
+#: Per colour (white..black, Pearl) and amount: the cards costing more than that amount
+#: of the colour.  A player's bonus plus tokens of each colour picks the cards that need
+#: Gold, and the same plus all their Gold the cards out of reach, in six lookups.
+_COSTING_MORE = tuple(
+    tuple(
+        sum(_BITS[cid] for cid, card in CARDS.items() if card.cost[c] > amount)
+        for amount in range(_HOLDINGS_BOUND)
+    )
+    for c in range(6)
+)
 
 
 def payments(player: PlayerState, card_id: str) -> list[Counts]:
@@ -92,29 +108,20 @@ def payments(player: PlayerState, card_id: str) -> list[Counts]:
         return []
     if not gold:
         return [(need[0], need[1], need[2], need[3], need[4], need[5], 0)]
+    # Per colour, the tokens of it paid, from all it costs (or all the player holds) down
+    # to what the Gold can cover; of every combination, in that order, those using no
+    # more Gold than the player holds.
+    total = need[0] + need[1] + need[2] + need[3] + need[4] + need[5]
     out: list[Counts] = []
-    paid = [0] * 7
-    # Only the colours the card costs offer a choice (how many Gold stand in for them);
-    # walking them alone, in colour order, lists the payments in the same order as
-    # walking all six.
-    costed = [c for c in range(6) if need[c]]
-    last = len(costed)
-
-    def fill(k: int, gold_left: int) -> None:
-        if k == last:
-            used = gold - gold_left
-            out.append((paid[0], paid[1], paid[2], paid[3], paid[4], paid[5], used))
-            return
-        c = costed[k]
-        n = need[c]
-        high = n if n < tokens[c] else tokens[c]
-        low = n - gold_left if n > gold_left else 0
-        for m in range(high, low - 1, -1):
-            paid[c] = m
-            fill(k + 1, gold_left - (n - m))
-        paid[c] = 0
-
-    fill(0, gold)
+    for paid in product(
+        *[
+            range(n if n < t else t, (n - gold if n > gold else 0) - 1, -1)
+            for n, t in zip(need, tokens[:6], strict=True)
+        ]
+    ):
+        used = total - sum(paid)
+        if used <= gold:
+            out.append((*paid, used))  # type: ignore[arg-type]
     return out
 
 
@@ -136,34 +143,47 @@ def _purchase_candidates(state: State) -> list[str | None]:
 def purchases(state: State, moves: list[Event]) -> None:
     """Append every purchase the player to move can make, one move per distinct payment.
 
-    Most candidates are unaffordable, so each is first measured against what the player
-    can put towards each colour (bonus plus tokens, computed once per call): a card
-    costing more than that in Gold than the player holds is out after six subtractions,
-    and only the affordable ones get their cost after bonuses and their payments."""
+    Most candidates are unaffordable, so the cards are first sorted with sets of cards
+    (see ``_COSTING_MORE``), computed once per call from what the player can put towards
+    each colour (bonus plus tokens): those out of reach (or a joker without a bonus to
+    copy) are skipped at once, those needing Gold have their shortfall added up, and only
+    the affordable ones get their payments."""
     p = state.player
     t0, t1, t2, t3, t4, t5, gold = p.tokens
     b0, b1, b2, b3, b4 = p.bonuses
     h0, h1, h2, h3, h4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-    can_joker = b0 or b1 or b2 or b3 or b4
+    m0, m1, m2, m3, m4, m5 = _COSTING_MORE
+    need_gold = m0[h0] | m1[h1] | m2[h2] | m3[h3] | m4[h4] | m5[t5]
+    skip = 0 if b0 or b1 or b2 or b3 or b4 else _JOKERS
+    if gold:
+        g = gold
+        skip |= m0[h0 + g] | m1[h1 + g] | m2[h2 + g] | m3[h3 + g] | m4[h4 + g] | m5[t5 + g]
+    else:
+        skip |= need_gold
+    bits = _BITS
     cache = _PURCHASES
     for cid in _purchase_candidates(state):
         if cid is None:
             continue
-        c0, c1, c2, c3, c4, c5 = _COSTS[cid]
-        # The Gold needed: what neither bonuses nor tokens of the colour cover.
-        short = (
-            (c0 - h0 if c0 > h0 else 0)
-            + (c1 - h1 if c1 > h1 else 0)
-            + (c2 - h2 if c2 > h2 else 0)
-            + (c3 - h3 if c3 > h3 else 0)
-            + (c4 - h4 if c4 > h4 else 0)
-            + (c5 - t5 if c5 > t5 else 0)
-        )
-        if short > gold or not can_joker and CARDS[cid].is_joker:
+        bit = bits[cid]
+        if bit & skip:
             continue
         if gold:
+            if bit & need_gold:
+                c0, c1, c2, c3, c4, c5 = _COSTS[cid]
+                short = (
+                    (c0 - h0 if c0 > h0 else 0)
+                    + (c1 - h1 if c1 > h1 else 0)
+                    + (c2 - h2 if c2 > h2 else 0)
+                    + (c3 - h3 if c3 > h3 else 0)
+                    + (c4 - h4 if c4 > h4 else 0)
+                    + (c5 - t5 if c5 > t5 else 0)
+                )
+                if short > gold:
+                    continue
             pays = payments(p, cid)
         else:  # the cost after bonuses, paid in tokens
+            c0, c1, c2, c3, c4, c5 = _COSTS[cid]
             pays = [
                 (
                     c0 - b0 if c0 > b0 else 0,

@@ -100,7 +100,8 @@ def _next_turn(state: State) -> None:
     state.replenished = False
     state.last_card = None
     state.awaiting = ACTION
-    after_optional(state)
+    if not any(state.bag):  # else the player may replenish: see after_optional
+        after_optional(state)
 
 
 def after_optional(state: State) -> None:
