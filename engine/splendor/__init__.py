@@ -179,6 +179,9 @@ class Splendor:
     def status(self, state: State) -> Status:
         return _describe.status(state)
 
+    def progress(self, state: State) -> tuple[str, int]:
+        return _describe.phase(state), state.turn
+
     def changes(self, before: State, after: State) -> list[str]:
         return _describe.changes(before, after)
 

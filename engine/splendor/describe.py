@@ -88,11 +88,15 @@ def short_result(name: str, condition: str) -> str:
 
 def status(state: State) -> Status:
     """Where the game stands."""
-    phase = (
-        "setup" if state.awaiting == SETUP else "finished" if state.awaiting == OVER else "playing"
-    )
-    to_move = state.current if phase == "playing" else None
-    return Status(phase, state.turn, to_move, due(state), game_result(state))
+    phase_now = phase(state)
+    to_move = state.current if phase_now == "playing" else None
+    return Status(phase_now, state.turn, to_move, due(state), game_result(state))
+
+
+def phase(state: State) -> str:
+    """``setup``, ``playing`` or ``finished`` (:attr:`Status.phase`)."""
+    aw = state.awaiting
+    return "setup" if aw == SETUP else "finished" if aw == OVER else "playing"
 
 
 def changes(before: State, after: State) -> list[str]:

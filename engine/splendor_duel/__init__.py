@@ -189,6 +189,9 @@ class SplendorDuel:
     def status(self, state: State) -> Status:
         return _describe.status(state)
 
+    def progress(self, state: State) -> tuple[str, int]:
+        return _describe.phase(state), state.turn
+
     def summary(self, state: State) -> dict[str, Any]:
         """The status as the store's summary record (kept while the store moves over)."""
         s = _describe.status(state)

@@ -144,12 +144,15 @@ def due(state: State) -> str:
 
 def status(state: State) -> Status:
     """Where the game stands (see :class:`engine.protocol.Status`)."""
-    if state.awaiting == SETUP:
-        phase = "setup"
-    else:
-        phase = "finished" if state.awaiting == OVER else "playing"
-    to_move = state.current if phase == "playing" else None
-    return Status(phase, state.turn, to_move, due(state), result(state))
+    phase_now = phase(state)
+    to_move = state.current if phase_now == "playing" else None
+    return Status(phase_now, state.turn, to_move, due(state), result(state))
+
+
+def phase(state: State) -> str:
+    """``setup``, ``playing`` or ``finished`` (:attr:`Status.phase`)."""
+    aw = state.awaiting
+    return "setup" if aw == SETUP else "finished" if aw == OVER else "playing"
 
 
 # --- what a step changed ---------------------------------------------------------------
