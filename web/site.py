@@ -16,7 +16,7 @@ from . import boards, params
 from .cache import cached_answer
 from .db import get_store
 from .images import svg_to_png
-from .move_list import mark_current, move_list, turn_groups, turn_steps
+from .move_list import mark_current, move_list, step_links, turn_groups, turn_steps
 from .moves import check_text
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
@@ -184,7 +184,8 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         board=boards.folder(kind),
         pieces=boards.pieces(kind),
         moves_html=_moves_html(tl, n),
-        turns=_turns(tl, n),
+        links=_links(tl, n),
+        base=_moves_base(tl),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
         head=tl.row.head,
@@ -218,20 +219,38 @@ def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _turns(tl: Timeline, step: int) -> dict[str, int | None]:
-    """The steps the "previous turn" and "next turn" links lead to from ``step``: the
-    first step of a turn, as the move list groups them."""
+def _links(tl: Timeline, step: int) -> dict[str, Markup]:
+    """The step links from ``step``; "previous turn" and "next turn" lead to the first
+    step of a turn, as the move list groups them."""
     starts = tl.memo.get("turn-starts")
     if starts is None:
         starts = tl.memo["turn-starts"] = [g[0].step for g in turn_groups(tl.entries)]
-    prev, nxt = turn_steps(starts, step, tl.last_step)
-    return {"prev": prev, "next": nxt}
+    prev_turn, next_turn = turn_steps(starts, step, tl.last_step)
+    last = tl.last_step
+    return step_links(
+        _moves_base(tl),
+        {
+            "first": 0 if step > 0 else None,
+            "prev-turn": prev_turn,
+            "prev": step - 1 if step > 0 else None,
+            "next": step + 1 if step < last else None,
+            "next-turn": next_turn,
+            "last": last if step < last else None,
+        },
+    )
+
+
+def _moves_base(tl: Timeline) -> str:
+    """The address of the game's steps without the step number."""
+    base = tl.memo.get("base")
+    if base is None:
+        base = tl.memo["base"] = url_for("site.step", game_id=tl.row.id, step=0)[:-1]
+    return base  # type: ignore[no-any-return]
 
 
 def _moves_html(tl: Timeline, step: int) -> Markup:
     """The move list, rendered once per folded game, with ``step`` marked as current."""
     html = tl.memo.get("moves-html")
     if html is None:
-        base = url_for("site.step", game_id=tl.row.id, step=0)[:-1]
-        html = tl.memo["moves-html"] = move_list(tl.entries, tl.names, base)
+        html = tl.memo["moves-html"] = move_list(tl.entries, tl.names, _moves_base(tl))
     return mark_current(html, step)
