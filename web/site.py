@@ -245,7 +245,7 @@ def _moves_base(tl: Timeline) -> str:
     base = tl.memo.get("base")
     if base is None:
         base = tl.memo["base"] = url_for("site.step", game_id=tl.row.id, step=0)[:-1]
-    return base  # type: ignore[no-any-return]
+    return base
 
 
 def _moves_html(tl: Timeline, step: int) -> Markup:
