@@ -106,6 +106,12 @@ def payments(player: PlayerState, card_id: str) -> list[Counts]:
     gold = tokens[GOLD]
     if shortfall(player, need) > gold:
         return []
+    return _ways_to_pay(need, tokens, gold)
+
+
+def _ways_to_pay(need: Sequence[int], tokens: Sequence[int], gold: int) -> list[Counts]:
+    """:func:`payments` of a cost after bonuses ``need`` (white..Pearl) that the tokens
+    (and ``gold`` Gold among them) cover."""
     if not gold:
         return [(need[0], need[1], need[2], need[3], need[4], need[5], 0)]
     # Per colour, the tokens of it paid, from all it costs (or all the player holds) down
@@ -149,7 +155,8 @@ def purchases(state: State, moves: list[Event]) -> None:
     copy) are skipped at once, those needing Gold have their shortfall added up, and only
     the affordable ones get their payments."""
     p = state.player
-    t0, t1, t2, t3, t4, t5, gold = p.tokens
+    tokens = p.tokens
+    t0, t1, t2, t3, t4, t5, gold = tokens
     b0, b1, b2, b3, b4 = p.bonuses
     h0, h1, h2, h3, h4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
     m0, m1, m2, m3, m4, m5 = _COSTING_MORE
@@ -168,33 +175,28 @@ def purchases(state: State, moves: list[Event]) -> None:
         bit = bits[cid]
         if bit & skip:
             continue
-        if gold:
-            if bit & need_gold:
-                c0, c1, c2, c3, c4, c5 = _COSTS[cid]
-                short = (
-                    (c0 - h0 if c0 > h0 else 0)
-                    + (c1 - h1 if c1 > h1 else 0)
-                    + (c2 - h2 if c2 > h2 else 0)
-                    + (c3 - h3 if c3 > h3 else 0)
-                    + (c4 - h4 if c4 > h4 else 0)
-                    + (c5 - t5 if c5 > t5 else 0)
-                )
-                if short > gold:
-                    continue
-            pays = payments(p, cid)
-        else:  # the cost after bonuses, paid in tokens
-            c0, c1, c2, c3, c4, c5 = _COSTS[cid]
-            pays = [
-                (
-                    c0 - b0 if c0 > b0 else 0,
-                    c1 - b1 if c1 > b1 else 0,
-                    c2 - b2 if c2 > b2 else 0,
-                    c3 - b3 if c3 > b3 else 0,
-                    c4 - b4 if c4 > b4 else 0,
-                    c5,
-                    0,
-                )
-            ]
+        c0, c1, c2, c3, c4, c5 = _COSTS[cid]
+        if gold and bit & need_gold:
+            short = (
+                (c0 - h0 if c0 > h0 else 0)
+                + (c1 - h1 if c1 > h1 else 0)
+                + (c2 - h2 if c2 > h2 else 0)
+                + (c3 - h3 if c3 > h3 else 0)
+                + (c4 - h4 if c4 > h4 else 0)
+                + (c5 - t5 if c5 > t5 else 0)
+            )
+            if short > gold:
+                continue
+        # the cost after bonuses
+        need = (
+            c0 - b0 if c0 > b0 else 0,
+            c1 - b1 if c1 > b1 else 0,
+            c2 - b2 if c2 > b2 else 0,
+            c3 - b3 if c3 > b3 else 0,
+            c4 - b4 if c4 > b4 else 0,
+            c5,
+        )
+        pays = _ways_to_pay(need, tokens, gold) if gold else [(*need, 0)]
         for pay in pays:
             key = (cid, pay)
             move = cache.get(key)
