@@ -135,6 +135,12 @@ class Status:
     result: Result | None = None
 
 
+def phase_of(awaiting: str) -> str:
+    """:attr:`Status.phase` of a state that awaits ``awaiting``: every game names what its
+    table awaits before the setup ``setup`` and once the game is over ``over``."""
+    return "setup" if awaiting == "setup" else "finished" if awaiting == "over" else "playing"
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """Is a decision typed in notation legal here?  ``event`` is None when the text does

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import Violation
-from ..protocol import Result, Status
+from ..protocol import Result, Status, phase_of
 from .catalogue import COLOR_LETTERS, DISPLAY_SIZE, MAX_TOKENS, nobles_revealed
-from .state import ACTION, NOBLE, OVER, RETURN, REVEAL, SETUP, State
+from .state import ACTION, NOBLE, RETURN, REVEAL, SETUP, State
 
 #: How a listing words each way of winning after the winner's name.
 SHORT_CONDITIONS: Mapping[str, str] = {
@@ -88,15 +88,9 @@ def short_result(name: str, condition: str) -> str:
 
 def status(state: State) -> Status:
     """Where the game stands."""
-    phase_now = phase(state)
-    to_move = state.current if phase_now == "playing" else None
-    return Status(phase_now, state.turn, to_move, due(state), game_result(state))
-
-
-def phase(state: State) -> str:
-    """``setup``, ``playing`` or ``finished`` (:attr:`Status.phase`)."""
-    aw = state.awaiting
-    return "setup" if aw == SETUP else "finished" if aw == OVER else "playing"
+    phase = phase_of(state.awaiting)
+    to_move = state.current if phase == "playing" else None
+    return Status(phase, state.turn, to_move, due(state), game_result(state))
 
 
 def changes(before: State, after: State) -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import Violation
-from ..protocol import Result, Status
+from ..protocol import Result, Status, phase_of
 from . import rules as _rules
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, MAX_TOKENS, ROYALS, SPACE_NAMES
 from .state import (
@@ -144,15 +144,9 @@ def due(state: State) -> str:
 
 def status(state: State) -> Status:
     """Where the game stands (see :class:`engine.protocol.Status`)."""
-    phase_now = phase(state)
-    to_move = state.current if phase_now == "playing" else None
-    return Status(phase_now, state.turn, to_move, due(state), result(state))
-
-
-def phase(state: State) -> str:
-    """``setup``, ``playing`` or ``finished`` (:attr:`Status.phase`)."""
-    aw = state.awaiting
-    return "setup" if aw == SETUP else "finished" if aw == OVER else "playing"
+    phase = phase_of(state.awaiting)
+    to_move = state.current if phase == "playing" else None
+    return Status(phase, state.turn, to_move, due(state), result(state))
 
 
 # --- what a step changed ---------------------------------------------------------------

@@ -137,3 +137,20 @@ def test_acting_seat():
     events, states = _played(7)
     assert RULES.acting_seat(states[0], events[0]) is None
     assert RULES.acting_seat(states[1], events[1]) == states[1].current
+
+
+@pytest.mark.parametrize("kind", ["splendor", "splendor-duel"])
+def test_progress_is_the_status_phase_and_turn_at_every_step(kind):
+    rules = get_game(kind)
+    names = NAMES if kind == "splendor" else NAMES[:2]
+    events = rules.random_game(random.Random(11), names)
+    state = rules.new_state(names)
+    seen = []
+    for event in [*events, None]:
+        status = rules.status(state)
+        assert rules.progress(state) == (status.phase, status.turn)
+        seen.append(status.phase)
+        if event is not None:
+            rules.play(state, event)
+    assert seen[0] == "setup" and seen[1] == "playing" and seen[-1] == "finished"
+    assert set(seen) == {"setup", "playing", "finished"}
