@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 #: Move assessments, as in chess annotation.
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
@@ -40,18 +40,49 @@ TURN_RE = re.compile(
 #: its length (:func:`long_turn_number`), never converted to a number.
 TURN_DIGITS = 9
 LONG_TURN_RE = re.compile(rf"\s*(\d{{{TURN_DIGITS + 1},}})\.(?=\s|$)")
+#: A player's name as the writer puts it in a turn prefix.
+_PREFIX_NAME = r'[^\s:{}()"\[\]]+'
 #: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
 #: the general TURN_RE, which gives the same result on these lines.
-TURN_FAST_RE = re.compile(r"(\d{1,9})\. (?:([^\s:{}()\"\[\]]+): )?")
+TURN_FAST_RE = re.compile(rf"(\d{{1,9}})\. (?:({_PREFIX_NAME}): )?")
 #: A player's name as it may stand in a turn prefix.
 LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 #: A player's name that may stand bare in a decision (``id 2-07 by Alice``).
 SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
-# A plain line's decisions: a lowercase keyword, then arguments, each with at least one
-# character that is not a lowercase letter (c3, 1-05, =WWB, @a1, L2, WBRKP, a payment).
-DECISION_RE = re.compile(
-    r"""\s*([a-z]+(?:\s+[^\s{}()!?"]*[^a-z\s{}()!?"][^\s{}()!?"]*|\s*\([^()]*\))*)\s*|(\S+)"""
-)
+#: An argument of a plain decision: no space, bracket, quote, mark, backslash or colon,
+#: and a character that is not a lowercase letter (so never a keyword: c3, 1-05, =WWB,
+#: @a1, L2).
+PLAIN_ARG = r'(?:[a-z]*[^\s{}()\[\]"!?\\:a-z][^\s{}()\[\]"!?\\:]*)'
+
+
+def plain_turns_re(keywords: Sequence[str], decision: str) -> re.Pattern[str]:
+    """The scanner of plain turn lines, one match per decision: lines as the writer puts
+    them (``12. Alice: take c2 c3 =WB buy 1-05``), whose decisions a reader may take
+    from a cache of decision texts without tokens or places.
+
+    ``decision`` is the pattern of one plain decision (its keyword and arguments, single
+    spaces); ``keywords`` are every word that starts one (what ends the arguments
+    before it).  A match's groups are the turn number and the player's name (the
+    first decision of a line: None for the others; the name None when not written),
+    the decision, and any other character: a line with anything else (a comment, a
+    mark, a note, a description, ``by``, a colon without a name, spaces more or
+    fewer) is not plain from that character on.  A decision matches only when the
+    next word starts another decision or its line ends, so it is one decision as the
+    token-by-token reading splits the line.
+
+    >>> scan = plain_turns_re(["take", "buy"], rf"(?:take|buy)(?: {PLAIN_ARG})*")
+    >>> for m in scan.finditer("3. Al: take c3 buy x9\\n4. take e1 take e2 {hm}"):
+    ...     print(m.groups())
+    ...     if m.group(4): break
+    ('3', 'Al', 'take c3', None)
+    (None, None, 'buy x9', None)
+    ('4', None, 'take e1', None)
+    (None, None, None, 't')
+    """
+    starts = "|".join(sorted(keywords, key=len, reverse=True))
+    prefix = rf"^(\d{{1,9}})\. (?:({_PREFIX_NAME}): |(?=[^:\n]*$))"
+    after = rf"(?: (?=(?:{starts})(?:[ \n]|$))|$\n?)"
+    return re.compile(rf"(?:{prefix}|(?<= ))({decision}){after}|(.)", re.M | re.S)
 
 
 def long_turn_number(text: str) -> str | None:
@@ -157,52 +188,102 @@ def normalize(text: str) -> str:
 
 
 def logical_lines(text: str) -> list[Line]:
-    """The lines of ``text``, a comment left open joining the lines up to its end.
+    """The lines of ``text``, a comment left open joining the lines up to its end."""
+    return list(LogicalLines(text))
 
-    Linear in the text: each physical line is scanned once, however many lines a
+
+def logical_line(text: str, pos: int, number: int) -> tuple[Line, int, int]:
+    """The logical line that starts at offset ``pos`` of ``text`` (the start of physical
+    line ``number``), with the offset and number of the line after it.
+
+    Linear in the line: each physical line is scanned once, however many lines a
     comment spans (an open comment is always the last token of its line, since it runs
     to the end of the text; only the lines after it are searched for its end)."""
-    raw = text.split("\n")
-    out: list[Line] = []
-    i = 0
-    n = len(raw)
-    while i < n:
-        line = raw[i]
-        number = i + 1
-        i += 1
-        opened = _open_comment(line, 0) if "{" in line else None
-        if opened is None:
-            out.append(Line(line, number))
-            continue
-        parts = [line]
-        while i < n:
-            segment = raw[i]
-            i += 1
-            parts.append(segment)
-            # the line break is a character of the comment (escaped or not), so the
-            # next line is searched from its start
-            closed = _comment_end(segment, 0)
-            while closed is not None:
-                reopened = _open_comment(segment, closed + 1)
-                if reopened is None:
-                    break
-                closed = _comment_end(segment, reopened + 1)
-            if closed is not None:
+    end = text.find("\n", pos)
+    if end < 0:
+        end = len(text)
+    line = text[pos:end]
+    if "{" not in line or _open_comment(line, 0) is None:
+        return Line(line, number), end + 1, number + 1
+    after = number + 1
+    while end < len(text):
+        start = end + 1
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        after += 1
+        # the line break is a character of the comment (escaped or not), so the
+        # next line is searched from its start
+        closed = _comment_end(text, start, end)
+        while closed is not None:
+            reopened = _open_comment(text, closed + 1, end)
+            if reopened is None:
                 break
-        out.append(Line("\n".join(parts), number))
-    return out
+            closed = _comment_end(text, reopened + 1, end)
+        if closed is not None:
+            break
+    return Line(text[pos:end], number), end + 1, after
+
+
+class LogicalLines:
+    """The logical lines of a text, each made when first asked for: a reader may go on
+    from where a line starts (:meth:`start`) reading the text itself, without a Line
+    for each of the lines after it."""
+
+    __slots__ = ("text", "_lines", "_starts", "_next")
+
+    def __init__(self, text: str):
+        self.text = text
+        self._lines: list[Line] = []
+        self._starts: list[int] = []
+        #: The offset and number of the next line to make.
+        self._next = (0, 1)
+
+    def get(self, k: int) -> Line | None:
+        """The ``k``-th logical line (from 0), None after the last."""
+        lines = self._lines
+        text = self.text
+        while len(lines) <= k:
+            pos, number = self._next
+            if pos > len(text):
+                return None
+            line, after, after_number = logical_line(text, pos, number)
+            lines.append(line)
+            self._starts.append(pos)
+            self._next = (after, after_number)
+        return lines[k]
+
+    def __getitem__(self, k: int) -> Line:
+        line = self.get(k)
+        if line is None:
+            raise IndexError(k)
+        return line
+
+    def start(self, k: int) -> tuple[int, int]:
+        """The offset and number of the ``k``-th line's start (after the last line: past
+        the end of the text)."""
+        line = self.get(k)
+        if line is None:
+            return len(self.text) + 1, self._next[1]
+        return self._starts[k], line.number
+
+    def __iter__(self) -> Iterator[Line]:
+        k = 0
+        while (line := self.get(k)) is not None:
+            yield line
+            k += 1
 
 
 #: What may end a comment, or escape the character after it.
 _COMMENT_STOP = re.compile(r"[}\\]")
 
 
-def _comment_end(text: str, start: int) -> int | None:
+def _comment_end(text: str, start: int, end: int) -> int | None:
     """Inside a comment from ``start``: the index of the ``}`` that ends it, or None
-    when ``text`` ends first."""
+    when the line (up to ``end``) ends first."""
     pos = start
     while True:
-        m = _COMMENT_STOP.search(text, pos)
+        m = _COMMENT_STOP.search(text, pos, end)
         if m is None:
             return None
         if m.group() == "}":
@@ -210,12 +291,13 @@ def _comment_end(text: str, start: int) -> int | None:
         pos = m.end() + 1  # a backslash: the character after it is the comment's
 
 
-def _open_comment(text: str, start: int) -> int | None:
-    """Where a comment opened at or after ``start`` and left open at the end of
-    ``text`` begins, or None.  (It is the last token, but for a backslash ending the
-    text, which the comment takes only with the line break after it.)"""
+def _open_comment(text: str, start: int, end: int | None = None) -> int | None:
+    """Where a comment opened at or after ``start`` and left open at the end of the
+    line (``text`` up to ``end``) begins, or None.  (It is the last token, but for a
+    backslash ending the line, which the comment takes only with the line break after
+    it.)"""
     opened = None
-    for m in TOKEN_RE.finditer(text, start):
+    for m in TOKEN_RE.finditer(text, start, len(text) if end is None else end):
         token = m.group()
         if token[0] == "{" and not COMMENT_RE.fullmatch(token):
             opened = m.start()

@@ -19,7 +19,7 @@ from ..state import ACTION, OVER, REVEAL, SETUP, State
 from .arguments import Context, Fail
 from .corrections import UNDO, read_undo
 from .decisions import READERS, TEXT_CACHE, UNCACHED, learn, remember
-from .lexer import DECISION_RE, KEYWORDS, Line
+from .lexer import KEYWORDS, PLAIN_TURNS_RE, Line
 from .players import game, listing, seat_number
 from .reader import read_game
 from .results import Flagged
@@ -250,21 +250,38 @@ class GameBuilder(SyntaxChecker):
                 with_position=True,
             )
 
-    def plain_line(self, body: str, turn: int) -> int | None:
-        """Check and apply a plain line's decisions straight from the cache of decision
-        texts, up to the first one that needs the token-by-token reading."""
+    def plain_lines(self, text: str, pos: int, turn: int | None) -> tuple[int, int, int | None]:
+        """Check and apply the decisions of the plain turn lines from offset ``pos`` on
+        (:data:`.lexer.PLAIN_TURNS_RE`) straight from the cache of decision texts, up to
+        the first one that needs the token-by-token reading: its line's turn number
+        not the turn due, a decision not in the cache and not learnt (one that needs
+        the position, or a wrong one), a take whose colours are not those on the board,
+        a decision the rules refuse, or anything not plain."""
         if not self.live:
-            return 0
+            return pos, 0, turn
         state = self.state
+        names = self.names
+        board = state.board
         events = self.events
-        meta = self.meta
         check = _game.check
         apply = _game.apply_unchecked
         cache = TEXT_CACHE
-        board = state.board
+        read = len(events)
+        line_at = pos
         taken = 0
-        for decision, junk in DECISION_RE.findall(body):
-            if junk:
+        for m in PLAIN_TURNS_RE.finditer(text, pos):
+            number, name, decision, other = m.groups()
+            if number is not None:
+                line_at = m.start()
+                taken = 0
+                turn = int(number)
+                if (
+                    turn != state.turn
+                    or state.awaiting == OVER
+                    or (name is not None and name != names[state.current])
+                ):
+                    break
+            elif other is not None:
                 break
             entry = cache.get(decision)
             if entry is None:
@@ -284,11 +301,12 @@ class GameBuilder(SyntaxChecker):
                 break
             apply(state, event)
             events.append(event)
-            meta.append(None)
             taken += 1
         else:
-            return None
-        return taken
+            line_at = len(text)
+            taken = 0
+        self.meta += [None] * (len(events) - read)  # no meta: nothing but the decisions
+        return line_at, taken, turn
 
     def visit_comment(self, text: str) -> None:
         if not text or not self.live:

@@ -22,8 +22,9 @@ from .lexer import (
     TURN_FAST_RE,
     TURN_RE,
     Line,
+    LogicalLines,
     did_you_mean,
-    logical_lines,
+    logical_line,
     long_turn_number,
     normalize,
     unescape,
@@ -31,9 +32,10 @@ from .lexer import (
 from .setup import closed_comment, read_setup_line
 from .visitor import Decision, Stop, Visitor
 
-#: The plain-line path: a line without comments, marks, descriptions or players named
-#: goes to ``visitor.plain_line`` first.  Tests turn it off to check that reading every
-#: line token by token gives exactly the same result.
+#: The plain-line path: the turn lines are offered to ``visitor.plain_lines`` straight
+#: from the text, and only those it does not take whole are made Lines and read token by
+#: token.  Tests turn it off to check that reading every line token by token gives
+#: exactly the same result.
 PLAIN_LINES = True
 
 #: What ends a decision's arguments: the next decision or a correction.
@@ -46,7 +48,7 @@ def read_game(text: str, visitor: Visitor) -> None:
     if not visitor.begin_game():
         return
     with contextlib.suppress(Stop):
-        _walk(logical_lines(normalize(text)), visitor)
+        _walk(LogicalLines(normalize(text)), visitor)
 
 
 def read_turns(text: str, visitor: Visitor, turn: int) -> None:
@@ -54,15 +56,13 @@ def read_turns(text: str, visitor: Visitor, turn: int) -> None:
     played next, with or without its turn number (the visitor knows the game so far).
     Never raises for bad input."""
     with contextlib.suppress(Stop):
-        _turns(logical_lines(normalize(text)), 0, visitor, turn)
+        _turns(normalize(text), 0, 1, visitor, turn)
 
 
-def _walk(lines: list[Line], visitor: Visitor) -> None:
+def _walk(lines: LogicalLines, visitor: Visitor) -> None:
     k = 0
-    n = len(lines)
     # Headers.
-    while k < n:
-        line = lines[k]
+    while (line := lines.get(k)) is not None:
         stripped = line.text.strip()
         if not stripped:
             k += 1
@@ -75,9 +75,8 @@ def _walk(lines: list[Line], visitor: Visitor) -> None:
         return
     # Setup.
     parts: dict[str, Any] = {}
-    setup_line = lines[k] if k < n else None
-    while k < n:
-        line = lines[k]
+    setup_line = lines.get(k)
+    while (line := lines.get(k)) is not None:
         stripped = line.text.strip()
         if not stripped:
             k += 1
@@ -89,57 +88,62 @@ def _walk(lines: list[Line], visitor: Visitor) -> None:
             k += 1
             continue
         k = read_setup_line(visitor, lines, k, parts)
-    end_line = lines[k] if k < n else None
+    end_line = lines.get(k)
     visitor.end_setup(parts, end_line or setup_line, end_line is None)
-    _turns(lines, k, visitor, None)
+    _turns(lines.text, *lines.start(k), visitor, None)
 
 
-def _turns(lines: list[Line], k: int, visitor: Visitor, current: int | None) -> None:
-    """The turn lines from ``lines[k]`` on; ``current`` is the turn a line without a
-    number continues (None: such a line is an error)."""
-    # Most lines are plain (no comment, mark, description or player named in a
-    # decision): the visitor may take them whole (see GameBuilder.plain_line).
-    n = len(lines)
-    fast_turn = TURN_FAST_RE.match
-    while k < n:
-        line = lines[k]
-        k += 1
-        text = line.text
-        if not text or text.isspace():
-            continue
-        m = fast_turn(text)
-        if m is None or (m.group(2) is None and ":" in text):
-            m = TURN_RE.match(text)
-        if m:
-            current = int(m.group(1))
-            visitor.visit_turn(line, m, current)
-            body_at = m.end()
-        else:
-            if text.lstrip().startswith("["):
-                _late_header(line, visitor)
-                continue
-            too_long = long_turn_number(text)
-            if too_long:
-                visitor.error("syntax", line.number, 1, too_long)
-                continue
-            body_at = 0
-            if current is None:
-                visitor.error(
-                    "syntax",
-                    line.number,
-                    1,
-                    "expected a turn number such as '1.' before the decisions",
-                )
+def _turns(text: str, pos: int, number: int, visitor: Visitor, current: int | None) -> None:
+    """The turn lines from offset ``pos`` of ``text`` (the start of line ``number``) on;
+    ``current`` is the turn a line without a number continues (None: such a line is an
+    error)."""
+    # Most lines are plain (as the writer puts them): the visitor may take them straight
+    # from the text (see GameBuilder.plain_lines); the others are read token by token.
+    end = len(text)
+    while pos <= end:
         skip = 0
-        if current is not None and PLAIN_LINES:
-            body = text[body_at:]
-            if not ("{" in body or "!" in body or "?" in body or '"' in body or " by " in body):
-                taken = visitor.plain_line(body, current)
-                if taken is None:
-                    continue
-                skip = taken
-        _decisions(visitor, line, body_at, current, skip)
+        if PLAIN_LINES:
+            stop, skip, current = visitor.plain_lines(text, pos, current)
+            if stop > pos:
+                number += text.count("\n", pos, stop)
+                pos = stop
+        line, pos, number = logical_line(text, pos, number)
+        current = _line(visitor, line, current, skip)
     visitor.end_game()
+
+
+def _line(visitor: Visitor, line: Line, current: int | None, skip: int) -> int | None:
+    """Read one turn line token by token, after its first ``skip`` decisions (taken from
+    the plain line already, its turn number visited); returns the turn it is on."""
+    text = line.text
+    if not text or text.isspace():
+        return current
+    m = TURN_FAST_RE.match(text)
+    if m is None or (m.group(2) is None and ":" in text):
+        m = TURN_RE.match(text)
+    if m:
+        current = int(m.group(1))
+        if not skip:
+            visitor.visit_turn(line, m, current)
+        body_at = m.end()
+    else:
+        if text.lstrip().startswith("["):
+            _late_header(line, visitor)
+            return current
+        too_long = long_turn_number(text)
+        if too_long:
+            visitor.error("syntax", line.number, 1, too_long)
+            return current
+        body_at = 0
+        if current is None:
+            visitor.error(
+                "syntax",
+                line.number,
+                1,
+                "expected a turn number such as '1.' before the decisions",
+            )
+    _decisions(visitor, line, body_at, current, skip)
+    return current
 
 
 def _header(line: Line, visitor: Visitor) -> None:

@@ -17,7 +17,7 @@ from ..catalogue import CARDS_BY_LEVEL, COLOR_LETTERS, SPIRAL_SPACES
 from ..events import GameSetUp
 from ..state import State
 from .arguments import LETTER, Fail, card, described_card
-from .lexer import GLYPHS, TOKEN_RE, Line, comment_text, did_you_mean, unescape
+from .lexer import GLYPHS, TOKEN_RE, Line, LogicalLines, comment_text, did_you_mean, unescape
 
 if TYPE_CHECKING:
     from .visitor import Visitor
@@ -75,7 +75,9 @@ def setup_lines(setup: GameSetUp, suffix: str | None) -> list[str]:
 # --- reading -----------------------------------------------------------------------------
 
 
-def read_setup_line(visitor: Visitor, lines: list[Line], k: int, parts: dict[str, Any]) -> int:
+def read_setup_line(
+    visitor: Visitor, lines: LogicalLines, k: int, parts: dict[str, Any]
+) -> int:
     """Read the setup line ``lines[k]`` into ``parts`` (``board``, ``levels``,
     ``privileges``); returns the index of the next line."""
     line = lines[k]
@@ -184,12 +186,12 @@ def _setup_cards(
     return out
 
 
-def _board_grid(visitor: Visitor, lines: list[Line], k: int, parts: dict[str, Any]) -> int:
+def _board_grid(visitor: Visitor, lines: LogicalLines, k: int, parts: dict[str, Any]) -> int:
     start = lines[k]
     k += 1
     rows: list[str] = []
-    while k < len(lines) and len(rows) < 5:
-        text = lines[k].text
+    while (line := lines.get(k)) is not None and len(rows) < 5:
+        text = line.text
         if not text.strip():
             k += 1
             continue
@@ -200,7 +202,7 @@ def _board_grid(visitor: Visitor, lines: list[Line], k: int, parts: dict[str, An
         if not m or (m.group(1) and int(m.group(1)) != len(rows) + 1):
             visitor.error(
                 "syntax",
-                lines[k].number,
+                line.number,
                 1,
                 f"expected row {len(rows) + 1} of the board grid: 5 letters (WBGRKPY, "
                 ". for empty), optionally after the row number",

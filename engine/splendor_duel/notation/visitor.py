@@ -64,7 +64,7 @@ class Decision:
 class Visitor:
     """The hooks the reader calls, in order: ``begin_game``, ``visit_header``...,
     ``end_headers``, ``visit_setup_comment`` / ``visit_setup_note``..., ``end_setup``,
-    then per line ``visit_turn``, ``plain_line``, ``visit_comment`` /
+    then ``plain_lines`` and per line not taken ``visit_turn``, ``visit_comment`` /
     ``visit_decision`` / ``visit_correction``..., and ``end_game``.  This base class
     collects the errors and does nothing else."""
 
@@ -144,10 +144,12 @@ class Visitor:
     def visit_turn(self, line: Line, m: re.Match[str], number: int) -> None:
         """A turn line starts (``m`` is its prefix: number, and name when written)."""
 
-    def plain_line(self, body: str, turn: int) -> int | None:
-        """Take what can be taken of a plain line's decisions: how many, or None for all
-        of them (then the reader skips the line)."""
-        return 0
+    def plain_lines(self, text: str, pos: int, turn: int | None) -> tuple[int, int, int | None]:
+        """Take what can be taken of the plain turn lines of ``text`` from offset ``pos``
+        (a line's start) on, ``turn`` being the turn so far: where the first line not
+        taken whole starts, how many of its decisions were taken (its turn number
+        visited when any), and the turn then.  This base class takes nothing."""
+        return pos, 0, turn
 
     def visit_comment(self, text: str) -> None:
         """A comment after a decision."""
