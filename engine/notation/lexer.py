@@ -51,8 +51,8 @@ LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
 #: An argument of a plain decision: no space, bracket, quote, mark, backslash or colon,
 #: and a character that is not a lowercase letter (so never a keyword: c3, 1-05, =WWB,
-#: @a1, L2).
-PLAIN_ARG = r'(?:[a-z]*[^\s{}()\[\]"!?\\:a-z][^\s{}()\[\]"!?\\:]*)'
+#: @a1, L2).  Possessive, as what follows it never starts with such a character.
+PLAIN_ARG = r'(?:[a-z]*+[^\s{}()\[\]"!?\\:a-z][^\s{}()\[\]"!?\\:]*+)'
 
 
 def plain_turns_re(keywords: Sequence[str], decision: str) -> re.Pattern[str]:

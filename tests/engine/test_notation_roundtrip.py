@@ -194,3 +194,42 @@ def test_the_cache_of_decision_texts_never_changes_a_result(data):
     finally:
         reader.PLAIN_LINES = True
     assert fast == slow
+
+
+#: What a hand-edited turn line may hold that the plain lines do not: comments (one
+#: left open), marks, notes, descriptions, ``by``, colons, spaces and line breaks more or
+#: fewer, words that are no keyword, corrections, stray brackets, turn numbers.
+_EDITS = (
+    " {c}", " {open\n", "{a\nb}", " !", " ?!", " !illegal", " (note)", " by Bob", ":",
+    ": ", "  ", " ", "\t", "\n", "\n\n", "\n ", " foo", " re", " undo", " undo to 3",
+    " take", " c3", " =W", " take c3 =G", "take ", " (G1)", " (-)", " ( )", " (W1) (B1)",
+    ' "desc"', "[", "\\", "}", ")", " x:", "Bob: ", "99. ", "3. ", "\n7. ", "\n5. Bob: ",
+    "1234567890. ", " buy", " res", " reveal 1-01", " id 1-05", " resign", " priv a1", "é",
+)  # fmt: skip
+
+
+@FUZZ
+@given(st.data())
+def test_plain_lines_are_read_as_token_by_token_whatever_the_edits(data):
+    """The reader takes plain turn lines straight from the text; any edits of the turn
+    lines (up to three, anywhere in a long game) must give exactly the events, meta,
+    errors and position that reading every line token by token gives."""
+    from engine.splendor_duel.notation import reader
+
+    text = sample_text()
+    first = text.index("\n1. ")
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(first, len(text)))
+        if data.draw(st.booleans()):
+            text = text[:at] + data.draw(st.sampled_from(_EDITS)) + text[at:]
+        else:
+            text = text[:at] + text[at + data.draw(st.integers(1, 4)) :]
+    every = data.draw(st.booleans())
+    fast = parse_game(text, "fuzz", stop_at_first_error=not every)
+    reader.PLAIN_LINES = False
+    try:
+        slow = parse_game(text, "fuzz", stop_at_first_error=not every)
+    finally:
+        reader.PLAIN_LINES = True
+    assert _summary(fast) == _summary(slow)
+    assert position_string(fast.state) == position_string(slow.state)

@@ -27,6 +27,9 @@ from .setup import setup_parts_missing
 from .tokens import check_take_colors
 from .visitor import Decision, SyntaxChecker
 
+#: The characters of the first window of plain turn lines scanned at once (a few lines).
+_FIRST_WINDOW = 256
+
 
 class GameBuilder(SyntaxChecker):
     """Folds the game as it is read, with full rule checks.  After the first error (when
@@ -256,7 +259,11 @@ class GameBuilder(SyntaxChecker):
         the first one that needs the token-by-token reading: its line's turn number
         not the turn due, a decision not in the cache and not learnt (one that needs
         the position, or a wrong one), a take whose colours are not those on the board,
-        a decision the rules refuse, or anything not plain."""
+        a decision the rules refuse, or anything not plain.
+
+        The text is scanned in windows of whole lines, each twice the one before: what
+        is scanned past the line read token by token is never more than what was
+        taken before it (linear however many such lines)."""
         if not self.live:
             return pos, 0, turn
         state = self.state
@@ -266,47 +273,60 @@ class GameBuilder(SyntaxChecker):
         check = _game.check
         apply = _game.apply_unchecked
         cache = TEXT_CACHE
+        scan = PLAIN_TURNS_RE.findall
         read = len(events)
-        line_at = pos
         taken = 0
-        for m in PLAIN_TURNS_RE.finditer(text, pos):
-            number, name, decision, other = m.groups()
-            if number is not None:
-                line_at = m.start()
-                taken = 0
-                turn = int(number)
-                if (
-                    turn != state.turn
-                    or state.awaiting == OVER
-                    or (name is not None and name != names[state.current])
-                ):
-                    break
-            elif other is not None:
-                break
-            entry = cache.get(decision)
-            if entry is None:
-                entry = learn(decision)
-            if entry is None or state.turn != turn:
-                break
-            event, colors = entry
-            if colors is not None:
-                for sp, c in colors:
-                    if board[sp] != c:
+        size = _FIRST_WINDOW
+        end = len(text)
+        while pos < end:
+            window = text.find("\n", pos + size) + 1 or end
+            lines = 0  # the lines of the window started
+            taken = 0  # the decisions taken on the last one
+            for number, name, decision, other in scan(text, pos, window):
+                if number:
+                    lines += 1
+                    taken = 0
+                    turn = int(number)
+                    if (
+                        turn != state.turn
+                        or state.awaiting == OVER
+                        or (name and name != names[state.current])
+                    ):
                         break
-                else:
-                    colors = None
-                if colors is not None:
+                elif other:
+                    if not taken:  # at the start of a line
+                        lines += 1
                     break
-            if check(state, event):
-                break
-            apply(state, event)
-            events.append(event)
-            taken += 1
+                entry = cache.get(decision)
+                if entry is None:
+                    entry = learn(decision)
+                if entry is None or state.turn != turn:
+                    break
+                event, colors = entry
+                if colors is not None:
+                    for sp, c in colors:
+                        if board[sp] != c:
+                            break
+                    else:
+                        colors = None
+                    if colors is not None:
+                        break
+                if check(state, event):
+                    break
+                apply(state, event)
+                events.append(event)
+                taken += 1
+            else:
+                pos = window
+                size *= 2
+                continue
+            for _ in range(lines - 1):  # to the start of the line not taken whole
+                pos = text.find("\n", pos) + 1
+            break
         else:
-            line_at = len(text)
             taken = 0
         self.meta += [None] * (len(events) - read)  # no meta: nothing but the decisions
-        return line_at, taken, turn
+        return pos, taken, turn
 
     def visit_comment(self, text: str) -> None:
         if not text or not self.live:

@@ -49,11 +49,12 @@ KEYWORDS = (
 #: A payment in brackets as :func:`.arguments.is_payment` has it, spaces for blanks.
 _PAYMENT = r"\( *(?:-|(?:[WBGRKPY]\d{0,2})+(?: +(?:[WBGRKPY]\d{0,2})+)*)? *\)"
 #: One plain decision: ``buy`` takes one payment among its arguments (a second bracket
-#: is a note); the others take no bracket.
+#: is a note); the others take no bracket.  (No argument is a keyword: giving one back
+#: never helps a match, so the arguments are taken possessively.)
 _DECISION = (
-    rf"buy(?: {PLAIN_ARG})*(?: {_PAYMENT})?(?: {PLAIN_ARG})*"
-    rf"|(?:{'|'.join(sorted(set(KEYWORDS) - {'buy'}, key=len, reverse=True))})"
-    rf"(?: {PLAIN_ARG})*"
+    rf"buy(?: {PLAIN_ARG})*+(?: {_PAYMENT})?(?: {PLAIN_ARG})*+"
+    rf"|(?:{'|'.join(sorted((k for k in KEYWORDS if k != 'buy'), key=len, reverse=True))})"
+    rf"(?: {PLAIN_ARG})*+"
 )
 #: Plain turn lines, one decision a match (:func:`engine.notation.lexer.plain_turns_re`);
 #: an ``undo`` ends the decision before it but is not plain itself.

@@ -75,9 +75,7 @@ def setup_lines(setup: GameSetUp, suffix: str | None) -> list[str]:
 # --- reading -----------------------------------------------------------------------------
 
 
-def read_setup_line(
-    visitor: Visitor, lines: LogicalLines, k: int, parts: dict[str, Any]
-) -> int:
+def read_setup_line(visitor: Visitor, lines: LogicalLines, k: int, parts: dict[str, Any]) -> int:
     """Read the setup line ``lines[k]`` into ``parts`` (``board``, ``levels``,
     ``privileges``); returns the index of the next line."""
     line = lines[k]
