@@ -242,6 +242,8 @@ class LogicalLines:
     def get(self, k: int) -> Line | None:
         """The ``k``-th logical line (from 0), None after the last."""
         lines = self._lines
+        if k < len(lines):
+            return lines[k]
         text = self.text
         while len(lines) <= k:
             pos, number = self._next

@@ -213,9 +213,11 @@ _EDITS = (
 def test_plain_lines_are_read_as_token_by_token_whatever_the_edits(data):
     """The reader takes plain turn lines straight from the text; any edits of the turn
     lines (up to three, anywhere in a long game) must give exactly the events, meta,
-    errors and position that reading every line token by token gives."""
-    from engine.splendor_duel.notation import reader
+    errors and position that reading every line token by token gives, wherever the
+    windows of lines scanned at once begin."""
+    from engine.splendor_duel.notation import builder, reader
 
+    window = builder._FIRST_WINDOW
     text = sample_text()
     first = text.index("\n1. ")
     for _ in range(data.draw(st.integers(1, 3))):
@@ -225,7 +227,11 @@ def test_plain_lines_are_read_as_token_by_token_whatever_the_edits(data):
         else:
             text = text[:at] + text[at + data.draw(st.integers(1, 4)) :]
     every = data.draw(st.booleans())
-    fast = parse_game(text, "fuzz", stop_at_first_error=not every)
+    builder._FIRST_WINDOW = data.draw(st.sampled_from([1, 20, 100, window]))
+    try:
+        fast = parse_game(text, "fuzz", stop_at_first_error=not every)
+    finally:
+        builder._FIRST_WINDOW = window
     reader.PLAIN_LINES = False
     try:
         slow = parse_game(text, "fuzz", stop_at_first_error=not every)

@@ -28,7 +28,7 @@ from .tokens import check_take_colors
 from .visitor import Decision, SyntaxChecker
 
 #: The characters of the first window of plain turn lines scanned at once (a few lines).
-_FIRST_WINDOW = 256
+_FIRST_WINDOW = 1024
 
 
 class GameBuilder(SyntaxChecker):
@@ -270,22 +270,22 @@ class GameBuilder(SyntaxChecker):
         names = self.names
         board = state.board
         events = self.events
+        append = events.append
         check = _game.check
         apply = _game.apply_unchecked
         cache = TEXT_CACHE
         scan = PLAIN_TURNS_RE.findall
-        read = len(events)
-        taken = 0
+        read = line_read = len(events)
         size = _FIRST_WINDOW
         end = len(text)
         while pos < end:
             window = text.find("\n", pos + size) + 1 or end
             lines = 0  # the lines of the window started
-            taken = 0  # the decisions taken on the last one
+            line_read = len(events)  # the events before the line
             for number, name, decision, other in scan(text, pos, window):
                 if number:
                     lines += 1
-                    taken = 0
+                    line_read = len(events)
                     turn = int(number)
                     if (
                         turn != state.turn
@@ -294,7 +294,7 @@ class GameBuilder(SyntaxChecker):
                     ):
                         break
                 elif other:
-                    if not taken:  # at the start of a line
+                    if len(events) == line_read:  # at the start of a line
                         lines += 1
                     break
                 entry = cache.get(decision)
@@ -314,8 +314,7 @@ class GameBuilder(SyntaxChecker):
                 if check(state, event):
                     break
                 apply(state, event)
-                events.append(event)
-                taken += 1
+                append(event)
             else:
                 pos = window
                 size *= 2
@@ -324,9 +323,9 @@ class GameBuilder(SyntaxChecker):
                 pos = text.find("\n", pos) + 1
             break
         else:
-            taken = 0
+            line_read = len(events)
         self.meta += [None] * (len(events) - read)  # no meta: nothing but the decisions
-        return pos, taken, turn
+        return pos, len(events) - line_read, turn
 
     def visit_comment(self, text: str) -> None:
         if not text or not self.live:
