@@ -18,8 +18,8 @@ from ..position import position_string
 from ..state import ACTION, OVER, REVEAL, SETUP, State
 from .arguments import Context, Fail
 from .corrections import UNDO, read_undo
-from .decisions import READERS, TEXT_CACHE, UNCACHED, learn, remember
-from .lexer import KEYWORDS, PLAIN_TURNS_RE, Line
+from .decisions import READERS, TEXT_CACHE, UNCACHED, Entry, learn, remember
+from .lexer import KEYWORDS, PLAIN_TURNS_RE, TOKEN_RE, Line
 from .players import game, listing, seat_number
 from .reader import read_game
 from .results import Flagged
@@ -299,7 +299,7 @@ class GameBuilder(SyntaxChecker):
                     break
                 entry = cache.get(decision)
                 if entry is None:
-                    entry = learn(decision)
+                    entry = learn(decision) or self._read_plain(decision)
                 if entry is None or state.turn != turn:
                     break
                 event, colors = entry
@@ -327,6 +327,30 @@ class GameBuilder(SyntaxChecker):
         self.meta += [None] * (len(events) - read)  # no meta: nothing but the decisions
         return pos, len(events) - line_read, turn
 
+    def _read(self, keyword: str, args: list[str]) -> Event | None:
+        """The event a decision stands for, read without the position when it needs
+        none (and then kept in the cache of decision texts), else in the position;
+        raises Fail."""
+        reader = READERS[keyword]
+        event = reader(args, None, self.ctx)
+        if event is not None and keyword not in UNCACHED:
+            remember(keyword, args, event)
+            if keyword == "take" and args[-1][0] == "=":
+                check_take_colors(self.state, args)
+            return event
+        return reader(args, self.state, self.ctx)
+
+    def _read_plain(self, decision: str) -> Entry | None:
+        """A plain decision that is not in the cache of decision texts, read as
+        :meth:`visit_decision` reads it; None when that fails (the token-by-token
+        reading then says why, at its place)."""
+        words = TOKEN_RE.findall(decision)
+        try:
+            event = self._read(words[0], words[1:])
+        except Fail:
+            return None
+        return None if event is None else (event, None)
+
     def visit_comment(self, text: str) -> None:
         if not text or not self.live:
             return
@@ -346,14 +370,7 @@ class GameBuilder(SyntaxChecker):
         keyword, args, turn = decision.keyword, decision.args, decision.turn
         state = self.state
         try:
-            reader = READERS[keyword]
-            event = reader(args, None, self.ctx)
-            if event is not None and keyword not in UNCACHED:
-                remember(keyword, args, event)
-                if keyword == "take" and args[-1][0] == "=":
-                    check_take_colors(state, args)
-            else:
-                event = reader(args, state, self.ctx)
+            event = self._read(keyword, args)
         except Fail as f:
             self.fail(f, decision)
             return

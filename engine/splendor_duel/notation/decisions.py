@@ -111,8 +111,9 @@ def remember(keyword: str, args: list[str], event: Event, text: str | None = Non
 
 def learn(text: str) -> Entry | None:
     """Read a decision of a plain line that needs no position; None if it needs one (or
-    is wrong: the token-by-token path then reports it with its place)."""
-    words = TOKEN_RE.findall(text)
+    is wrong: the token-by-token path then reports it with its place).  Its words are
+    one space apart (:data:`.lexer.PLAIN_TURNS_RE`) but in a payment's brackets."""
+    words = text.split(" ") if "(" not in text else TOKEN_RE.findall(text)
     keyword = words[0]
     reader = READERS.get(keyword)
     if reader is None or keyword in UNCACHED:

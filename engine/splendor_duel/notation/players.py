@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ...protocol import Seats
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 SEAT_TAG = re.compile(r"Player([1-9][0-9]?)")
 
 
+@cache
 def game() -> SplendorDuel:
     """The game this notation writes (its title, kind and seats)."""
     from .. import GAME  # the package imports notation lazily: no cycle at import time
@@ -35,6 +37,7 @@ def seats() -> Seats:
     return game().seats
 
 
+@cache
 def default_names() -> tuple[str, ...]:
     """``Player 1``, ``Player 2``: the seats when nobody named them."""
     return seats().default_names()
