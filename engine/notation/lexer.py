@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 #: Move assessments, as in chess annotation.
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
@@ -189,7 +189,12 @@ def normalize(text: str) -> str:
 
 def logical_lines(text: str) -> list[Line]:
     """The lines of ``text``, a comment left open joining the lines up to its end."""
-    return list(LogicalLines(text))
+    out = []
+    pos, number, end = 0, 1, len(text)
+    while pos <= end:
+        line, pos, number = logical_line(text, pos, number)
+        out.append(line)
+    return out
 
 
 def logical_line(text: str, pos: int, number: int) -> tuple[Line, int, int]:
@@ -268,12 +273,6 @@ class LogicalLines:
         if line is None:
             return len(self.text) + 1, self._next[1]
         return self._starts[k], line.number
-
-    def __iter__(self) -> Iterator[Line]:
-        k = 0
-        while (line := self.get(k)) is not None:
-            yield line
-            k += 1
 
 
 #: What may end a comment, or escape the character after it.

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.games import get_game
-from engine.notation.lexer import COMMENT_RE, HEADER_RE, TOKEN_RE, logical_lines
+from engine.notation.lexer import COMMENT_RE, HEADER_RE, TOKEN_RE, LogicalLines, logical_lines
 
 EVENING = Path(__file__).resolve().parents[2] / "docs" / "examples" / "evening.tl"
 
@@ -59,6 +59,27 @@ def test_the_token_patterns_match_as_first_written(text: str) -> None:
 @given(st.text(alphabet='ab {}\\"()\n!', max_size=40))
 def test_logical_lines_join_exactly_as_the_definition_says(text: str) -> None:
     assert [(line.text, line.number) for line in logical_lines(text)] == _joined(text)
+
+
+@given(st.text(alphabet='ab {}\\"()\n!', max_size=40))
+def test_the_lines_made_on_demand_are_the_logical_lines_and_start_where_they_say(
+    text: str,
+) -> None:
+    """A reader goes on from where a line starts, reading the text itself: each line
+    made on demand is the logical line, found at the offset its start gives."""
+    expected = logical_lines(text)
+    lines = LogicalLines(text)
+    for k in reversed(range(len(expected))):  # asked for in any order
+        line = lines.get(k)
+        assert line is not None and (line.text, line.number) == (
+            expected[k].text,
+            expected[k].number,
+        )
+        offset, number = lines.start(k)
+        assert number == line.number and text[offset:].startswith(line.text)
+        assert offset == 0 or text[offset - 1] == "\n"
+    assert lines.get(len(expected)) is None
+    assert lines.start(len(expected))[0] == len(text) + 1
 
 
 @pytest.mark.parametrize(

@@ -62,7 +62,7 @@ def read_repl(args: list[str], state: State | None, ctx: Context) -> Event | Non
                 "syntax", i, f"expected the drawn tokens as letters such as WBRKP, got {tok!r}"
             )
     if letters:
-        return BoardReplenished(tuple(LETTER[c] for c in letters))
+        return BoardReplenished(tuple(map(LETTER.__getitem__, letters)))
     if state is None:
         return None
     bag = state.bag
