@@ -27,8 +27,9 @@ from .setup import setup_parts_missing
 from .tokens import check_take_colors
 from .visitor import Decision, SyntaxChecker
 
-#: The characters of the first window of plain turn lines scanned at once (a few lines).
-_FIRST_WINDOW = 1024
+#: The characters of the first window of plain turn lines scanned at once (a line or two:
+#: all that is scanned in vain when the line is read token by token).
+_FIRST_WINDOW = 64
 
 
 class GameBuilder(SyntaxChecker):
