@@ -88,7 +88,7 @@ def main() -> None:
                 "replay_only_games_per_s": round(replay_rate, 1),
                 "write_games_per_s": round(write_rate, 1),
                 "position_round_trips_per_s": round(position_rate, 1),
-                "target_games_per_s": 1000,
+                "target_games_per_s": 2000,
             }
         )
     )
