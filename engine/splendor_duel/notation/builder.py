@@ -263,8 +263,8 @@ class GameBuilder(SyntaxChecker):
         a decision the rules refuse, or anything not plain.
 
         The text is scanned in windows of whole lines, each twice the one before: what
-        is scanned past the line read token by token is never more than what was
-        taken before it (linear however many such lines)."""
+        is scanned past the line read token by token is never more than the first
+        window or what was taken before it (linear however many such lines)."""
         if not self.live:
             return pos, 0, turn
         state = self.state
@@ -283,7 +283,7 @@ class GameBuilder(SyntaxChecker):
             window = text.find("\n", pos + size) + 1 or end
             lines = 0  # the lines of the window started
             line_read = len(events)  # the events before the line
-            for number, name, decision, other in scan(text, pos, window):
+            for number, name, decision, not_plain, rest_not_plain in scan(text, pos, window):
                 if number:
                     lines += 1
                     line_read = len(events)
@@ -294,9 +294,11 @@ class GameBuilder(SyntaxChecker):
                         or (name and name != names[state.current])
                     ):
                         break
-                elif other:
-                    if len(events) == line_read:  # at the start of a line
-                        lines += 1
+                elif rest_not_plain:
+                    break
+                elif not_plain:
+                    lines += 1
+                    line_read = len(events)
                     break
                 entry = cache.get(decision)
                 if entry is None:
