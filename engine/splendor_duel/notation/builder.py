@@ -283,7 +283,12 @@ class GameBuilder(SyntaxChecker):
             window = text.find("\n", pos + size) + 1 or end
             lines = 0  # the lines of the window started
             line_read = len(events)  # the events before the line
-            for number, name, decision, not_plain, rest_not_plain in scan(text, pos, window):
+            for number, name, decision, not_plain, _ in scan(text, pos, window):
+                if not decision:  # not plain: from a line's start, or within it
+                    if not_plain:
+                        lines += 1
+                        line_read = len(events)
+                    break
                 if number:
                     lines += 1
                     line_read = len(events)
@@ -294,12 +299,6 @@ class GameBuilder(SyntaxChecker):
                         or (name and name != names[state.current])
                     ):
                         break
-                elif rest_not_plain:
-                    break
-                elif not_plain:
-                    lines += 1
-                    line_read = len(events)
-                    break
                 entry = cache.get(decision)
                 if entry is None:
                     entry = learn(decision) or self._read_plain(decision)
