@@ -64,28 +64,28 @@ def plain_turns_re(keywords: Sequence[str], decision: str) -> re.Pattern[str]:
     spaces); ``keywords`` are every word that starts one (what ends the arguments
     before it).  A match's groups are the turn number and the player's name (the
     first decision of a line: None for the others; the name None when not written),
-    the decision, and anything else to the end of its line, from the line's start or
-    from within it: a line with anything else (a comment, a mark, a note, a
-    description, ``by``, a colon without a name, spaces more or fewer, no turn number)
-    is not plain from there on.  A decision matches only when the next word starts
-    another decision or its line ends, so it is one decision as the token-by-token
-    reading splits the line.
+    the decision, and what is not plain from a line's start to its end; a match with
+    none of them is what is not plain from within a line to its end.  A line with
+    anything else (a comment, a mark, a note, a description, ``by``, a colon without a
+    name, spaces more or fewer, no turn number) is not plain from there on.  A
+    decision matches only when the next word starts another decision or its line ends,
+    so it is one decision as the token-by-token reading splits the line.
 
     >>> scan = plain_turns_re(["take", "buy"], rf"(?:take|buy)(?: {PLAIN_ARG})*")
     >>> for m in scan.finditer("3. Al: take c3 buy x9\\n4. take e1 take e2 {hm}"):
     ...     print(m.groups())
-    ('3', 'Al', 'take c3', None, None)
-    (None, None, 'buy x9', None, None)
-    ('4', None, 'take e1', None, None)
-    (None, None, None, None, 'take e2 {hm}')
+    ('3', 'Al', 'take c3', None)
+    (None, None, 'buy x9', None)
+    ('4', None, 'take e1', None)
+    (None, None, None, None)
     >>> scan.match("take e3 {no turn number}").groups()
-    (None, None, None, 'take e3 {no turn number}', None)
+    (None, None, None, 'take e3 {no turn number}')
     """
     starts = "|".join(sorted(keywords, key=len, reverse=True))
     prefix = rf"^(\d{{1,9}})\. (?:({_PREFIX_NAME}): |(?=[^:\n]*$))"
     after = rf"(?: (?=(?:{starts})(?:[ \n]|$))|$\n?)"
     # anything else: the rest of its line at once (a scan goes on past it cheaply)
-    other = r"^(.[^\n]*)|(.[^\n]*)"
+    other = r"^(.[^\n]*)|.[^\n]*"
     return re.compile(rf"(?:{prefix}|(?<= ))({decision}){after}|{other}", re.M | re.S)
 
 

@@ -283,7 +283,7 @@ class GameBuilder(SyntaxChecker):
             window = text.find("\n", pos + size) + 1 or end
             lines = 0  # the lines of the window started
             line_read = len(events)  # the events before the line
-            for number, name, decision, not_plain, _ in scan(text, pos, window):
+            for number, name, decision, not_plain in scan(text, pos, window):
                 if not decision:  # not plain: from a line's start, or within it
                     if not_plain:
                         lines += 1
