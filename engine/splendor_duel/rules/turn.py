@@ -59,7 +59,8 @@ def advance(state: State) -> None:
             state.awaiting = kind
             return
         pending.pop(0)
-    p = state.players[state.current]
+    current = state.current
+    p = state.players[current]
     if sum(p.tokens) > MAX_TOKENS:
         state.awaiting = DISCARD
         return
@@ -69,15 +70,26 @@ def advance(state: State) -> None:
         or p.crowns >= VICTORY_CROWNS
         or max(p.color_points) >= VICTORY_COLOR_POINTS
     ):
-        state.outcome = _victory(state.current, p)
+        state.outcome = _victory(current, p)
         state.awaiting = OVER
         return
-    if state.refill is not None:
-        if state.decks[state.refill[0]]:
+    refill = state.refill
+    if refill is not None:
+        if state.decks[refill[0]]:
             state.awaiting = REVEAL
             return
         state.refill = None
-    _next_turn(state)
+    # The next player's turn begins (the same player's after an extra turn).
+    if state.extra_turn:
+        state.extra_turn = False
+    else:
+        state.current = 1 - current
+    state.turn += 1
+    state.replenished = False
+    state.last_card = None
+    state.awaiting = ACTION
+    if not any(state.bag):  # else the player may replenish: see after_optional
+        after_optional(state)
 
 
 def _victory(seat: int, p: PlayerState) -> Outcome:
@@ -88,20 +100,6 @@ def _victory(seat: int, p: PlayerState) -> Outcome:
         return Outcome(seat, "crowns")
     cp = p.color_points
     return Outcome(seat, "color", cp.index(max(cp)))
-
-
-def _next_turn(state: State) -> None:
-    """The next player's turn begins (the same player's after an extra turn)."""
-    if state.extra_turn:
-        state.extra_turn = False
-    else:
-        state.current = 1 - state.current
-    state.turn += 1
-    state.replenished = False
-    state.last_card = None
-    state.awaiting = ACTION
-    if not any(state.bag):  # else the player may replenish: see after_optional
-        after_optional(state)
 
 
 def after_optional(state: State) -> None:
