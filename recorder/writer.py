@@ -89,11 +89,15 @@ class GameWriter:
             if step > after
         ]
         if rows:
-            conn.executemany(
-                "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id, step) DO NOTHING",
-                rows,
-            )
+            self._insert_snapshot_rows(conn, rows)
+
+    def _insert_snapshot_rows(self, conn: Conn, rows: list[tuple[str, int, str]]) -> None:
+        """Insert snapshot rows (game id, step, position), keeping any stored one."""
+        conn.executemany(
+            "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, step) DO NOTHING",
+            rows,
+        )
 
     @contextmanager
     def _import_settings(self, *, threaded: bool) -> Iterator[None]:
