@@ -19,7 +19,6 @@ nothing of itself; the caller is told which database and what to do.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -36,7 +35,6 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from . import pg_schema, projections
 from .core import SqlStore
 from .errors import SchemaVersionError, StoreError
-from .listing import fold_name
 from .migrations import SCHEMA_VERSION
 from .prepare import Prepared
 from .records import utc_now
@@ -313,11 +311,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         )
         conn.executemany(
             "INSERT INTO game_players (game_id, seat, name, folded) VALUES (?, ?, ?, ?)",
-            [
-                (p.game_id, seat, name, fold_name(name))
-                for p in games
-                for seat, name in enumerate(_names(p))
-            ],
+            projections.player_rows((p.game_id, p.game_row[2]) for p in games),
         )
 
     # --- upkeep ----------------------------------------------------------------------------
@@ -417,11 +411,6 @@ def listen(
             log.warning("%s: listening for moves: %s", redact(url), _reason(err, url))
             first = False
             time.sleep(1.0)
-
-
-def _names(p: Prepared) -> list[str]:
-    names = json.loads(p.game_row[2])
-    return [str(n) for n in names]
 
 
 if TYPE_CHECKING:

@@ -9,14 +9,14 @@ per seat in ``game_players``; the ``game_list`` view joins them in seat order.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.games import UnknownGameKind, get_game
 from engine.protocol import GameRules, seat_names, summary_fields
 
 from .errors import StoreError
-from .listing import FOLD_FUNCTION, fold_name
+from .listing import fold_name
 
 
 def json_columns(n: int) -> str:
@@ -44,12 +44,12 @@ INSERT_SUMMARIES = (
     f"INSERT OR REPLACE INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
     f" SELECT {json_columns(len(SUMMARY_COLUMNS))}, ?2 FROM json_each(?1)"
 )
-#: The players of new games from a JSON list of ``games`` rows (``?1``): each row's id
-#: first and its seat names as a JSON list third.
+#: The players of new games from a JSON list of :func:`player_rows` (``?1``).  Their
+#: folded names come made: folding them in the statement would call into Python for
+#: every name, each call waiting for the interpreter's lock while another thread checks.
 INSERT_PLAYERS = (
     "INSERT OR REPLACE INTO game_players (game_id, seat, name, folded)"
-    f" SELECT json_extract(g.value, '$[0]'), p.key, p.value, {FOLD_FUNCTION}(p.value)"
-    " FROM json_each(?1) AS g, json_each(json_extract(g.value, '$[2]')) AS p"
+    f" SELECT {json_columns(4)} FROM json_each(?1)"
 )
 #: One game's summary, new or replacing its row (SQL both SQLite and PostgreSQL read).
 UPSERT_SUMMARY = (
@@ -57,6 +57,16 @@ UPSERT_SUMMARY = (
     f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))}) ON CONFLICT (game_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in (*SUMMARY_COLUMNS[1:], "last_activity"))
 )
+
+
+def player_rows(games: Iterable[tuple[str, str]]) -> list[tuple[str, int, str, str]]:
+    """The ``game_players`` rows (game id, seat, name, folded name) of games given as
+    (id, seat names as a JSON list)."""
+    return [
+        (game_id, seat, name, fold_name(name))
+        for game_id, names_json in games
+        for seat, name in enumerate(map(str, json.loads(names_json)))
+    ]
 
 
 def summary_record(rules: GameRules, state: Any, names: Sequence[str]) -> dict[str, Any]:

@@ -80,6 +80,19 @@ _INSERT_EVENTS_WITH_META = (
 )
 
 
+#: Snapshots from a JSON list of (game id, step, position) rows.
+_INSERT_SNAPSHOTS = (
+    "INSERT INTO snapshots (game_id, step, position)"
+    f" SELECT {json_columns(3)} FROM json_each(?1) WHERE true"
+    " ON CONFLICT (game_id, step) DO NOTHING"
+)
+
+
+def _players_json(games: Sequence[Prepared]) -> str:
+    """:data:`recorder.projections.INSERT_PLAYERS`' parameter for ``games``."""
+    return dumps(projections.player_rows((p.game_id, p.game_row[2]) for p in games))
+
+
 class SqliteImports(GameWriter):
     """SQLite's way of inserting new games (mixed into :class:`recorder.sqlite.EventStore`):
     a few statements per batch, SQLite's ``json_each`` turning JSON into rows."""
@@ -111,7 +124,7 @@ class SqliteImports(GameWriter):
             conn.execute(_INSERT_GAMES, (one, created, last))
             conn.executemany(_INSERT_EVENT, p.rows(now))
             conn.execute(projections.INSERT_SUMMARIES, (dumps([p.summary_row]), last))
-            conn.execute(projections.INSERT_PLAYERS, (one,))
+            conn.execute(projections.INSERT_PLAYERS, (_players_json([p]),))
         games = [p for p in games if p.times is None]
         if not games:
             return
@@ -142,4 +155,11 @@ class SqliteImports(GameWriter):
                 conn.execute(_INSERT_EVENTS[len(part)], params)
         summaries = dumps([p.summary_row for p in games])
         conn.execute(projections.INSERT_SUMMARIES, (summaries, now))
-        conn.execute(projections.INSERT_PLAYERS, (games_json,))
+        conn.execute(projections.INSERT_PLAYERS, (_players_json(games),))
+
+    def _insert_snapshot_rows(
+        self, conn: sqlite3.Connection, rows: list[tuple[str, int, str]]
+    ) -> None:
+        """Snapshots in one statement (one row at a time, each would wait for the
+        interpreter's lock while another thread checks)."""
+        conn.execute(_INSERT_SNAPSHOTS, (dumps(rows),))

@@ -89,11 +89,15 @@ class GameWriter:
             if step > after
         ]
         if rows:
-            conn.executemany(
-                "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id, step) DO NOTHING",
-                rows,
-            )
+            self._insert_snapshot_rows(conn, rows)
+
+    def _insert_snapshot_rows(self, conn: Conn, rows: list[tuple[str, int, str]]) -> None:
+        """Insert snapshot rows (game id, step, position), keeping any stored one."""
+        conn.executemany(
+            "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, step) DO NOTHING",
+            rows,
+        )
 
     @contextmanager
     def _import_settings(self, *, threaded: bool) -> Iterator[None]:
@@ -135,10 +139,9 @@ class GameWriter:
         called with the number of games done after each batch.  Returns, per record, its
         result or the error that refused it."""
         batch_size = max(1, batch_size)
-        if workers > 1 and len(records) > batch_size:
-            size = max(1, min(TASK_GAMES, batch_size))
-        else:
-            workers, size = 0, batch_size
+        if workers <= 1 or len(records) <= batch_size:
+            workers = 0
+        size = max(1, min(TASK_GAMES, batch_size))
         chunks = (records[i : i + size] for i in range(0, len(records), size))
         out: list[ImportResult | ImportRejected] = []
         ahead = 2 * batch_size // size + workers
@@ -167,19 +170,36 @@ class GameWriter:
 
         ``prepare`` must be a module-level function (it is sent to the processes by
         name); :func:`prepare_game` makes a prepared game from a :class:`GameImport`."""
-        batches = pipeline.batches(
-            pipeline.prepared_chunks(tasks, prepare, workers, ahead), max(1, batch_size)
+        batch_size = max(1, batch_size)
+        groups = pipeline.groups(
+            pipeline.prepared_chunks(tasks, prepare, workers, ahead), batch_size
         )
         with self._import_settings(threaded=workers <= 1):
             if workers > 1:
                 # The processes check; this thread only writes.
-                for batch in batches:
-                    yield self._write_tagged(batch)
+                yield from self._write_stream(iter(groups), batch_size)
             else:
-                yield from pipeline.write_in_thread(batches, self._write_tagged)
+                yield from pipeline.write_in_thread(
+                    groups, lambda handed: self._write_stream(handed, batch_size), batch_size
+                )
 
-    def _write_tagged(self, items: Sequence[Tagged]) -> list[Written]:
-        results = self._write_batch([item for _, item in items])
+    def _write_stream(
+        self, groups: Iterator[Sequence[Tagged]], batch_size: int
+    ) -> Iterator[list[Written]]:
+        """Write ``groups`` of prepared games ``batch_size`` games per transaction (or
+        fewer at the end), each group as soon as it comes; yields each batch's results
+        once it is committed."""
+        for group in groups:
+            out: list[Written] = []
+            with self._transaction() as conn:
+                now = self._clock()
+                out += self._write_tagged(conn, group, now)
+                while len(out) < batch_size and (more := next(groups, None)) is not None:
+                    out += self._write_tagged(conn, more, now)
+            yield out
+
+    def _write_tagged(self, conn: Conn, items: Sequence[Tagged], now: str) -> list[Written]:
+        results = self._write_games(conn, [item for _, item in items], now)
         return [(tag, result) for (tag, _), result in zip(items, results, strict=True)]
 
     def _write_batch(

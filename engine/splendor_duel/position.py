@@ -90,22 +90,31 @@ class PositionError(EngineError, ValueError):
 def counts_text(counts: Sequence[int], sep: str = "", empty: str = "-") -> str:
     """``W2B1Y1`` for two white, one blue and one Gold; ``-`` for none.  The notation
     writes the same counts apart (``sep=" "``: ``W2 B1 Y1``) and nothing for none."""
-    out = sep.join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n)
+    out = sep.join([f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(counts) if n])
     return out or empty
 
 
-def _default_color(card_id: str) -> int | None:
-    card = CARDS[card_id]
-    return None if card.is_joker else card.color
+#: A board space's letter, by the colour index it holds; an empty one (EMPTY, -1) is the
+#: last letter, ``.``.
+_SPACE_LETTERS = COLOR_LETTERS + "."
+assert _SPACE_LETTERS[EMPTY] == "."
+
+
+#: Each card's colour when the position does not write it: its printed bonus (None for
+#: a joker, whose colour is chosen when bought, and for a card without bonus).
+_DEFAULT_COLOR: dict[str, int | None] = {
+    cid: None if card.is_joker else card.color for cid, card in CARDS.items()
+}
+#: Per level, the ids of its cards.
+_LEVEL_IDS: tuple[set[str], ...] = tuple(set(ids) for ids in CARDS_BY_LEVEL)
 
 
 def _player_text(p: PlayerState) -> str:
-    cards = []
-    for cid, color in p.cards:
-        if color == _default_color(cid):
-            cards.append(cid)
-        else:
-            cards.append(f"{cid}={'-' if color is None else COLOR_LETTERS[color]}")
+    default = _DEFAULT_COLOR
+    cards = [
+        cid if color == default[cid] else f"{cid}={'-' if color is None else COLOR_LETTERS[color]}"
+        for cid, color in p.cards
+    ]
     reserved = [cid if cid is not None else f"L{lv}?" for lv, cid in p.reserved]
     if any(cid is not None and CARDS[cid].level != lv for lv, cid in p.reserved):
         reserved = [f"L{lv}={cid}" if cid is not None else f"L{lv}?" for lv, cid in p.reserved]
@@ -124,22 +133,16 @@ def _player_text(p: PlayerState) -> str:
 def derived_unseen(state: State) -> list[set[str]]:
     """Per level, the cards whose place the position does not show: in the deck or
     reserved blind.  The fold keeps exactly this set in ``State.unseen``."""
-    out = [set(ids) for ids in CARDS_BY_LEVEL]
-    for row in state.pyramid:
-        for cid in row:
-            if cid is not None:
-                out[CARDS[cid].level - 1].discard(cid)
+    seen = {cid for row in state.pyramid for cid in row}
     for p in state.players:
-        for cid, _ in p.cards:
-            out[CARDS[cid].level - 1].discard(cid)
-        for _, rid in p.reserved:
-            if rid is not None:
-                out[CARDS[rid].level - 1].discard(rid)
-    return out
+        seen.update([cid for cid, _ in p.cards])
+        seen.update([rid for _, rid in p.reserved])
+    return [ids - seen for ids in _LEVEL_IDS]
 
 
-def _derive_player(p: PlayerState) -> None:
-    """Recompute bonuses, points per colour, points and crowns from cards and royals."""
+def _derived(p: PlayerState) -> tuple[list[int], list[int], int, int]:
+    """Bonuses, points per colour, points and crowns as the fold derives them from the
+    player's cards and royals."""
     bonuses = [0] * 5
     color_points = [0] * 5
     points = crowns = 0
@@ -150,23 +153,21 @@ def _derive_player(p: PlayerState) -> None:
         if color is not None:
             bonuses[color] += card.bonus
             color_points[color] += card.points
-    p.bonuses = bonuses
-    p.color_points = color_points
-    p.points = points + sum(ROYALS[r].points for r in p.royals)
-    p.crowns = crowns
+    return bonuses, color_points, points + sum(ROYALS[r].points for r in p.royals), crowns
 
 
 def _overrides(state: State) -> list[str]:
     out: list[str] = []
     for seat, p in enumerate(state.players, start=1):
-        probe = p.copy()
-        _derive_player(probe)
-        for field in ("bonuses", "color_points"):
-            if getattr(probe, field) != getattr(p, field):
-                out.append(f"{seat}.{field}={','.join(map(str, getattr(p, field)))}")
-        for field in ("points", "crowns"):
-            if getattr(probe, field) != getattr(p, field):
-                out.append(f"{seat}.{field}={getattr(p, field)}")
+        bonuses, color_points, points, crowns = _derived(p)
+        if bonuses != p.bonuses:
+            out.append(f"{seat}.bonuses={','.join(map(str, p.bonuses))}")
+        if color_points != p.color_points:
+            out.append(f"{seat}.color_points={','.join(map(str, p.color_points))}")
+        if points != p.points:
+            out.append(f"{seat}.points={p.points}")
+        if crowns != p.crowns:
+            out.append(f"{seat}.crowns={p.crowns}")
     derived = derived_unseen(state)
     for level in range(3):
         if derived[level] != state.unseen[level]:
@@ -176,11 +177,9 @@ def _overrides(state: State) -> list[str]:
 
 def position_string(state: State) -> str:
     """The position string of ``state`` (see the module docstring and docs/notation.md)."""
-    board = "".join(COLOR_LETTERS[t] if t != EMPTY else "." for t in state.board)
-    rows = "/".join(board[i : i + 5] for i in range(0, 25, 5))
-    pyramid = "/".join(
-        ",".join(c if c is not None else "-" for c in row) if row else "_" for row in state.pyramid
-    )
+    board = "".join(map(_SPACE_LETTERS.__getitem__, state.board))
+    rows = f"{board[0:5]}/{board[5:10]}/{board[10:15]}/{board[15:20]}/{board[20:25]}"
+    pyramid = "/".join([",".join([c or "-" for c in row]) if row else "_" for row in state.pyramid])
     flags = ("r" if state.replenished else "") + ("x" if state.extra_turn else "")
     refill = "-" if state.refill is None else f"{state.refill[0] + 1}.{state.refill[1] + 1}"
     o = state.outcome
@@ -394,7 +393,7 @@ def parse_position(text: str) -> State:
             color = r.color(parts[2], col + len(parts[0]) + len(parts[1]) + 2, "outcome")
         s.outcome = Outcome(int(parts[0]) - 1, parts[1], color)
     for p in s.players:
-        _derive_player(p)
+        p.bonuses, p.color_points, p.points, p.crowns = _derived(p)
     s.unseen = derived_unseen(s)
     for value, col in fields[17:]:
         _apply_override(r, s, value, col)
@@ -442,7 +441,7 @@ def _parse_player(r: _Reader, value: str, column: int, seat: int) -> PlayerState
         for item, icol in _split(text, ",", col):
             cid, _, color_text = item.partition("=")
             cid = r.card(cid, icol, f"{who} cards")
-            color = _default_color(cid)
+            color = _DEFAULT_COLOR[cid]
             if color_text:
                 color = None if color_text == "-" else r.color(color_text, icol + 5, f"{who} cards")
                 if color is not None and color >= 5:

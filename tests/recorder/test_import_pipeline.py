@@ -9,6 +9,7 @@ import json
 import sqlite3
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -341,6 +342,48 @@ def test_leaving_the_import_early_stops_the_writer(store, folder):
     results.close()
     assert not writer_threads()
     assert store.count_games() >= 2
+
+
+def test_groups_never_straddle_a_batch():
+    chunks = [
+        [(i, None) for i in range(start, start + n)] for start, n in ((0, 25), (25, 1), (26, 60))
+    ]
+    sizes = [len(g) for g in pipeline.groups(iter(chunks), 40)]
+    assert sizes == [32, 8, 32, 8, 6]
+    tags = [tag for g in pipeline.groups(iter(chunks), 40) for tag, _ in g]
+    assert tags == list(range(86))  # every game once, in order
+    assert [len(g) for g in pipeline.groups(iter(chunks), 1)] == [1] * 86
+
+
+def test_the_caller_may_use_the_store_between_batches(store, monkeypatch):
+    """The writer thread writes a batch group by group, its transaction open while the
+    next groups are checked; yet each batch is yielded committed, with the writer outside
+    any transaction, so the caller's own use of the store neither waits for the next
+    batch nor sees an uncommitted one (a deadlock would leave the thread running)."""
+    monkeypatch.setattr(pipeline, "WRITE_GROUP", 1)  # two groups a batch
+    tasks = [[record(seed)] for seed in range(1, 8)]
+    seen: list[tuple[int, int, str]] = []
+    failed: list[BaseException] = []
+
+    def consume() -> None:
+        try:
+            yielded = 0
+            for batch in store.import_stream(iter(tasks), pipeline.prepare_chunk, batch_size=2):
+                yielded += len(batch)
+                time.sleep(0.2)  # time for a writer that would go on to take the lock
+                last = batch[-1][1]
+                assert isinstance(last, ImportResult)
+                seen.append((yielded, store.count_games(), store.game(last.game_id).status))
+        except BaseException as err:
+            failed.append(err)
+
+    thread = threading.Thread(target=consume, daemon=True)
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive(), "the import and its caller wait for one another"
+    assert not failed, failed
+    assert seen == [(2, 2, "finished"), (4, 4, "finished"), (6, 6, "finished"), (7, 7, "finished")]
+    assert not writer_threads()
 
 
 def test_games_written_together_keep_their_own_events_and_numbers(store, backend):
