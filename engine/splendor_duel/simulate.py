@@ -77,7 +77,8 @@ class SimulatedTable:
         if not isinstance(move, CardPurchased):
             return False
         cid = move.card
-        if any(c == cid for row in state.pyramid for c in row):
+        pyramid = state.pyramid
+        if cid in pyramid[0] or cid in pyramid[1] or cid in pyramid[2]:
             return False
         if any(c == cid for _, c in state.player.reserved):
             return False

@@ -109,6 +109,10 @@ def payments(player: PlayerState, card_id: str) -> list[Counts]:
     return _ways_to_pay(need, tokens, gold)
 
 
+#: The one way to pay for a colour that costs nothing.
+_NONE = (0,)
+
+
 def _ways_to_pay(need: Sequence[int], tokens: Sequence[int], gold: int) -> list[Counts]:
     """:func:`payments` of a cost after bonuses ``need`` (white..Pearl) that the tokens
     (and ``gold`` Gold among them) cover."""
@@ -121,7 +125,7 @@ def _ways_to_pay(need: Sequence[int], tokens: Sequence[int], gold: int) -> list[
     out: list[Counts] = []
     for paid in product(
         *[
-            range(n if n < t else t, (n - gold if n > gold else 0) - 1, -1)
+            range(n if n < t else t, (n - gold if n > gold else 0) - 1, -1) if n else _NONE
             for n, t in zip(need, tokens[:6], strict=True)
         ]
     ):
