@@ -273,7 +273,7 @@ class GameBuilder(SyntaxChecker):
         events = self.events
         append = events.append
         check = _game.check
-        apply = _game.apply_unchecked
+        appliers = _game.APPLIERS  # the effects themselves: no layer in between
         cache = TEXT_CACHE
         scan = PLAIN_TURNS_RE.findall
         read = line_read = len(events)
@@ -315,7 +315,7 @@ class GameBuilder(SyntaxChecker):
                         break
                 if check(state, event):
                     break
-                apply(state, event)
+                appliers[event.type](state, event)
                 append(event)
             else:
                 pos = window

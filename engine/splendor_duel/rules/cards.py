@@ -215,19 +215,21 @@ def apply_purchase(state: State, e: CardPurchased) -> None:
     cid = e.card
     card = CARDS[cid]
     p = state.players[state.current]
-    where = _locate_purchase(state, cid)
-    assert where is not None
-    kind, index = where
-    if kind == "pyramid":
-        state.pyramid[card.level - 1][index] = None
-        state.refill = (card.level - 1, index)
+    level = card.level - 1
+    row = state.pyramid[level]
+    if cid in row:  # most purchases: from the pyramid
+        index = row.index(cid)
+        row[index] = None
+        state.refill = (level, index)
     else:
+        where = _locate_purchase(state, cid)
+        assert where is not None
+        kind, index = where
         del p.reserved[index]
         if kind == "hidden":
-            state.unseen[card.level - 1].discard(cid)
-    tokens, bag, pay = p.tokens, state.bag, e.payment
-    for c in range(7):
-        n = pay[c]
+            state.unseen[level].discard(cid)
+    tokens, bag = p.tokens, state.bag
+    for c, n in enumerate(e.payment):
         if n:
             tokens[c] -= n
             bag[c] += n
