@@ -39,15 +39,9 @@ def _image_path(ctx: click.Context, param: click.Parameter, value: Path | None) 
 @db_option
 def show_cmd(game: str, step: int | None, image: Path | None, db_path: str | None) -> None:
     """Show a game's table at a step as text: what lies on it, what each player holds,
-        at = row.event_count if step is None else step
-        shown = row.head if at == row.event_count else store.step_hash(game, at)
-        broken = store.chain_findings(game)
-        if image is not None:
-            svg = _picture(store, rules, row, at, state)
-    if image is not None:
-        _write_image(image, svg)
-        click.echo(f"step {at} of {row.event_count} drawn in {image}")
-        return
+    whose turn it is, and what the game waits for (or how it ended); last, the game's
+    head (the short form of its chain's last hash, to keep: see tablelog verify), or
+    the hash at the step shown.  With --image, a picture of the table instead.
 
     \b
     Examples:

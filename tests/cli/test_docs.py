@@ -40,6 +40,9 @@ def test_every_command_is_in_the_readme_and_has_help(name):
     result = CliRunner().invoke(cli, [name, "--help"])
     assert result.exit_code == 0
     assert cli.commands[name].help and len(cli.commands[name].help.strip()) > 20
+    # words for a person: no line of Python (an assignment, a call's statement) slipped in
+    code = re.compile(r"^\s*(\w+(\.\w+)* = \S|return\b|if .+:$|\w+\(.*\)$)", re.M)
+    assert not code.search(cli.commands[name].help), cli.commands[name].help
 
 
 @dataclass(frozen=True)
