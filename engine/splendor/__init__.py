@@ -18,16 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import (
-    Card,
-    Choice,
-    ParsedGame,
-    SetupLine,
-    Status,
-    TableQuestion,
-    Verdict,
-    phase_of,
-)
+from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -189,7 +180,7 @@ class Splendor:
         return _describe.status(state)
 
     def progress(self, state: State) -> tuple[str, int]:
-        return phase_of(state.awaiting), state.turn
+        return _describe.progress(state)
 
     def changes(self, before: State, after: State) -> list[str]:
         return _describe.changes(before, after)

@@ -86,6 +86,11 @@ def short_result(name: str, condition: str) -> str:
     return f"{name} won {SHORT_CONDITIONS.get(condition, condition)}"
 
 
+def progress(state: State) -> tuple[str, int]:
+    """The phase and turn of :func:`status`, without its words."""
+    return phase_of(state.awaiting), state.turn
+
+
 def status(state: State) -> Status:
     """Where the game stands."""
     phase = phase_of(state.awaiting)

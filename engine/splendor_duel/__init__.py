@@ -15,16 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
-from ..protocol import (
-    Card,
-    Choice,
-    ParsedGame,
-    SetupLine,
-    Status,
-    TableQuestion,
-    Verdict,
-    phase_of,
-)
+from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -199,7 +190,7 @@ class SplendorDuel:
         return _describe.status(state)
 
     def progress(self, state: State) -> tuple[str, int]:
-        return phase_of(state.awaiting), state.turn
+        return _describe.progress(state)
 
     def summary(self, state: State) -> dict[str, Any]:
         """The status as the store's summary record (kept while the store moves over)."""

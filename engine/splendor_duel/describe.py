@@ -142,6 +142,11 @@ def due(state: State) -> str:
     return aw
 
 
+def progress(state: State) -> tuple[str, int]:
+    """The phase and turn of :func:`status`, without its words."""
+    return phase_of(state.awaiting), state.turn
+
+
 def status(state: State) -> Status:
     """Where the game stands (see :class:`engine.protocol.Status`)."""
     phase = phase_of(state.awaiting)
