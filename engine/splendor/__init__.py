@@ -13,8 +13,9 @@ notation, positions and random games, behind :class:`engine.protocol.GameRules`.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
@@ -23,6 +24,17 @@ from . import describe as _describe
 from . import events as _events
 from . import game as _game
 from .state import SEATS, SETUP, State
+
+
+@functools.cache
+def _move_text() -> Callable[[_events.Event], str]:
+    """The notation's ``move_text``, imported when first needed (a ``tablelog log``
+    process starts without the notation) and then kept: a replay asks for the text of
+    every event, and an import statement in a method looks it up at every call."""
+    from .notation import move_text
+
+    return move_text
+
 
 #: What the table observes rather than decides: the card turned face up to refill the
 #: display, a blind reserve shown (rulebook, "The development cards").
@@ -130,9 +142,7 @@ class Splendor:
         return check_move(state, text)
 
     def move_text(self, state: State, event: _events.Event) -> str:
-        from .notation import move_text
-
-        return move_text(event)
+        return _move_text()(event)
 
     def legal_move_texts(self, state: State) -> list[str]:
         from .notation import legal_move_texts

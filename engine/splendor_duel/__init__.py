@@ -10,8 +10,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import IllegalMoveError, Violation
@@ -27,6 +28,17 @@ _OBSERVATIONS = frozenset({"card_revealed", "card_identified"})
 
 #: Event types made by a seat named in the event itself, not by the player to move.
 _ACTOR_IN_EVENT = ("card_identified", "player_resigned")
+
+
+@functools.cache
+def _move_text() -> Callable[[State, _events.Event, Sequence[str] | None], str]:
+    """The notation's ``move_text``, imported when first needed (a ``tablelog log``
+    process starts without the notation) and then kept: an import statement in a method
+    costs a look-up in the import machinery at every call, and a replay asks for the
+    text of every event."""
+    from .notation import move_text
+
+    return move_text
 
 
 class SplendorDuel:
@@ -138,9 +150,7 @@ class SplendorDuel:
         return check_move(state, text, state.names)
 
     def move_text(self, state: State, event: _events.Event) -> str:
-        from .notation import move_text
-
-        return move_text(state, event, state.names)
+        return _move_text()(state, event, state.names)
 
     def legal_move_texts(self, state: State) -> list[str]:
         from .notation import legal_move_texts
