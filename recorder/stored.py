@@ -23,7 +23,24 @@ def violation_from_dict(data: Mapping[str, Any]) -> Violation:
     )
 
 
+#: Reads one JSON value from the start of a text: (value, where it ends).
+_RAW_DECODE = json.JSONDecoder().raw_decode
+
+
 def decode(game_id: str, seq: int, text: str, what: str) -> Any:
+    """The value of a stored JSON text; :class:`CorruptEvent` when it is not JSON.
+
+    A stored text is the store's own canonical JSON, so it is read as one value that ends
+    where the text does, without ``json.loads``' checks around it (a third of the time,
+    for every event a replay reads); anything else (spaces around it, something after
+    it, not JSON at all) goes through ``json.loads``, which reads it or says why not."""
+    try:
+        value, end = _RAW_DECODE(text)
+    except (TypeError, ValueError):
+        pass
+    else:
+        if end == len(text):
+            return value
     try:
         return json.loads(text)
     except (TypeError, ValueError) as err:
