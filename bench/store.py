@@ -18,7 +18,11 @@
 * where the time goes, on the first 1,000 games: preparing (validation, the engine's
   parse + check + apply, canonical JSON, the content hash), of which the engine alone;
   handing a prepared game from a checking process to the writer (pickling both ways);
-  writing (SQLite), and writing without the append-only trigger, to show its cost;
+  writing (SQLite), and writing without the append-only trigger, to show its cost; and
+  SQLite's floor: the same events rows by the same statement into a table with none of
+  the store's guarantees (no key, constraint, index or trigger). The import from memory
+  in one process also reports its CPU a game and the cores it kept busy: on 2 cores its
+  rate is at most 2,000 / (CPU ms a game) games/s;
 * state at a step: the database is filled to ``--state-games`` games (the same simulated
   games imported again under other headers, so other ids; generating 100,000 distinct
   games would take several minutes more), then ``--samples`` random (game, step) pairs
@@ -54,6 +58,7 @@ import os
 import pickle
 import random
 import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -123,11 +128,17 @@ def rate(n_games: int, n_events: int, elapsed: float) -> dict:
     }
 
 
-def import_records(path: Path, recs: list[GameImport], workers: int) -> float:
+def import_records(
+    path: Path, recs: list[GameImport], workers: int, cpu: list[float] | None = None
+) -> float:
+    """Seconds to import ``recs`` into a fresh file; appends to ``cpu`` this process's
+    CPU seconds meanwhile (every thread's: checking and writing, in one process)."""
     with fresh(path) as store:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         results = store.import_games(recs, workers=workers)
         elapsed = time.perf_counter() - t0
+        if cpu is not None:
+            cpu.append(time.process_time() - c0)
     failed = [r for r in results if not hasattr(r, "created")]
     if failed:
         raise SystemExit(f"import refused a simulated game: {failed[0]}")
@@ -196,6 +207,7 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
 
     write_ms = write(False)
     write_bare_ms = write(True)
+    floor_ms = sqlite_floor(path, prepared, batch)
     return {
         "prepare_ms_per_game": round(prepare_ms, 3),
         "prepare_engine_ms_per_game": round(engine_ms, 3),
@@ -206,7 +218,49 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
         "record_bytes_per_game": round(sum(map(len, record_blobs)) / n),
         "write_ms_per_game": round(write_ms, 3),
         "write_ms_per_game_without_append_trigger": round(write_bare_ms, 3),
+        "write_ms_per_game_bare_sqlite_table": round(floor_ms, 3),
     }
+
+
+#: The events table's columns with none of its guarantees: no primary key, constraint,
+#: foreign key, index or trigger (what SQLite costs at the least, see sqlite_floor).
+_BARE_EVENTS = (
+    "CREATE TABLE events (game_id, sequence, event_id, type, payload, payload_version,"
+    " meta, recorded_at, hash)"
+)
+
+
+def sqlite_floor(path: Path, prepared: list, batch: int) -> float:
+    """ms a game for SQLite to store the same events rows, by the import's own statement,
+    in a file with the store's settings (WAL, synchronous=FULL), into a table without any
+    of the store's guarantees: the floor under the writer, however it is tuned."""
+    from recorder.sqlite_import import _INSERT_EVENTS, GAMES_PER_STATEMENT
+
+    runs = []
+    for _ in range(3):
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = wal")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(_BARE_EVENTS)
+        t0 = time.perf_counter()
+        for start in range(0, len(prepared), batch):
+            conn.execute("BEGIN IMMEDIATE")
+            games = prepared[start : start + batch]
+            for i in range(0, len(games), GAMES_PER_STATEMENT):
+                part = games[i : i + GAMES_PER_STATEMENT]
+                params: list = [1, "now", "[" + ",".join(p.events_json[1:-1] for p in part) + "]"]
+                params += [b"".join(p.hashes for p in part), part[0].game_id]
+                first = part[0].event_count
+                for p in part[1:]:
+                    params += (p.game_id, first)
+                    first += p.event_count
+                conn.execute(_INSERT_EVENTS[len(part)], params)
+            conn.execute("COMMIT")
+        runs.append(time.perf_counter() - t0)
+        conn.close()
+    return statistics.median(runs) / len(prepared) * 1000
 
 
 def fill(path: Path | str, games: list[list[dict]], total: int, workers: int) -> int:
@@ -384,9 +438,10 @@ def main() -> None:
 
         runs: dict[str, list[float]] = {"single": [], "workers": [], "files": [], "jobs": []}
         loads = []
+        cpu: list[float] = []
         for i in range(args.repeat):
             loads.append(os.getloadavg()[0])
-            runs["single"].append(import_records(tmp / "single.db", recs, workers=0))
+            runs["single"].append(import_records(tmp / "single.db", recs, 0, cpu))
             runs["workers"].append(import_records(tmp / "store.db", recs, workers=w))
             runs["files"].append(import_paths(tmp / "files.db", paths, jobs=1))
             runs["jobs"].append(import_paths(tmp / "files.db", paths, jobs=w))
@@ -418,6 +473,11 @@ def main() -> None:
             "import_games_per_s": single["games_per_s"],
             "import_events_per_s": single["events_per_s"],
             "import_games_per_s_runs": single["runs_games_per_s"],
+            # one process: its CPU a game (checking and writing), and the cores it kept busy
+            "import_cpu_ms_per_game": round(statistics.median(cpu) / len(recs) * 1000, 3),
+            "import_cores_busy": round(
+                statistics.median(c / s for c, s in zip(cpu, runs["single"], strict=True)), 2
+            ),
             f"import_games_per_s_{w}_workers": parallel["games_per_s"],
             f"import_events_per_s_{w}_workers": parallel["events_per_s"],
             f"import_games_per_s_{w}_workers_runs": parallel["runs_games_per_s"],
