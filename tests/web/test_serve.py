@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -161,11 +162,11 @@ def test_serve_with_worker_processes(tmp_path: Path) -> None:
         assert headers["Cache-Control"] == "no-cache"
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         try:
-            conn.request("GET", f"/games/{gid}/step/10")
-            response = conn.getresponse()
-            response.read()
-            # closed once answered: the next request goes to whichever worker is free
-            assert response.status == 200 and response.will_close
+            for step in (10, 11):  # kept alive: both on one connection, to one worker
+                conn.request("GET", f"/games/{gid}/step/{step}")
+                response = conn.getresponse()
+                response.read()
+                assert response.status == 200 and not response.will_close
         finally:
             conn.close()
     out = proc.stdout.read() if proc.stdout else ""
@@ -207,6 +208,78 @@ def test_serve_names_a_port_in_use(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
     assert "Traceback" not in result.output
+
+
+# --- kept-alive connections, taken in turn --------------------------------------------------
+
+
+def _read_answers(sock: socket.socket, n: int) -> list[tuple[int, bytes]]:
+    """``n`` answers read from ``sock`` in order: (status, headers block) each (bodies
+    are read by their Content-Length and dropped)."""
+    buffer = b""
+    out = []
+    while len(out) < n:
+        while b"\r\n\r\n" not in buffer:
+            chunk = sock.recv(65536)
+            assert chunk, f"the server closed the connection after {len(out)} answers"
+            buffer += chunk
+        head, buffer = buffer.split(b"\r\n\r\n", 1)
+        length = next(
+            int(line.split(b":", 1)[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        )
+        while len(buffer) < length:
+            chunk = sock.recv(65536)
+            assert chunk, "the server closed the connection in the middle of an answer"
+            buffer += chunk
+        buffer = buffer[length:]
+        out.append((int(head.split(b" ", 2)[1]), head))
+    return out
+
+
+def test_a_connection_is_kept_alive_and_a_busy_one_does_not_hold_the_worker(
+    tmp_path: Path,
+) -> None:
+    """Requests on one connection are all answered on it (no ``Connection: close``); and
+    with one worker, a client pipelining hundreds of requests on its connection does not
+    keep another client waiting until they are all answered: the worker takes its
+    connections in turn."""
+    with _serving(tmp_path, "--workers", "1") as (_proc, port):
+        gid = _first_game(port)
+        one = socket.create_connection(("127.0.0.1", port), timeout=30)
+        try:
+            for step in range(3):
+                one.sendall(f"GET /games/{gid}/step/{step} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                ((status, head),) = _read_answers(one, 1)
+                assert status == 200 and b"connection: close" not in head.lower()
+        finally:
+            one.close()
+
+        # the busy client reads its answers as they come, so the worker never waits to
+        # send one, and its next request is always there to be read
+        n = 400
+        pipelined = b"".join(
+            f"GET /games/{gid}/step/{i % 7}?ask={i} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+            for i in range(n)
+        )
+        busy = socket.create_connection(("127.0.0.1", port), timeout=60)
+        answers: list[tuple[int, bytes]] = []
+        reader = threading.Thread(target=lambda: answers.extend(_read_answers(busy, n)))
+        try:
+            started = time.monotonic()
+            reader.start()
+            busy.sendall(pipelined)
+            time.sleep(0.05)  # the worker is answering the pipeline
+            other = _timed_get(port, "/api/games?per_page=2")
+            reader.join(60)
+            whole = time.monotonic() - started
+        finally:
+            busy.close()
+        assert [status for status, _ in answers] == [200] * n
+        # taken in turn, the other client waits about one answer of the pipeline, not
+        # for all of them (without turns it waited for the whole pipeline)
+        assert other < whole / 4, (other, whole)
 
 
 # --- idle and slow clients, open streams ---------------------------------------------------
