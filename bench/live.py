@@ -214,8 +214,8 @@ async def _read_pages(
     port: int, game: str, steps: Any, stop: Any, pause: float, out: list[float], errors: list[int]
 ) -> None:
     """Load random steps of ``game`` until ``stop``, each answer timed from the request
-    (a new connection when the server closed the last one, as it does once it answered:
-    the time to connect is counted)."""
+    (on one kept-alive connection; a new one, whose time to connect is counted, when
+    the server closed the last)."""
     rng = random.Random()
     reader = writer = None
     while not stop.is_set():
