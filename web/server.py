@@ -20,7 +20,11 @@ opening its pages, sends every request on one connection instead of a new one ea
 (a round trip less on a slow network, and about a quarter less of the server's time a
 request here).  A worker takes its connections in turn: after each answer a connection waits
 behind every other one of the worker with a request ready, and behind new connections
-(:func:`_take_turns`), so one busy client cannot hold the worker.
+(:func:`_take_turns`), so one busy client cannot hold the worker.  The price, under
+saturation: a worker paused by a long garbage collection (up to about 0.2 s with a full
+cache of folded games) holds every connection it keeps, where a closed connection's next
+request went to the other worker; bench/web.py's state API 99th percentile, right after
+its page workload, went from about 12 ms to 160-190 ms (its 95th from 8-10 to 6-7).
 
 Monkey-patching: ``tablelog serve`` has gevent patch the process before it imports the
 site (``cli/serve_cmd.py``), so every lock, thread and sleep the app makes (the live
