@@ -180,17 +180,6 @@ def purchases(state: State, moves: list[Event]) -> None:
         if bit & skip:
             continue
         c0, c1, c2, c3, c4, c5 = _COSTS[cid]
-        if gold and bit & need_gold:
-            short = (
-                (c0 - h0 if c0 > h0 else 0)
-                + (c1 - h1 if c1 > h1 else 0)
-                + (c2 - h2 if c2 > h2 else 0)
-                + (c3 - h3 if c3 > h3 else 0)
-                + (c4 - h4 if c4 > h4 else 0)
-                + (c5 - t5 if c5 > t5 else 0)
-            )
-            if short > gold:
-                continue
         # the cost after bonuses
         need = (
             c0 - b0 if c0 > b0 else 0,
@@ -200,6 +189,8 @@ def purchases(state: State, moves: list[Event]) -> None:
             c4 - b4 if c4 > b4 else 0,
             c5,
         )
+        if gold and bit & need_gold and shortfall(p, need) > gold:
+            continue
         pays = _ways_to_pay(need, tokens, gold) if gold else [(*need, 0)]
         for pay in pays:
             key = (cid, pay)
