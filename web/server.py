@@ -26,6 +26,7 @@ worker), so its pauses are kept short: every few answers it collects its garbage
 freezes what it keeps out of the collector's way (:func:`age_out`).  Without that, its
 collections took up to 0.2 s with full caches, and bench/web.py's state API 99th
 percentile rose from about 12 ms (connections closed) to 160-190 ms; with it, 6-8 ms.
+waitress's one process ages out its objects the same way (``create_waitress(age=True)``).
 
 Monkey-patching: ``tablelog serve`` has gevent patch the process before it imports the
 site (``cli/serve_cmd.py``), so every lock, thread and sleep the app makes (the live
@@ -42,6 +43,7 @@ Each worker process keeps its own caches and its own store connection (see :mod:
 from __future__ import annotations
 
 import gc
+import itertools
 import logging
 import socket
 import threading
@@ -107,7 +109,7 @@ def serve(
         {"sockets": [sock]} if sock is not None else {"host": host, "port": port}
     )
     logging.basicConfig()
-    server = create_waitress(app, threads=threads, **where)
+    server = create_waitress(app, threads=threads, age=True, **where)
     server.print_listen("Serving on http://{}:{}")
     server.run()
 
@@ -164,11 +166,25 @@ def _gevent_worker_class() -> type:
     return SecuredGeventWorker
 
 
-def create_waitress(app: Flask, **options: Any) -> Any:
+def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
     """A waitress server of ``app`` (not yet running) whose own error answers carry the
-    security headers."""
+    security headers.  With ``age``, the server's threads together age out the process's
+    objects every :data:`AGE_EVERY` answers (:func:`age_out`), after the answer is sent, as
+    gunicorn's workers do: ``tablelog serve --server waitress`` is one process serving
+    with the same caches.  (The tests' :class:`BackgroundServer` leaves the collector of
+    the process it runs in alone.)"""
     from waitress.channel import HTTPChannel
-    from waitress.task import ErrorTask
+    from waitress.task import ErrorTask, WSGITask
+
+    answers = itertools.count(1)
+
+    class AgingTask(WSGITask):  # type: ignore[misc]
+        def service(self) -> None:
+            try:
+                super().service()
+            finally:
+                if next(answers) % AGE_EVERY == 0:
+                    age_out()
 
     class SecuredErrorTask(ErrorTask):  # type: ignore[misc]  # no types shipped
         def execute(self) -> None:
@@ -179,6 +195,8 @@ def create_waitress(app: Flask, **options: Any) -> Any:
 
     class SecuredChannel(HTTPChannel):  # type: ignore[misc]
         error_task_class = SecuredErrorTask
+        if age:
+            task_class = AgingTask
 
     server = waitress.create_server(
         app, ident="tablelog", clear_untrusted_proxy_headers=True, **options
@@ -288,8 +306,15 @@ class BackgroundServer:
     >>> server.stop()
     """
 
-    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 8):
-        self._server: Any = create_waitress(app, host=host, port=port, threads=threads)
+    def __init__(
+        self,
+        app: Flask,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        threads: int = 8,
+        age: bool = False,
+    ):
+        self._server: Any = create_waitress(app, host=host, port=port, threads=threads, age=age)
         self.app = app
         self.host = host
         self.port = int(self._server.effective_port)
