@@ -72,11 +72,21 @@ def _standing(status: Any) -> str:
     return status.result.text if status.result is not None else f"next: {status.due}"
 
 
+def completion_lines(completions: list[str]) -> list[str]:
+    """What a refusal says of the legal decisions that complete the text written
+    (:func:`recorder.table.completions`): nothing when there are none."""
+    if not completions:
+        return []
+    if len(completions) == 1:
+        return [f"did you mean: {completions[0]}"]
+    return ["did you mean one of:", *(f"  {text}" for text in completions)]
+
+
 def _refused(err: MoveRefused) -> None:
     from .check_cmds import violation_lines
 
     click.echo(f"illegal: {err.text}", err=True)
-    for line in violation_lines(err.violations):
+    for line in [*violation_lines(err.violations), *completion_lines(err.completions)]:
         click.echo(line, err=True)
     click.echo(
         "nothing written; if it was played so at the table, log it with --as-played", err=True

@@ -84,7 +84,9 @@ def error_for(err: Exception, default: type[CommandError]) -> CommandError:
     if isinstance(err, StaleStep):
         return Stale(str(err))
     if isinstance(err, BadMove):
-        return Unreadable(str(err))
+        from .log_cmds import completion_lines
+
+        return Unreadable("\n".join([str(err), *completion_lines(err.completions)]))
     return default(str(err))
 
 

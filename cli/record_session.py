@@ -319,7 +319,7 @@ class Session:
         from recorder.table import BadMove, MoveRefused, StaleStep, log
 
         from .check_cmds import violation_lines
-        from .log_cmds import written_lines
+        from .log_cmds import completion_lines, written_lines
 
         full = f"{text} {{{self.comment}}}" if self.comment else text
         try:
@@ -327,7 +327,11 @@ class Session:
         except StaleStep:
             return [*self._caught_up(), f"not logged: {text!r} (enter it again if it still holds)"]
         except MoveRefused as err:
-            lines = [f"illegal: {text}", *violation_lines(err.violations)]
+            lines = [
+                f"illegal: {text}",
+                *violation_lines(err.violations),
+                *completion_lines(err.completions),
+            ]
             if as_played:
                 return [*lines, "nothing written: it cannot be recorded even as played"]
             self.question = Question("confirm", "", refused=text)
@@ -337,7 +341,11 @@ class Session:
                 "(flagged): y",
             ]
         except BadMove as err:
-            return [f"not understood: {err}", "(TAB: the legal decisions; help: the commands)"]
+            return [
+                f"not understood: {err}",
+                *completion_lines(err.completions),
+                "(TAB: the legal decisions; help: the commands)",
+            ]
         except (EngineError, StoreError) as err:
             return [f"not logged: {err}"]
         self.comment = ""

@@ -29,6 +29,7 @@ retried script, never record a move twice.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -98,24 +99,34 @@ class StaleStep(ConcurrencyError):
 class MoveRefused(StoreError):
     """A move the rules refuse here: ``violations`` (each with its rule and page) and the
     ``text`` that was read; nothing was written.  Logging it again with ``as_played``
-    records it as played at the table, flagged."""
+    records it as played at the table, flagged.  ``completions``: the legal decisions
+    that complete the text (:func:`completions`), often what the player meant."""
 
-    def __init__(self, game_id: str, text: str, violations: Sequence[Violation], where: str = ""):
+    def __init__(
+        self,
+        game_id: str,
+        text: str,
+        violations: Sequence[Violation],
+        where: str = "",
+        completions: Sequence[str] = (),
+    ):
         self.game_id = game_id
         self.text = text
         self.violations = list(violations)
+        self.completions = list(completions)
         reasons = "; ".join(str(v) for v in self.violations)
         super().__init__(f"{where or repr(text)}: illegal: {reasons}")
 
 
 class BadMove(StoreError):
     """Text that does not read as a move here (``error``: the game's NotationError, with
-    its column); nothing was written."""
+    its column); nothing was written.  ``completions`` as for :class:`MoveRefused`."""
 
-    def __init__(self, game_id: str, text: str, error: Any):
+    def __init__(self, game_id: str, text: str, error: Any, completions: Sequence[str] = ()):
         self.game_id = game_id
         self.text = text
         self.error = error
+        self.completions = list(completions)
         super().__init__(str(error))
 
 
@@ -287,11 +298,45 @@ def _read(
                 again = rules.read_moves(state, _marked(text), events, meta)
                 if not again.errors:
                     return again
-            raise MoveRefused(game_id, text, violations, _where(err, text))
-        raise BadMove(game_id, text, err)
+            raise MoveRefused(
+                game_id, text, violations, _where(err, text), completions(rules, state, text)
+            )
+        raise BadMove(game_id, text, err, completions(rules, state, text))
     if not parsed.events:
         raise BadMove(game_id, text, "no move in the text")
     return parsed
+
+
+#: A refusal offers the legal decisions that complete the text written when there are at
+#: most this many (more would be a guess, not a slip).
+MAX_COMPLETIONS = 8
+#: A turn line's number and player (``12. Ann: ``), left out when completing its decision.
+_TURN_PREFIX = re.compile(r"\s*\d+\.\s+(?:[^\s:{}]+:\s+)?")
+
+
+def completions(rules: GameRules, state: Any, text: str) -> list[str]:
+    """The legal decisions in ``state`` whose notation starts with the words of ``text``
+    and goes on, in the order the game lists them: what a player who left out a part
+    meant (``res 1-02`` when a Gold is left, ``res 1-02 +Y``; ``buy 1-24``, each way to
+    pay for it).  None when there are more than :data:`MAX_COMPLETIONS`, or when ``text``
+    holds a comment or a mark."""
+    if any(ch in text for ch in "{}!?"):
+        return []
+    words = text[_match_end(text) :].split()
+    if not words:
+        return []
+    n = len(words)
+    found = []
+    for legal in rules.legal_move_texts(state):
+        written = legal.split()
+        if len(written) > n and written[:n] == words:
+            found.append(legal)
+    return found if len(found) <= MAX_COMPLETIONS else []
+
+
+def _match_end(text: str) -> int:
+    m = _TURN_PREFIX.match(text)
+    return m.end() if m else 0
 
 
 #: The notation's mark of a decision played although illegal.

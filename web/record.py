@@ -187,6 +187,7 @@ def _refusal(err: Any) -> dict[str, Any]:
         "violations": verdict.get("violations") or [],
         "column": body.get("column", error.get("column")),
         "step": body.get("step", error.get("step")),
+        "completions": body.get("completions") or [],
     }
 
 

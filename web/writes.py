@@ -92,11 +92,14 @@ def append_move(
             str(err),
             verdict={"text": err.text, "violations": [v.to_dict() for v in err.violations]},
             step=store.game(game_id).event_count,
+            completions=err.completions,
         ) from None
     except BadMove as err:
         column = getattr(err.error, "column", None)
         extra = {"column": column} if column else {}
-        raise WriteError(400, "The move does not read", str(err), **extra) from None
+        raise WriteError(
+            400, "The move does not read", str(err), completions=err.completions, **extra
+        ) from None
     return _logged(logged)
 
 

@@ -166,6 +166,25 @@ def test_an_illegal_move_is_cited_and_can_be_recorded_as_played(tmp_path: Path):
         assert store.events(game)[-1].meta.get("played_illegally")
 
 
+def test_a_refusal_offers_the_decisions_that_complete_the_text(tmp_path: Path):
+    """Classic Splendor: ``res`` without its Gold while Golds are left is refused (exit 1)
+    with the rule and the completion; a buy without its payment does not read (exit 2)
+    and says what is missing."""
+    db = tmp_path / "t.db"
+    setup, _ = _split(CLASSIC[0])
+    game = _new(db, setup)
+    card = next(
+        w for line in setup.splitlines() if line.startswith("level1") for w in line.split()[1:]
+    )
+    refused = _run(db, "log", game, f"res {card}")
+    assert refused.exit_code == 1, refused.output
+    assert f"did you mean: res {card} +Y" in refused.output
+    unread = _run(db, "log", game, f"buy {card}")
+    assert unread.exit_code == 2 and "the payment is missing" in unread.output
+    assert _steps(db, game) == 1
+    assert _run(db, "log", game, f"res {card} +Y").exit_code == 0
+
+
 def test_undo_and_undo_to_export_and_import_to_the_same_events(tmp_path: Path):
     db = tmp_path / "t.db"
     setup, turns = _split(ROOT / "fixtures" / "games" / "points.tl")

@@ -257,6 +257,10 @@ def test_classic_splendor_at_the_table(store):
     assert out[:2] == ["2-22: 2-22 level 2 red 2 points cost W1 B4 G2", "step 4: reveal 2-22"]
     assert session.prompt() == "5 Eli> "
     session.handle("take WW")
+    # A reserve typed without its Gold: refused, with the decision that completes it.
+    out = session.handle("res L2")
+    assert out[0] == "illegal: res L2" and "did you mean: res L2 +Y" in out
+    assert session.handle("n") == ["not logged"] and session.steps == 5
     # A blind reserve, shown later: the card is asked for, logged with its holder's seat.
     assert "step 6: res L2 +Y" in session.handle("res L2 +Y")
     assert session.handle("id") == [session.question.prompt] and session.prompt() == "id> "

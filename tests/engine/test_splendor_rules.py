@@ -169,6 +169,34 @@ def test_buy_with_bonuses_and_gold():
     assert _codes(state, CardPurchased(cid, (2, 1, 0, 0, 1, 0))) == []
 
 
+def test_a_wrong_payment_says_what_is_wrong_with_it():
+    """A refused payment says whether it falls short, gives too much Gold, or whether the
+    player cannot afford the card at all (a player at the table reads this, not sums)."""
+    state = _table()
+    cid = CARDS_BY_LEVEL[0][0]  # W3 B1 K1
+    p = state.players[0]
+    p.tokens = [2, 1, 0, 0, 1, 1]
+    state.bank = [2, 3, 4, 4, 3, 4]
+
+    def message(payment: tuple[int, ...]) -> str:
+        (v,) = game.check(state, CardPurchased(cid, payment))  # type: ignore[arg-type]
+        return v.message
+
+    short = message((2, 1, 0, 0, 1, 0))
+    assert short.endswith(
+        "W3 B1 K1 after bonuses (Gold stands for any colour): this payment is 1 token short"
+    )
+    assert "cannot afford" not in short  # the Gold held would pay the last white
+    assert message((3 - 1, 1, 0, 0, 0, 1)).endswith("this payment is 1 token short")
+    p.bonuses[0] = 1
+    assert message((2, 1, 0, 0, 1, 1)).endswith("this payment gives 1 Gold too many")
+    p.bonuses[0] = 0
+    p.tokens = [1, 1, 0, 0, 1, 1]
+    assert message((1, 1, 0, 0, 1, 1)).endswith(
+        "Ann cannot afford it (this payment is 1 token short)"
+    )
+
+
 def test_buy_a_card_not_on_the_table_is_refused():
     assert _codes(_table(), CardPurchased("3-20", (0,) * 6)) == ["purchase.not_available"]  # type: ignore[arg-type]
 

@@ -210,3 +210,60 @@ def test_a_game_and_a_variant_with_the_same_setup_are_two_games(store):
     a = store.import_game(game_import_from_events(events[:30], {"players": ["A", "B"]}))
     b = store.import_game(game_import_from_events(other, {"players": ["A", "C"]}))
     assert a.game_id != b.game_id and b.created
+
+
+# --- what a refusal offers ----------------------------------------------------------------
+
+
+def test_completions_are_the_legal_decisions_that_go_on_from_the_words_written():
+    """A decision written without a part it needs is completed from the legal decisions:
+    the text's words are the start of each one offered, and every one offered is legal;
+    none when the words start too many (a guess, not a slip) or hold a comment."""
+    from recorder.table import MAX_COMPLETIONS, completions
+
+    events = RULES.random_game(random.Random(11))
+    state = RULES.new_state(("Ann", "Bo"))
+    seen_buy = seen_reserve = False
+    for event in events:
+        if state.awaiting == "action":
+            legal = RULES.legal_move_texts(state)
+            for text in {" ".join(t.split()[:2]) for t in legal if t.startswith(("buy", "res"))}:
+                offered = completions(RULES, state, text)
+                starting = [t for t in legal if t.startswith(text + " ")]
+                assert offered == (starting if len(starting) <= MAX_COMPLETIONS else [])
+                assert all(RULES.check_move(state, t).legal for t in offered)
+                assert completions(RULES, state, f"{state.turn}. Ann: {text}") == offered
+                assert completions(RULES, state, text + " {a note}") == []
+                seen_buy |= text.startswith("buy") and bool(offered)
+                seen_reserve |= text.startswith("res") and bool(offered)
+            takes = [t for t in legal if t.startswith("take ")]
+            many = len(takes) > MAX_COMPLETIONS
+            assert completions(RULES, state, "take") == ([] if many else takes)
+        RULES.play(state, event)
+    assert seen_buy and seen_reserve
+
+
+CLASSIC_SETUP = """[Game "Splendor"]
+[Player1 "Ann"]
+[Player2 "Bert"]
+[First "1"]
+
+nobles  N-10 N-07 N-01
+level3  3-04 3-14 3-02 3-19
+level2  2-27 2-11 2-28 2-22
+level1  1-13 1-14 1-28 1-35
+"""
+
+
+def test_a_classic_reserve_without_its_gold_is_completed(store):
+    """Classic Splendor: a reserve takes a Gold while any is left; ``res 1-13`` is refused
+    with the rule, and its completion ``res 1-13 +Y`` offered, which logs."""
+    from recorder.table import MoveRefused, log
+
+    gid = new_game(store, CLASSIC_SETUP)
+    with pytest.raises(MoveRefused) as refused:
+        log(store, gid, "res 1-13")
+    assert refused.value.completions == ["res 1-13 +Y"]
+    assert [v.code for v in refused.value.violations] == ["reserve.gold_left"]
+    assert store.game(gid).event_count == 1
+    assert log(store, gid, refused.value.completions[0]).texts == ["res 1-13 +Y"]

@@ -197,6 +197,18 @@
       });
       d.appendChild(ul2);
     }
+    if (m.completions && m.completions.length) {
+      // The legal decisions that complete what was typed (a part left out): log one.
+      d.appendChild(el("p", "rec-meant", "Did you mean:"));
+      var list = el("div", "rec-completions");
+      m.completions.forEach(function (text) {
+        var b = button("btn big completion", "Log ", function () { submit(text, false); });
+        b.appendChild(el("code", "", text));
+        b.setAttribute("data-text", text);
+        list.appendChild(b);
+      });
+      d.appendChild(list);
+    }
     if (m.asPlayed) {
       d.appendChild(button("btn warn as-played", "Record it as played (flagged)", function () {
         submit(m.move, true);
@@ -551,6 +563,7 @@
       violations: verdict.violations || [],
       column: s === 400 ? (b.column || err.column) : null,
       move: text === "undo" ? "" : text,
+      completions: b.completions || [],
       asPlayed: s === 422,
     };
     render();

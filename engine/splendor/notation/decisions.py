@@ -107,6 +107,8 @@ def parse_decision(words: list[str], players: int) -> Event:
             raise EventFormatError("a face-up reserve names one card")
         return CardReserved(gold, _card(rest[0]))
     if key == "buy":
+        if len(args) == 1:
+            raise EventFormatError("buy CARD =PAYMENT: the payment is missing (=- for none)")
         arity(2)
         if not args[1].startswith("="):
             raise EventFormatError("buy CARD =PAYMENT (=- when nothing is paid)")

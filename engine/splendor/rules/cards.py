@@ -146,10 +146,15 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
     if pay[GOLD] != short:
         name = state.names[state.current]
         due = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(owed) if n) or "nothing"
+        if pay[GOLD] < short:
+            wrong = f"this payment is {plural(short - pay[GOLD], 'token')} short"
+            if sum(min(tokens[c], owed[c]) for c in range(5)) + tokens[GOLD] < sum(owed):
+                wrong = f"{name} cannot afford it ({wrong})"
+        else:
+            wrong = f"this payment gives {plural(pay[GOLD] - short, 'Gold')} too many"
         return violation(
             "purchase.payment",
-            f"{card} costs {name} {due} after bonuses; the payment leaves {short} to Gold "
-            f"but pays {pay[GOLD]} Gold",
+            f"{card} costs {name} {due} after bonuses (Gold stands for any colour): {wrong}",
             "buy",
         )
     return []
