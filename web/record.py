@@ -267,6 +267,7 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         "page": game_url,
         "post": game_url,
         "undo": url_for("record.undo", game_id=row.id),
+        "find": url_for("newgame.find_cards", kind=kind),
         "taps": taps,
         "cards": _printed(rules, [*choices, *observations]),
         "bag": bag if isinstance(bag, list) else [],

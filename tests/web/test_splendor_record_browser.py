@@ -104,6 +104,11 @@ def _create_on_the_new_game_page(browser: Any, server: Any) -> tuple[Any, str]:
     return page, match.group(1)
 
 
+def export_notation_of(server: Any, gid: str) -> str:
+    with EventStore.open(server.database) as store:
+        return export_notation(store, gid)
+
+
 def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: Any) -> None:
     page, gid = _create_on_the_new_game_page(browser, server)
     assert page.locator("#record.taps").count() == 1  # the table is drawn for taps
@@ -143,8 +148,24 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     offer.click()
     page.wait_for_selector(f'#record.js[data-steps="{steps + 1}"]')
     assert "turned face up" in page.inner_text("#rec-sheet")
+    # a tap on the table meanwhile is answered, not ignored
+    page.locator('#record .bankt[data-target="W"]').click()
+    assert "First log the card turned face up" in page.inner_text("#rec-sheet .notice")
+    # the list shows what the game's own look-up finds: the unseen level-2 cards that fit
+    state = RULES.read_game(export_notation_of(server, gid)).state
+    fits = {c.id for c in RULES.find_cards("green 2 points", state)}
     page.fill("#rec-sheet input[type=search]", "green 2 points")
+    page.wait_for_function(
+        "() => /cards? fits?$/.test(document.querySelector('#rec-sheet .pickcount').textContent)"
+    )
+    listed = page.eval_on_selector_all(
+        "#rec-sheet .picklist button", "bs => bs.map(b => b.getAttribute('data-text'))"
+    )
+    assert listed and sorted(listed) == sorted(f"reveal {i}" for i in fits if i.startswith("2-"))
+    count = page.inner_text("#rec-sheet .pickcount")
+    assert count == ("1 card fits" if len(listed) == 1 else f"{len(listed)} cards fit")
     page.click('#rec-sheet .picklist button[data-text="reveal 2-15"]')
+    assert "Tap the dark button above to log it" in page.inner_text("#rec-sheet")
     _confirm(page, "reveal 2-15")
     page.wait_for_selector(f'#record.js[data-steps="{steps + 2}"]')
 

@@ -19,6 +19,10 @@
   var pickList = [];   // the choices of a pick list (a reveal, a blind reserve shown)
   var pickTitle = "";
   var query = "";
+  var found = null;    // the ids the game's card look-up found for the query (null: none asked)
+  var foundError = ""; // what the look-up said of a word printed on no card
+  var lookUps = 0;     // look-ups asked: only the last one's answer is shown
+  var lookUpTimer = null;
   var drawn = [];      // a replenish: the colours drawn so far, in spiral order
   var message = null;  // what the last answer said: {kind, ...}
   var undoAsk = false;
@@ -379,40 +383,77 @@
   // A list to pick from: the card revealed into the pyramid, a blind reserve shown.
   function drawPick(box) {
     if (chosen) drawConfirm(box, { choice: chosen, alts: [] });
-    box.appendChild(el("p", "hint", pickTitle));
+    box.appendChild(el("p", "hint", chosen ? "Tap the dark button above to log it, or pick another card." : pickTitle));
     var search = el("input", "");
     search.type = "search";
-    search.placeholder = "search what is printed: green 3 points";
+    search.placeholder = "what is printed: green 3 points";
     search.value = query;
-    search.setAttribute("aria-label", "search the cards");
-    search.addEventListener("input", function () { query = search.value; fillList(list); });
+    search.setAttribute("aria-label", "search the cards by what is printed on them");
+    search.addEventListener("input", function () { query = search.value; lookUp(); });
     box.appendChild(search);
+    box.appendChild(el("p", "pickcount"));
     var list = el("div", "picklist");
     box.appendChild(list);
-    fillList(list);
+    fillList();
     if (pickList.length && pickList[0].group !== "reveal") {
-      box.appendChild(button("btn cancel", "Cancel", function () { mode = null; chosen = null; query = ""; render(); }));
+      box.appendChild(button("btn cancel", "Cancel", function () { mode = null; chosen = null; forget(); render(); }));
     }
   }
 
-  function fillList(list) {
+  function forget() { query = ""; found = null; foundError = ""; lookUps += 1; }
+
+  // The cards that fit the query, as the game's own look-up reads it (the new-game page's
+  // and the command line's): the page never matches words itself.
+  function lookUp() {
+    clearTimeout(lookUpTimer);
+    var q = query.trim();
+    var asked = ++lookUps;
+    if (!q) { found = null; foundError = ""; fillList(); return; }
+    lookUpTimer = setTimeout(function () {
+      fetch(data.find + "?q=" + encodeURIComponent(q), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (r) { return r.json(); })
+        .then(function (body) {
+          if (asked !== lookUps) return;
+          foundError = body.error || "";
+          if (!body.error) found = new Set(body.ids || []);
+          fillList();
+        }, function () {
+          if (asked !== lookUps) return;
+          foundError = "the search did not answer; try again";
+          fillList();
+        });
+    }, 120);
+  }
+
+  function fillList() {
+    var box = sheet();
+    var list = box && box.querySelector(".picklist");
+    if (!list) return;
     list.textContent = "";
-    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
     pickList.forEach(function (c) {
       var card = c.targets[c.targets.length - 1];
       var printed = (data.cards || {})[card] || "";
-      var hay = (c.label + " " + printed + " " + c.text).toLowerCase();
-      if (!words.every(function (w) { return hay.indexOf(w) >= 0; })) return;
+      if (found !== null && !found.has(card)) return;
+      shown += 1;
       var short = c.group === "reveal" || c.group === "identify";
-      var b = button("pick" + (chosen && chosen.text === c.text ? " on" : ""), short ? card : c.label, function () {
+      var b = button("pick" + (chosen && chosen.text === c.text ? " on" : ""), null, function () {
         chosen = c; message = null; render();
         var s = sheet(); if (s) s.scrollTop = 0;
       });
+      b.appendChild(el("span", short ? "cid" : "", short ? card : c.label));
       b.setAttribute("data-text", c.text);
       if (short) b.setAttribute("aria-label", c.label);
       if (printed) b.appendChild(el("span", "words", printed));
       list.appendChild(b);
     });
+    var count = box.querySelector(".pickcount");
+    if (count) {
+      count.textContent = foundError ? foundError
+        : found === null ? ""
+        : shown === 0 ? "no card that can be here fits \u201c" + query.trim() + "\u201d"
+        : shown === 1 ? "1 card fits" : shown + " cards fit";
+    }
   }
 
   function drawUndo(box) {
@@ -458,14 +499,19 @@
     if (busy || !data || data.phase !== "playing") return;
     undoAsk = false;
     message = null;
-    if (mode === "repl" || mode === "discard") return;
-    if (mode === "pick" && pickList.length && pickList[0].group === "reveal") return;
+    // Something is due before the table: say so rather than ignore the tap.
+    var first = mode === "repl" ? "First enter the tokens drawn from the bag, below."
+      : mode === "discard" ? "First return tokens down to 10, below."
+      : mode === "pick" && pickList.length && pickList[0].group === "reveal"
+        ? "First log the card turned face up: pick it in the list below, then tap the dark button."
+        : null;
+    if (first) { message = { kind: "notice", text: first }; render(); return; }
     if (isHidden(target)) {
       // A face-down reserve: bought as the card it turns out to be, or shown.
       var bought = data.choices.filter(function (c) { return c.targets[0] === target; });
       var shown = data.observations.filter(function (o) { return o.targets[0] === target; });
       if (bought.length || shown.length) {
-        mode = "pick"; pickList = bought.concat(shown); chosen = null; query = "";
+        mode = "pick"; pickList = bought.concat(shown); chosen = null; forget();
         pickTitle = bought.length
           ? "Which card is it? Buy it as the card it turns out to be, or log it shown."
           : "Which card is this blind reserve? Tap it once its owner shows it.";
@@ -593,7 +639,7 @@
     var block = document.getElementById("record-data");
     if (!r || !block) return;
     data = JSON.parse(block.textContent);
-    sel = []; chosen = null; mode = null; pickList = []; query = ""; drawn = []; undoAsk = false;
+    sel = []; chosen = null; mode = null; pickList = []; forget(); drawn = []; undoAsk = false;
     message = msg || null;
     if (message && message.since !== undefined) {
       message.logged = data.recent.filter(function (x) { return x.step > message.since; });
