@@ -12,7 +12,17 @@ from typing import Any
 
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, END_POINTS, NOBLES
 from .describe import changes, counts_text, due, game_result
-from .events import CardIdentified, CardRevealed, Event
+from .events import (
+    CardIdentified,
+    CardPurchased,
+    CardReserved,
+    CardRevealed,
+    Event,
+    NobleVisited,
+    TokensReturned,
+    TokensTaken,
+    TurnPassed,
+)
 from .notation.decisions import move_text
 from .state import ACTION, NOBLE, RETURN, REVEAL, SETUP, State
 
@@ -165,19 +175,67 @@ def state_json(state: State) -> dict[str, Any]:
     }
 
 
+def card_words(card_id: str) -> str:
+    """A card as a sentence names it: ``1-06 (white, 0 points)``."""
+    card = CARDS[card_id]
+    points = "1 point" if card.points == 1 else f"{card.points} points"
+    return f"{card_id} ({COLOR_NAMES[card.color]}, {points})"
+
+
+def _names(colors: list[str]) -> str:
+    """``white``, ``white and blue``, ``white, blue and green``."""
+    return colors[0] if len(colors) == 1 else ", ".join(colors[:-1]) + " and " + colors[-1]
+
+
+def _taken(colors: tuple[int, ...]) -> str:
+    if len(colors) == 2 and colors[0] == colors[1]:
+        return f"2 {COLOR_NAMES[colors[0]]}"
+    return _names([COLOR_NAMES[c] for c in colors])
+
+
 def event_lines(before: State, event: Event, after: State) -> list[str]:
-    """What ``event`` did, in a few short sentences."""
+    """What ``event`` did (played in ``before``, giving ``after``), in a few short
+    sentences: the replay's account of a step.
+
+    >>> from .events import CardPurchased
+    >>> from .state import State
+    >>> state = State(["Ann", "Bob"])
+    >>> event_lines(state, CardPurchased("1-06", (0, 2, 1, 0, 0, 0)), state)
+    ['Ann bought 1-06 (white, 0 points), paying B2 G1.']
+    """
     if event.type == "game_set_up":
         return [f"The table is set up; {after.names[after.first_player]} plays first."]
     if event.type == "retraction":
         return ["A correction: the game stands as it stood before."]
-    if isinstance(event, CardRevealed):
-        level = CARDS[event.card].level
-        lines = [f"{event.card} is turned face up to refill the level {level} display."]
-    elif isinstance(event, CardIdentified):
-        lines = [f"{before.names[event.player]}'s blind reserve is shown: {event.card}."]
-    else:
-        lines = [f"{before.names[before.current]}: {move_text(event)}."]
+    actor = before.names[before.current]
+    match event:
+        case CardRevealed(card=card):
+            level = CARDS[card].level
+            lines = [f"{card_words(card)} is turned face up to refill the level {level} display."]
+        case CardIdentified(player=player, card=card):
+            lines = [f"{before.names[player]}'s blind reserve is shown: {card_words(card)}."]
+        case TokensTaken(colors=colors):
+            lines = [f"{actor} took {_taken(colors)}."]
+        case CardReserved(gold=gold, card=card, deck=deck):
+            if deck is None:
+                what = card_words(card or "")
+            elif card is None:
+                what = f"the top level-{deck} card blind"
+            else:
+                what = f"the top level-{deck} card blind: {card_words(card)}"
+            lines = [f"{actor} reserved {what}" + (" and took a Gold." if gold else ".")]
+        case CardPurchased(card=card, payment=payment):
+            paid = counts_text(payment) if any(payment) else "nothing (the bonuses cover it)"
+            lines = [f"{actor} bought {card_words(card)}, paying {paid}."]
+        case TokensReturned(tokens=tokens):
+            lines = [f"{actor} returned {counts_text(tokens)} to the bank (down to 10 tokens)."]
+        case NobleVisited(noble=noble):
+            points = NOBLES[noble].points
+            lines = [f"Noble {noble} visits {actor} ({points} points)."]
+        case TurnPassed():
+            lines = [f"{actor} passed: no action was possible."]
+        case _:
+            lines = [f"{actor}: {move_text(event)}."]
     if after.outcome is not None and before.outcome is None:
         result = game_result(after)
         assert result is not None

@@ -154,3 +154,30 @@ def test_progress_is_the_status_phase_and_turn_at_every_step(kind):
             rules.play(state, event)
     assert seen[0] == "setup" and seen[1] == "playing" and seen[-1] == "finished"
     assert set(seen) == {"setup", "playing", "finished"}
+
+
+def test_the_replay_tells_each_step_in_words_not_in_notation():
+    """Every step of a game is told as a sentence naming who did what, with each card's
+    colour and points, never as its notation (as the Splendor Duel replay tells it)."""
+    events, states = _played()
+    seen: set[str] = set()
+    for before, event, after in zip(states, events, states[1:], strict=False):
+        (first, *_rest) = RULES.event_lines(before, event, after)
+        if event.type == "game_set_up":
+            continue
+        seen.add(event.type)
+        assert RULES.move_text(before, event) not in first, first
+        assert first.endswith("."), first
+        who = NAMES[event.player] if event.type == "card_identified" else NAMES[before.current]
+        if event.type != "card_revealed":
+            assert who in first, first
+        card = getattr(event, "card", None)
+        if card:
+            assert f"{card} (" in first and " point" in first, first
+        if event.type == "tokens_taken":
+            assert first.startswith(f"{who} took "), first
+        if event.type == "card_reserved":
+            assert first.endswith(" and took a Gold.") == event.gold, first
+        if event.type == "card_purchased":
+            assert f"{who} bought {card} (" in first and ", paying " in first, first
+    assert {"tokens_taken", "card_reserved", "card_purchased", "card_revealed"} <= seen
