@@ -132,6 +132,9 @@ def build(row: Any, stored: list[Any]) -> Timeline:
             if type(event) is Retraction:
                 text, actor, found = undo_text(rules, [e.event for e in entries], event), None, []
                 state = Timeline(row, entries, snapshots, rules).state(event.back_to)
+                # an undo is told on the turn it returns to (where the game stands after
+                # it), so the move list groups it with the turn played again
+                phase, turn = progress(state)
             else:
                 text = move_text(state, event)
                 actor = acting_seat(state, event)

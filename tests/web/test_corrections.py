@@ -36,3 +36,13 @@ def test_retracted_moves_are_struck_through_and_the_correction_is_a_step(tmp_pat
     with EventStore.open(db) as store:
         timeline = build(store.game(gid), store.events(gid))
     assert [RULES.position(timeline.state(s)) for s in range(25)] == positions
+    # the correction is told on the turn it returns to, as the status after it says, and
+    # the move list groups it with the turn played again
+    undo_entry = timeline.entries[20]
+    assert undo_entry.correction
+    assert undo_entry.turn == RULES.status(timeline.state(21)).turn
+    assert undo_entry.turn == timeline.entries[21].turn  # the first step played again
+    group = re.search(
+        r'<li class="turn[^"]*"><span class="tno">(\d+)</span>(?:(?!</ol>).)*?id="m21"', html, re.S
+    )
+    assert group and int(group.group(1)) == undo_entry.turn
