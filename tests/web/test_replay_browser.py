@@ -182,6 +182,12 @@ def test_phone_opens_at_the_start_reads_the_cards_and_checks_a_capitalised_move(
     assert not tip.is_visible()
     assert page.locator(".symbols .legend li").count() >= 5
 
+    # the move list's steps are tapped with a finger: each link at least 32 px tall
+    heights = page.eval_on_selector_all(
+        "#moves .steps a", "as => as.map(a => a.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 32, min(heights)
+
     # stepping from further down the page: the bar still shows the move stepped to
     page.locator(".player.seat-1").scroll_into_view_if_needed()
     page.locator('.stepnav a[data-nav="next"]').tap()
