@@ -131,6 +131,14 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
         RULES.play(state, event)
     assert {"take", "reserve", "reveal", "buy"} <= shots
     steps = _data(page)["steps"]
+    # on a phone the player to move comes first under the table, whatever the seat
+    tops = page.eval_on_selector_all(
+        ".rec-player",
+        "ps => ps.map(p => [p.classList.contains('to-move'), p.getBoundingClientRect().top])",
+    )
+    to_move = [top for moving, top in tops if moving]
+    assert len(to_move) == 1 and to_move[0] < min(top for moving, top in tops if not moving)
+    assert _data(page)["to_move"] != 0  # not the first seat: the order changed
 
     # Eli's turn typed in notation, without the Gold a reserve takes: refused, and the
     # decision that completes it offered; tapped, it logs.  The card turned face up is
