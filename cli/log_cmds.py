@@ -110,20 +110,21 @@ def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
       tablelog new docs/examples/evening.tl
       tablelog new --json - < docs/examples/evening.tl
     """
+    from recorder.io import decode
     from recorder.table import new_game
 
-    if file is None:
-        from .setup_prompts import ask_setup
-
-        text, source = ask_setup(), "<answers>"
-    elif file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            text, source = Path(file).read_text(encoding="utf-8-sig"), file
-        except OSError as err:
-            raise click.ClickException(f"{file}: {err.strerror or err}") from None
     with opened(db_path) as store:
+        if file is None:
+            from .setup_prompts import ask_setup
+
+            text, source = ask_setup(), "<answers>"
+        elif file == "-":
+            text, source = decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        else:
+            try:
+                text, source = decode(Path(file).read_bytes(), file), file
+            except OSError as err:
+                raise click.ClickException(f"{file}: {err.strerror or err}") from None
         game_id = new_game(store, text, source=source)
     if as_json:
         echo_json({"id": game_id})

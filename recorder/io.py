@@ -116,11 +116,33 @@ def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True)
         raise ImportRejected(
             None, f"cannot read the file: {err.strerror or err}", source=source
         ) from None
+    return read_text(decode(data, source), source, stop_at_first_error=stop_at_first_error)
+
+
+def decode(data: bytes, source: str) -> str:
+    """A game file's bytes as text (UTF-8, a byte order mark dropped); ImportRejected
+    names the line and column of the first byte that is not UTF-8.
+
+    >>> try:
+    ...     decode("Caf\u00e9".encode("latin-1"), "game.tl")
+    ... except ImportRejected as err:
+    ...     print(err)
+    game.tl:1:4: not UTF-8 text (byte 4, 0xe9): save the file as UTF-8
+    """
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise ImportRejected(None, f"not UTF-8 text (byte {err.start})", source=source) from None
-    return read_text(text, source, stop_at_first_error=stop_at_first_error)
+        start = data.rfind(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + 1
+        column = len(data[start : err.start].decode("utf-8-sig", "replace")) + 1
+        raise ImportRejected(
+            None,
+            f"not UTF-8 text (byte {err.start + 1}, 0x{data[err.start]:02x}): "
+            "save the file as UTF-8",
+            source=source,
+            line=line,
+            column=column,
+        ) from None
 
 
 #: The largest game file read (a JSON archive of tens of thousands of games fits).
@@ -236,6 +258,15 @@ def _lone_surrogate_in(value: Any, path: str) -> str | None:
 def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool = True) -> FileRead:
     """:func:`read_file` of ``text``; ``source`` names it in errors."""
     _refuse_lone_surrogates(text, source)
+    if not text.strip():
+        raise ImportRejected(
+            None,
+            "no game here: expected a game in notation (its headers, then the setup) or a "
+            "JSON game file",
+            source=source,
+            line=1,
+            column=1,
+        )
     if _is_notation(text, source):
         _refuse_long_lines(text, source)  # JSON may stand on one line: its reader is linear
         _refuse_large_notation(text, source)

@@ -126,15 +126,15 @@ def test_validate_prints_clean_messages_as_import_does(tmp_path: Path):
     latin.write_bytes(b'[Game "Splendor Duel"]\n' + "été".encode("latin-1"))
     folder = tmp_path / "folder.tl"
     folder.mkdir()
-    for path, what in (
-        (latin, "not UTF-8 text"),
-        (folder, "cannot read the file"),
-        (tmp_path / "missing.tl", "cannot read the file"),
+    for path, where, what in (
+        (latin, ":2:1", "not UTF-8 text (byte 24, 0xe9)"),
+        (folder, "", "cannot read the file"),
+        (tmp_path / "missing.tl", "", "cannot read the file"),
     ):
         validated = run("validate", str(path))
         assert validated.exit_code == 1
         (line,) = validated.output.splitlines()
-        assert line.startswith(f"{path}: ") and what in line
+        assert line.startswith(f"{path}{where}: ") and what in line
         assert line.count(str(path)) == 1, line
         assert "codec" not in line and "Errno" not in line and "Traceback" not in line
         imported = run("import", str(path), db=tmp_path / "t.db")

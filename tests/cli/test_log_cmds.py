@@ -362,3 +362,24 @@ def test_cards_of_classic_splendor_and_only_unseen_ones_in_a_classic_game(tmp_pa
     assert "3-16" not in ids and len(ids) == 3  # 3-16 lies in the display
     wrong = _run(db, "cards", "--kind", "splendor", "crown")
     assert wrong.exit_code == 1 and "'crown' is not something printed" in wrong.output
+
+
+def test_new_refuses_a_file_that_is_not_utf8_or_empty_with_its_place(tmp_path: Path):
+    """A setup saved in another encoding, or no text at all, is refused with the place and
+    why (exit 1), never a traceback; nothing is stored."""
+    db = tmp_path / "t.db"
+    setup, _ = _split(ROOT / "fixtures" / "games" / "dispute.tl")
+    latin = tmp_path / "latin1.tl"
+    latin.write_bytes(setup.replace("[Date", '[Place "Café"]\n[Date').encode("latin-1"))
+    for args, input, words in (
+        (["new", str(latin)], None, f"{latin}:"),
+        (["new", "-"], latin.read_bytes(), "<stdin>:"),
+        (["new", "-"], b"", "<stdin>:1:1: no game here"),
+    ):
+        result = CliRunner().invoke(cli, [*args, "--db", str(db)], input=input)
+        assert result.exit_code == 1, result.output
+        assert words in result.output and "Traceback" not in result.output
+        if input != b"":
+            assert "not UTF-8 text" in result.output and "save the file as UTF-8" in result.output
+    with EventStore.open(db) as store:
+        assert store.count_games() == 0

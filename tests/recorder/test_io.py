@@ -248,8 +248,14 @@ def test_unreadable_files_are_refused_by_name(tmp_path):
         load_file(tmp_path / "missing.json")
     path = tmp_path / "latin1.json"
     path.write_bytes(b'{"x": "caf\xe9"}')
-    with pytest.raises(ImportRejected, match="latin1.json: not UTF-8 text"):
+    with pytest.raises(ImportRejected, match=r"latin1.json:1:11: not UTF-8 text \(byte 11, 0xe9\)"):
         load_file(path)
+    path.write_bytes(
+        '[Game "Splendor Duel"]\n[Place "Lyon"]\n[Player1 "\u00c9lo\u00efse"] {Z'.encode()
+        + b"\xfc}"
+    )
+    with pytest.raises(ImportRejected, match=r"latin1.json:3:22: not UTF-8 text"):
+        load_file(path)  # the column counts the characters before it on its line
 
 
 def test_a_bad_game_in_a_list_file_is_numbered(tmp_path):
