@@ -127,7 +127,17 @@ class BadMove(StoreError):
         self.text = text
         self.error = error
         self.completions = list(completions)
-        super().__init__(str(error))
+        #: What is wrong, without the place (the notation error's message).
+        self.reason = str(getattr(error, "message", error))
+        #: Where in the text: the column (None when the error has no place).
+        self.column: int | None = getattr(error, "column", None)
+        line = getattr(error, "line", 1)
+        if self.column is None:
+            super().__init__(self.reason)
+        elif line == 1:
+            super().__init__(f"column {self.column}: {self.reason}")
+        else:
+            super().__init__(f"line {line}, column {self.column}: {self.reason}")
 
 
 # --- starting a game ---------------------------------------------------------------------

@@ -95,10 +95,10 @@ def append_move(
             completions=err.completions,
         ) from None
     except BadMove as err:
-        column = getattr(err.error, "column", None)
-        extra = {"column": column} if column else {}
+        extra = {"column": err.column} if err.column else {}
+        message = err.reason if err.column else str(err)
         raise WriteError(
-            400, "The move does not read", str(err), completions=err.completions, **extra
+            400, "The move does not read", message, completions=err.completions, **extra
         ) from None
     return _logged(logged)
 

@@ -27,17 +27,25 @@ from ..position import position_string
 from ..state import State
 from .decisions import KEYWORDS, move_text, parse_decision
 from .reader import parse_game, read_moves
+from .typed import reading
 from .writer import write_game
 
 
 def parse_move(state: State, text: str) -> Event:
-    """The decision ``text`` means in ``state``; NotationError says why not."""
+    """The decision ``text`` means in ``state``, read as people type it (``Take wbg``:
+    :mod:`.typed`); NotationError says why not."""
     words = text.split()
     if not words:
         raise NotationError("syntax", "<move>", 1, 1, "an empty decision")
     try:
         return parse_decision(words, len(state.players))
     except EventFormatError as err:
+        canonical = reading(text)
+        if canonical is not None:
+            try:
+                return parse_decision(canonical.split(), len(state.players))
+            except EventFormatError:
+                pass
         raise NotationError("syntax", "<move>", 1, 1, str(err)) from None
 
 

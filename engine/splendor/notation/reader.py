@@ -30,6 +30,7 @@ from ..events import Event, GameSetUp
 from ..position import position_string
 from ..state import SEATS, SETUP, State
 from .decisions import KEYWORDS, move_text, parse_decision
+from .typed import reading
 from .writer import KNOWN_TAGS
 
 _SETUP_KEYS = ("nobles", "level1", "level2", "level3")
@@ -401,7 +402,26 @@ def read_moves(
 ) -> ParsedGame:
     """Read what was played next in ``state``: one turn line or one or more decisions,
     with or without the turn number and player; never raises for bad input.  ``undo``
-    needs the game's ``events`` (and their ``meta``) so far."""
+    needs the game's ``events`` (and their ``meta``) so far.  A text typed by hand that
+    does not read as it is (``Take wbg``) is read by its canonical reading
+    (:mod:`.typed`) when that reads."""
+    parsed = _read_moves(state, text, events, meta)
+    if parsed.events or not parsed.errors or parsed.errors[0].kind == "illegal":
+        return parsed
+    canonical = reading(text)
+    if canonical is not None:
+        again = _read_moves(state, canonical, events, meta)
+        if not again.errors or again.errors[0].kind == "illegal":
+            return again  # it reads: legal, or refused by the rules (not by the reading)
+    return parsed
+
+
+def _read_moves(
+    state: State,
+    text: str,
+    events: Sequence[Event | Retraction] | None,
+    meta: Sequence[dict[str, Any] | None] | None,
+) -> ParsedGame:
     reader = Reader("<moves>", None, state.copy())
     reader.number = 0
     if events is not None:
