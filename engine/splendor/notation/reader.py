@@ -262,6 +262,14 @@ class Reader:
                 m.start(2) + 1,
                 f"{name!r} is not the player to move ({state.names[state.current]})",
             )
+        if not line.text[m.end() :].strip():  # a line cut short, or left unfinished
+            after = f"the player's name ({name})" if name else "the turn number"
+            self.fail(
+                "syntax",
+                line,
+                len(line.text.rstrip()) + 1,
+                f"turn {number} has no decision: the line ends after {after}",
+            )
         self.decisions(line, m.end())
 
 

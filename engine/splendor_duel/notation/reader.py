@@ -126,6 +126,11 @@ def _line(visitor: Visitor, line: Line, current: int | None, skip: int) -> int |
         if not skip:
             visitor.visit_turn(line, m, current)
         body_at = m.end()
+        if not skip and not text[body_at:].strip():  # a line cut short, or left unfinished
+            visitor.error(
+                "syntax", line.number, len(text.rstrip()) + 1, _no_decision(current, m.group(2))
+            )
+            return current
     else:
         if text.lstrip().startswith("["):
             _late_header(line, visitor)
@@ -144,6 +149,12 @@ def _line(visitor: Visitor, line: Line, current: int | None, skip: int) -> int |
             )
     _decisions(visitor, line, body_at, current, skip)
     return current
+
+
+def _no_decision(turn: int, name: str | None) -> str:
+    """What a turn line without a decision is told (``9. Bob:``, a file cut short)."""
+    after = f"the player's name ({name.strip()})" if name else "the turn number"
+    return f"turn {turn} has no decision: the line ends after {after}"
 
 
 def _header(line: Line, visitor: Visitor) -> None:
