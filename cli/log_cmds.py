@@ -129,6 +129,8 @@ def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
     if as_json:
         echo_json({"id": game_id})
     else:
+        # the id alone on standard output (for $(tablelog new ...)); what comes next beside
+        click.echo(f"new game {game_id}: log it with `tablelog record {game_id}`", err=True)
         click.echo(game_id)
 
 

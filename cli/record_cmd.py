@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 
 
 @click.command("record")
-@click.argument("game")
+@click.argument("game", required=False)
 @db_option
-def record_cmd(game: str, db_path: str | None) -> None:
+def record_cmd(game: str | None, db_path: str | None) -> None:
     """Log GAME at the table, move by move: shows the table and what is due, reads one
     turn or decision at a time in notation (TAB completes the legal ones), asks for what
     only the table knows (the card revealed, the tokens drawn from the bag, a blind
@@ -33,8 +33,14 @@ def record_cmd(game: str, db_path: str | None) -> None:
 
     \b
     Examples:
-      tablelog record 6138631be858 < /dev/null
+      tablelog record $(tablelog new docs/examples/evening.tl) < /dev/null  # shows it, quits
+      tablelog record 6138631be858
     """
+    if game is None:
+        raise click.UsageError(
+            "which game? `tablelog new` starts one and prints its id; `tablelog list` shows "
+            "the games stored"
+        )
     from .record_session import Session
 
     with opened(db_path, must_exist=True) as store:

@@ -45,14 +45,46 @@ def ask_setup() -> str:
         lines.append(f'[Place "{place}"]')
     lines += [f'[Player{i + 1} "{n}"]' for i, n in enumerate(names)]
     lines += [f'[First "{first}"]', ""]
+    start = len(lines)  # the first setup line's index (its line number is one more)
     for line in rules.setup_lines:
         lines.append(f"{line.word} {_answer(rules, line, len(names), lines)}")
-    lines += rules.setup_after(names.index(first), len(names))
+    after = rules.setup_after(names.index(first), len(names))
     if not rules.setup_lines:
         click.echo("The setup, one line at a time as the notation writes it (empty: done).")
         while extra := click.prompt("", default="", show_default=False).strip():
             lines.append(extra)
-    return "\n".join(lines) + "\n"
+        return "\n".join([*lines, *after]) + "\n"
+    # The whole setup is read as the game reads it; a line it refuses is asked again,
+    # keeping every other answer (a board miscounted is found once the cards are in).
+    while True:
+        problem = _setup_problem(rules, [*lines, *after], start, len(rules.setup_lines))
+        if problem is None:
+            return "\n".join([*lines, *after]) + "\n"
+        index, messages = problem
+        line = rules.setup_lines[index]
+        click.echo(f"The {line.label.lower()} does not fit the rules:")
+        for message in messages:
+            click.echo(f"  - {message}")
+        click.echo("Enter it again.")
+        rest = lines[: start + index] + lines[start + index + 1 :]
+        lines[start + index] = f"{line.word} {_answer(rules, line, len(names), rest)}"
+
+
+def _setup_problem(
+    rules: Any, lines: list[str], start: int, count: int
+) -> tuple[int, list[str]] | None:
+    """The setup line the game's reader refuses first (its index among the setup lines)
+    and why, each reason once; None when the setup reads, or when what is refused is not
+    a setup line (the command then reports it as any file's error)."""
+    parsed = rules.read_game("\n".join(lines) + "\n")
+    if not parsed.errors:
+        return None
+    error = parsed.errors[0]
+    index = error.line - 1 - start
+    if not 0 <= index < count:
+        return None
+    reasons = [v.message for v in error.violations] or [error.message]
+    return index, list(dict.fromkeys(reasons))
 
 
 def _answer(rules: Any, line: SetupLine, players: int, taken: list[str]) -> str:

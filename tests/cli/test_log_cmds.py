@@ -261,6 +261,26 @@ def test_new_asks_for_the_game_when_given_no_file(tmp_path: Path):
         assert row.players == ["Ann", "Bo"] and row.to_move == 1
 
 
+def test_new_asks_a_refused_setup_line_again_keeping_the_other_answers(tmp_path: Path):
+    """A board of 10 tokens is refused once the setup is read whole: its reasons are said
+    once each, the board alone is asked again, and the cards typed are kept."""
+    db = tmp_path / "t.db"
+    cards = ["3-10", "3-01", "3-05", "2-10", "2-24", "2-20", "2-17"]
+    cards += ["1-11", "1-25", "1-16", "1-10", "1-27"]
+    answers = ["splendor-duel", "Ann", "Bo", "Ann", "2025-03-14", "", "GGRWY RWBRG", *cards]
+    answers += ["GGRWY RWBRG YBRWK GYBKP PBWKK", ""]
+    result = _run(db, "new", input="\n".join(answers))
+    assert result.exit_code == 0, result.output
+    said = result.output
+    assert "The board does not fit the rules:" in said and "Enter it again." in said
+    assert said.count("the board lists 10 tokens; all 25 are placed on its 25 spaces") == 1
+    assert said.count("the game has 4 tokens of each") == 7  # a line a colour, once each
+    assert said.count("card 1 of 3") == 1  # the cards were not asked again
+    with EventStore.open(db) as store:
+        (row,) = store.list_games()
+        assert store.game(row.id).event_count == 1
+
+
 def test_new_refuses_a_bad_setup_with_its_place_and_writes_nothing(tmp_path: Path):
     db = tmp_path / "t.db"
     setup, _ = _split(ROOT / "fixtures" / "games" / "dispute.tl")
@@ -383,3 +403,18 @@ def test_new_refuses_a_file_that_is_not_utf8_or_empty_with_its_place(tmp_path: P
             assert "not UTF-8 text" in result.output and "save the file as UTF-8" in result.output
     with EventStore.open(db) as store:
         assert store.count_games() == 0
+
+
+def test_new_says_what_comes_next_and_record_asks_which_game(tmp_path: Path):
+    """``new`` prints the id alone on standard output and, beside it, how to log the game;
+    ``record`` without a game says where an id comes from (exit 2)."""
+    db = tmp_path / "t.db"
+    setup, _ = _split(ROOT / "fixtures" / "games" / "dispute.tl")
+    (tmp_path / "setup.tl").write_text(setup, encoding="utf-8")
+    made = _tablelog(db, "new", str(tmp_path / "setup.tl"))
+    assert made.returncode == 0, made.stderr
+    game = made.stdout.strip()
+    assert len(game) == 12 and "\n" not in game
+    assert f"log it with `tablelog record {game}`" in made.stderr
+    asked = _run(db, "record")
+    assert asked.exit_code == 2 and "`tablelog new` starts one" in asked.output
