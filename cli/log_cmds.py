@@ -88,9 +88,13 @@ def _refused(err: MoveRefused) -> None:
     click.echo(f"illegal: {err.text}", err=True)
     for line in [*violation_lines(err.violations), *completion_lines(err.completions)]:
         click.echo(line, err=True)
-    click.echo(
-        "nothing written; if it was played so at the table, log it with --as-played", err=True
-    )
+    if err.playable:
+        click.echo(
+            "nothing written; if it was played so at the table, log it with --as-played",
+            err=True,
+        )
+    else:
+        click.echo("nothing written; it cannot be recorded even as played", err=True)
     sys.exit(EXIT_ILLEGAL)
 
 

@@ -152,7 +152,7 @@ class Session:
         """The prompt of the input line: the step and who acts, or what is asked."""
         q = self.question
         if q.kind == "confirm":
-            return "record it as played? [y/N] "
+            return "record it as played, flagged? [y/N] "
         if q.kind in ("card", "text"):
             return f"{q.keyword}> "
         who = self.status.to_move
@@ -332,14 +332,10 @@ class Session:
                 *violation_lines(err.violations),
                 *completion_lines(err.completions),
             ]
-            if as_played:
+            if as_played or not err.playable:
                 return [*lines, "nothing written: it cannot be recorded even as played"]
             self.question = Question("confirm", "", refused=text)
-            return [
-                *lines,
-                "nothing written; if it was played so at the table, record it as played "
-                "(flagged): y",
-            ]
+            return [*lines, "nothing written (if it was played so at the table, say y below)"]
         except BadMove as err:
             return [
                 f"not understood: {err}",

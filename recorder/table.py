@@ -109,11 +109,15 @@ class MoveRefused(StoreError):
         violations: Sequence[Violation],
         where: str = "",
         completions: Sequence[str] = (),
+        playable: bool = True,
     ):
         self.game_id = game_id
         self.text = text
         self.violations = list(violations)
         self.completions = list(completions)
+        #: Whether the move can be recorded as played (``as_played``): False when even
+        #: then it cannot be applied (a card bought with tokens the player does not hold).
+        self.playable = playable
         reasons = "; ".join(str(v) for v in self.violations)
         super().__init__(f"{where or repr(text)}: illegal: {reasons}")
 
@@ -304,12 +308,16 @@ def _read(
         err = parsed.errors[0]
         violations = list(getattr(err, "violations", None) or [])
         if violations and getattr(err, "kind", "illegal") == "illegal":
-            if as_played:
-                again = rules.read_moves(state, _marked(text), events, meta)
-                if not again.errors:
-                    return again
+            again = rules.read_moves(state, _marked(text), events, meta)
+            if as_played and not again.errors:
+                return again
             raise MoveRefused(
-                game_id, text, violations, _where(err, text), completions(rules, state, text)
+                game_id,
+                text,
+                violations,
+                _where(err, text),
+                completions(rules, state, text),
+                playable=not again.errors,
             )
         raise BadMove(game_id, text, err, completions(rules, state, text))
     if not parsed.events:

@@ -188,6 +188,7 @@ def _refusal(err: Any) -> dict[str, Any]:
         "column": body.get("column", error.get("column")),
         "step": body.get("step", error.get("step")),
         "completions": body.get("completions") or [],
+        "as_played": bool(body.get("as_played")),
     }
 
 

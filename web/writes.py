@@ -93,6 +93,7 @@ def append_move(
             verdict={"text": err.text, "violations": [v.to_dict() for v in err.violations]},
             step=store.game(game_id).event_count,
             completions=err.completions,
+            as_played=err.playable,
         ) from None
     except BadMove as err:
         extra = {"column": err.column} if err.column else {}

@@ -120,11 +120,10 @@ def test_an_illegal_move_is_cited_and_can_be_recorded_as_played(store, game):
 
 def test_a_move_that_cannot_be_played_even_as_played_is_not_asked_again(store, game):
     session = Session(store, game)
-    session.handle("take a1 c3 e5")  # a1 is empty
-    out = session.handle("y")
+    out = session.handle("take a1 c3 e5")  # a1 is empty: not even as played
     assert out[0] == "illegal: take a1 c3 e5"
     assert "cannot be recorded even as played" in out[-1]
-    assert session.question.kind == "move" and session.steps == 7
+    assert session.question.kind == "move" and session.steps == 7  # not asked
 
 
 def test_undo_and_undo_to(store, game):

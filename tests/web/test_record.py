@@ -310,3 +310,25 @@ def test_a_decision_with_a_part_left_out_is_offered_whole(app: Any) -> None:
     assert r.status_code == 400, r.get_data(as_text=True)
     body = r.get_json()
     assert "the payment is missing" in body["error"]["message"] and body["completions"] == []
+
+
+def test_a_move_that_cannot_be_recorded_even_as_played_is_not_offered_so(app: Any) -> None:
+    """A purchase paid with tokens the player does not hold cannot be applied even as
+    played: the refusal says so (``as_played`` false) and the page offers no such button;
+    a refused move that can be applied is offered (``as_played`` true)."""
+    made = app.test_client().post("/api/games", json={"notation": CLASSIC}).get_json()
+    gid = made["id"]
+    client, token = _unlocked(app, made)
+    for move, playable in (("buy 1-13 =WWW", False), ("take WWB", True)):
+        r = client.post(
+            f"/games/{gid}/record",
+            data={"move": move, "expect": "1"},
+            headers={**JSON, "X-CSRFToken": token},
+        )
+        assert r.status_code == 422 and r.get_json()["as_played"] is playable, move
+        r = client.post(
+            f"/games/{gid}/record", data={"move": move, "expect": "1", "csrf_token": token}
+        )
+        page = r.get_data(as_text=True)
+        assert r.status_code == 422 and ("Record it as played" in page) is playable, move
+    assert _steps(app, gid) == 1

@@ -610,7 +610,7 @@
       column: s === 400 ? (b.column || err.column) : null,
       move: text === "undo" ? "" : text,
       completions: b.completions || [],
-      asPlayed: s === 422,
+      asPlayed: s === 422 && b.as_played !== false,
     };
     render();
   }
