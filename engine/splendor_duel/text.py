@@ -70,7 +70,7 @@ def _player_lines(state: State, seat: int, name: str) -> list[str]:
     p: PlayerState = state.players[seat]
     points = p.card_points + p.royal_points
     lines = [
-        f"{name} (seat {seat}{', first player' if state.first_player == seat else ''}):"
+        f"{name} (seat {seat + 1}{', first player' if state.first_player == seat else ''}):"
         f" {_count(points, 'point')}, {_count(p.crowns, 'crown')},"
         f" {_count(p.privileges, 'privilege')}",
         f"  tokens   {_tokens(p.tokens)} ({p.token_count})",

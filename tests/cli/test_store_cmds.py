@@ -196,7 +196,7 @@ def test_show_prints_the_state_at_a_step(run, files):
     assert "    a b c d e" in text and re.search(r"^  5 [WBGRKPY.]( [WBGRKPY.]){4}$", text, re.M)
     for words in ("Bag:", "Pyramid:", "level 3", "Privileges on the table", "Royal cards"):
         assert words in text
-    assert re.search(r"^Ann \(seat 0.*points, \d+ crowns, \d+ privileges$", text, re.M)
+    assert re.search(r"^Ann \(seat 1.*points, \d+ crowns, \d+ privileges$", text, re.M)
     assert "  tokens " in text and "  reserved " in text and "  royals " in text
     final = run("show", gid).output
     assert "Game over after turn" in final
