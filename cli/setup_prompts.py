@@ -93,7 +93,8 @@ def _answer(rules: Any, line: SetupLine, players: int, taken: list[str]) -> str:
     chosen: list[str] = []
     needed = line.needed(players)
     while len(chosen) < needed:
-        query = click.prompt(f"{line.prompt}: card {len(chosen) + 1} of {needed}")
+        what = "noble" if line.level == 0 else "card"  # classic Splendor's nobles: level 0
+        query = click.prompt(f"{line.prompt}: {what} {len(chosen) + 1} of {needed}")
         card = find_one(rules, query, line.level, taken_ids(taken) | set(chosen))
         if card is not None:
             chosen.append(card)

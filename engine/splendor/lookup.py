@@ -6,6 +6,8 @@
 ['2-05']
 >>> [c.id for c in find("L1 black 1pt")]
 ['1-40']
+>>> [c.id for c in find("noble 4 white 4 black")], [c.id for c in find("white 4 points 7 black")]
+(['N-07'], ['3-03'])
 >>> find("purple")
 Traceback (most recent call last):
 ...
@@ -19,7 +21,7 @@ import re
 
 from ..errors import EngineError
 from ..protocol import Card
-from .catalogue import CARDS, COLOR_NAMES, NOBLES
+from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, NOBLES
 from .state import State
 
 
@@ -55,11 +57,21 @@ class CardQueryError(EngineError, ValueError):
     """A query word that is not something printed on a card or a noble."""
 
 
+#: A count of a colour as people say it (``4 white``), read as it is printed (``W4``).
+_COUNT_RE = re.compile(rf"\b(\d{{1,2}}) ({'|'.join(COLOR_NAMES)})\b")
+
+
 def _words(text: str) -> list[str]:
     """Lower-case words with ``level 3`` (or ``L3``) and ``5 points`` (``1 point``,
-    ``5pt``) each read as one word."""
+    ``5pt``) each read as one word, and a count of a colour (``4 white``) as its letter and
+    count (``w4``), as a cost or a noble's requirement is printed."""
     text = re.sub(r"\b(?:level |l)(\d)\b", r"level\1", text.lower())
-    return re.sub(r"\b(\d+) ?(?:points?|pts?)\b", r"\1points", text).split()
+    text = re.sub(r"\b(\d+) ?(?:points?|pts?)\b", r"\1points", text)
+    return _COUNT_RE.sub(_count_word, text).split()
+
+
+def _count_word(m: re.Match[str]) -> str:
+    return COLOR_LETTERS[COLOR_NAMES.index(m.group(2))].lower() + m.group(1)
 
 
 #: Every word of every card's and noble's description.

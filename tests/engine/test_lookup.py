@@ -48,3 +48,20 @@ def test_candidates_limit_the_search():
 def test_an_unknown_word_is_named():
     with pytest.raises(CardQueryError, match="'purple' is not something printed on a card"):
         find_cards("purple 3pt")
+
+
+def test_classic_cards_and_nobles_are_found_by_counts_as_people_say_them():
+    """``tablelog cards`` prints a cost or a requirement as ``4 white 4 black``; said back
+    that way (a count, then a colour), it finds the card or noble it describes."""
+    from engine.splendor.catalogue import CARDS, COLOR_NAMES, NOBLES
+    from engine.splendor.lookup import find
+
+    def said(counts: tuple[int, ...]) -> str:
+        return " ".join(f"{n} {COLOR_NAMES[c]}" for c, n in enumerate(counts) if n)
+
+    for nid, noble in NOBLES.items():
+        assert [c.id for c in find(f"noble {said(noble.requires)}")] == [nid]
+    for cid, card in CARDS.items():
+        color, points = COLOR_NAMES[card.color], f"{card.points} points"
+        found = [c.id for c in find(f"level {card.level} {color} {points} {said(card.cost)}")]
+        assert cid in found, (cid, found)
