@@ -63,6 +63,9 @@ class Question:
     #: The decisions in notation a ``card`` answer picks from, each naming one of the
     #: ``candidates`` (empty: the keyword and the card, as ``reveal 1-03``).
     options: tuple[str, ...] = ()
+    #: A ``confirm`` of ``undo to STEP`` (several steps taken back) rather than of a
+    #: move recorded as played.
+    undo_to: int | None = None
 
 
 class Session:
@@ -152,6 +155,8 @@ class Session:
         """The prompt of the input line: the step and who acts, or what is asked."""
         q = self.question
         if q.kind == "confirm":
+            if q.undo_to is not None:
+                return f"undo to step {q.undo_to}? [y/N] "
             return "record it as played, flagged? [y/N] "
         if q.kind in ("card", "text"):
             return f"{q.keyword}> "
@@ -230,6 +235,8 @@ class Session:
             return out
         if q.kind == "confirm":
             self.question = self._due_question()
+            if q.undo_to is not None:
+                return self._undo(q.undo_to) if line.lower() in YES else ["nothing undone"]
             if line.lower() in YES:
                 return self._log(q.refused, as_played=True)
             return ["not logged"]
@@ -416,17 +423,33 @@ class Session:
         return verdict_lines(verdict, rest, f"step {self.steps}; nothing written")
 
     def _cmd_undo(self, rest: str) -> list[str]:
+        if not rest:
+            return self._undo(None)
+        words = rest.split()
+        if len(words) != 2 or words[0] != "to" or not words[1].isdigit():
+            return ["undo, or undo to STEP"]
+        to = int(words[1])
+        if not 1 <= to < self.steps - 1:
+            return self._undo(to)  # one step back, or refused with the reason
+        from recorder.errors import StoreError
+
+        # Several steps at once: said in turns, and asked (a step is easily taken for a turn).
+        try:
+            then = self.rules.status(self.store.state_at(self.game_id, to))
+        except StoreError as err:
+            return [f"nothing undone: {err}"]
+        self.question = Question("confirm", "", undo_to=to)
+        return [
+            f"undo to step {to} takes back the {self.steps - to} steps after it: back to "
+            f"turn {then.turn}, {then.due} (the steps stay in the record, struck through)"
+        ]
+
+    def _undo(self, to: int | None) -> list[str]:
         from engine.errors import EngineError
         from recorder.table import StaleStep, undo
 
         from .log_cmds import written_lines
 
-        to: int | None = None
-        if rest:
-            words = rest.split()
-            if len(words) != 2 or words[0] != "to" or not words[1].isdigit():
-                return ["undo, or undo to STEP"]
-            to = int(words[1])
         try:
             logged = undo(self.store, self.game_id, to=to, expect=self.steps)
         except StaleStep:

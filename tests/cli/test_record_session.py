@@ -133,7 +133,14 @@ def test_undo_and_undo_to(store, game):
     out = session.handle("undo")
     assert out[0] == "step 10: undo (the game stands as after step 7)"
     assert session.prompt() == "11 Alice> "
+    # several steps at once: said in turns and asked first (a step is easily taken for a
+    # turn); anything but yes undoes nothing
     out = session.handle("undo to 2")
+    assert out[0].startswith("undo to step 2 takes back the 8 steps after it: back to turn 2")
+    assert session.prompt() == "undo to step 2? [y/N] " and session.steps == 10
+    assert session.handle("n") == ["nothing undone"] and session.steps == 10
+    session.handle("undo to 2")
+    out = session.handle("y")
     assert out[0] == "step 11: undo to 2 (the game stands as after step 2)"
     assert "nothing undone" in session.handle("undo to 99")[0]
 
