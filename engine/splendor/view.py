@@ -175,6 +175,13 @@ def state_json(state: State) -> dict[str, Any]:
     }
 
 
+def _card_line(card_id: str) -> str:
+    """``1-06: white, 0 points, cost B1 G1 R1 K1``."""
+    card = CARDS[card_id]
+    points = "1 point" if card.points == 1 else f"{card.points} points"
+    return f"{card_id}: {COLOR_NAMES[card.color]}, {points}, cost {counts_text(card.cost)}"
+
+
 def card_words(card_id: str) -> str:
     """A card as a sentence names it: ``1-06 (white, 0 points)``."""
     card = CARDS[card_id]
@@ -244,17 +251,24 @@ def event_lines(before: State, event: Event, after: State) -> list[str]:
 
 
 def text_view(state: State) -> str:
-    """The table as text for a terminal."""
-    lines = [f"bank {counts_text(state.bank)}  decks {'/'.join(map(str, state.decks))}"]
+    """The table as text for a terminal: the bank, the nobles and the face-up cards as
+    printed (a player at the table reads the cards, not their ids), then the players."""
+    lines = [f"bank {counts_text(state.bank)}"]
     lines.append("nobles " + (" ".join(state.nobles) or "none"))
+    for nid in state.nobles:
+        noble = NOBLES[nid]
+        lines.append(f"  {nid}: {noble.points} points, requires {counts_text(noble.requires)}")
     for lv in (2, 1, 0):
-        row = " ".join(c or "----" for c in state.display[lv])
-        lines.append(f"level{lv + 1} {row}")
+        left = state.decks[lv]
+        lines.append(f"level {lv + 1} ({left} left in the deck)")
+        for cid in state.display[lv]:
+            lines.append(f"  {_card_line(cid)}" if cid else "  ---- (empty)")
     for seat, p in enumerate(state.players):
         mark = "*" if seat == state.current and state.outcome is None else " "
         reserved = " ".join(cid or f"L{lv}?" for lv, cid in p.reserved) or "-"
         lines.append(
-            f"{mark}{state.names[seat]}: {p.points} points, tokens {counts_text(p.tokens)}, "
+            f"{mark}{state.names[seat]}: {p.points} point{'' if p.points == 1 else 's'}, "
+            f"tokens {counts_text(p.tokens)}, "
             f"bonuses {counts_text(p.bonuses)}, reserved {reserved}, "
             f"nobles {' '.join(p.nobles) or '-'}"
         )

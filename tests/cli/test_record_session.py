@@ -245,6 +245,8 @@ def test_classic_splendor_at_the_table(store):
     session = Session(store, new_game(store, setup_text(CLASSIC)))
     text = "\n".join(session.opening())
     assert "nobles N-06 N-08 N-01 N-04" in text and "*Chloe: 0 points" in text
+    assert "  N-06: 3 points, requires " in text and "level 2 (26 left in the deck)" in text
+    assert "  2-18: " in text and ", cost " in text  # each face-up card as printed
     assert "step 1, turn 1: Chloe must take gems" in text and session.prompt() == "2 Chloe> "
     takes = [t for t, _ in session.completions("take R")]
     assert takes == ["take RR"]  # the only take of two reds, or of red first
