@@ -125,14 +125,19 @@ def validate_cmd(
     violations and the rulebook pages they cite, and exits 1.  Moves marked !illegal
     (they stood at the table) are reported as notes; --strict makes them failures.
 
+    A folder stands for the game files in it and its subfolders (*.tl, *.json).
+
     \b
     Examples:
       tablelog validate fixtures/games/*.tl
+      tablelog validate fixtures/splendor/games
       tablelog validate --strict fixtures/games/dispute.tl    # exit 1
     """
+    from recorder.io import game_files
     from recorder.validate import validate_file
 
-    reports = [r for path in files for r in validate_file(path, all_errors=all_errors)]
+    paths = game_files(files)
+    reports = [r for path in paths for r in validate_file(path, all_errors=all_errors)]
     failed = any(r.failed(strict) for r in reports)
     if as_json:
         echo_json({"ok": not failed, "games": [r.to_dict() for r in reports]})

@@ -60,7 +60,7 @@ def init_cmd(db_path: str | None) -> None:
 
 
 @click.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--quiet", "-q", is_flag=True, help="Report only errors and the totals.")
 @click.option(
     "--jobs", "-j", type=click.IntRange(0, 64), default=0, cls=LazyHelpOption, lazy_help=_jobs_help
@@ -71,14 +71,18 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: str | N
 
     Every event is checked by the rules engine.  A bad game is reported as
     FILE: event N: field: message (page, rule) and nothing of it is written; the other
-    games still import.  The exit code is 1 if any file failed.
+    games still import.  The exit code is 1 if any file failed.  A folder stands for the
+    game files in it and its subfolders (*.tl, *.json).
 
     \b
-    Example:
+    Examples:
       tablelog import fixtures/games/*.tl
+      tablelog import fixtures/splendor/games
     """
     from recorder import ImportRejected
-    from recorder.io import default_jobs, import_files
+    from recorder.io import default_jobs, game_files, import_files
+
+    files = tuple(game_files(files))
 
     failed = imported = already = 0
     # A bar on a terminal; elsewhere (a log, a pipe) one line per file is the progress.

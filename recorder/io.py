@@ -112,11 +112,45 @@ def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True)
                 source=source,
             )
         data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise ImportRejected(
+            None, f"a folder holding no game file ({', '.join(GAME_SUFFIXES)})", source=source
+        ) from None
     except OSError as err:
         raise ImportRejected(
             None, f"cannot read the file: {err.strerror or err}", source=source
         ) from None
     return read_text(decode(data, source), source, stop_at_first_error=stop_at_first_error)
+
+
+#: The names of game files a folder is searched for.
+GAME_SUFFIXES = ("*.tl", "*.json")
+
+
+def game_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """``paths`` with each folder replaced by the game files in it and its subfolders
+    (:data:`GAME_SUFFIXES`), in name order; a folder holding none stays, for the reading
+    to refuse it by name.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     for name in ("b.tl", "a.json", "notes.txt", "old/c.tl"):
+    ...         Path(tmp, name).parent.mkdir(exist_ok=True)
+    ...         _ = Path(tmp, name).write_text("")
+    ...     [p.relative_to(tmp).as_posix() for p in game_files([tmp])]
+    ['a.json', 'b.tl', 'old/c.tl']
+    """
+    out: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            found = sorted(
+                {f for pattern in GAME_SUFFIXES for f in path.rglob(pattern) if f.is_file()}
+            )
+            out.extend(found or [path])
+        else:
+            out.append(path)
+    return out
 
 
 def decode(data: bytes, source: str) -> str:

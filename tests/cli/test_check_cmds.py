@@ -128,7 +128,7 @@ def test_validate_prints_clean_messages_as_import_does(tmp_path: Path):
     folder.mkdir()
     for path, where, what in (
         (latin, ":2:1", "not UTF-8 text (byte 24, 0xe9)"),
-        (folder, "", "cannot read the file"),
+        (folder, "", "a folder holding no game file (*.tl, *.json)"),
         (tmp_path / "missing.tl", "", "cannot read the file"),
     ):
         validated = run("validate", str(path))
@@ -138,8 +138,7 @@ def test_validate_prints_clean_messages_as_import_does(tmp_path: Path):
         assert line.count(str(path)) == 1, line
         assert "codec" not in line and "Errno" not in line and "Traceback" not in line
         imported = run("import", str(path), db=tmp_path / "t.db")
-        if imported.exit_code == 1:  # import refuses a folder before reading it
-            assert line in imported.output
+        assert imported.exit_code == 1 and line in imported.output
 
 
 def _json_game(tmp_path: Path, source: Path, *, break_event: int | None = None) -> Path:
@@ -350,3 +349,22 @@ def test_the_docs_name_exactly_the_commands_with_json():
         if any("--json" in getattr(p, "opts", ()) for p in command.params)
     }
     assert named == with_json
+
+
+def test_a_folder_stands_for_the_game_files_in_it(tmp_path: Path):
+    """validate and import read a folder's game files, its subfolders' too, in name
+    order; the other files in it are left alone."""
+    games = tmp_path / "club"
+    (games / "2025").mkdir(parents=True)
+    sources = sorted((ROOT / "fixtures" / "splendor" / "games").glob("*.tl"))[:3]
+    for i, source in enumerate(sources):
+        target = games / ("2025" if i else "") / source.name
+        target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    (games / "notes.txt").write_text("not a game", encoding="utf-8")
+    validated = run("validate", str(games))
+    assert validated.exit_code == 0, validated.output
+    assert [line.split(":")[0] for line in validated.output.splitlines()] == sorted(
+        str(p) for p in games.rglob("*.tl")
+    )
+    imported = run("import", str(games), db=tmp_path / "t.db")
+    assert imported.exit_code == 0 and imported.output.count(": imported game ") == 3
