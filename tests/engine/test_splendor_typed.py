@@ -60,3 +60,22 @@ def test_a_game_file_is_read_as_written():
     assert lowered != text
     parsed = RULES.read_game(lowered)
     assert parsed.errors and parsed.errors[0].line == text.splitlines().index(first) + 1
+
+
+def test_every_error_of_a_game_is_one_error_each_not_a_cascade():
+    """Reporting every error (``validate --all``): a classic line skipped for its error
+    leaves the table behind the text, so the lines after it are checked for their words
+    only; a later real error is still found, and no turn number is blamed for it."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "fixtures/splendor/games/three-players.tl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    five = next(i for i, line in enumerate(lines) if line.startswith("5. "))
+    twelve = next(i for i, line in enumerate(lines) if line.startswith("12. "))
+    lines[five] = lines[five].replace(": ", ": tkae ", 1)
+    lines[twelve] = lines[twelve].split(":")[0] + ": buy 1-99 =WW"
+    parsed = RULES.read_game("\n".join(lines) + "\n", stop_at_first_error=False)
+    assert [e.line for e in parsed.errors] == [five + 1, twelve + 1], [
+        str(e) for e in parsed.errors
+    ]
+    assert "unknown card '1-99'" in parsed.errors[1].message

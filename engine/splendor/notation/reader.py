@@ -58,6 +58,10 @@ class Reader:
         #: Every error asked for: a line in error is skipped, a refused decision is kept
         #: as played when it can be, and the reading goes on.
         self.all_errors = all_errors
+        #: A line was skipped for an error (reporting every error): the table no longer
+        #: follows the text, so the lines after it are checked for their syntax only,
+        #: until a line of the turn due (the skipped one, written again).
+        self.lost = False
         self.state = state if state is not None else State(names)
         self.names = self.state.names
         self.events: list[Event | Retraction] = []
@@ -90,6 +94,8 @@ class Reader:
         except EventFormatError as err:
             kind = "unknown" if "unknown" in str(err) else "syntax"
             self.fail(kind, line, col, str(err))
+        if self.lost:
+            return  # read, not played: the table before it is not known
         illegal = ILLEGAL_MARK in marks
         before = position_string(state)
         turn = state.turn
@@ -251,6 +257,11 @@ class Reader:
             self.decisions(line, 0)
             return
         number, name = int(m.group(1)), m.group(2)
+        if self.lost and number == state.turn:
+            self.lost = False  # the turn due written again (the line skipped, corrected)
+        if self.lost:  # the table is not known here: the decisions' words only
+            self.decisions(line, m.end())
+            return
         if state.awaiting == SETUP:
             self.fail("syntax", line, 1, "the setup (nobles, level3, level2, level1) comes first")
         if number != state.turn:
@@ -352,6 +363,7 @@ def parse_game(
             try:
                 reader.turn_line(line)
             except _SkipLine:
+                reader.lost = True
                 continue
     except _Stop:
         pass
