@@ -175,8 +175,13 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: str | 
         shown = verdict.text or text
         echo_json({**verdict.to_dict(), "move": shown, "text": text, "where": where})
     else:
+        from recorder.table import completions
+
+        from .log_cmds import completion_lines
+
         unreadable = err is not None and err.kind != "illegal"
-        for line in verdict_lines(verdict, text, f"{at.label}, {where}"):
+        meant = [] if verdict.legal else completion_lines(completions(at.rules, at.state, text))
+        for line in [*verdict_lines(verdict, text, f"{at.label}, {where}"), *meant]:
             click.echo(line, err=unreadable)
     if err is not None and err.kind != "illegal":
         raise SystemExit(EXIT_UNREADABLE)

@@ -397,7 +397,10 @@ class Session:
         return out
 
     def _cmd_help(self, rest: str) -> list[str]:
-        lines = ["Enter a turn or one decision in notation (TAB: the legal ones), or:"]
+        legal = self.rules.legal_move_texts(self.state) if self.status.phase == "playing" else []
+        now = list(dict.fromkeys(text.split()[0] for text in legal))
+        words = f"now: {', '.join(now)}; " if now else ""
+        lines = [f"Enter a turn or one decision in notation ({words}TAB: the legal ones), or:"]
         lines += [f"  {name:8} {what}" for name, what in COMMANDS.items()]
         lines += [
             f"  {o.keyword:8} alone: asks for it ({o.prompt})" for o in self.observations.values()

@@ -71,6 +71,13 @@ def player(name: str) -> str:
     return render_template("player.html", stats=stats, conditions=boards.conditions())
 
 
+@bp.route("/games")
+def games_address() -> Response:
+    """``/games`` is the games list, at ``/`` (its filters kept)."""
+    query = request.query_string.decode("ascii", "replace")
+    return redirect(url_for("site.games") + (f"?{query}" if query else ""), code=301)
+
+
 @bp.route("/games/<game_id>")
 def game(game_id: str) -> Response:
     """A game's address leads to its last step (the position as it stands)."""

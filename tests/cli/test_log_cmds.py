@@ -182,6 +182,8 @@ def test_a_refusal_offers_the_decisions_that_complete_the_text(tmp_path: Path):
     unread = _run(db, "log", game, f"buy {card}")
     assert unread.exit_code == 2 and "the payment is missing" in unread.output
     assert _steps(db, game) == 1
+    checked = _run(db, "check", game, f"res {card}")
+    assert checked.exit_code == 1 and f"did you mean: res {card} +Y" in checked.output
     assert _run(db, "log", game, f"res {card} +Y").exit_code == 0
 
 

@@ -198,6 +198,7 @@ def test_help_names_every_command(store, game):
     text = "\n".join(Session(store, game).handle("help"))
     for word in ("undo", "comment", "show", "check", "help", "quit", "reveal", "repl"):
         assert word in text
+    assert "(now: priv, take, res, buy; " in text  # the decision words due now
 
 
 def test_a_blind_reserve_shown_later_is_asked_for_by_description(store, game):

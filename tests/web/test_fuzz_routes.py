@@ -186,6 +186,7 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/api/games/<game_id>/stream", "GET"),
         ("/api/games/<game_id>/undo", "POST"),
         ("/cards/<kind>/find", "GET"),
+        ("/games", "GET"),
         ("/games/<game_id>", "GET"),
         ("/games/<game_id>/goto", "GET"),
         ("/games/<game_id>/record", "GET"),

@@ -306,3 +306,10 @@ def test_a_corrupt_record_is_a_500_page_not_a_traceback(damaged: tuple[str, str]
     assert "<!doctype html>" in text(r) and "Traceback" not in text(r)
     r = client.get(f"/api/games/{gid}")
     assert r.status_code == 500 and r.get_json()["error"]["status"] == 500
+
+
+def test_the_games_address_leads_to_the_games_list(client: Any) -> None:
+    r = client.get("/games?player=Ann&per_page=50")
+    assert r.status_code == 301
+    assert r.headers["Location"] == "/?player=Ann&per_page=50"
+    assert client.get(r.headers["Location"]).status_code == 200
