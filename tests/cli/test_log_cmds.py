@@ -79,7 +79,8 @@ def test_a_few_moves_logged_by_real_processes(tmp_path: Path):
     (tmp_path / "setup.tl").write_text(setup, encoding="utf-8")
     made = _tablelog(db, "new", str(tmp_path / "setup.tl"))
     assert made.returncode == 0, made.stderr
-    game = made.stdout.strip()
+    game = made.stdout.strip()  # the id alone (for $(tablelog new ...)); what next beside
+    assert len(game) == 12 and f"log it with `tablelog record {game}`" in made.stderr
     for line in turns[:4]:
         ran = _tablelog(db, "log", game, line)
         assert ran.returncode == 0, ran.stderr
@@ -407,16 +408,6 @@ def test_new_refuses_a_file_that_is_not_utf8_or_empty_with_its_place(tmp_path: P
         assert store.count_games() == 0
 
 
-def test_new_says_what_comes_next_and_record_asks_which_game(tmp_path: Path):
-    """``new`` prints the id alone on standard output and, beside it, how to log the game;
-    ``record`` without a game says where an id comes from (exit 2)."""
-    db = tmp_path / "t.db"
-    setup, _ = _split(ROOT / "fixtures" / "games" / "dispute.tl")
-    (tmp_path / "setup.tl").write_text(setup, encoding="utf-8")
-    made = _tablelog(db, "new", str(tmp_path / "setup.tl"))
-    assert made.returncode == 0, made.stderr
-    game = made.stdout.strip()
-    assert len(game) == 12 and "\n" not in game
-    assert f"log it with `tablelog record {game}`" in made.stderr
-    asked = _run(db, "record")
+def test_record_without_a_game_says_where_ids_come_from(tmp_path: Path):
+    asked = _run(tmp_path / "t.db", "record")
     assert asked.exit_code == 2 and "`tablelog new` starts one" in asked.output

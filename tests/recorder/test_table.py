@@ -243,27 +243,17 @@ def test_completions_are_the_legal_decisions_that_go_on_from_the_words_written()
     assert seen_buy and seen_reserve
 
 
-CLASSIC_SETUP = """[Game "Splendor"]
-[Player1 "Ann"]
-[Player2 "Bert"]
-[First "1"]
-
-nobles  N-10 N-07 N-01
-level3  3-04 3-14 3-02 3-19
-level2  2-27 2-11 2-28 2-22
-level1  1-13 1-14 1-28 1-35
-"""
-
-
 def test_a_classic_reserve_without_its_gold_is_completed(store):
     """Classic Splendor: a reserve takes a Gold while any is left; ``res 1-13`` is refused
     with the rule, and its completion ``res 1-13 +Y`` offered, which logs."""
     from recorder.table import MoveRefused, log
 
-    gid = new_game(store, CLASSIC_SETUP)
+    setup = _setup_text(ROOT / "fixtures" / "splendor" / "games" / "two-players.tl")
+    card = next(line.split()[1] for line in setup.splitlines() if line.startswith("level1"))
+    gid = new_game(store, setup)
     with pytest.raises(MoveRefused) as refused:
-        log(store, gid, "res 1-13")
-    assert refused.value.completions == ["res 1-13 +Y"]
+        log(store, gid, f"res {card}")
+    assert refused.value.completions == [f"res {card} +Y"]
     assert [v.code for v in refused.value.violations] == ["reserve.gold_left"]
     assert store.game(gid).event_count == 1
-    assert log(store, gid, refused.value.completions[0]).texts == ["res 1-13 +Y"]
+    assert log(store, gid, refused.value.completions[0]).texts == [f"res {card} +Y"]
