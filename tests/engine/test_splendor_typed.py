@@ -79,3 +79,34 @@ def test_every_error_of_a_game_is_one_error_each_not_a_cascade():
         str(e) for e in parsed.errors
     ]
     assert "unknown card '1-99'" in parsed.errors[1].message
+
+
+def test_a_card_named_by_what_is_printed_on_it_in_quotes():
+    """A quoted description stands for the one card it fits among those that can stand
+    there (the display, the player's reserve, a deck's unseen cards); several that fit
+    are listed, and nothing is read."""
+    from engine.splendor.catalogue import CARDS
+
+    events = RULES.random_game(random.Random(3), NAMES)
+    state = RULES.new_state(NAMES)
+    RULES.play(state, events[0])
+    seen: set[str] = set()
+    for event in events[1:80]:
+        text = RULES.move_text(state, event)
+        key, *args = text.split()
+        card = next((a for a in args if a[:1].isdigit()), None)
+        if key in ("buy", "res", "reveal") and card:
+            printed = CARDS[card].describe().split(" ", 1)[1]  # without the id
+            read = RULES.read_moves(state, text.replace(card, f'"{printed}"'))
+            assert not read.errors and read.events == [event], (text, printed)
+            seen.add(key)
+        RULES.play(state, event)
+    assert seen == {"buy", "res", "reveal"}
+    state = RULES.new_state(NAMES)
+    RULES.play(state, events[0])
+    level1 = [c for c in state.display[0] if c]
+    read = RULES.read_moves(state, 'res "level 1" +Y')
+    (error,) = read.errors
+    assert not read.events and f"{len(level1)} cards fit 'level 1' here" in error.message
+    assert all(c in error.message for c in level1)
+    assert "not something printed" in RULES.read_moves(state, 'res "purple" +Y').errors[0].message

@@ -27,6 +27,7 @@ from ...protocol import ParsedGame
 from .. import game as _game
 from ..catalogue import CARDS, NOBLES
 from ..events import Event, GameSetUp
+from ..lookup import CardQueryError, find
 from ..position import position_string
 from ..state import SEATS, SETUP, State
 from .decisions import KEYWORDS, move_text, parse_decision
@@ -89,6 +90,8 @@ class Reader:
             self.correct(line, col, words[1:], marks)
             return
         state = self.state
+        if any(w.startswith('"') for w in words) and not self.lost:
+            words = [self._described(line, col, words, w) for w in words]
         try:
             event = parse_decision(words, len(state.players))
         except EventFormatError as err:
@@ -203,6 +206,45 @@ class Reader:
         self.number += 1
         played = [bool(m and m.get("played_illegally")) for m in [*self.prior_meta, *self.meta]]
         self.state = fold(_rules(), [*events, retraction], self.names, played).state
+
+    def _described(self, line: Line, col: int, words: list[str], word: str) -> str:
+        """``word`` itself, or for a quoted description (``reveal "white 1 point"``) the
+        id of the one card it fits among those that can stand there: a card to buy on the
+        display or in the player's reserve, one to reserve on the display (or, blind, in
+        its deck), one to reveal or show among those still unseen."""
+        if not word.startswith('"'):
+            return word
+        query = unescape(word.strip('"'))
+        state = self.state
+        key = words[0]
+        unseen = state.unseen
+        if key == "reveal" and state.refill is not None:
+            can = set(unseen[state.refill[0]])
+        elif key in ("reveal", "id") or (key == "res" and words[1:2] in (["L1"], ["L2"], ["L3"])):
+            can = set().union(*unseen)
+        else:
+            can = {c for row in state.display for c in row if c}
+            if key == "buy":
+                can |= {c for _, c in state.player.reserved if c}
+        try:
+            cards = [c for c in find(query) if c.id in can]
+        except CardQueryError as err:
+            self.fail("unknown", line, col, str(err))
+        found = sorted(c.id for c in cards)
+        printed = {c.id: c.words.split(" ", 1)[1].lower() for c in cards}
+        if len(set(printed.values())) == 1:
+            return found[0]  # one card, or cards printed alike (the table cannot tell)
+        said = " ".join(query.lower().split())
+        whole = [cid for cid in found if printed[cid] == said]
+        if len(whole) == 1:
+            return whole[0]  # all it says, where another card says that and more
+        if not found:
+            self.fail("unknown", line, col, f"no card that can stand here fits {query!r}")
+        shown = ", ".join(found[:8]) + (", ..." if len(found) > 8 else "")
+        self.fail(
+            "unknown", line, col, f"{len(found)} cards fit {query!r} here ({shown}): say more"
+        )
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # --- a line of decisions --------------------------------------------------------
 
