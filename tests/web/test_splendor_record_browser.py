@@ -170,6 +170,11 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
         "#rec-sheet .picklist button", "bs => bs.map(b => b.getAttribute('data-text'))"
     )
     assert listed and sorted(listed) == sorted(f"reveal {i}" for i in fits if i.startswith("2-"))
+    drawn = page.eval_on_selector_all(
+        "#rec-sheet .picklist button",
+        "bs => bs.map(b => (b.querySelector('.pic .card') || {}).dataset?.card || null)",
+    )
+    assert drawn == [text.split()[1] for text in listed]  # each card drawn as printed
     count = page.inner_text("#rec-sheet .pickcount")
     assert count == ("1 card fits" if len(listed) == 1 else f"{len(listed)} cards fit")
     page.click('#rec-sheet .picklist button[data-text="reveal 2-15"]')

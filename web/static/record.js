@@ -441,6 +441,13 @@
         chosen = c; message = null; render();
         var s = sheet(); if (s) s.scrollTop = 0;
       });
+      var picture = root().querySelector('#rec-pictures [data-card="' + card + '"]');
+      if (picture && picture.firstElementChild) {
+        var pic = el("span", "pic");
+        pic.setAttribute("aria-hidden", "true");
+        pic.appendChild(picture.firstElementChild.cloneNode(true));
+        b.appendChild(pic);
+      }
       b.appendChild(el("span", short ? "cid" : "", short ? card : c.label));
       b.setAttribute("data-text", c.text);
       if (short) b.setAttribute("aria-label", c.label);
