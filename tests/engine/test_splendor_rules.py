@@ -170,8 +170,8 @@ def test_buy_with_bonuses_and_gold():
 
 
 def test_a_wrong_payment_says_what_is_wrong_with_it():
-    """A refused payment says whether it falls short, gives too much Gold, or whether the
-    player cannot afford the card at all (a player at the table reads this, not sums)."""
+    """A refused payment says whether it falls short or gives too much Gold, and first of
+    all whether the player cannot afford the card at all (read at the table, not sums)."""
     state = _table()
     cid = CARDS_BY_LEVEL[0][0]  # W3 B1 K1
     p = state.players[0]
@@ -192,9 +192,14 @@ def test_a_wrong_payment_says_what_is_wrong_with_it():
     assert message((2, 1, 0, 0, 1, 1)).endswith("this payment gives 1 Gold too many")
     p.bonuses[0] = 0
     p.tokens = [1, 1, 0, 0, 1, 1]
-    assert message((1, 1, 0, 0, 1, 1)).endswith(
-        "Ann cannot afford it (this payment is 1 token short)"
-    )
+    # cannot afford it at all: said first, whatever the payment gets wrong besides
+    for payment in ((1, 1, 0, 0, 1, 1), (1, 2, 0, 0, 1, 0), (0,) * 6):
+        (v,) = game.check(state, CardPurchased(cid, payment))  # type: ignore[arg-type]
+        assert v.code == "purchase.unaffordable", payment
+        assert v.message == (
+            f"Ann cannot afford {cid}: it costs W3 B1 K1 after bonuses, Ann holds "
+            "W1 B1 K1 Y1 (1 token short, Gold included)"
+        )
 
 
 def test_buy_a_card_not_on_the_table_is_refused():

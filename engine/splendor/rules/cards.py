@@ -124,6 +124,18 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
         )
     pay = event.payment
     tokens = p.tokens
+    owed = need(info.cost, p.bonuses)
+    missing = sum(max(0, owed[c] - tokens[c]) for c in range(5)) - tokens[GOLD]
+    if missing > 0:  # whatever is paid: said first, it is the fact that settles it
+        name = state.names[state.current]
+        due = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(owed) if n)
+        held = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(tokens) if n)
+        return violation(
+            "purchase.unaffordable",
+            f"{name} cannot afford {card}: it costs {due} after bonuses, {name} holds "
+            f"{held or 'no tokens'} ({plural(missing, 'token')} short, Gold included)",
+            "buy",
+        )
     for c in range(6):
         if pay[c] > tokens[c]:
             name = state.names[state.current]
@@ -132,7 +144,6 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
                 f"{name} pays {pay[c]} {COLOR_NAMES[c]} but holds {tokens[c]}",
                 "buy",
             )
-    owed = need(info.cost, p.bonuses)
     short = 0
     for c in range(5):
         if pay[c] > owed[c]:
@@ -148,8 +159,6 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
         due = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(owed) if n) or "nothing"
         if pay[GOLD] < short:
             wrong = f"this payment is {plural(short - pay[GOLD], 'token')} short"
-            if sum(min(tokens[c], owed[c]) for c in range(5)) + tokens[GOLD] < sum(owed):
-                wrong = f"{name} cannot afford it ({wrong})"
         else:
             wrong = f"this payment gives {plural(pay[GOLD] - short, 'Gold')} too many"
         return violation(

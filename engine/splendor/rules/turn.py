@@ -152,11 +152,22 @@ def out_of_order(state: State, event: Event) -> list[Violation]:
         NOBLE: "nobles",
         ACTION: "one_action",
     }.get(state.awaiting, "one_action")
-    return violation(
-        f"turn.out_of_order.{state.awaiting}",
-        f"a {event.type.replace('_', ' ')} is not due: {due(state)}",
-        rule,
-    )
+    what = _DECISION_NAMES.get(event.type, f"a {event.type.replace('_', ' ')}")
+    code = f"turn.out_of_order.{state.awaiting}"
+    return violation(code, f"{what} is not due: {due(state)}", rule)
+
+
+#: Each decision as a refusal names it ("a purchase is not due: ...").
+_DECISION_NAMES = {
+    "tokens_taken": "a take",
+    "card_reserved": "a reserve",
+    "card_purchased": "a purchase",
+    "tokens_returned": "a return of tokens",
+    "noble_visited": "a noble's visit",
+    "card_revealed": "a card turned face up",
+    "card_identified": "a blind reserve shown",
+    "turn_passed": "a pass",
+}
 
 
 def _color(c: int) -> str:
