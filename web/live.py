@@ -276,7 +276,7 @@ def step_data(tl: Any, step: int) -> dict[str, Any]:
         "step": step,
         "steps": tl.last_step,
         "text": entry.text,
-        "lines": list(rules.event_lines(before, entry.event, state)),
+        "lines": tl.step_lines(step, before, state),
         "turn": entry.turn,
         "by": tl.names[entry.actor] if entry.actor is not None else None,
         "correction": entry.correction,

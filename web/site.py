@@ -176,7 +176,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
     rules = tl.rules
     before, state = tl.states_around(n)
     entry = tl.entries[n - 1] if n > 0 else None
-    lines = rules.event_lines(before, entry.event, state) if entry and before else []
+    lines = tl.step_lines(n, before, state) if entry and before else []
     kind = tl.row.kind
     return render_template(
         "replay.html",

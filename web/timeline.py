@@ -102,6 +102,24 @@ class Timeline:
         self.rules.force(state, event)
         return state
 
+    def step_lines(self, step: int, before: Any, state: Any) -> list[str]:
+        """What step ``step`` did, in words (``before`` and ``state``: the states around
+        it): the game's account of a move; for a correction, the step the game stands at
+        again; for a step taken back, which correction took it back."""
+        entry = self.entries[step - 1]
+        if entry.correction:
+            back = entry.event.back_to
+            return [f"Undo: the game stands again as after step {back}."]
+        lines = list(self.rules.event_lines(before, entry.event, state))
+        if entry.retracted:
+            later = next(
+                (e.step for e in self.entries[step:] if e.correction and e.event.back_to < step),
+                None,
+            )
+            if later is not None:
+                lines.append(f"Taken back by the undo of step {later}.")
+        return lines
+
     def states_around(self, step: int) -> tuple[Any | None, Any]:
         """The states before and after event ``step`` (None before step 0)."""
         if step == 0:

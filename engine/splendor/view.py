@@ -213,7 +213,7 @@ def event_lines(before: State, event: Event, after: State) -> list[str]:
     if event.type == "game_set_up":
         return [f"The table is set up; {after.names[after.first_player]} plays first."]
     if event.type == "retraction":
-        return ["A correction: the game stands as it stood before."]
+        return [f"Undo: the game stands again as after step {event.back_to}."]
     actor = before.names[before.current]
     match event:
         case CardRevealed(card=card):

@@ -46,3 +46,9 @@ def test_retracted_moves_are_struck_through_and_the_correction_is_a_step(tmp_pat
         r'<li class="turn[^"]*"><span class="tno">(\d+)</span>(?:(?!</ol>).)*?id="m21"', html, re.S
     )
     assert group and int(group.group(1)) == undo_entry.turn
+    # the undo says where the game stands again; a step it took back says which undo
+    assert "Undo: the game stands again as after step 15." in html
+    taken = client.get(f"/games/{gid}/step/18").get_data(as_text=True)
+    assert "Taken back by the undo of step 21." in taken
+    kept = client.get(f"/games/{gid}/step/15").get_data(as_text=True)
+    assert "Taken back" not in kept

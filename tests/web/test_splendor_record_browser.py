@@ -190,6 +190,13 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     assert page.locator(".rec-steps-list li.retracted").count() == 2
     page.screenshot(path=str(ARTIFACTS / "splendor-record-phone-undone.png"), full_page=True)
     _no_sideways_scroll(page)
+    # the replay strikes the taken-back steps through, and tells the undo in words
+    page.goto(f"{server.url}/games/{gid}/step/{steps + 3}")
+    struck = page.eval_on_selector_all(
+        "#moves a.retracted", "as => as.map(a => getComputedStyle(a).textDecorationLine)"
+    )
+    assert struck and all("line-through" in d for d in struck), struck
+    assert f"as after step {steps}" in page.inner_text(".step-change")
     assert page.errors == []
 
     with EventStore.open(server.database) as store:
