@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..corrections import Retraction
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, END_POINTS, NOBLES
 from .describe import changes, counts_text, due, game_result
 from .events import (
@@ -212,7 +213,7 @@ def event_lines(before: State, event: Event, after: State) -> list[str]:
     """
     if event.type == "game_set_up":
         return [f"The table is set up; {after.names[after.first_player]} plays first."]
-    if event.type == "retraction":
+    if isinstance(event, Retraction):
         return [f"Undo: the game stands again as after step {event.back_to}."]
     actor = before.names[before.current]
     match event:
