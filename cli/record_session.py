@@ -432,18 +432,26 @@ class Session:
         if len(words) != 2 or words[0] != "to" or not words[1].isdigit():
             return ["undo, or undo to STEP"]
         to = int(words[1])
-        if not 1 <= to < self.steps - 1:
-            return self._undo(to)  # one step back, or refused with the reason
-        from recorder.errors import StoreError
+        from engine.corrections import (
+            CorrectionRefused,
+            effective_steps,
+            retraction_at,
+            step_ranges,
+        )
 
-        # Several steps at once: said in turns, and asked (a step is easily taken for a turn).
+        events = [e.event for e in self.store.events(self.game_id)]
         try:
-            then = self.rules.status(self.store.state_at(self.game_id, to))
-        except StoreError as err:
+            retraction_at(self.rules, events, to)
+        except CorrectionRefused as err:
             return [f"nothing undone: {err}"]
+        taken = [step for step in effective_steps(events) if step > to]
+        if len(taken) <= 1:
+            return self._undo(to)
+        # Several steps at once: said in turns, and asked (a step is easily taken for a turn).
+        then = self.rules.status(self.store.state_at(self.game_id, to))
         self.question = Question("confirm", "", undo_to=to)
         return [
-            f"undo to step {to} takes back the {self.steps - to} steps after it: back to "
+            f"undo to step {to} takes back {len(taken)} steps ({step_ranges(taken)}): back to "
             f"turn {then.turn}, {then.due} (the steps stay in the record, struck through)"
         ]
 

@@ -74,7 +74,7 @@ def check_retraction(standing: Sequence[int], step: int, event: Retraction) -> l
             Violation(
                 "correction.not_standing",
                 f"step {event.back_to} is not a standing step before step {step} "
-                f"(standing: {_ranges(standing)})",
+                f"(standing: {step_ranges(standing)})",
                 CORRECTION_RULE,
             )
         ]
@@ -220,7 +220,7 @@ def refold_for_writing(
         raise ValueError(f"event {len(events)} (retraction) cannot be written: {err}") from None
 
 
-def _ranges(steps: Sequence[int]) -> str:
+def step_ranges(steps: Sequence[int]) -> str:
     """``1-4, 7`` for [1, 2, 3, 4, 7]."""
     out: list[str] = []
     for s in steps:

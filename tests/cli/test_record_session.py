@@ -136,13 +136,17 @@ def test_undo_and_undo_to(store, game):
     # several steps at once: said in turns and asked first (a step is easily taken for a
     # turn); anything but yes undoes nothing
     out = session.handle("undo to 2")
-    assert out[0].startswith("undo to step 2 takes back the 8 steps after it: back to turn 2")
+    # the steps standing after step 2 (8 and 9 were taken back, 10 is the undo)
+    assert out[0].startswith("undo to step 2 takes back 5 steps (3-7): back to turn 2")
     assert session.prompt() == "undo to step 2? [y/N] " and session.steps == 10
     assert session.handle("n") == ["nothing undone"] and session.steps == 10
     session.handle("undo to 2")
     out = session.handle("y")
     assert out[0] == "step 11: undo to 2 (the game stands as after step 2)"
     assert "nothing undone" in session.handle("undo to 99")[0]
+    # a step that no longer stands is refused at once, not asked
+    assert session.handle("undo to 2")[0].startswith("nothing undone: ")
+    assert session.question.kind == "move"
 
 
 def test_a_comment_goes_with_the_next_move(store, game):
