@@ -46,6 +46,7 @@ _EMPTY_VALUE = re.compile(r"\s(none|empty)( \(0\))?$")
 
 #: Answers that record a refused move as played.
 YES = ("y", "yes")
+NO = ("", "n", "no")
 
 
 @dataclass(frozen=True)
@@ -239,7 +240,9 @@ class Session:
                 return self._undo(q.undo_to) if line.lower() in YES else ["nothing undone"]
             if line.lower() in YES:
                 return self._log(q.refused, as_played=True)
-            return ["not logged"]
+            if line.lower() in NO:
+                return ["not logged"]
+            return ["not logged", *self.handle(line)]  # a move typed instead (the one meant)
         if not line:
             due = self._due_question()
             if q != due:
@@ -342,7 +345,11 @@ class Session:
             if as_played or not err.playable:
                 return [*lines, "nothing written: it cannot be recorded even as played"]
             self.question = Question("confirm", "", refused=text)
-            return [*lines, "nothing written (if it was played so at the table, say y below)"]
+            instead = " (or enter the move meant)" if err.completions else ""
+            return [
+                *lines,
+                f"nothing written (if it was played so at the table, say y below{instead})",
+            ]
         except BadMove as err:
             return [
                 f"not understood: {err}",

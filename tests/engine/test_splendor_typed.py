@@ -110,3 +110,9 @@ def test_a_card_named_by_what_is_printed_on_it_in_quotes():
     assert not read.events and f"{len(level1)} cards fit 'level 1' here" in error.message
     assert all(c in error.message for c in level1)
     assert "not something printed" in RULES.read_moves(state, 'res "purple" +Y').errors[0].message
+    # a card that fits but cannot stand there is named, at the description's column
+    face_up = level1[0]
+    printed = CARDS[face_up].describe().split(" ", 1)[1]
+    (error,) = RULES.read_moves(state, f'take WBG reveal "{printed}"').errors
+    assert error.column == len("take WBG reveal ") + 1, str(error)
+    assert error.message.endswith(f"({face_up} fits, but cannot be here)")

@@ -451,6 +451,8 @@
       b.appendChild(el("span", short ? "cid" : "", short ? card : c.label));
       b.setAttribute("data-text", c.text);
       if (short) b.setAttribute("aria-label", c.label);
+      // the words without the id they start with (shown beside them already)
+      if (short && printed.indexOf(card + " ") === 0) printed = printed.slice(card.length + 1);
       if (printed) b.appendChild(el("span", "words", printed));
       list.appendChild(b);
     });

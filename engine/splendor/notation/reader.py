@@ -215,6 +215,8 @@ class Reader:
         if not word.startswith('"'):
             return word
         query = unescape(word.strip('"'))
+        at = line.text.find(word, max(col - 1, 0))
+        col = line.place(at)[1] if at >= 0 else col  # errors point at the description
         state = self.state
         key = words[0]
         unseen = state.unseen
@@ -239,7 +241,9 @@ class Reader:
         if len(whole) == 1:
             return whole[0]  # all it says, where another card says that and more
         if not found:
-            self.fail("unknown", line, col, f"no card that can stand here fits {query!r}")
+            elsewhere = sorted(c.id for c in find(query) if c.id in CARDS)[:3]
+            where = f" ({', '.join(elsewhere)} fits, but cannot be here)" if elsewhere else ""
+            self.fail("unknown", line, col, f"no card that can stand here fits {query!r}{where}")
         shown = ", ".join(found[:8]) + (", ..." if len(found) > 8 else "")
         self.fail(
             "unknown", line, col, f"{len(found)} cards fit {query!r} here ({shown}): say more"
