@@ -29,7 +29,6 @@ retried script, never record a move twice.
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from typing import Any
 from engine.corrections import Retraction, retraction_at, undo_text
 from engine.errors import EngineError, Violation
 from engine.games import get_game
+from engine.notation.lexer import TYPED_TURN_RE
 from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
@@ -328,8 +328,6 @@ def _read(
 #: A refusal offers the legal decisions that complete the text written when there are at
 #: most this many (more would be a guess, not a slip).
 MAX_COMPLETIONS = 8
-#: A turn line's number and player (``12. Ann: ``), left out when completing its decision.
-_TURN_PREFIX = re.compile(r"\s*\d+\.\s+(?:[^\s:{}]+:\s+)?")
 
 
 def completions(rules: GameRules, state: Any, text: str) -> list[str]:
@@ -353,7 +351,7 @@ def completions(rules: GameRules, state: Any, text: str) -> list[str]:
 
 
 def _match_end(text: str) -> int:
-    m = _TURN_PREFIX.match(text)
+    m = TYPED_TURN_RE.match(text)  # a turn line's number and player: not a decision's
     return m.end() if m else 0
 
 

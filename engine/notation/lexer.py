@@ -45,6 +45,11 @@ _PREFIX_NAME = r'[^\s:{}()"\[\]]+'
 #: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
 #: the general TURN_RE, which gives the same result on these lines.
 TURN_FAST_RE = re.compile(rf"(\d{{1,9}})\. (?:({_PREFIX_NAME}): )?")
+
+#: A turn line's number and player as people type them before a decision (``12. Ann: ``,
+#: spaces as they come): left out when a typed decision is read or completed.
+TYPED_TURN_RE = re.compile(rf"\s*\d+\.\s+(?:{_PREFIX_NAME}:\s+)?")
+
 #: A player's name as it may stand in a turn prefix.
 LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 #: A player's name that may stand bare in a decision (``id 2-07 by Alice``).

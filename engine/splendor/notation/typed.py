@@ -22,10 +22,9 @@ from __future__ import annotations
 import re
 
 from ...corrections import UNDO
+from ...notation.lexer import TYPED_TURN_RE
 from .decisions import KEYWORDS
 
-#: A turn line's number and player, kept as written.
-_TURN_RE = re.compile(r"\s*\d+\.\s+(?:[^\s:{}]+:\s+)?")
 _CARD_RE = re.compile(r"([1-3])[-.](\d{1,2})")
 _NOBLE_RE = re.compile(r"[nN]-?(\d{1,2})")
 _DECK_RE = re.compile(r"[lL]([1-3])")
@@ -36,7 +35,7 @@ _WORDS = set(KEYWORDS) | {UNDO}
 def reading(text: str) -> str | None:
     """The canonical text ``text`` stands for, when it differs from ``text`` and has one
     (the words of each decision put in canonical form); None otherwise."""
-    m = _TURN_RE.match(text)
+    m = TYPED_TURN_RE.match(text)  # kept as written
     prefix = text[: m.end()] if m else ""
     body, brace, comment = text[len(prefix) :].partition("{")
     words = [w for w in re.split(r"[\s,;]+", body) if w]
