@@ -90,7 +90,7 @@ class Reader:
             self.correct(line, col, words[1:], marks)
             return
         state = self.state
-        if any(w.startswith('"') for w in words) and not self.lost:
+        if '"' in line.text and not self.lost and any(w[0] == '"' for w in words):
             words = [self._described(line, col, words, w) for w in words]
         try:
             event = parse_decision(words, len(state.players))
