@@ -319,7 +319,7 @@ class Reader:
                 m.start(2) + 1,
                 f"{name!r} is not the player to move ({state.names[state.current]})",
             )
-        if not line.text[m.end() :].strip():  # a line cut short, or left unfinished
+        if len(line.text.rstrip()) <= m.end():  # a line cut short, or left unfinished
             after = f"the player's name ({name})" if name else "the turn number"
             self.fail(
                 "syntax",

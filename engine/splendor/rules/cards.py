@@ -125,21 +125,12 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
     pay = event.payment
     tokens = p.tokens
     owed = need(info.cost, p.bonuses)
-    missing = sum(max(0, owed[c] - tokens[c]) for c in range(5)) - tokens[GOLD]
-    if missing > 0:  # whatever is paid: said first, it is the fact that settles it
-        name = state.names[state.current]
-        due = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(owed) if n)
-        held = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(tokens) if n)
-        return violation(
-            "purchase.unaffordable",
-            f"{name} cannot afford {card}: it costs {due} after bonuses, {name} holds "
-            f"{held or 'no tokens'} ({plural(missing, 'token')} short, Gold included)",
-            "buy",
-        )
+    # Each refusal of the payment first asks whether the card is affordable at all (that
+    # fact settles it); a legal purchase never pays for the question.
     for c in range(6):
         if pay[c] > tokens[c]:
             name = state.names[state.current]
-            return violation(
+            return _unaffordable(state, card, owed) or violation(
                 "purchase.not_held",
                 f"{name} pays {pay[c]} {COLOR_NAMES[c]} but holds {tokens[c]}",
                 "buy",
@@ -148,13 +139,16 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
     for c in range(5):
         if pay[c] > owed[c]:
             name = state.names[state.current]
-            return violation(
+            return _unaffordable(state, card, owed) or violation(
                 "purchase.overpaid",
                 f"{card} costs {name} {owed[c]} {COLOR_NAMES[c]} after bonuses, not {pay[c]}",
                 "bonuses",
             )
         short += owed[c] - pay[c]
     if pay[GOLD] != short:
+        unaffordable = _unaffordable(state, card, owed)
+        if unaffordable:
+            return unaffordable
         name = state.names[state.current]
         due = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(owed) if n) or "nothing"
         if pay[GOLD] < short:
@@ -167,6 +161,24 @@ def check_purchase(state: State, event: CardPurchased) -> list[Violation]:
             "buy",
         )
     return []
+
+
+def _unaffordable(state: State, card: str, owed: list[int]) -> list[Violation]:
+    """The refusal of a purchase the player to move cannot afford, whatever the payment
+    (their tokens and Gold short of the cost after bonuses); empty when affordable."""
+    tokens = state.players[state.current].tokens
+    missing = sum(max(0, owed[c] - tokens[c]) for c in range(5)) - tokens[GOLD]
+    if missing <= 0:
+        return []
+    name = state.names[state.current]
+    due = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(owed) if n)
+    held = " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(tokens) if n)
+    return violation(
+        "purchase.unaffordable",
+        f"{name} cannot afford {card}: it costs {due} after bonuses, {name} holds "
+        f"{held or 'no tokens'} ({plural(missing, 'token')} short, Gold included)",
+        "buy",
+    )
 
 
 def apply_purchase(state: State, event: CardPurchased) -> None:
