@@ -114,6 +114,16 @@ def long_turn_number(text: str) -> str | None:
 HINT_LENGTH = 24
 
 
+def no_decision(turn: int, name: str | None) -> str:
+    """What a turn line without a decision is told (``9. Bob:``, a file cut short).
+
+    >>> no_decision(9, "Bob ")
+    "turn 9 has no decision: the line ends after the player's name (Bob)"
+    """
+    after = f"the player's name ({name.strip()})" if name else "the turn number"
+    return f"turn {turn} has no decision: the line ends after {after}"
+
+
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """`` (did you mean X?)`` for the choice closest to a mistyped ``word``, or ``""``.
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..corrections import Retraction
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, END_POINTS, NOBLES
 from .describe import changes, counts_text, due, game_result
 from .events import (
@@ -25,6 +24,7 @@ from .events import (
     TurnPassed,
 )
 from .notation.decisions import move_text
+from .rules.facts import plural
 from .state import ACTION, NOBLE, RETURN, REVEAL, SETUP, State
 
 
@@ -179,15 +179,14 @@ def state_json(state: State) -> dict[str, Any]:
 def _card_line(card_id: str) -> str:
     """``1-06: white, 0 points, cost B1 G1 R1 K1``."""
     card = CARDS[card_id]
-    points = "1 point" if card.points == 1 else f"{card.points} points"
+    points = plural(card.points, "point")
     return f"{card_id}: {COLOR_NAMES[card.color]}, {points}, cost {counts_text(card.cost)}"
 
 
 def card_words(card_id: str) -> str:
     """A card as a sentence names it: ``1-06 (white, 0 points)``."""
     card = CARDS[card_id]
-    points = "1 point" if card.points == 1 else f"{card.points} points"
-    return f"{card_id} ({COLOR_NAMES[card.color]}, {points})"
+    return f"{card_id} ({COLOR_NAMES[card.color]}, {plural(card.points, 'point')})"
 
 
 def _names(colors: list[str]) -> str:
@@ -213,8 +212,6 @@ def event_lines(before: State, event: Event, after: State) -> list[str]:
     """
     if event.type == "game_set_up":
         return [f"The table is set up; {after.names[after.first_player]} plays first."]
-    if isinstance(event, Retraction):
-        return [f"Undo: the game stands again as after step {event.back_to}."]
     actor = before.names[before.current]
     match event:
         case CardRevealed(card=card):
@@ -268,7 +265,7 @@ def text_view(state: State) -> str:
         mark = "*" if seat == state.current and state.outcome is None else " "
         reserved = " ".join(cid or f"L{lv}?" for lv, cid in p.reserved) or "-"
         lines.append(
-            f"{mark}{state.names[seat]}: {p.points} point{'' if p.points == 1 else 's'}, "
+            f"{mark}{state.names[seat]}: {plural(p.points, 'point')}, "
             f"tokens {counts_text(p.tokens)}, "
             f"bonuses {counts_text(p.bonuses)}, reserved {reserved}, "
             f"nobles {' '.join(p.nobles) or '-'}"

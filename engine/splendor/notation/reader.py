@@ -19,6 +19,7 @@ from ...notation.lexer import (
     comment_text,
     logical_lines,
     long_turn_number,
+    no_decision,
     normalize,
     unescape,
 )
@@ -229,9 +230,10 @@ class Reader:
             if key == "buy":
                 can |= {c for _, c in state.player.reserved if c}
         try:
-            cards = [c for c in find(query) if c.id in can]
+            fits = find(query)
         except CardQueryError as err:
             self.fail("unknown", line, col, str(err))
+        cards = [c for c in fits if c.id in can]
         found = sorted(c.id for c in cards)
         printed = {c.id: c.words.split(" ", 1)[1].lower() for c in cards}
         if len(set(printed.values())) == 1:
@@ -241,7 +243,7 @@ class Reader:
         if len(whole) == 1:
             return whole[0]  # all it says, where another card says that and more
         if not found:
-            elsewhere = sorted(c.id for c in find(query) if c.id in CARDS)[:3]
+            elsewhere = sorted(c.id for c in fits if c.id in CARDS)[:3]
             where = f" ({', '.join(elsewhere)} fits, but cannot be here)" if elsewhere else ""
             self.fail("unknown", line, col, f"no card that can stand here fits {query!r}{where}")
         shown = ", ".join(found[:8]) + (", ..." if len(found) > 8 else "")
@@ -320,13 +322,7 @@ class Reader:
                 f"{name!r} is not the player to move ({state.names[state.current]})",
             )
         if len(line.text.rstrip()) <= m.end():  # a line cut short, or left unfinished
-            after = f"the player's name ({name})" if name else "the turn number"
-            self.fail(
-                "syntax",
-                line,
-                len(line.text.rstrip()) + 1,
-                f"turn {number} has no decision: the line ends after {after}",
-            )
+            self.fail("syntax", line, len(line.text.rstrip()) + 1, no_decision(number, name))
         self.decisions(line, m.end())
 
 

@@ -24,6 +24,7 @@ from ...notation.lexer import (
     logical_line,
     logical_lines,
     long_turn_number,
+    no_decision,
     normalize,
     plain_turns_re,
     unescape,
@@ -81,6 +82,7 @@ __all__ = [
     "logical_line",
     "logical_lines",
     "long_turn_number",
+    "no_decision",
     "normalize",
     "unescape",
 ]

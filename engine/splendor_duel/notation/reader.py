@@ -26,6 +26,7 @@ from .lexer import (
     did_you_mean,
     logical_line,
     long_turn_number,
+    no_decision,
     normalize,
     unescape,
 )
@@ -128,7 +129,7 @@ def _line(visitor: Visitor, line: Line, current: int | None, skip: int) -> int |
         body_at = m.end()
         if not skip and not text[body_at:].strip():  # a line cut short, or left unfinished
             visitor.error(
-                "syntax", line.number, len(text.rstrip()) + 1, _no_decision(current, m.group(2))
+                "syntax", line.number, len(text.rstrip()) + 1, no_decision(current, m.group(2))
             )
             return current
     else:
@@ -149,12 +150,6 @@ def _line(visitor: Visitor, line: Line, current: int | None, skip: int) -> int |
             )
     _decisions(visitor, line, body_at, current, skip)
     return current
-
-
-def _no_decision(turn: int, name: str | None) -> str:
-    """What a turn line without a decision is told (``9. Bob:``, a file cut short)."""
-    after = f"the player's name ({name.strip()})" if name else "the turn number"
-    return f"turn {turn} has no decision: the line ends after {after}"
 
 
 def _header(line: Line, visitor: Visitor) -> None:
