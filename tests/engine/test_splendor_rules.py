@@ -196,6 +196,7 @@ def test_a_wrong_payment_says_what_is_wrong_with_it():
     for payment in ((1, 1, 0, 0, 1, 1), (1, 2, 0, 0, 1, 0), (0,) * 6):
         (v,) = game.check(state, CardPurchased(cid, payment))  # type: ignore[arg-type]
         assert v.code == "purchase.unaffordable", payment
+        assert v.rule.cite() == "Buying a development card"
         assert v.message == (
             f"Ann cannot afford {cid}: it costs W3 B1 K1 after bonuses, Ann holds "
             "W1 B1 K1 Y1 (1 token short, Gold included)"
@@ -367,3 +368,12 @@ def test_every_error_asked_for_reads_on():
     found = [(e.kind, e.line) for e in every.errors]
     assert found == [("illegal", 12), ("syntax", 13), ("illegal", 15)]  # no white left
     assert len(every.events) == 4 and every.state.turn == 4  # WBG cannot be replayed: the end
+
+
+def test_a_decision_out_of_turn_is_named_in_words():
+    """A decision not due now is named as players say it, with what is due and the rule."""
+    state = _table()
+    (v,) = game.check(state, TokensReturned((1, 0, 0, 0, 0, 0)))
+    assert v.code == "turn.out_of_order.action"
+    assert v.message.startswith("a return of tokens is not due: Ann must take gems")
+    assert v.rule.cite() == "GAME RULES: perform only one of the following four actions"

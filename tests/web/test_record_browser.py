@@ -344,6 +344,25 @@ def test_the_logging_page_at_desktop_size(browser: Any, server: Any) -> None:
     page.click("#rec-sheet button.confirm")
     page.wait_for_selector('#record.js[data-steps="2"]')
     _targets_big_enough(page)
+    # at this width too: a reserve typed without its Gold's space offers its completions,
+    # and the card turned face up is picked from a list that draws each card
+    face_up = next(
+        c["targets"][0]
+        for c in _data(page)["choices"]
+        if c["group"] == "reserve" and c["targets"][0][:1].isdigit()
+    )
+    page.click("details.rec-type summary")
+    page.fill("#rec-move", f"res {face_up}")
+    page.click("form.rec-form button[type=submit]")
+    offer = page.locator("#rec-sheet .refused button.completion").first
+    offer.wait_for()
+    page.screenshot(path=str(ARTIFACTS / "record-desktop-completions.png"))
+    _no_sideways_scroll(page)
+    offer.click()
+    page.wait_for_selector('#record.js[data-steps="3"]')
+    page.wait_for_selector("#rec-sheet .picklist button .pic .card")
+    page.screenshot(path=str(ARTIFACTS / "record-desktop-reveal.png"))
+    _no_sideways_scroll(page)
     assert page.errors == []
 
 

@@ -197,6 +197,12 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     )
     assert struck and all("line-through" in d for d in struck), struck
     assert f"as after step {steps}" in page.inner_text(".step-change")
+    page.screenshot(path=str(ARTIFACTS / "splendor-replay-undo-phone.png"))
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(f"{server.url}/games/{gid}/step/{steps + 1}")  # a step taken back
+    assert f"Taken back by the undo of step {steps + 3}." in page.inner_text(".step-change")
+    page.screenshot(path=str(ARTIFACTS / "splendor-replay-undone-laptop.png"))
+    _no_sideways_scroll(page)
     assert page.errors == []
 
     with EventStore.open(server.database) as store:
