@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.splendor_duel import game, simulate  # noqa: E402
+from engine.splendor_duel import GAME, game, simulate  # noqa: E402
 from engine.splendor_duel.state import ACTION, State  # noqa: E402
 
 
@@ -69,7 +69,7 @@ def main() -> None:
 
     def fold_checked() -> int:
         for events in games:
-            game.replay(events)
+            GAME.replay(events)
         return n_games
 
     def fold_unchecked() -> int:
@@ -84,7 +84,7 @@ def main() -> None:
     # the folds so every call sees a realistic position.
     positions: list[State] = []
     for events in games[:50]:
-        for i, state in enumerate(game.states(events)):
+        for i, state in enumerate(GAME.states(events)):
             if state.awaiting == ACTION and i % 2 == 0:
                 positions.append(state)
     calls_per_repeat = max(20_000, len(positions))
@@ -133,7 +133,7 @@ def main() -> None:
 def _classic(repeats: int, n_games: int) -> None:
     """The figures of classic Splendor (floors: 600 two-player playouts/s, 3,000 checked
     folds/s, 100,000 legal-move calls/s)."""
-    from engine.splendor import game as classic
+    from engine.splendor import GAME as classic
     from engine.splendor import simulate as classic_sim
     from engine.splendor.state import ACTION as CLASSIC_ACTION
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.splendor_duel import game, notation, simulate  # noqa: E402
+from engine.splendor_duel import GAME, notation, simulate  # noqa: E402
 from engine.splendor_duel.position import parse_position, position_string  # noqa: E402
 
 HEADERS = {"players": ["Alice", "Bob"], "date": "2024-01-01"}
@@ -62,7 +62,7 @@ def main() -> None:
     replay_sets = [notation.parse_game(t).events for t in sets[1][0]]
     start = time.perf_counter()
     for events in replay_sets:
-        game.replay(events)
+        GAME.replay(events)
     replay_rate = len(replay_sets) / (time.perf_counter() - start)
 
     start = time.perf_counter()
@@ -70,7 +70,7 @@ def main() -> None:
         notation.write_game(HEADERS, events)
     write_rate = 50 / (time.perf_counter() - start)
 
-    states = [s for events in replay_sets[:20] for s in game.states(events)]
+    states = [s for events in replay_sets[:20] for s in GAME.states(events)]
     start = time.perf_counter()
     for s in states:
         parse_position(position_string(s))

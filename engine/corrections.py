@@ -13,8 +13,6 @@ hands the ``retraction`` type to :func:`retraction_from_dict`.
 >>> events.append(Retraction(4))          # back to how the game stood after step 4
 >>> effective_steps(events)
 [1, 2, 3, 4]
->>> rules.position(fold(rules, events).state) == rules.position(fold(rules, events[:4]).state)
-True
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import EngineError, EventFormatError, IllegalMoveError, Rule, Violation
+from .errors import EngineError, EventFormatError, Rule, Violation
 
 #: The payload type of a correction, the same in every game.
 RETRACTION = "retraction"
@@ -168,56 +166,6 @@ def retraction_at(rules: Any, events: Sequence[Any], back_to: int | None) -> Ret
     if problems:
         raise CorrectionRefused(problems)
     return retraction
-
-
-@dataclass
-class Folded:
-    """The state after folding a game's standing events, and what the fold met."""
-
-    state: Any
-    standing: list[int]
-    flagged: dict[int, list[Violation]]
-
-
-def fold(
-    rules: Any,
-    events: Sequence[Any],
-    names: Sequence[str] | None = None,
-    played_illegally: Sequence[bool] | None = None,
-) -> Folded:
-    """Fold ``events`` with full checks, skipping what is retracted.  Steps marked in
-    ``played_illegally`` are forced (their violations kept in ``flagged``); any other
-    illegal event raises IllegalMoveError with its step."""
-    standing = effective_steps(events)
-    state = rules.new_state(names)
-    flagged: dict[int, list[Violation]] = {}
-    marks = played_illegally or ()
-    for step in standing:
-        event = events[step - 1]
-        if step - 1 < len(marks) and marks[step - 1]:
-            flagged[step] = rules.force(state, event)
-            continue
-        try:
-            rules.play(state, event)
-        except IllegalMoveError as err:
-            raise IllegalMoveError(err.violations, step) from None
-    return Folded(state, standing, flagged)
-
-
-def refold_for_writing(
-    rules: Any,
-    events: Sequence[Any],
-    metas: Sequence[Mapping[str, Any] | None],
-    names: Sequence[str],
-) -> Any:
-    """The state a writer goes on from after the correction that ends ``events``: the
-    standing steps folded again (those whose meta says played illegally forced);
-    ValueError naming the step when they no longer fold."""
-    marks = [bool(m and m.get("played_illegally")) for m in metas]
-    try:
-        return fold(rules, events, names, marks).state
-    except EngineError as err:
-        raise ValueError(f"event {len(events)} (retraction) cannot be written: {err}") from None
 
 
 def step_ranges(steps: Sequence[int]) -> str:

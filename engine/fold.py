@@ -1,56 +1,271 @@
-"""Folding events for any game: replay with checks, every intermediate state, and forcing
-an event that stood at the table although the rules refuse it.  A game package hands in
-its empty table, its ``check`` and its table of appliers (event type -> effect)."""
+"""The one fold: a game's events applied in order, for every game and every caller.
+
+Import, append, the state at a step, verify, the replay's move list, the live stream and
+the logging page all fold through :class:`Fold`.  It owns what every game's events share:
+
+* each event is checked and applied once (``rules.play``); an event the table played
+  although the rules refuse it (its meta says ``played_illegally``) is forced
+  (``rules.force``) and its violations kept in :attr:`Fold.flagged`;
+* a correction (:class:`engine.corrections.Retraction`) makes the game stand again as after
+  an earlier step: the steps in between stay in the record, retracted;
+* snapshots: a copy of the state every ``every`` steps, so the state at any step is the
+  nearest snapshot plus a few events (``every=None``: none kept, for a fold that only
+  goes forward, as an import's).
+
+A fold may start from a snapshot (:meth:`Fold.resume`), the state after some step that a
+cache kept; the events before it are then read only if a correction needs them.
+
+>>> import random
+>>> from engine.games import get_game
+>>> from engine.corrections import Retraction
+>>> rules = get_game("splendor-duel")
+>>> events = rules.random_game(random.Random(1))[:6]
+>>> fold = Fold(rules).extend(events + [Retraction(4)])
+>>> fold.step, fold.standing
+(7, [1, 2, 3, 4])
+>>> rules.position(fold.head) == rules.position(fold.state_at(4))
+True
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import islice
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .errors import IllegalMoveError, Violation
+from .corrections import CorrectionRefused, Retraction, check_retraction
+from .errors import EngineError, IllegalMoveError, Violation
 
-Check = Callable[[Any, Any], list[Violation]]
-Appliers = Mapping[str, Callable[[Any, Any], None]]
+#: A snapshot of the state is kept every this many steps (the replay's and the store's).
+SNAPSHOT_EVERY = 8
+
+#: The events of steps 1..k with their played-illegally marks, read when a fold that
+#: started from a snapshot at step k needs them (a correction going back before k).
+Earlier = Callable[[], tuple[Sequence[Any], Sequence[bool]]]
 
 
-def replay(
-    state: Any, events: Iterable[Any], check: Check, appliers: Appliers, upto: int | None = None
+class Fold:
+    """A game's events folded in order; the state at any step on demand.
+
+    ``rules`` is the game (:class:`engine.protocol.GameRules`: ``new_state``, ``play``,
+    ``force``); ``names`` the seat names of the new table.  :meth:`push` folds one event,
+    :attr:`head` is the state after the last (the fold's own: copy it to keep it),
+    :meth:`state_at` a fresh copy of the state after any step.
+    """
+
+    __slots__ = (
+        "rules",
+        "events",
+        "marks",
+        "flagged",
+        "_standing",
+        "_head",
+        "_first",
+        "_snapshots",
+        "_every",
+        "_earlier",
+    )
+
+    def __init__(
+        self,
+        rules: Any,
+        names: Sequence[str] | None = None,
+        *,
+        every: int | None = SNAPSHOT_EVERY,
+        state: Any = None,
+        step: int = 0,
+        earlier: Earlier | None = None,
+    ) -> None:
+        self.rules = rules
+        head = rules.new_state(names) if state is None else state
+        #: The events folded by this fold (steps ``first + 1`` ...), with their marks.
+        self.events: list[Any] = []
+        self.marks: list[bool] = []
+        #: The violations of each step forced though illegal, by step.
+        self.flagged: dict[int, list[Violation]] = {}
+        self._first = step
+        #: The standing steps, or None while the steps before ``first`` are unknown.
+        self._standing: list[int] | None = list(range(1, step + 1)) if step == 0 else None
+        self._head = head
+        self._snapshots: dict[int, Any] = {step: head.copy()}
+        self._every = every
+        self._earlier = earlier
+
+    @classmethod
+    def resume(
+        cls,
+        rules: Any,
+        state: Any,
+        step: int,
+        earlier: Earlier | None = None,
+        *,
+        every: int | None = SNAPSHOT_EVERY,
+    ) -> Fold:
+        """A fold that goes on from ``state``, the state after ``step`` events (a snapshot
+        a cache kept; the fold takes it over).  ``earlier`` reads the events before it,
+        which only a correction going back before ``step`` needs."""
+        return cls(rules, every=every, state=state, step=step, earlier=earlier)
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def step(self) -> int:
+        """The number of events folded (the step :attr:`head` stands at)."""
+        return self._first + len(self.events)
+
+    @property
+    def head(self) -> Any:
+        """The state after the last event: the fold's own, changed by the next push."""
+        return self._head
+
+    @property
+    def standing(self) -> list[int]:
+        """The steps that stand: neither retracted nor a correction."""
+        if self._standing is None:
+            self._load_earlier()
+        assert self._standing is not None
+        return self._standing
+
+    def event(self, step: int) -> Any:
+        """The event of ``step`` (1-based) as folded by this fold."""
+        if step <= self._first:
+            self._load_earlier()
+        return self.events[step - self._first - 1]
+
+    def state_at(self, step: int) -> Any:
+        """A fresh copy of the state after ``step`` events (0: the table before any)."""
+        if not 0 <= step <= self.step:
+            raise IndexError(step)
+        if step == self.step:
+            return self._head.copy()
+        if step < self._first:
+            self._load_earlier()
+        base = max(s for s in self._snapshots if s <= step)
+        state = self._snapshots[base].copy()
+        for i in range(base - self._first, step - self._first):
+            event = self.events[i]
+            if type(event) is Retraction:
+                state = self.state_at(event.back_to)
+            else:
+                self.rules.force(state, event)
+        return state
+
+    # --- folding ---------------------------------------------------------------------
+
+    def push(self, event: Any, forced: bool = False) -> list[Violation]:
+        """Fold one more event: checked and applied, or, ``forced``, applied as played
+        though illegal (its violations returned and kept in :attr:`flagged`).
+        IllegalMoveError (its ``step`` set) when it is refused or cannot be applied even
+        as played; CorrectionRefused when a correction cannot stand here.  Nothing is
+        folded then."""
+        step = self.step + 1
+        violations: list[Violation] = []
+        if type(event) is Retraction:
+            problems = check_retraction(self.standing, step, event)
+            if problems:
+                raise CorrectionRefused(problems)
+            head = self.state_at(event.back_to)
+            standing = self.standing
+            while standing and standing[-1] > event.back_to:
+                standing.pop()
+            self._head = head
+            forced = False
+        else:
+            try:
+                if forced:
+                    violations = self.rules.force(self._head, event)
+                else:
+                    self.rules.play(self._head, event)
+            except IllegalMoveError as err:
+                raise IllegalMoveError(err.violations, step) from None
+            if violations:
+                self.flagged[step] = violations
+            if self._standing is not None:
+                self._standing.append(step)
+        self.events.append(event)
+        self.marks.append(forced)
+        every = self._every
+        if every and step % every == 0:
+            self._snapshots[step] = self._head.copy()
+        return violations
+
+    def extend(self, events: Iterable[Any], marks: Sequence[bool] | None = None) -> Fold:
+        """Fold ``events`` in order (those marked in ``marks`` forced); returns self."""
+        push = self.push
+        if not marks:
+            for event in events:
+                push(event)
+            return self
+        for i, event in enumerate(events):
+            push(event, i < len(marks) and marks[i])
+        return self
+
+    def _load_earlier(self) -> None:
+        """Fold the steps before this fold's start from the first, so that every step is
+        known (a correction that goes back before the start needs them)."""
+        if self._first == 0:
+            return
+        if self._earlier is None:
+            raise ValueError(
+                f"the events before step {self._first + 1} are needed and were not given"
+            )
+        events, marks = self._earlier()
+        full = Fold(self.rules, self._head.names, every=self._every)
+        full.extend(events, marks)
+        if full.step != self._first:
+            raise ValueError(f"{full.step} earlier events given for a fold from step {self._first}")
+        later, later_marks, head = self.events, self.marks, self._head
+        self.events = full.events + later
+        self.marks = full.marks + later_marks
+        self.flagged = {**full.flagged, **self.flagged}
+        standing = full.standing
+        self._snapshots = {**full._snapshots, **self._snapshots}
+        self._first = 0
+        # replay the standing of the later steps (their states are already known)
+        for offset, event in enumerate(later, start=len(full.events) + 1):
+            if type(event) is Retraction:
+                while standing and standing[-1] > event.back_to:
+                    standing.pop()
+            else:
+                standing.append(offset)
+        self._standing = standing
+        self._head = head
+        self._earlier = None
+
+
+def fold(
+    rules: Any,
+    events: Iterable[Any],
+    names: Sequence[str] | None = None,
+    marks: Sequence[bool] | None = None,
+    *,
+    every: int | None = None,
+) -> Fold:
+    """``events`` folded from the new table (those marked in ``marks`` forced): the
+    fold, whose :attr:`Fold.head` is the state after them."""
+    return Fold(rules, names, every=every).extend(events, marks)
+
+
+def refold_for_writing(
+    rules: Any,
+    events: Sequence[Any],
+    metas: Sequence[Mapping[str, Any] | None],
+    names: Sequence[str],
 ) -> Any:
-    """Fold ``events`` (all, or the first ``upto``) onto ``state``, checking each;
-    IllegalMoveError carries the 1-based number of the refused event in ``step``."""
-    if upto is not None:
-        events = islice(events, max(upto, 0))
-    for n, event in enumerate(events, start=1):
-        violations = check(state, event)
-        if violations:
-            raise IllegalMoveError(violations, step=n)
-        try:
-            appliers[event.type](state, event)
-        except IllegalMoveError as err:  # a template (see legal_moves) cannot be folded
-            raise IllegalMoveError(err.violations, step=n) from None
-    return state
-
-
-def states(state: Any, events: Iterable[Any], check: Check, appliers: Appliers) -> Iterator[Any]:
-    """``state``, then the state after each event (independent copies), checking each."""
-    yield state.copy()
-    for n, event in enumerate(events, start=1):
-        violations = check(state, event)
-        if violations:
-            raise IllegalMoveError(violations, step=n)
-        try:
-            appliers[event.type](state, event)
-        except IllegalMoveError as err:
-            raise IllegalMoveError(err.violations, step=n) from None
-        yield state.copy()
+    """The state a writer goes on from after the correction that ends ``events``: the
+    standing steps folded again (those whose meta says played illegally forced);
+    ValueError naming the step when they no longer fold."""
+    marks = [bool(m and m.get("played_illegally")) for m in metas]
+    try:
+        return fold(rules, events, names, marks).head
+    except EngineError as err:
+        raise ValueError(f"event {len(events)} (retraction) cannot be written: {err}") from None
 
 
 def force(
     state: Any,
     event: Any,
-    check: Check,
-    appliers: Appliers,
+    check: Callable[[Any, Any], list[Violation]],
+    apply: Callable[[Any, Any], None],
     due: Iterable[str],
     consistent: Callable[[Any], bool],
 ) -> list[Violation]:
@@ -60,13 +275,13 @@ def force(
     places); otherwise IllegalMoveError is raised with its violations."""
     violations = check(state, event)
     if not violations:
-        appliers[event.type](state, event)
+        apply(state, event)
         return []
     if state.outcome is not None or event.type not in due:
         raise IllegalMoveError(violations)
     trial = state.copy()
     try:
-        appliers[event.type](trial, event)
+        apply(trial, event)
     except (IndexError, KeyError, ValueError, AssertionError, TypeError):
         raise IllegalMoveError(violations) from None
     if not consistent(trial):

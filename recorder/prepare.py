@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine import corrections
 from engine.corrections import Retraction
 from engine.errors import EngineError, EventFormatError, IllegalMoveError, Violation
+from engine.fold import fold
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
@@ -296,7 +296,7 @@ def _fold_with_corrections(
     history: Callable[[], Sequence[tuple[Any, bool]]] | None,
 ) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
     """:func:`fold_new` of a batch holding a correction: after each one, the state is
-    the game's standing events folded anew (:func:`engine.corrections.fold`)."""
+    the game's standing events folded anew (:func:`engine.fold.fold`)."""
     before = list(history()) if history is not None and first_number > 1 else []
     events = [e for e, _ in before]
     marks = [m for _, m in before]
@@ -313,7 +313,7 @@ def _fold_with_corrections(
             continue
         marks[-1] = False
         try:
-            state = corrections.fold(rules, events, names, marks).state
+            state = fold(rules, events, names, marks).head
         except EngineError as err:
             raise cls(number, str(err)) from None
         row = canonical(kind, rules, event)

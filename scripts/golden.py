@@ -24,7 +24,7 @@ GAMES = 300
 
 def game_hash(seed: int) -> str:
     """Hash of the seeded game's events and of the position after each of them."""
-    from engine.splendor_duel import game, simulate
+    from engine.splendor_duel import GAME, simulate
     from engine.splendor_duel.events import event_to_dict
     from engine.splendor_duel.position import position_string
 
@@ -32,7 +32,7 @@ def game_hash(seed: int) -> str:
     h = hashlib.sha256()
     for event in events:
         h.update(json.dumps(event_to_dict(event), sort_keys=True).encode())
-    for state in game.states(events):
+    for state in GAME.states(events):
         h.update(position_string(state).encode())
     return h.hexdigest()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.splendor_duel import game
+from engine.splendor_duel import GAME, game
 from engine.splendor_duel.catalogue import CARDS
 from engine.splendor_duel.events import BoardReplenished, CardPurchased, CardReserved
 from engine.splendor_duel.notation import ParsedGame, parse_game, write_game
@@ -88,7 +88,7 @@ def _features(parsed: ParsedGame) -> set[str]:
             found.add("disputed")
         if meta and meta.get("played_illegally"):
             found.add("played illegally")
-        game.force(state, event)
+        GAME.force(state, event)
     found.add(f"victory:{state.outcome.condition}")
     return found
 
@@ -167,7 +167,7 @@ def test_each_log_is_refused_or_accepted_as_expected(name):
         assert str(err).startswith(f"{name}:{err.line}:{err.column}: ")
         return
     assert parsed.errors == [], [str(e) for e in parsed.errors]
-    states = list(game.states(parsed.events)) if "after_event" in expect or "last" in expect else []
+    states = list(GAME.states(parsed.events)) if "after_event" in expect or "last" in expect else []
     for key, value in (expect.get("final") or {}).items():
         assert _facts_of(parsed.state)[key] == value, key
     for number, facts in (expect.get("after_event") or {}).items():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.protocol import ParsedGame
-from engine.splendor import game
+from engine.splendor import GAME
 from engine.splendor.events import CardReserved
 from engine.splendor.notation import parse_game, write_game
 from engine.splendor.state import State
@@ -74,7 +74,7 @@ def test_the_sample_games_together_show_the_rules_in_play():
                 found.add("noble")
             if event.type == "tokens_taken" and len(event.colors) == 2:
                 found.add("two of a colour")
-            game.play(state, event)
+            GAME.play(state, event)
         found.add(f"victory:{state.outcome.condition}")
     wanted = {
         "blind reserve",

@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..contract import Game
 from ..errors import IllegalMoveError, Violation
 from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
@@ -36,12 +37,7 @@ def _move_text() -> Callable[[_events.Event], str]:
     return move_text
 
 
-#: What the table observes rather than decides: the card turned face up to refill the
-#: display, a blind reserve shown (rulebook, "The development cards").
-_OBSERVATIONS = frozenset({"card_revealed", "card_identified"})
-
-
-class Splendor:
+class Splendor(Game):
     """The :class:`engine.protocol.GameRules` implementation for classic Splendor."""
 
     kind = "splendor"
@@ -49,6 +45,9 @@ class Splendor:
     payload_version = _events.PAYLOAD_VERSION
     seats = SEATS
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
+    #: What the table observes rather than decides: the card turned face up to refill the
+    #: display, a blind reserve shown (rulebook, "The development cards").
+    observation_types = frozenset({"card_revealed", "card_identified"})
 
     #: The setup as the table lays it out (rulebook, "Game setup"): the nobles (one more
     #: than the players), then four face-up cards of each level, level 3 first.
@@ -83,16 +82,12 @@ class Splendor:
         return _events.upcast(payload, version)
 
     check = staticmethod(_game.check)
-    play = staticmethod(_game.play)
-
-    def force(self, state: State, event: _events.Event) -> list[Violation]:
-        return _game.force(state, event)
+    apply = staticmethod(_game.apply)
+    due = staticmethod(_game.due)
+    consistent = staticmethod(_game.consistent)
 
     def legal_moves(self, state: State) -> list[_events.Event]:
         return _game.legal_moves(state)
-
-    def is_observation(self, event: Any) -> bool:
-        return event.type in _OBSERVATIONS
 
     def acting_seat(self, state: State, event: _events.Event) -> int | None:
         if isinstance(event, _events.CardIdentified):
@@ -168,16 +163,6 @@ class Splendor:
         from .position import parse_position
 
         return parse_position(text)
-
-    def validate_payloads(
-        self,
-        payloads: Sequence[Mapping[str, Any]],
-        meta: Sequence[Mapping[str, Any] | None],
-        names: Sequence[str],
-    ) -> Any:
-        from .notation import validate_payloads
-
-        return validate_payloads(payloads, meta, self.seats.names(names))
 
     def result_problem(
         self, headers: Mapping[str, Any], state: State

@@ -1,11 +1,13 @@
-"""The rules of classic Splendor: check an event, apply it, fold a game, list legal moves.
+"""The rules of classic Splendor: check an event, apply it, list legal moves.
 
 * :func:`check` returns the violations of an event in a state (empty when legal);
-* :func:`play` checks an event and applies it in place (the fold's step);
-* :func:`apply` does the same on a copy and returns the new state;
-* :func:`replay` folds a list of events from the start, checking each;
-* :func:`force` applies an event played at the table although the rules refuse it;
+* :func:`apply` is the effect of a checked event on the state, in place;
+* :func:`due` and :func:`consistent` say what may be forced as played, and when the
+  table it leaves holds together;
 * :func:`legal_moves` lists every legal next decision.
+
+Playing, forcing and folding are the same in every game: :class:`engine.contract.Game`
+does them.
 
 A turn (rulebook, "GAME RULES"): one action (take tokens, reserve, buy), the display
 refilled at once, tokens returned down to 10, a noble's visit; each family of decisions
@@ -15,12 +17,13 @@ an event to them by what the state awaits and the event's type.
 >>> from engine.splendor.catalogue import CARDS_BY_LEVEL
 >>> from engine.splendor.events import GameSetUp, TokensTaken
 >>> display = tuple(ids[:4] for ids in CARDS_BY_LEVEL)
->>> state = replay([GameSetUp(0, display, ("N-01", "N-02", "N-03"))], names=["Ann", "Bob"])
+>>> from engine.splendor import GAME
+>>> state = GAME.replay([GameSetUp(0, display, ("N-01", "N-02", "N-03"))], ["Ann", "Bob"])
 >>> for v in check(state, TokensTaken((0, 0))):
 ...     print(v.code, "-", v)
 >>> state.bank[0]
 4
->>> play(state, TokensTaken((0, 0)))
+>>> GAME.play(state, TokensTaken((0, 0)))
 >>> for v in check(state, TokensTaken((0, 0))):
 ...     print(v.code, "-", v)
 take.two_from_fewer_than_four - 2 white taken from a pile of 2; two of one colour need at \
@@ -29,11 +32,10 @@ least 4 there (GAME RULES: Take 2 gem tokens of the same color)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import fold as _fold
-from ..errors import IllegalMoveError, Violation
+from ..errors import Violation
 from .catalogue import CARDS, token_counts
 from .events import Event
 from .rules import cards, start, tokens, turn
@@ -46,22 +48,12 @@ __all__ = [
     "CHECKERS",
     "action_possible",
     "apply",
-    "apply_unchecked",
     "check",
     "consistent",
-    "force",
+    "due",
     "legal_moves",
-    "new_game",
     "payments",
-    "play",
-    "replay",
-    "states",
 ]
-
-
-def new_game(names: Sequence[str] | None = None) -> State:
-    """The empty table, waiting for the ``game_set_up`` event."""
-    return State(names)
 
 
 _Checker = Callable[[State, Any], list[Violation]]
@@ -111,39 +103,8 @@ def check(state: State, event: Event) -> list[Violation]:
     return checker(state, event)
 
 
-def play(state: State, event: Event) -> None:
-    """Check ``event`` and apply it to ``state`` in place; IllegalMoveError if refused."""
-    violations = check(state, event)
-    if violations:
-        raise IllegalMoveError(violations)
-    APPLIERS[event.type](state, event)
-
-
-def apply(state: State, event: Event) -> State:
-    """The state after ``event``; ``state`` itself is left unchanged."""
-    new = state.copy()
-    play(new, event)
-    return new
-
-
-def replay(
-    events: Iterable[Event], upto: int | None = None, names: Sequence[str] | None = None
-) -> State:
-    """Fold ``events`` (all, or the first ``upto``) from the empty table, checking each.
-
-    IllegalMoveError carries the 1-based number of the refused event in ``step``;
-    ``names`` are the players' names used in violation messages.
-    """
-    return _fold.replay(State(names), events, check, APPLIERS, upto)  # type: ignore[no-any-return]
-
-
-def states(events: Iterable[Event], names: Sequence[str] | None = None) -> Iterator[State]:
-    """The state before the first event, then after each event (independent copies)."""
-    return _fold.states(State(names), events, check, APPLIERS)
-
-
-def apply_unchecked(state: State, event: Event) -> None:
-    """Apply an event already known to be legal (for example, one from legal_moves)."""
+def apply(state: State, event: Event) -> None:
+    """The effect of an event already checked (or forced as played), in place."""
     APPLIERS[event.type](state, event)
 
 
@@ -175,14 +136,7 @@ def consistent(state: State) -> bool:
     return state.card_locations() == len(CARDS)
 
 
-CONSISTENT = consistent
-
-
-def force(state: State, event: Event) -> list[Violation]:
-    """Apply an event that stood at the table although the rules refuse it; returns its
-    violations (empty if the event was legal after all).  The event must be of a kind due
-    at this point and must leave the table consistent (nobody pays tokens they do not
-    hold, no card in two places); otherwise it cannot be replayed even as played, and
-    IllegalMoveError is raised with its violations.  So an observation the table cannot
-    hold is never forced: it is a logging error, not a move played against the rules."""
-    return _fold.force(state, event, check, APPLIERS, CHECKERS.get(state.awaiting, {}), CONSISTENT)
+def due(state: State) -> Iterable[str]:
+    """The event types that may happen now (what :func:`check` dispatches on): only an
+    event of these can be forced as played."""
+    return CHECKERS.get(state.awaiting, {}).keys()

@@ -7,8 +7,8 @@ the nobles on the table, then one field per player: tokens, bought cards, reserv
 (``L2?`` for a blind reserve not shown), nobles.
 
 >>> import random
->>> from engine.splendor import simulate, game
->>> state = game.replay(simulate.random_game(random.Random(1))[:9])
+>>> from engine.splendor import GAME, simulate
+>>> state = GAME.replay(simulate.random_game(random.Random(1))[:9])
 >>> parse_position(position_string(state)).__class__.__name__
 'State'
 >>> position_string(parse_position(position_string(state))) == position_string(state)

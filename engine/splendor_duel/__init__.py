@@ -1,9 +1,9 @@
 """Splendor Duel (2 players): catalogue, state, events, rules, legal moves.
 
 >>> import random
->>> from engine.splendor_duel import simulate, game
+>>> from engine.splendor_duel import GAME, simulate
 >>> events = simulate.random_game(random.Random(7))
->>> state = game.replay(events)
+>>> state = GAME.replay(events)
 >>> state.outcome is not None
 True
 """
@@ -15,16 +15,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..contract import Game
 from ..errors import IllegalMoveError, Violation
 from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
 from .state import SEATS, SETUP, State
-
-#: What the table observes rather than decides: the card turned into the pyramid, a blind
-#: reserve shown (rulebook p.6: the pyramid is refilled; a reserved card stays hidden).
-_OBSERVATIONS = frozenset({"card_revealed", "card_identified"})
 
 #: Event types made by a seat named in the event itself, not by the player to move.
 _ACTOR_IN_EVENT = ("card_identified", "player_resigned")
@@ -41,7 +38,7 @@ def _move_text() -> Callable[[State, _events.Event, Sequence[str] | None], str]:
     return move_text
 
 
-class SplendorDuel:
+class SplendorDuel(Game):
     """The :class:`engine.protocol.GameRules` implementation for Splendor Duel."""
 
     kind = "splendor-duel"
@@ -49,6 +46,9 @@ class SplendorDuel:
     payload_version = _events.PAYLOAD_VERSION
     seats = SEATS
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
+    #: What the table observes rather than decides: the card turned into the pyramid, a blind
+    #: reserve shown (rulebook p.6: the pyramid is refilled; a reserved card stays hidden).
+    observation_types = frozenset({"card_revealed", "card_identified"})
 
     #: The setup as the table lays it out (rulebook p.2): the board, then the pyramid.
     setup_lines: Sequence[SetupLine] = (
@@ -84,8 +84,8 @@ class SplendorDuel:
     def new_state(self, names: Sequence[str] | None = None) -> State:
         return State(self.seats.names(names, 2))
 
-    # The hot calls (an import parses and plays ~150 events a game) are the engine's own
-    # functions, not wrappers: a wrapper's extra call cost about a tenth of the checking.
+    # The rules' hot calls are the rule modules' own functions, bound here without a
+    # wrapper: the fold calls them for every event of every game.
     event_from_dict = staticmethod(_events.event_from_dict)
     event_to_dict = staticmethod(_events.event_to_dict)
 
@@ -93,16 +93,12 @@ class SplendorDuel:
         return _events.upcast(payload, version)
 
     check = staticmethod(_game.check)
-    play = staticmethod(_game.play)
-
-    def force(self, state: State, event: _events.Event) -> list[Violation]:
-        return _game.force(state, event)
+    apply = staticmethod(_game.apply)
+    due = staticmethod(_game.due)
+    consistent = staticmethod(_game.consistent)
 
     def legal_moves(self, state: State) -> list[_events.Event]:
         return _game.legal_moves(state)
-
-    def is_observation(self, event: Any) -> bool:
-        return event.type in _OBSERVATIONS
 
     def acting_seat(self, state: State, event: _events.Event) -> int | None:
         if event.type in _ACTOR_IN_EVENT:
@@ -178,16 +174,6 @@ class SplendorDuel:
         state = parse_position(text)
         state.names = self.new_state().names  # a position names no one: the default seats
         return state
-
-    def validate_payloads(
-        self,
-        payloads: Sequence[Mapping[str, Any]],
-        meta: Sequence[Mapping[str, Any] | None],
-        names: Sequence[str],
-    ) -> Any:
-        from .notation import validate_payloads
-
-        return validate_payloads(payloads, meta, self.seats.names(names, 2))
 
     def result_problem(
         self, headers: Mapping[str, Any], state: State

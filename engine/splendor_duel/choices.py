@@ -18,8 +18,8 @@ put on the pieces (``data-target``):
 * ``priv``: a Privilege spent.
 
 >>> import random
->>> from engine.splendor_duel import game, simulate
->>> state = game.replay(simulate.random_game(random.Random(5))[:1], names=("Ann", "Bob"))
+>>> from engine.splendor_duel import GAME, simulate
+>>> state = GAME.replay(simulate.random_game(random.Random(5))[:1], ("Ann", "Bob"))
 >>> first = choices(state)[0]
 >>> first.text, first.targets, first.group
 ('take a1 =R', ('a1',), 'take')

@@ -1,9 +1,9 @@
-"""The rules of Splendor Duel: check an event, apply it, fold a game, list legal moves.
+"""The rules of Splendor Duel: check an event, apply it, list legal moves.
 
 * :func:`check` returns the violations of an event in a state (empty when legal);
-* :func:`play` checks an event and applies it to the state in place (the fold's step);
-* :func:`apply` does the same on a copy and returns the new state;
-* :func:`replay` folds a list of events from the start, checking each;
+* :func:`apply` is the effect of a checked event on the state, in place;
+* :func:`due` and :func:`consistent` say what may be forced as played, and when the
+  table it leaves holds together;
 * :func:`legal_moves` lists every legal next decision (observations such as the tokens
   drawn from the bag or a revealed card are not enumerated: a replenish and a blind
   reserve come back as templates whose drawn tokens or card are unknown).
@@ -13,7 +13,8 @@ one mandatory action (take tokens, reserve with a Gold, or purchase), the abilit
 Royal cards it triggers, a discard down to 10 tokens, the victory check and, by the
 publisher's ruling, the refill of the pyramid slot emptied during the turn.  Each family
 of decisions has its checks and effects in one module of :mod:`.rules`; this module
-dispatches an event to them by what the state awaits and the event's type.
+dispatches an event to them by what the state awaits and the event's type.  Playing,
+forcing and folding are the same in every game: :class:`engine.contract.Game` does them.
 
 A table set up with the tokens in colour order along the spiral (the 3 Gold last, on
 e3, e4 and e5):
@@ -22,24 +23,24 @@ e3, e4 and e5):
 >>> from engine.splendor_duel.events import GameSetUp, event_from_dict
 >>> board = tuple(c for c, n in enumerate(TOKEN_COUNTS) for _ in range(n))
 >>> pyramid = tuple(ids[:n] for ids, n in zip(CARDS_BY_LEVEL, PYRAMID_SIZES))
->>> state = replay([GameSetUp(0, board, pyramid)])
+>>> from engine.splendor_duel import GAME
+>>> state = GAME.replay([GameSetUp(0, board, pyramid)])
 >>> for v in check(state, event_from_dict({"type": "tokens_taken", "spaces": ["d3", "e3"]})):
 ...     print(v.code, "-", v)
 take.gold - e3 holds a Gold token; Gold is only taken by reserving a card (p.5, Take up to 3 tokens)
 >>> len(legal_moves(state))   # 121 takes; 3 Gold x (12 pyramid cards + 3 decks) reserves
 166
->>> play(state, event_from_dict({"type": "tokens_taken", "spaces": ["b3", "c3", "d3"]}))
+>>> GAME.play(state, event_from_dict({"type": "tokens_taken", "spaces": ["b3", "c3", "d3"]}))
 >>> state.players[0].tokens[:2], state.current   # 2 white, 1 blue; player 1's turn
 ([2, 1], 1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import fold as _fold
-from ..errors import IllegalMoveError, Violation
+from ..errors import Violation
 from .catalogue import CARDS, COLOR_LETTERS, PRIVILEGES, TOKEN_COUNTS
 from .events import Event
 from .rules import abilities, cards, start, take, turn
@@ -65,23 +66,14 @@ __all__ = [
     "APPLIERS",
     "CHECKERS",
     "apply",
-    "apply_unchecked",
     "check",
+    "consistent",
     "describe_state",
-    "force",
+    "due",
     "legal_moves",
     "mandatory_action_possible",
-    "new_game",
     "payments",
-    "play",
-    "replay",
-    "states",
 ]
-
-
-def new_game(names: Sequence[str] | None = None) -> State:
-    """The empty table, waiting for the ``game_set_up`` event."""
-    return State(names)
 
 
 # --- dispatch --------------------------------------------------------------------------
@@ -167,39 +159,8 @@ def _refusal(state: State, event: Event) -> list[Violation]:
 # --- play, apply, replay ---------------------------------------------------------------
 
 
-def play(state: State, event: Event) -> None:
-    """Check ``event`` and apply it to ``state`` in place; IllegalMoveError if refused."""
-    violations = check(state, event)
-    if violations:
-        raise IllegalMoveError(violations)
-    APPLIERS[event.type](state, event)
-
-
-def apply(state: State, event: Event) -> State:
-    """The state after ``event``; ``state`` itself is left unchanged."""
-    new = state.copy()
-    play(new, event)
-    return new
-
-
-def replay(
-    events: Iterable[Event], upto: int | None = None, names: Sequence[str] | None = None
-) -> State:
-    """Fold ``events`` (all, or the first ``upto``) from the empty table, checking each.
-
-    IllegalMoveError carries the 1-based number of the refused event in ``step``;
-    ``names`` are the players' names used in violation messages.
-    """
-    return _fold.replay(State(names), events, check, APPLIERS, upto)  # type: ignore[no-any-return]
-
-
-def states(events: Iterable[Event], names: Sequence[str] | None = None) -> Iterator[State]:
-    """The state before the first event, then after each event (independent copies)."""
-    return _fold.states(State(names), events, check, APPLIERS)
-
-
-def apply_unchecked(state: State, event: Event) -> None:
-    """Apply an event already known to be legal (for example, one from legal_moves)."""
+def apply(state: State, event: Event) -> None:
+    """The effect of an event already checked (or forced as played), in place."""
     APPLIERS[event.type](state, event)
 
 
@@ -211,7 +172,7 @@ def describe_state(state: State) -> str:
     return f"turn {state.turn}, {state.names[state.current]} to {state.awaiting}, board {board}"
 
 
-def _consistent(state: State) -> bool:
+def consistent(state: State) -> bool:
     """No negative holdings, and every token, Privilege and card accounted for once."""
     for p in state.players:
         if min(p.tokens) < 0 or p.privileges < 0:
@@ -245,14 +206,7 @@ def _consistent(state: State) -> bool:
     return state.card_locations() == len(CARDS)
 
 
-CONSISTENT = _consistent
-
-
-def force(state: State, event: Event) -> list[Violation]:
-    """Apply an event that stood at the table although the rules refuse it; returns its
-    violations (empty if the event was legal after all).  The event must be of a kind due
-    at this point and must leave the table consistent (nobody pays tokens they do not
-    hold, no card in two places); otherwise it cannot be replayed even as played, and
-    IllegalMoveError is raised with its violations.  So an observation the table cannot
-    hold is never forced: it is a logging error, not a move played against the rules."""
-    return _fold.force(state, event, check, APPLIERS, CHECKERS.get(state.awaiting, {}), CONSISTENT)
+def due(state: State) -> Iterable[str]:
+    """The event types that may happen now (what :func:`check` dispatches on): only an
+    event of these can be forced as played."""
+    return CHECKERS.get(state.awaiting, {}).keys()

@@ -120,7 +120,7 @@ class PlayerState:
 
 
 class State:
-    """A Splendor Duel position.  ``State()`` is the empty table (:func:`game.new_game`),
+    """A Splendor Duel position.  ``State()`` is the empty table,
     waiting for the ``game_set_up`` event; folding events brings it to any later step.
     ``State(names)`` names the two seats in messages (``Player 1`` and ``Player 2`` when
     no names are given)."""

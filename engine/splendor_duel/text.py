@@ -1,8 +1,8 @@
 """A Splendor Duel position as readable text (pure: no I/O).
 
 >>> import random
->>> from engine.splendor_duel import simulate, game
->>> state = game.replay(simulate.random_game(random.Random(2)), upto=1)
+>>> from engine.splendor_duel import GAME, simulate
+>>> state = GAME.replay(simulate.random_game(random.Random(2)), upto=1)
 >>> print(render_state(state, ("Ann", "Bo")).splitlines()[0])
 Turn 1: Bo to play (optional actions, then a mandatory action)
 """

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli.main import cli
-from engine.splendor_duel import game
+from engine.splendor_duel import GAME
 from engine.splendor_duel.events import event_to_dict
 from engine.splendor_duel.notation import parse_game
 from engine.splendor_duel.position import position_string
@@ -51,7 +51,7 @@ def stored(db: Path) -> dict[str, str]:
 
 def a_position(game_file: str = "points.tl", step: int = 40) -> str:
     events = parse_game((GAMES / game_file).read_text(encoding="utf-8")).events
-    return position_string(game.replay(events[:step]))
+    return position_string(GAME.replay(events[:step]))
 
 
 # --- validate --------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import Violation
-from engine.splendor_duel import game
+from engine.splendor_duel import GAME, game
 from engine.splendor_duel.catalogue import (
     CARDS,
     COLOR_LETTERS,
@@ -82,7 +82,7 @@ def setup(first_player: int = 0, **kwargs: Any) -> GameSetUp:
 
 def start(first_player: int = 0, **kwargs: Any) -> State:
     """The position right after a (checked) setup: player ``first_player`` to act."""
-    return game.replay([setup(first_player, **kwargs)])
+    return GAME.replay([setup(first_player, **kwargs)])
 
 
 # --- events from their JSON form ---------------------------------------------------------
@@ -166,7 +166,7 @@ def resign(player: int) -> Event:
 def do(state: State, *events: Event) -> State:
     """Play ``events`` in place, each checked (IllegalMoveError if one is refused)."""
     for event in events:
-        game.play(state, event)
+        GAME.play(state, event)
     return state
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_notation import HEAD
 
-from engine.splendor_duel import describe, game
+from engine.splendor_duel import GAME, describe
 from engine.splendor_duel.events import CardRevealed
 from engine.splendor_duel.notation import parse_game, parse_move
 
@@ -22,13 +22,13 @@ def test_the_changes_of_a_purchase_and_a_reveal():
         "3. Alice: take e2 e3 e4 =GGG\n4. Bob: take a1 b1 =WB\n"
     )
     state = state_after(body)
-    after = game.apply(state, parse_move(state, "buy 1-05"))
+    after = GAME.after(state, parse_move(state, "buy 1-05"))
     changes = describe.changes(state, after)
     assert "Alice gains 1-05 (L1 white 1pt cost G2 R3)" in changes
     assert "Alice's Prestige points: 0 → 1" in changes
     assert any(c.startswith("pyramid level 1: 1-05 leaves its slot") for c in changes)
     assert changes[-1] == "next: A level-1 card is revealed into the empty pyramid slot"
-    revealed = game.apply(after, CardRevealed("1-06"))
+    revealed = GAME.after(after, CardRevealed("1-06"))
     assert "pyramid level 1: 1-06 revealed" in describe.changes(after, revealed)
 
 
@@ -36,7 +36,7 @@ def test_the_changes_name_the_seats_from_the_state():
     state = state_after("")
     renamed = state.copy()
     renamed.names = ("Ann", "Bo")
-    after = game.apply(renamed, parse_move(renamed, "take a1 b1 c1"))
+    after = GAME.after(renamed, parse_move(renamed, "take a1 b1 c1"))
     changes = describe.changes(renamed, after)
     assert "Ann's tokens: +1 white, +1 blue, +1 green (now 3)" in changes
     assert changes[-1] == "next: " + describe.due(after)
@@ -65,7 +65,7 @@ def test_a_jokers_colour_lists_no_card_as_gained():
     hold(state, 0, "KKKKP")
     own(state, 0, "1-11", "1-05")
     do(state, buy("1-26", "KKKKP"))
-    after = game.apply(state, copy_color("green"))
+    after = GAME.after(state, copy_color("green"))
     changes = describe.changes(state, after)
     assert not any(" gains " in c for c in changes), changes
     assert "Player 1's 1-26 copies green" in changes
@@ -76,13 +76,13 @@ def test_a_reserve_from_the_pyramid_with_its_deck_empty_says_the_slot_stays_empt
 
     state = empty_deck(start(), 2)
     card = state.pyramid[1][0]
-    after = game.apply(state, reserve("e5", card=card))
+    after = GAME.after(state, reserve("e5", card=card))
     changes = describe.changes(state, after)
     assert f"pyramid level 2: {card} leaves its slot (not refilled: the level-2 deck is empty)" in (
         changes
     )
     assert not any("refilled at the end of the turn" in c for c in changes)
-    refilled = game.apply(start(), reserve("e5", card=start().pyramid[1][0]))
+    refilled = GAME.after(start(), reserve("e5", card=start().pyramid[1][0]))
     assert any(
         "(refilled at the end of the turn)" in c for c in describe.changes(start(), refilled)
     )

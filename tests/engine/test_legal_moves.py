@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import pytest
 from duel_positions import buy, do, hold, put, reserve, reserved_for, start
 
-from engine.splendor_duel import game, simulate
+from engine.splendor_duel import GAME, game, simulate
 from engine.splendor_duel.catalogue import CARDS, GOLD, ROYAL_IDS, SEGMENTS
 from engine.splendor_duel.events import (
     BoardReplenished,
@@ -88,7 +88,7 @@ def seeded_positions(games: int, every: int) -> list[State]:
     positions = []
     for seed in range(games):
         events = simulate.random_game(random.Random(1000 + seed))
-        for i, state in enumerate(game.states(events)):
+        for i, state in enumerate(GAME.states(events)):
             if i % every == seed % every and state.awaiting != "setup":
                 positions.append(state)
     return positions
@@ -139,7 +139,7 @@ def test_legal_moves_all_pass_check_and_can_be_played(index):
         if isinstance(move, BoardReplenished):
             continue  # a template: the drawn tokens are an observation
         after = state.copy()
-        game.play(after, move)
+        GAME.play(after, move)
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))

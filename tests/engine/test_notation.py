@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from engine.splendor_duel import describe, game, notation, position, simulate
+from engine.splendor_duel import GAME, describe, game, notation, position, simulate
 from engine.splendor_duel.events import (
     BoardReplenished,
     BonusTokenTaken,
@@ -536,7 +536,7 @@ def test_check_move_legal_illegal_and_unreadable():
 
 def test_legal_move_texts_read_back_as_the_legal_moves():
     events = simulate.random_game(random.Random(11))
-    for n, state in enumerate(game.states(events)):
+    for n, state in enumerate(GAME.states(events)):
         if n % 9 or state.is_over or state.awaiting == "setup":
             continue
         texts = legal_move_texts(state)
@@ -606,7 +606,7 @@ def test_check_move_and_payload_validation_name_the_players():
     assert state.names == read("").state.names  # the caller's state is not renamed
     events = simulate.random_game(random.Random(4))
     payloads = [event_to_dict(e) for e in events[:3]] + [{"type": "royal_taken", "royal": "R-1"}]
-    _, problem, _ = notation.validate_payloads(payloads, names=("Ann", "Bo"))
+    _, problem, _ = GAME.validate_payloads(payloads, None, ("Ann", "Bo"))
     assert problem is not None and problem.event_number == 4
     assert any(n in problem.violations[0].message for n in ("Ann has", "Bo has"))
 
@@ -630,7 +630,7 @@ def test_the_game_object_reads_and_writes_through_the_notation():
         "royal": "R-1",
     }
     legal = GAME.check_move(state, "take c3")
-    after = game.apply(state, GAME.parse_move(state, "take c3"))
+    after = GAME.after(state, GAME.parse_move(state, "take c3"))
     assert legal.legal and list(legal.changes) == GAME.changes(state, after)
     assert GAME.move_text(state, legal.event) == legal.text == "take c3 =W"
     assert legal.text in GAME.legal_move_texts(state)

@@ -9,7 +9,7 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.splendor_duel import game, simulate
+from engine.splendor_duel import GAME, simulate
 from engine.splendor_duel.catalogue import GOLD, SEGMENT_SET
 from engine.splendor_duel.events import TokensTaken
 from engine.splendor_duel.notation import (
@@ -52,7 +52,7 @@ def test_a_thousand_games_round_trip_through_the_notation():
 def test_position_strings_round_trip_on_many_states():
     checked = 0
     for seed, events in enumerate(seeded_games()[:300]):
-        for n, state in enumerate(game.states(events)):
+        for n, state in enumerate(GAME.states(events)):
             if (n + seed) % 4:
                 continue
             text = position_string(state)
@@ -65,10 +65,10 @@ def test_position_strings_round_trip_on_many_states():
 
 def test_a_forced_move_keeps_the_position_string_complete():
     events = list(seeded_games()[1])
-    state = next(s for n, s in enumerate(game.states(events)) if n > 20 and s.awaiting == "action")
+    state = next(s for n, s in enumerate(GAME.states(events)) if n > 20 and s.awaiting == "action")
     gems = [s for s in range(25) if 0 <= state.board[s] < GOLD]
     pair = next((a, b) for a in gems for b in gems if a < b and (a, b) not in SEGMENT_SET)
-    assert game.force(state, TokensTaken(pair))
+    assert GAME.force(state, TokensTaken(pair))
     back = parse_position(position_string(state))
     assert state_differences(state, back) == []
 
@@ -142,7 +142,7 @@ def test_truncated_files_never_raise_and_errors_have_a_place(cut):
 @FUZZ
 @given(st.text(max_size=40))
 def test_parse_move_raises_only_notation_errors(text):
-    state = game.replay(list(seeded_games()[2])[:25])
+    state = GAME.replay(list(seeded_games()[2])[:25])
     try:
         parse_move(state, text)
     except NotationError as err:
@@ -153,7 +153,7 @@ def test_parse_move_raises_only_notation_errors(text):
 @given(st.data())
 def test_parse_position_raises_only_position_errors(data):
     events = list(seeded_games()[3])
-    state = game.replay(events[: data.draw(st.integers(0, len(events)))])
+    state = GAME.replay(events[: data.draw(st.integers(0, len(events)))])
     text = position_string(state)
     at = data.draw(st.integers(0, len(text) - 1))
     chunk = data.draw(st.text(alphabet="WBGRKPY.-/,:=0123456789 _rxL?", max_size=4))

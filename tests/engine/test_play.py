@@ -22,7 +22,7 @@ from duel_positions import (
 
 from engine.errors import IllegalMoveError
 from engine.games import get_game
-from engine.splendor_duel import game, simulate
+from engine.splendor_duel import GAME, game, simulate
 from engine.splendor_duel.events import CardPurchased, RoyalTaken, TokensTaken
 from engine.splendor_duel.state import REVEAL
 
@@ -105,14 +105,14 @@ def test_a_revealed_card_must_be_unseen():
 
 def test_apply_returns_a_new_state_and_leaves_the_old_one():
     before = start()
-    after = game.apply(before, take("c3"))
+    after = GAME.after(before, take("c3"))
     assert before.board[12] != -1 and after.board[12] == -1
     assert before.current == 0 and after.current == 1
 
 
 def test_states_yields_independent_copies_of_each_step():
     events = simulate.random_game(random.Random(11))
-    steps = list(game.states(events))
+    steps = list(GAME.states(events))
     assert len(steps) == len(events) + 1
     assert steps[0].awaiting == "setup" and steps[-1].outcome is not None
     steps[1].board[0] = 99
@@ -126,7 +126,7 @@ def test_force_applies_an_illegal_take_and_returns_its_violations():
     """A take that broke the rules at the table still happened: the record keeps it and
     names the rule broken."""
     state = start()
-    violations = game.force(state, take("a1 c1"))  # not adjacent
+    violations = GAME.force(state, take("a1 c1"))  # not adjacent
     assert [v.code for v in violations] == ["take.not_a_line"]
     assert state.players[0].tokens[1] == 1 and state.players[0].tokens[3] == 1
     assert state.current == 1
@@ -134,13 +134,13 @@ def test_force_applies_an_illegal_take_and_returns_its_violations():
 
 def test_force_of_a_legal_event_is_a_plain_play():
     state = start()
-    assert game.force(state, take("c3")) == []
+    assert GAME.force(state, take("c3")) == []
     assert state.current == 1
 
 
 def test_force_takes_a_gold_in_a_take():
     state = start()
-    violations = game.force(state, take("e3"))
+    violations = GAME.force(state, take("e3"))
     assert [v.code for v in violations] == ["take.gold"]
     assert state.players[0].tokens[6] == 1
 
@@ -151,14 +151,14 @@ def test_force_refuses_what_cannot_have_happened():
     state = start()
     before = game.describe_state(state)
     with pytest.raises(IllegalMoveError) as raised:
-        game.force(state, buy("3-01", "BBBRRRRRKKKP"))  # holds nothing
+        GAME.force(state, buy("3-01", "BBBRRRRRKKKP"))  # holds nothing
     assert raised.value.violations[0].code == "purchase.unaffordable"
     assert game.describe_state(state) == before and state.players[0].tokens == [0] * 7
     with pytest.raises(IllegalMoveError):
-        game.force(state, RoyalTaken("R-1"))
+        GAME.force(state, RoyalTaken("R-1"))
     do(state, resign(0))
     with pytest.raises(IllegalMoveError):
-        game.force(state, take("c3"))
+        GAME.force(state, take("c3"))
 
 
 def test_force_refuses_a_revealed_card_that_is_elsewhere():
@@ -169,9 +169,9 @@ def test_force_refuses_a_revealed_card_that_is_elsewhere():
     put(state, "c3=B e5=Y")
     do(state, buy("1-04", "RRKK"))
     with pytest.raises(IllegalMoveError):
-        game.force(state, reveal("1-01"))  # 1-01 is in the pyramid already
+        GAME.force(state, reveal("1-01"))  # 1-01 is in the pyramid already
     with pytest.raises(IllegalMoveError):
-        game.force(state, reveal("2-10"))  # a level-2 card in the level-1 row
+        GAME.force(state, reveal("2-10"))  # a level-2 card in the level-1 row
     assert state.pyramid[0][3] is None
 
 
@@ -179,7 +179,7 @@ def test_force_an_overpaid_purchase():
     state = start()
     own(state, 0, "1-06")  # 1 blue bonus: 1-02 costs 2 blue
     hold(state, 0, "BBB")
-    violations = game.force(state, buy("1-02", "BBB"))
+    violations = GAME.force(state, buy("1-02", "BBB"))
     assert [v.code for v in violations] == ["purchase.payment"]
     assert state.players[0].tokens[1] == 0 and ("1-02", 0) in state.players[0].cards
 

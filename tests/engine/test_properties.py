@@ -11,7 +11,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.splendor_duel import game, simulate
+from engine.splendor_duel import GAME, game, simulate
 from engine.splendor_duel.catalogue import CARDS, EMPTY, GOLD, ROYALS, TOKEN_COUNTS
 from engine.splendor_duel.events import (
     CardPurchased,
@@ -71,7 +71,7 @@ def assert_invariants(state: State) -> None:
 def test_invariants_hold_after_every_event_and_every_game_ends(events):
     state = State()
     for event in events:
-        game.play(state, event)  # checked: every simulated event is legal
+        GAME.play(state, event)  # checked: every simulated event is legal
         assert_invariants(state)
     assert state.outcome is not None
     assert state.awaiting == "over" and game.legal_moves(state) == []
@@ -80,13 +80,13 @@ def test_invariants_hold_after_every_event_and_every_game_ends(events):
 @DETERMINISTIC
 @given(events=games)
 def test_the_fold_gives_the_same_state_as_stepping(events):
-    stepped = list(game.states(events))
-    final = game.replay(events)
+    stepped = list(GAME.states(events))
+    final = GAME.replay(events)
     assert stepped[-1].outcome == final.outcome
     assert stepped[-1].board == final.board
     assert [p.cards for p in stepped[-1].players] == [p.cards for p in final.players]
     middle = len(events) // 2
-    assert game.replay(events, upto=middle).board == stepped[middle].board
+    assert GAME.replay(events, upto=middle).board == stepped[middle].board
 
 
 def mutations(state: State, move: Event) -> list[tuple[Event, str]]:
@@ -133,7 +133,7 @@ def unaffordable_purchases(state: State) -> list[CardPurchased]:
 @given(events=games, pick=st.randoms(use_true_random=False))
 def test_mutated_legal_moves_are_refused_with_the_right_code(events, pick):
     tried = 0
-    for state in game.states(events):
+    for state in GAME.states(events):
         if state.awaiting != ACTION:
             continue
         moves = game.legal_moves(state)
@@ -153,7 +153,7 @@ def test_the_mutations_cover_every_kind():
     """The mutations above, over a few fixed games, produce every intended refusal."""
     seen = set()
     for seed in range(6):
-        for state in game.states(simulate.random_game(random.Random(seed))):
+        for state in GAME.states(simulate.random_game(random.Random(seed))):
             if state.awaiting != ACTION:
                 continue
             for move in game.legal_moves(state):

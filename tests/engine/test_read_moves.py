@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from test_notation import HEAD as NOTATION_HEAD
 
-from engine.corrections import Retraction, effective_steps, fold, undo_target
+from engine.corrections import Retraction, effective_steps, undo_target
+from engine.fold import fold
 from engine.games import get_game
 from engine.splendor_duel.events import CardRevealed, event_from_dict, event_to_dict
 from engine.splendor_duel.lookup import find_cards
-from engine.splendor_duel.notation import reader, validate_payloads
+from engine.splendor_duel.notation import reader
 
 GAME = get_game("splendor-duel")
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,14 +197,14 @@ def test_a_forced_move_is_forced_again_after_an_undo():
     assert parsed.errors == [] and len(parsed.flagged) == 1
     marks = [bool(m and m.get("played_illegally")) for m in parsed.meta]
     assert GAME.position(parsed.state) == GAME.position(
-        fold(GAME, parsed.events, NAMES, marks).state
+        fold(GAME, parsed.events, NAMES, marks).head
     )
 
 
 def _random_game_with_undos(seed: int) -> list:
     rng = random.Random(seed)
     events = GAME.random_game(random.Random(seed))[:1]
-    state = fold(GAME, events, NAMES).state
+    state = fold(GAME, events, NAMES).head
     for _ in range(rng.randrange(20, 140)):
         if state.awaiting == "over":
             break
@@ -211,7 +212,7 @@ def _random_game_with_undos(seed: int) -> list:
             standing = effective_steps(events)
             k = undo_target(GAME, events) if rng.random() < 0.5 else rng.choice(standing[:-1])
             events.append(Retraction(k))
-            state = fold(GAME, events, NAMES).state
+            state = fold(GAME, events, NAMES).head
             continue
         if state.awaiting == "reveal":
             level = (state.refill or (0, 0))[0]
@@ -249,7 +250,7 @@ def test_random_games_with_undos_write_and_read_back_to_the_same_events(seed):
         state = got.state
     assert logged == events
     payloads = [GAME.event_to_dict(e) for e in events]
-    final, problem, _ = validate_payloads(payloads, None, NAMES)
+    final, problem, _ = GAME.validate_payloads(payloads, None, NAMES)
     assert problem is None and GAME.position(final) == GAME.position(back.state)
 
 
@@ -278,13 +279,13 @@ def test_retraction_payloads_round_trip():
 def test_validate_payloads_names_a_retraction_that_cannot_stand():
     events = GAME.random_game(random.Random(4))[:6]
     payloads = [GAME.event_to_dict(e) for e in events]
-    state, problem, _ = validate_payloads([*payloads, {"type": "retraction", "back_to": 4}])
+    state, problem, _ = GAME.validate_payloads([*payloads, {"type": "retraction", "back_to": 4}], None, GAME.seats.names(None))
     assert problem is None
-    assert GAME.position(state) == GAME.position(fold(GAME, events[:4]).state)
-    state, problem, _ = validate_payloads([*payloads, {"type": "retraction", "back_to": 9}])
+    assert GAME.position(state) == GAME.position(fold(GAME, events[:4]).head)
+    state, problem, _ = GAME.validate_payloads([*payloads, {"type": "retraction", "back_to": 9}], None, GAME.seats.names(None))
     assert problem.event_number == 7 and problem.field == "back_to"
     assert problem.violations[0].code == "correction.not_standing"
-    _, problem, _ = validate_payloads([*payloads, {"type": "retraction", "back_to": "x"}])
+    _, problem, _ = GAME.validate_payloads([*payloads, {"type": "retraction", "back_to": "x"}], None, GAME.seats.names(None))
     assert problem.event_number == 7 and problem.field == "back_to"
 
 

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from engine.corrections import Retraction, fold
+from engine.corrections import Retraction
+from engine.fold import fold
 from engine.games import get_game
 from engine.splendor import simulate
 
@@ -21,7 +22,7 @@ def _game(seed: int = 4, steps: int = 12) -> list:
 
 def test_undo_is_read_with_the_games_events_and_written_back() -> None:
     events = _game()
-    state = fold(RULES, events, NAMES).state
+    state = fold(RULES, events, NAMES).head
     move = RULES.legal_move_texts(state)[0]
     read = RULES.read_moves(state, f"{move} undo", events, [None] * len(events))
     assert not read.errors, read.errors
@@ -38,11 +39,11 @@ def test_undo_is_read_with_the_games_events_and_written_back() -> None:
 
 def test_undo_to_a_step_and_its_refusals() -> None:
     events = _game()
-    state = fold(RULES, events, NAMES).state
+    state = fold(RULES, events, NAMES).head
     back = RULES.read_moves(state, "undo to 3 {misdealt}", events, None)
     assert not back.errors and back.events == [Retraction(3)]
     assert back.meta == [{"comment": "misdealt"}]
-    assert RULES.position(back.state) == RULES.position(fold(RULES, events[:3], NAMES).state)
+    assert RULES.position(back.state) == RULES.position(fold(RULES, events[:3], NAMES).head)
     text = RULES.write_game({"players": NAMES}, [*events, *back.events], [None] * 12 + back.meta)
     assert "undo to 3 {misdealt}" in text
     for bad, words in [
@@ -82,5 +83,5 @@ def test_a_logged_game_with_corrections_exports_and_reimports_the_same(tmp_path,
     with EventStore.open(tmp_path / "again.db") as other:
         copy = other.import_game(record).game_id
         assert RULES.position(other.state_at(copy)) == RULES.position(
-            fold(RULES, [e.event for e in stored], NAMES).state
+            fold(RULES, [e.event for e in stored], NAMES).head
         )

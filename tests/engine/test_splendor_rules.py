@@ -13,7 +13,7 @@ import pytest
 
 from engine.errors import IllegalMoveError
 from engine.games import game_for_notation, get_game
-from engine.splendor import game, simulate
+from engine.splendor import GAME, game, simulate
 from engine.splendor.catalogue import CARDS, CARDS_BY_LEVEL, NOBLES, gem_tokens, token_counts
 from engine.splendor.events import (
     CardPurchased,
@@ -42,7 +42,7 @@ def _game(seed: int, players: int) -> list:
 def _table(players: int = 2) -> State:
     display = tuple(ids[:4] for ids in CARDS_BY_LEVEL)
     nobles = ("N-01", "N-02", "N-03", "N-04", "N-05")[: players + 1]
-    return game.replay([GameSetUp(0, display, nobles)], names=NAMES[:players])  # type: ignore[arg-type]
+    return GAME.replay([GameSetUp(0, display, nobles)], names=NAMES[:players])  # type: ignore[arg-type]
 
 
 def _codes(state: State, event) -> list[str]:
@@ -95,7 +95,7 @@ def test_take_3_gem_tokens_of_different_colors():
 def test_take_2_gem_tokens_of_the_same_color_only_from_4():
     """GAME RULES: 2 of one colour only if at least 4 of it are there (two from three refused)."""
     state = _table()
-    game.play(state, TokensTaken((0, 1, 2)))  # 3 white left
+    GAME.play(state, TokensTaken((0, 1, 2)))  # 3 white left
     assert _codes(state, TokensTaken((0, 0))) == ["take.two_from_fewer_than_four"]
     assert _codes(state, TokensTaken((3, 3))) == []
 
@@ -110,11 +110,11 @@ def test_return_tokens_down_to_10():
     state = _table()
     state.players[0].tokens = [2, 2, 2, 2, 2, 0]
     state.bank = [2, 2, 2, 2, 2, 5]
-    game.play(state, TokensTaken((0, 1, 2)))
+    GAME.play(state, TokensTaken((0, 1, 2)))
     assert state.awaiting == "return"
     assert _codes(state, TokensReturned((1, 0, 0, 0, 0, 0))) == ["return.count"]
     assert _codes(state, TokensTaken((3, 4, 0))) == ["turn.out_of_order.return"]
-    game.play(state, TokensReturned((1, 1, 1, 0, 0, 0)))
+    GAME.play(state, TokensReturned((1, 1, 1, 0, 0, 0)))
     assert state.players[0].token_count == 10
 
 
@@ -146,12 +146,12 @@ def test_reserve_blind_from_a_deck_and_refill_the_display():
     """The development cards: a card reserved from the display is replaced at once."""
     state = _table()
     cid = CARDS_BY_LEVEL[0][0]
-    game.play(state, CardReserved(True, cid))
+    GAME.play(state, CardReserved(True, cid))
     assert state.awaiting == "reveal"
     assert game.legal_moves(state)
-    game.play(state, game.legal_moves(state)[0])
+    GAME.play(state, game.legal_moves(state)[0])
     assert None not in state.display[0] and state.current == 1
-    game.play(state, CardReserved(True, None, 2))
+    GAME.play(state, CardReserved(True, None, 2))
     assert state.players[1].reserved == [(2, None)]
 
 
@@ -221,9 +221,9 @@ def test_noble_not_earned_is_refused_and_a_visit_cannot_be_refused():
     assert _codes(state, NobleVisited("N-01")) == ["noble.not_earned"]
     state = _table()
     state.players[0].bonuses = [3, 3, 3, 0, 0]
-    game.play(state, TokensTaken((0, 1, 2)))
+    GAME.play(state, TokensTaken((0, 1, 2)))
     assert state.awaiting == "noble"  # no end of turn without the visit
-    game.play(state, NobleVisited("N-01"))
+    GAME.play(state, NobleVisited("N-01"))
     assert state.players[0].points == 3 and state.current == 1
 
 
@@ -232,12 +232,12 @@ def test_end_of_the_game_finishes_the_round_and_ties_go_to_fewest_cards():
     state = _table(3)
     state.players[0].points = 15
     state.players[0].cards = ["1-01"] * 9
-    game.play(state, TokensTaken((0, 1, 2)))
+    GAME.play(state, TokensTaken((0, 1, 2)))
     assert state.outcome is None  # two more turns in the round
-    game.play(state, TokensTaken((0, 1, 2)))
+    GAME.play(state, TokensTaken((0, 1, 2)))
     state.players[2].points = 15
     state.players[2].cards = ["1-01"] * 8
-    game.play(state, TokensTaken((3, 4, 0)))
+    GAME.play(state, TokensTaken((3, 4, 0)))
     assert state.outcome is not None
     assert state.outcome.winners == (2,) and state.outcome.condition == "fewest_cards"
     assert RULES.status(state).result is not None
@@ -250,7 +250,7 @@ def test_end_of_the_game_finishes_the_round_and_ties_go_to_fewest_cards():
 def test_seeded_games_fold_without_violations_and_conserve_everything(players):
     for seed in range(15):
         events = _game(seed, players)
-        for state in game.states(events, NAMES[:players]):
+        for state in GAME.states(events, NAMES[:players]):
             if state.awaiting != "setup":
                 assert game.consistent(state)
         assert state.outcome is not None
@@ -261,7 +261,7 @@ def test_legal_moves_and_check_agree_both_ways():
     for seed in range(12):
         players = 2 + seed % 3
         events = _game(seed, players)
-        for state in list(game.states(events, NAMES[:players]))[1::7]:
+        for state in list(GAME.states(events, NAMES[:players]))[1::7]:
             moves = game.legal_moves(state)
             for m in moves:
                 if not (isinstance(m, CardReserved) and m.card is None and m.deck is None):
@@ -285,7 +285,7 @@ def test_legal_moves_and_check_agree_both_ways():
     # The end of a turn: every return and every noble, against the list.
     for seed in range(30):
         players = 2 + seed % 3
-        for state in game.states(_game(seed, players), NAMES[:players]):
+        for state in GAME.states(_game(seed, players), NAMES[:players]):
             if state.awaiting == "return":
                 legal = set(game.legal_moves(state))
                 for _ in range(30):
@@ -317,7 +317,7 @@ def test_position_strings_over_a_few_hundred_states():
     seen = 0
     for seed in range(6):
         players = 2 + seed % 3
-        for state in list(game.states(_game(90 + seed, players), NAMES[:players]))[1::2]:
+        for state in list(GAME.states(_game(90 + seed, players), NAMES[:players]))[1::2]:
             p = position_string(state)
             back = parse_position(p)
             assert position_string(back) == p
@@ -352,7 +352,7 @@ def test_read_moves_against_a_state():
 def test_force_refuses_what_cannot_be_replayed():
     state = _table()
     with pytest.raises(IllegalMoveError):
-        game.force(state, CardPurchased("3-20", (0,) * 6))  # type: ignore[arg-type]
+        GAME.force(state, CardPurchased("3-20", (0,) * 6))  # type: ignore[arg-type]
 
 
 def test_every_error_asked_for_reads_on():

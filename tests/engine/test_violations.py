@@ -37,7 +37,7 @@ from duel_positions import (
 from duel_positions import bonus_token as bonus_token_event
 
 from engine.errors import IllegalMoveError
-from engine.splendor_duel import game, simulate
+from engine.splendor_duel import GAME, game, simulate
 from engine.splendor_duel.events import BoardReplenished, Event, TokensTaken
 from engine.splendor_duel.state import State
 
@@ -598,7 +598,7 @@ def test_replay_names_the_refused_event_by_number():
     events = simulate.random_game(random.Random(3))[:10]
     bad = TokensTaken((0, 1, 2, 3))
     with pytest.raises(IllegalMoveError) as raised:
-        game.replay([*events, bad])
+        GAME.replay([*events, bad])
     assert raised.value.step == 11
     assert str(raised.value).startswith("event 11: ")
     assert raised.value.violations[0].code == "take.count"
@@ -609,15 +609,15 @@ def test_a_replenish_template_cannot_be_folded():
     state = with_bag()
     board = state.board[:]
     with pytest.raises(IllegalMoveError) as raised:
-        game.play(state, BoardReplenished(None))
+        GAME.play(state, BoardReplenished(None))
     assert raised.value.violations[0].code == "replenish.tokens"
     assert state.board == board  # nothing half-applied
     events = simulate.random_game(random.Random(5))
     k = next(
-        i for i, st in enumerate(game.states(events)) if st.awaiting == "action" and any(st.bag)
+        i for i, st in enumerate(GAME.states(events)) if st.awaiting == "action" and any(st.bag)
     )
     with pytest.raises(IllegalMoveError) as raised:
-        game.replay([*events[:k], BoardReplenished(None)])
+        GAME.replay([*events[:k], BoardReplenished(None)])
     assert raised.value.step == k + 1
     assert raised.value.violations[0].code == "replenish.tokens"
 

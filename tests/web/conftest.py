@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from engine.splendor_duel import GAME, game, simulate
 from engine.splendor_duel import events as ev
-from engine.splendor_duel import game, simulate
 from engine.splendor_duel.catalogue import EMPTY, GOLD, SEGMENT_SET
 from engine.splendor_duel.state import ACTION
 from recorder import EventStore, GameImport
@@ -80,7 +80,7 @@ def _illegal(seed: int) -> tuple[GameImport, int]:
     state = game.new_game()
     kept: list[Any] = []
     for event in events:
-        game.play(state, event)
+        GAME.play(state, event)
         kept.append(event)
         if len(kept) > 6 and state.awaiting == ACTION:
             gems = [s for s, t in enumerate(state.board) if t not in (EMPTY, GOLD)]

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.splendor import game, simulate
+from engine.splendor import GAME, simulate
 from engine.splendor.events import event_to_dict
 from recorder import EventStore, GameImport
 from web import create_app
@@ -36,7 +36,7 @@ def site(tmp_path_factory: pytest.TempPathFactory):
 def test_replay_page_draws_every_step_kind(site):
     client, game_id, events = site
     kinds = {}
-    for step, state in enumerate(game.states(events, NAMES)):
+    for step, state in enumerate(GAME.states(events, NAMES)):
         kinds.setdefault(state.awaiting, step)
     kinds["last"] = len(events)
     for step in kinds.values():

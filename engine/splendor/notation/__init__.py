@@ -13,17 +13,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from ...corrections import fold
 from ...errors import EventFormatError
-from ...notation.payloads import PayloadGame, fold_payloads
-from ...notation.results import Flagged, NotationError, PayloadProblem
+from ...notation.results import NotationError
 from ...protocol import Verdict
 from .. import game as _game
-from ..events import Event, event_from_dict, event_to_dict
-from ..position import position_string
+from ..events import Event, event_to_dict
 from ..state import State
 from .decisions import KEYWORDS, move_text, parse_decision
 from .reader import parse_game, read_moves
@@ -61,7 +55,7 @@ def check_move(state: State, text: str) -> Verdict:
     after: list[str] = []
     if not violations:
         new = state.copy()
-        _game.apply_unchecked(new, event)
+        _game.apply(new, event)
         after = changes(state, new)
     return Verdict(
         not violations, event, violations, after, None, event_to_dict(event), move_text(event)
@@ -73,38 +67,6 @@ def legal_move_texts(state: State) -> list[str]:
     return [move_text(e) for e in _game.legal_moves(state)]
 
 
-def validate_payloads(
-    payloads: Sequence[Any],
-    meta: Sequence[Mapping[str, Any] | None] | None = None,
-    names: Sequence[str] | None = None,
-) -> tuple[State, PayloadProblem | None, list[Flagged]]:
-    """Fold a game given as JSON payloads as the store imports it (``played_illegally``
-    events forced); the state after the legal prefix, the first problem, the flagged."""
-    game = PayloadGame(
-        event_from_dict,
-        _game.check,
-        _game.force,
-        _game.apply_unchecked,
-        lambda state, event: _text(event),
-        position_string,
-        lambda events, marks: fold(_rules(), events, names, marks).state,
-    )
-    return fold_payloads(game, State(names), payloads, meta)
-
-
-def _rules() -> Any:
-    from .. import GAME
-
-    return GAME
-
-
-def _text(event: Event) -> str:
-    try:
-        return move_text(event)
-    except ValueError:
-        return event.type
-
-
 __all__ = [
     "KEYWORDS",
     "NotationError",
@@ -114,6 +76,5 @@ __all__ = [
     "parse_game",
     "parse_move",
     "read_moves",
-    "validate_payloads",
     "write_game",
 ]

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...corrections import UNDO, CorrectionRefused, Retraction, fold, retraction_at
+from ...corrections import UNDO, CorrectionRefused, Retraction, retraction_at
 from ...errors import EventFormatError, IllegalMoveError
+from ...fold import fold
 from ...notation.lexer import (
     GLYPHS,
     HEADER_RE,
@@ -106,7 +107,7 @@ class Reader:
         number = self.number + 1
         if illegal:
             try:
-                violations = _game.force(state, event)
+                violations = _rules().force(state, event)
             except IllegalMoveError as err:
                 self.fail(
                     "illegal",
@@ -140,12 +141,12 @@ class Reader:
                 if not self.all_errors:
                     raise _Stop
                 try:  # read on from the table as it stood after the refused decision
-                    _game.force(state, event)
+                    _rules().force(state, event)
                 except IllegalMoveError:
                     raise _Stop from None
                 illegal = True
             else:
-                _game.apply_unchecked(state, event)
+                _game.apply(state, event)
         meta: dict[str, Any] = {}
         if illegal:
             meta["played_illegally"] = True
@@ -206,7 +207,7 @@ class Reader:
         self.meta.append(meta or None)
         self.number += 1
         played = [bool(m and m.get("played_illegally")) for m in [*self.prior_meta, *self.meta]]
-        self.state = fold(_rules(), [*events, retraction], self.names, played).state
+        self.state = fold(_rules(), [*events, retraction], self.names, played).head
 
     def _described(self, line: Line, col: int, words: list[str], word: str) -> str:
         """``word`` itself, or for a quoted description (``reveal "white 1 point"``) the
@@ -449,7 +450,7 @@ def _setup(reader: Reader, setup: dict[str, list[str]], line: Line, first: str |
             event_number=1,
             position=None,
         )
-    _game.apply_unchecked(reader.state, event)
+    _game.apply(reader.state, event)
     reader.number = 1
     reader.events.append(event)
     reader.meta.append({"comment": comment} if comment else None)

@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ... import corrections
-from ...corrections import Retraction, refold_for_writing
+from ...corrections import Retraction
 from ...errors import IllegalMoveError
+from ...fold import refold_for_writing
 from ...notation.lexer import TAG_NAME
 from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
-from .. import game as _game
 from ..events import Event, GameSetUp
 from ..state import SEATS, State
 from .decisions import move_text, setup_lines
@@ -46,9 +46,9 @@ def result_tag(state: State) -> str:
 def fold(state: State, event: Event, meta: Mapping[str, Any] | None) -> None:
     """Apply an event as it was played: forced when flagged, else checked."""
     if meta and meta.get("played_illegally"):
-        _game.force(state, event)
+        _rules().force(state, event)
     else:
-        _game.play(state, event)
+        _rules().play(state, event)
 
 
 def write_game(

@@ -24,8 +24,7 @@ in its own module (:mod:`.tokens`, :mod:`.cards`, :mod:`.royal_resign`, :mod:`.s
 ``undo`` / ``undo to K``, :mod:`.moves` reads what is played next in a position
 (:func:`read_moves`: one turn or decision, as at the table) and handles one decision
 (:func:`parse_move`, :func:`check_move`, :func:`legal_move_texts`), :mod:`.typed` gives
-the readings of a decision typed by hand (``Take b4,c4``), and :mod:`.payloads`
-folds a game given as JSON (:func:`validate_payloads`).  The position string lives in
+the readings of a decision typed by hand (``Take b4,c4``).  The position string lives in
 :mod:`engine.splendor_duel.position`; it is re-exported here.
 
 >>> import random
@@ -49,10 +48,9 @@ from ..position import (
 )
 from .builder import GameBuilder, parse_game
 from .decisions import TEXT_CACHE as _TEXT_CACHE
-from .decisions import move_text, move_text_safe
+from .decisions import move_text
 from .lexer import GLYPHS, ILLEGAL_MARK, KEYWORDS
 from .moves import check_move, legal_move_texts, parse_move, read_moves
-from .payloads import validate_payloads
 from .reader import read_game
 from .results import ERROR_KINDS, Flagged, NotationError, PayloadProblem
 from .visitor import HeadersBuilder, SkipVisitor, SyntaxChecker, Visitor
@@ -78,7 +76,6 @@ __all__ = [
     "check_move",
     "legal_move_texts",
     "move_text",
-    "move_text_safe",
     "parse_game",
     "parse_move",
     "parse_position",
@@ -87,6 +84,5 @@ __all__ = [
     "read_moves",
     "state_differences",
     "states_equal",
-    "validate_payloads",
     "write_game",
 ]

@@ -8,8 +8,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import CorrectionRefused, Retraction, fold, retraction_at
+from ...corrections import CorrectionRefused, Retraction, retraction_at
 from ...errors import IllegalMoveError, Violation
+from ...fold import fold
 from ...protocol import ParsedGame
 from .. import describe, rules
 from .. import game as _game
@@ -166,7 +167,7 @@ class GameBuilder(SyntaxChecker):
                 with_position=True,
             )
             return
-        _game.apply_unchecked(self.state, event)
+        _game.apply(self.state, event)
         self.events.append(event)
         self.meta.append(self._take_pending())
 
@@ -398,7 +399,7 @@ class GameBuilder(SyntaxChecker):
             where = decision.place()
             before = position_string(state)
             try:
-                violations = _game.force(state, event)
+                violations = game().force(state, event)
             except IllegalMoveError as err:
                 self.error(
                     "illegal",
@@ -433,7 +434,7 @@ class GameBuilder(SyntaxChecker):
                     with_position=True,
                 )
                 return
-            _game.apply_unchecked(state, event)
+            _game.apply(state, event)
         self.events.append(event)
         if decision.illegal or decision.notes:
             m: dict[str, Any] = {}
@@ -484,7 +485,7 @@ class GameBuilder(SyntaxChecker):
         events.append(retraction)
         self.meta.append({"annotations": decision.notes} if decision.notes else None)
         marks = [bool(m and m.get("played_illegally")) for m in self.meta]
-        self.state = fold(game(), events, self.names, marks).state
+        self.state = fold(game(), events, self.names, marks).head
 
     # -- the end -----------------------------------------------------------------------
 

@@ -75,14 +75,6 @@ def move_text(state_before: State, event: Event, names: Sequence[str] | None = N
     return writer(state_before, event, names or default_names())
 
 
-def move_text_safe(state: State, event: Event, names: Sequence[str] | None = None) -> str:
-    """:func:`move_text`, falling back to the event type if the text cannot be made."""
-    try:
-        return move_text(state, event, names)
-    except (IndexError, KeyError, ValueError, TypeError):
-        return event.type
-
-
 # --- the cache of decision texts -------------------------------------------------------
 
 #: What a decision text stands for: the event, with the (space, colour) pairs a take's

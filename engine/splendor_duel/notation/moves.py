@@ -7,8 +7,8 @@ Decisions and messages name the seats ``names`` (default ``Player 1``, ``Player 
 :class:`engine.splendor_duel.SplendorDuel` passes the state's own names.
 
 >>> import random
->>> from engine.splendor_duel import game, simulate
->>> state = game.replay(simulate.random_game(random.Random(5))[:1])
+>>> from engine.splendor_duel import GAME, simulate
+>>> state = GAME.replay(simulate.random_game(random.Random(5))[:1])
 >>> verdict = check_move(state, "take a1", ("Ann", "Bob"))
 >>> verdict.legal, verdict.text, verdict.payload
 (True, 'take a1 =R', {'type': 'tokens_taken', 'spaces': ['a1']})
@@ -68,9 +68,9 @@ def read_moves(
     bad input.
 
     >>> import random
-    >>> from engine.splendor_duel import game, simulate
+    >>> from engine.splendor_duel import GAME, simulate
     >>> events = simulate.random_game(random.Random(5))[:1]
-    >>> state = game.replay(events)
+    >>> state = GAME.replay(events)
     >>> got = read_moves(state, "1. take a1 {first}", events)
     >>> got.events, got.meta, got.state.turn
     ([TokensTaken(spaces=(0,))], [{'comment': 'first'}], 2)
@@ -211,7 +211,7 @@ def check_move(state: State, text: str, names: Sequence[str] | None = None) -> V
         changes = describe.replenish_changes(state)
     else:
         after = state.copy()
-        _game.apply_unchecked(after, event)
+        _game.apply(after, event)
         changes = describe.changes(state, after)
     return Verdict(True, event, [], changes, None, payload, canonical)
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import Retraction, refold_for_writing
+from ...corrections import Retraction
 from ...errors import IllegalMoveError
+from ...fold import refold_for_writing
 from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
-from .. import game as _game
 from ..catalogue import COLOR_NAMES
 from ..events import Event, GameSetUp
 from ..state import State
@@ -130,9 +130,9 @@ def _fold(state: State, event: Event, meta: Mapping[str, Any] | None, number: in
     """Apply an event while writing: as played when flagged, else checked."""
     try:
         if meta and meta.get("played_illegally"):
-            _game.force(state, event)
+            game().force(state, event)
         else:
-            _game.play(state, event)
+            game().play(state, event)
     except IllegalMoveError as err:
         raise ValueError(
             f"event {number} ({event.type}) cannot be written: {err}; mark it as played "

@@ -1,0 +1,101 @@
+"""The one fold (engine.fold.Fold): every step's state, corrections, forced steps and
+snapshots agree with a fresh fold of the same events, for every game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.corrections import CorrectionRefused, Retraction
+from engine.errors import IllegalMoveError
+from engine.fold import Fold, fold
+from engine.games import GAMES, get_game
+
+KINDS = sorted(GAMES)
+
+
+def _game_with_corrections(rules, seed: int) -> list:
+    """A random game's first 40 events with two undos in it."""
+    events = rules.random_game(random.Random(seed))[:40]
+    # step 21 goes back to step 15; step 36 to step 25, which is the game's step 19
+    return [*events[:20], Retraction(15), *events[15:30], Retraction(25), *events[19:]]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_step_equals_a_fresh_fold_of_its_standing_events(kind):
+    rules = get_game(kind)
+    events = _game_with_corrections(rules, 3)
+    folded = Fold(rules, every=4).extend(events)
+    assert folded.step == len(events)
+    for step in range(len(events) + 1):
+        fresh = fold(rules, events[:step]).head
+        assert rules.position(folded.state_at(step)) == rules.position(fresh), step
+    # the snapshots are copies: reading a step does not change the head or a snapshot
+    head = rules.position(folded.head)
+    folded.state_at(7).players[0].tokens[0] += 5
+    assert rules.position(folded.head) == head
+    assert rules.position(folded.state_at(8)) == rules.position(fold(rules, events[:8]).head)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_standing_steps_leave_out_what_a_correction_took_back(kind):
+    rules = get_game(kind)
+    events = _game_with_corrections(rules, 4)
+    folded = fold(rules, events)
+    assert folded.standing == [*range(1, 16), *range(22, 26), *range(37, 58)]
+    assert folded.step == 57
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_refused_event_is_not_folded_and_names_its_step(kind):
+    rules = get_game(kind)
+    events = rules.random_game(random.Random(5))[:12]
+    folded = fold(rules, events[:10])
+    before = rules.position(folded.head)
+    with pytest.raises(IllegalMoveError) as refused:
+        folded.push(events[11])  # the event after next: not due yet
+    assert refused.value.step == 11
+    assert folded.step == 10 and rules.position(folded.head) == before
+    with pytest.raises(CorrectionRefused):
+        folded.push(Retraction(10))  # the game stands after step 10 already
+    assert folded.step == 10
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_fold_resumed_from_a_snapshot_reads_earlier_events_only_for_a_correction(kind):
+    rules = get_game(kind)
+    events = rules.random_game(random.Random(6))[:30]
+    reads = []
+
+    def earlier():
+        reads.append(1)
+        return events[:20], [False] * 20
+
+    snapshot = fold(rules, events[:20]).head
+    resumed = Fold.resume(rules, snapshot, 20, earlier).extend(events[20:25])
+    assert not reads
+    assert rules.position(resumed.head) == rules.position(fold(rules, events[:25]).head)
+    resumed.push(Retraction(12))  # back before the snapshot: the earlier events are read
+    assert reads == [1]
+    assert resumed.step == 26
+    assert resumed.standing == list(range(1, 13))
+    assert rules.position(resumed.head) == rules.position(fold(rules, events[:12]).head)
+    assert rules.position(resumed.state_at(22)) == rules.position(fold(rules, events[:22]).head)
+
+
+def test_a_forced_step_keeps_its_violations():
+    rules = get_game("splendor-duel")
+    folded = fold(rules, rules.random_game(random.Random(8))[:1])
+    apart = rules.parse_move(folded.head, "take a1 c3")  # not in one line
+    found = rules.check(folded.head, apart)
+    assert found
+    with pytest.raises(IllegalMoveError):
+        folded.push(apart)
+    assert folded.push(apart, forced=True) == found
+    assert folded.flagged == {2: found}
+    assert folded.marks == [False, True]
+    again = rules.parse_move(folded.state_at(1), "take a1 c3")
+    with pytest.raises(IllegalMoveError):
+        folded.push(again, forced=True)  # a1 is empty now: not even as played
+    assert folded.step == 2
