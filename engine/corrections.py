@@ -104,16 +104,6 @@ def effective_steps(events: Sequence[Any]) -> list[int]:
     return standing
 
 
-def retracted_steps(events: Sequence[Any]) -> set[int]:
-    """The steps taken back by a later retraction (retractions themselves excluded)."""
-    standing = set(effective_steps(events))
-    return {
-        step
-        for step, event in enumerate(events, start=1)
-        if step not in standing and not is_retraction(event)
-    }
-
-
 def undo_target(rules: Any, events: Sequence[Any]) -> int:
     """The step an ``undo`` goes back to: before the last standing decision, together with
     the observations that followed it (a purchase and the card revealed after it go

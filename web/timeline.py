@@ -1,6 +1,5 @@
-"""A recorded game folded once: its move list (notation, turn, who) and snapshots of the
-state every few steps, kept in a small cache.  The state at any step is the nearest
-snapshot at or before it plus a few events.
+"""A recorded game folded once (:class:`engine.fold.Fold`): its move list (notation, turn,
+who) and the state at any step, kept in a small cache.
 
 Stored events are immutable and only ever appended, so a game's fold is identified by its
 id and its event count; a game that grew is folded again on its next request.
@@ -12,14 +11,12 @@ import threading
 from collections import OrderedDict
 from typing import Any, NamedTuple
 
-from engine.corrections import Retraction, retracted_steps, undo_text
+from engine.corrections import Retraction, undo_text
 from engine.errors import EngineError
+from engine.fold import Fold
 from engine.protocol import GameRules
 
 from . import boards
-
-#: A state snapshot is kept every this many steps.
-SNAPSHOT_EVERY = 8
 
 
 class ReplayError(Exception):
@@ -67,12 +64,12 @@ class Entry(NamedTuple):
 class Timeline:
     """A game's row, its move list and the state at any step (0: before any event)."""
 
-    def __init__(self, row: Any, entries: list[Entry], snapshots: list[Any], rules: GameRules):
+    def __init__(self, row: Any, entries: list[Entry], fold: Fold):
         self.row = row
         self.entries = entries
         self.names = boards.names(row)
-        self._snapshots = snapshots
-        self.rules = rules
+        self.rules: GameRules = fold.rules
+        self._fold = fold
         #: Things computed from the game alone (rendered fragments, JSON), filled lazily.
         self.memo: dict[Any, Any] = {}
 
@@ -86,21 +83,7 @@ class Timeline:
 
     def state(self, step: int) -> Any:
         """A fresh copy of the state after ``step`` events (0 <= step <= last_step)."""
-        if not 0 <= step <= self.last_step:
-            raise IndexError(step)
-        base = step // SNAPSHOT_EVERY
-        state = self._snapshots[base].copy()
-        for entry in self.entries[base * SNAPSHOT_EVERY : step]:
-            state = self._after(state, entry.event)
-        return state
-
-    def _after(self, state: Any, event: Any) -> Any:
-        """The state after ``event`` (``state`` changed in place, or for a correction the
-        state after the step it goes back to)."""
-        if type(event) is Retraction:
-            return self.state(event.back_to)
-        self.rules.force(state, event)
-        return state
+        return self._fold.state_at(step)
 
     def step_lines(self, step: int, before: Any, state: Any) -> list[str]:
         """What step ``step`` did, in words (``before`` and ``state``: the states around
@@ -124,42 +107,42 @@ class Timeline:
         """The states before and after event ``step`` (None before step 0)."""
         if step == 0:
             return None, self.state(0)
-        before = self.state(step - 1)
-        return before, self._after(before.copy(), self.entries[step - 1].event)
+        return self.state(step - 1), self.state(step)
 
 
 def build(row: Any, stored: list[Any]) -> Timeline:
-    """Fold the stored events of ``row``; events played though illegal are forced."""
+    """Fold the stored events of ``row`` (:class:`engine.fold.Fold`, a snapshot every
+    :data:`engine.fold.SNAPSHOT_EVERY` steps); events played though illegal are forced."""
     rules = boards.rules(row.kind)
-    state = rules.new_state(boards.names(row))
-    snapshots = [state.copy()]
+    fold = Fold(rules, boards.names(row))
     entries: list[Entry] = []
-    progress, move_text, acting_seat, force = (
+    progress, move_text, acting_seat, push = (
         rules.progress,
         rules.move_text,
         rules.acting_seat,
-        rules.force,
+        fold.push,
     )
     for stored_event in stored:
         n = stored_event.sequence
+        meta = stored_event.meta or {}
+        state = fold.head
         try:
             event = getattr(stored_event, "event", None)
             if event is None:
                 event = rules.event_from_dict(stored_event.payload)
-            phase, turn = progress(state)
             if type(event) is Retraction:
-                text, actor, found = undo_text(rules, [e.event for e in entries], event), None, []
-                state = Timeline(row, entries, snapshots, rules).state(event.back_to)
+                text, actor, found = undo_text(rules, fold.events, event), None, []
+                push(event)
                 # an undo is told on the turn it returns to (where the game stands after
                 # it), so the move list groups it with the turn played again
-                phase, turn = progress(state)
+                phase, turn = progress(fold.head)
             else:
+                phase, turn = progress(state)
                 text = move_text(state, event)
                 actor = acting_seat(state, event)
-                found = force(state, event)
+                found = push(event, bool(meta.get("played_illegally")))
         except EngineError as exc:
             raise ReplayError(f"event {n} of game {row.id} cannot be replayed: {exc}") from exc
-        meta = stored_event.meta or {}
         stored_violations = meta.get("violations") if meta else None
         if isinstance(stored_violations, list) and stored_violations:
             violations = tuple(
@@ -180,12 +163,13 @@ def build(row: Any, stored: list[Any]) -> Timeline:
                 phase == "setup",
             )
         )
-        if len(entries) % SNAPSHOT_EVERY == 0:
-            snapshots.append(state.copy())
     if any(e.correction for e in entries):
-        taken_back = retracted_steps([e.event for e in entries])
-        entries = [e._replace(retracted=True) if e.step in taken_back else e for e in entries]
-    return Timeline(row, entries, snapshots, rules)
+        taken_back = set(range(1, fold.step + 1)) - set(fold.standing)
+        entries = [
+            e._replace(retracted=True) if e.step in taken_back and not e.correction else e
+            for e in entries
+        ]
+    return Timeline(row, entries, fold)
 
 
 class TimelineCache:

@@ -279,13 +279,19 @@ def test_retraction_payloads_round_trip():
 def test_validate_payloads_names_a_retraction_that_cannot_stand():
     events = GAME.random_game(random.Random(4))[:6]
     payloads = [GAME.event_to_dict(e) for e in events]
-    state, problem, _ = GAME.validate_payloads([*payloads, {"type": "retraction", "back_to": 4}], None, GAME.seats.names(None))
+    state, problem, _ = GAME.validate_payloads(
+        [*payloads, {"type": "retraction", "back_to": 4}], None, GAME.seats.names(None)
+    )
     assert problem is None
     assert GAME.position(state) == GAME.position(fold(GAME, events[:4]).head)
-    state, problem, _ = GAME.validate_payloads([*payloads, {"type": "retraction", "back_to": 9}], None, GAME.seats.names(None))
+    state, problem, _ = GAME.validate_payloads(
+        [*payloads, {"type": "retraction", "back_to": 9}], None, GAME.seats.names(None)
+    )
     assert problem.event_number == 7 and problem.field == "back_to"
     assert problem.violations[0].code == "correction.not_standing"
-    _, problem, _ = GAME.validate_payloads([*payloads, {"type": "retraction", "back_to": "x"}], None, GAME.seats.names(None))
+    _, problem, _ = GAME.validate_payloads(
+        [*payloads, {"type": "retraction", "back_to": "x"}], None, GAME.seats.names(None)
+    )
     assert problem.event_number == 7 and problem.field == "back_to"
 
 

@@ -77,7 +77,7 @@ def _hostile(seed: int) -> tuple[GameImport, int]:
 def _illegal(seed: int) -> tuple[GameImport, int]:
     """Part of a game, then a take of two tokens that are not in a line (flagged)."""
     events = simulate.random_game(random.Random(seed))
-    state = game.new_game()
+    state = GAME.new_state()
     kept: list[Any] = []
     for event in events:
         GAME.play(state, event)
