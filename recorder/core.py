@@ -19,8 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from engine.corrections import CorrectionError, Retraction, effective_steps
+from engine.corrections import CorrectionError
 from engine.errors import EngineError, IllegalMoveError, Violation
+from engine.fold import Earlier, Fold
 from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
@@ -393,16 +394,18 @@ class SqlStore:
             " AND sequence > ? AND sequence <= ? ORDER BY sequence",
             (game_id, start, step),
         ).fetchall()
-        if state is not None:
-            folded = self._replay_rows(game_id, kind, rules, rows, names, state)
-            if folded is not None:
-                return folded
-            rows = conn.execute(
+        if state is None:
+            return self._replay_rows(game_id, kind, rules, rows, names)
+
+        def earlier() -> tuple[list[Any], list[bool]]:
+            before = conn.execute(
                 "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
                 " AND sequence <= ? ORDER BY sequence",
-                (game_id, step),
+                (game_id, start),
             ).fetchall()
-        return self._replay_rows(game_id, kind, rules, rows, names)
+            return self._parsed_rows(game_id, kind, rules, before)
+
+        return self._replay_rows(game_id, kind, rules, rows, names, state, start, earlier)
 
     def _history(self, conn: Conn, game_id: str, rules: GameRules) -> list[tuple[Any, bool]]:
         """Every stored event of a game with its played-illegally mark (for a
@@ -587,15 +590,39 @@ class SqlStore:
         rows: Sequence[Any],
         names: Sequence[str] | None = None,
         start: Any = None,
+        start_step: int = 0,
+        earlier: Earlier | None = None,
     ) -> Any:
-        """Fold stored rows (sequence, payload, version, meta) with the rules, the
-        standing ones only (:mod:`engine.corrections`): from the first event, or from
-        ``start``, the state before the first row (then None when a row is a correction,
-        which needs the game from its first event)."""
+        """Fold stored rows (sequence, payload, version, meta) with the rules
+        (:class:`engine.fold.Fold`: corrections, steps played illegally forced): from the
+        first event, or from ``start``, the state after ``start_step`` events (a snapshot;
+        ``earlier`` reads the events before it, which only a correction going back before
+        it needs)."""
+        events, marks = self._parsed_rows(game_id, kind, rules, rows)
+        if start is None:
+            fold = Fold(rules, names, every=None)
+        else:
+            fold = Fold.resume(rules, start, start_step, earlier, every=None)
+        push = fold.push
+        for (seq, *_), event, mark in zip(rows, events, marks, strict=True):
+            try:
+                push(event, mark)
+            except IllegalMoveError as err:
+                raise CorruptEvent(game_id, seq, f"stored event no longer replays: {err}") from None
+            except CorrectionError as err:
+                raise CorruptEvent(game_id, seq, f"stored correction: {err}") from None
+        return fold.head
+
+    def _parsed_rows(
+        self, game_id: str, kind: str, rules: GameRules, rows: Sequence[Any]
+    ) -> tuple[list[Any], list[bool]]:
+        """The events of stored rows (through the parsed-payload cache) and their
+        played-illegally marks; CorruptEvent for a payload or meta that does not read."""
         current = rules.payload_version
         parsed = _PARSED
         events = []
-        for seq, payload_text, version, _ in rows:
+        marks = []
+        for seq, payload_text, version, meta_text in rows:
             key = (kind, version, current, payload_text)
             event = parsed.get(key)
             if event is None:
@@ -604,33 +631,14 @@ class SqlStore:
                     parsed.clear()
                 parsed[key] = event
             events.append(event)
-        standing: set[int] | None = None
-        if any(type(e) is Retraction for e in events):
-            if start is not None:
-                return None
-            try:
-                standing = set(effective_steps(events))
-            except CorrectionError as err:
-                raise CorruptEvent(game_id, len(events), f"stored correction: {err}") from None
-        state = rules.new_state(names) if start is None else start
-        play = rules.play
-        for (seq, _, _, meta_text), event in zip(rows, events, strict=True):
-            if standing is not None and seq not in standing:
-                continue
-            try:
-                if (
-                    meta_text
-                    and '"played_illegally"' in meta_text
-                    and decode(game_id, seq, meta_text, "meta").get("played_illegally")
-                ):
-                    rules.force(state, event)
-                else:
-                    play(state, event)
-            except IllegalMoveError as err:
-                raise CorruptEvent(game_id, seq, f"stored event no longer replays: {err}") from None
-            except AttributeError:
-                raise CorruptEvent(game_id, seq, "stored meta is not a JSON object") from None
-        return state
+            marked = False
+            if meta_text and '"played_illegally"' in meta_text:
+                meta = decode(game_id, seq, meta_text, "meta")
+                if not isinstance(meta, dict):
+                    raise CorruptEvent(game_id, seq, "stored meta is not a JSON object")
+                marked = bool(meta.get("played_illegally"))
+            marks.append(marked)
+        return events, marks
 
     def list_games(
         self,

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import HERE, record, simulated
 
+from engine.splendor_duel import GAME
 from engine.splendor_duel import events as ev
 from engine.splendor_duel import game as rules
 from engine.splendor_duel.catalogue import GOLD, SEGMENT_SET, SPACE_NAMES
@@ -67,7 +68,7 @@ def test_import_stores_every_event_and_folds_to_the_engine_state(recorder):
     assert [s.payload for s in stored] == [ev.event_to_dict(e) for e in events]
     assert [s.event for s in stored] == list(events)
     assert all(s.version == 1 and s.meta == {} for s in stored)
-    final = rules.replay(events, names=("Ann", "Bo"))
+    final = GAME.replay(events, names=("Ann", "Bo"))
     state = recorder.state_at(result.game_id)
     assert state.names == ("Ann", "Bo")
     assert rules.describe_state(state) == rules.describe_state(final)
@@ -86,7 +87,7 @@ def test_import_stores_every_event_and_folds_to_the_engine_state(recorder):
 def test_state_at_any_step_matches_the_engine_fold(recorder):
     gid = recorder.import_game(record(2)).game_id
     events = simulated(2)
-    states = list(rules.states(events, names=("Ann", "Bo")))
+    states = list(GAME.states(events, names=("Ann", "Bo")))
     for step in (0, 1, 2, 17, len(events) // 2, len(events)):
         got = recorder.state_at(gid, step)
         assert rules.describe_state(got) == rules.describe_state(states[step])
@@ -106,7 +107,7 @@ def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
     commented = recorder.import_game(
         replace(record(3, place="Lyon"), meta=[None] * 40 + [{"comment": "forty-one"}])
     ).game_id
-    states = list(rules.states(events, names=("Ann", "Bo")))
+    states = list(GAME.states(events, names=("Ann", "Bo")))
     n = len(events)
     for gid in (plain, commented):
         rows = backend.raw(
@@ -204,7 +205,7 @@ def test_a_malformed_payload_is_refused_with_its_field(recorder):
 
 def test_played_illegally_events_are_stored_flagged_with_their_violations(recorder):
     setup = payloads(6)[0]
-    state = rules.replay([ev.event_from_dict(setup)])
+    state = GAME.replay([ev.event_from_dict(setup)])
     take = illegal_take(state)
     rec = GameImport(
         headers={"players": ["Ann", "Bo"]},
@@ -254,7 +255,7 @@ def test_append_checks_each_event_and_updates_the_summary(recorder):
     recorder.append(game.id, 10, p[10:])
     row = recorder.game(game.id)
     assert row.status == "finished" and row.event_count == len(p)
-    assert recorder.state_at(game.id).outcome == rules.replay(simulated(8)).outcome
+    assert recorder.state_at(game.id).outcome == GAME.replay(simulated(8)).outcome
 
 
 def test_a_stale_expected_sequence_names_expected_and_actual(recorder):
@@ -269,7 +270,7 @@ def test_a_stale_expected_sequence_names_expected_and_actual(recorder):
 
 def test_two_writers_at_the_same_expected_sequence_exactly_one_wins(backend):
     events = simulated(9)
-    k = next(k for k in range(3, 40) if rules.replay(events[:k]).awaiting == "action")
+    k = next(k for k in range(3, 40) if GAME.replay(events[:k]).awaiting == "action")
     p = payloads(9)
     with backend.open() as setup:
         gid = setup.create_game({"players": ["Ann", "Bo"]}).id
@@ -277,7 +278,7 @@ def test_two_writers_at_the_same_expected_sequence_exactly_one_wins(backend):
     # Two different next events, so the loser cannot pass for a retry of the winner.
     other = next(
         ev.event_to_dict(m)
-        for m in rules.legal_moves(rules.replay(events[:k]))
+        for m in rules.legal_moves(GAME.replay(events[:k]))
         if m.type == "tokens_taken" and ev.event_to_dict(m) != p[k]
     )
     stores = [backend.open(), backend.open()]

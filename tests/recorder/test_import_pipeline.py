@@ -17,8 +17,8 @@ import pytest
 from conftest import HERE, record, simulated
 from test_contract import illegal_take
 
+from engine.splendor_duel import GAME
 from engine.splendor_duel import events as ev
-from engine.splendor_duel import game as rules
 from recorder import EventStore, GameImport, ImportRejected, ImportResult, pipeline, prepare
 from recorder.io import export_json, import_files, load_file
 
@@ -78,7 +78,7 @@ def test_checking_processes_store_exactly_what_one_process_stores(tmp_path):
 
 def test_a_batch_mixes_new_repeated_conflicting_and_refused_games(store, backend):
     setup = payloads(6)[0]
-    take = illegal_take(rules.replay([ev.event_from_dict(setup)]))
+    take = illegal_take(GAME.replay([ev.event_from_dict(setup)]))
     with_ids = GameImport(
         headers={"players": ["Eve", "Fay"]},
         events=payloads(6)[:20],

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import HERE, record, simulated
 
-from engine.splendor_duel import SplendorDuel
+from engine.splendor_duel import GAME, SplendorDuel
 from engine.splendor_duel import events as ev
 from engine.splendor_duel import game as rules
 from recorder import EventStore, ImportRejected, core
@@ -52,7 +52,7 @@ def test_the_frozen_fixture_round_trips_byte_for_byte(store):
 
 def test_a_game_with_given_ids_meta_and_flags_round_trips(store, tmp_path):
     setup = ev.event_to_dict(simulated(6)[0])
-    state = rules.replay([simulated(6)[0]])
+    state = GAME.replay([simulated(6)[0]])
     from test_contract import illegal_take
 
     doc = document(

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.corrections import CorrectionError, Retraction, fold
+from engine.corrections import CorrectionError, Retraction
+from engine.fold import fold
 from engine.games import get_game
 from recorder import EventStore, GameNotFound, StepOutOfRange
 from recorder.core import SNAPSHOT_EVERY
@@ -60,24 +61,24 @@ def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
     # One every SNAPSHOT_EVERY steps, and the head.
     assert steps == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
     for step, position in rows:
-        assert position == _position(fold(RULES, events[:step], ("Ann", "Bo")).state)
+        assert position == _position(fold(RULES, events[:step], ("Ann", "Bo")).head)
     # A store that never saw the game starts from the head's snapshot, and reads the
     # same state as a fold from the first event.
     with EventStore.open(tmp_path / "t.db") as fresh:
         assert _position(fresh.state_at(gid)) == _position(
-            fold(RULES, events[:n], ("Ann", "Bo")).state
+            fold(RULES, events[:n], ("Ann", "Bo")).head
         )
         assert fresh.state_at(gid).names == ("Ann", "Bo")
         for step in (1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 3, n):
             assert _position(fresh.state_at(gid, step)) == _position(
-                fold(RULES, events[:step]).state
+                fold(RULES, events[:step]).head
             )
     # Given the game's row, the store reads the same states without looking it up again.
     with EventStore.open(tmp_path / "t.db") as fresh:
         row = fresh.game(gid)
         for step in (0, 1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 3, n, n):
             state = fresh.state_at(gid, step, row=row)
-            assert _position(state) == _position(fold(RULES, events[:step]).state)
+            assert _position(state) == _position(fold(RULES, events[:step]).head)
             assert state.names == ("Ann", "Bo")
         with pytest.raises(StepOutOfRange):
             fresh.state_at(gid, n + 1, row=row)
@@ -87,9 +88,9 @@ def test_without_snapshots_the_store_folds_from_the_first_event(store, tmp_path)
     gid, events = _live(store, 6, 40)
     sqlite3.connect(tmp_path / "t.db", isolation_level=None).execute("DELETE FROM snapshots")
     with EventStore.open(tmp_path / "t.db") as fresh:
-        assert _position(fresh.state_at(gid)) == _position(fold(RULES, events[:40]).state)
+        assert _position(fresh.state_at(gid)) == _position(fold(RULES, events[:40]).head)
         fresh.append(gid, 40, [RULES.event_to_dict(events[40])])
-        assert _position(fresh.state_at(gid)) == _position(fold(RULES, events[:41]).state)
+        assert _position(fresh.state_at(gid)) == _position(fold(RULES, events[:41]).head)
 
 
 # --- corrections ----------------------------------------------------------------------------
@@ -102,15 +103,15 @@ def test_undo_takes_back_the_last_decision_with_what_followed_it(store):
     (retraction,) = logged.events
     assert isinstance(retraction, Retraction)
     stored = [e.event for e in store.events(gid)]
-    assert _position(store.state_at(gid)) == _position(fold(RULES, stored).state)
+    assert _position(store.state_at(gid)) == _position(fold(RULES, stored).head)
     assert _position(store.state_at(gid)) == _position(
-        fold(RULES, events[: retraction.back_to]).state
+        fold(RULES, events[: retraction.back_to]).head
     )
     assert not RULES.is_observation(events[retraction.back_to])
     assert all(RULES.is_observation(e) for e in events[retraction.back_to + 1 : 30])
     # The game goes on from there: the retracted decision can be played again.
     store.append(gid, 31, [RULES.event_to_dict(events[retraction.back_to])])
-    assert pending(store, gid) == RULES.status(fold(RULES, events[: retraction.back_to + 1]).state)
+    assert pending(store, gid) == RULES.status(fold(RULES, events[: retraction.back_to + 1]).head)
 
 
 def test_undo_to_a_step_and_nothing_written_on_refusal(store):
@@ -125,7 +126,7 @@ def test_undo_to_a_step_and_nothing_written_on_refusal(store):
     assert store.game(gid).event_count == 25
     logged = undo(store, gid, to=10, expect=25)
     assert logged.texts == ["undo to 10"]
-    assert _position(store.state_at(gid)) == _position(fold(RULES, events[:10]).state)
+    assert _position(store.state_at(gid)) == _position(fold(RULES, events[:10]).head)
     # Step 15 is retracted now: it cannot be gone back to.
     with pytest.raises(CorrectionError):
         undo(store, gid, to=15)
