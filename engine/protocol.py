@@ -274,31 +274,26 @@ class ParsedGame:
         return not self.errors
 
 
-class GameRules(Protocol):
-    """The rules and texts of one game, as the layers above the engine use them."""
+class Rules(Protocol):
+    """A game's rules: its table, its events, what is legal and how a game ends.  The
+    base :class:`engine.contract.Game` gives ``play``, ``force`` and ``is_observation``
+    from the game's ``check``, ``apply``, ``due``, ``consistent`` and observation types."""
 
     #: Stable kind stored with each game, e.g. ``splendor-duel``.
     kind: str
+
     #: Human title, e.g. ``Splendor Duel``; also the notation's ``[Game "..."]`` header.
     title: str
+
     #: Version of the event payload layout that :meth:`event_to_dict` writes.
     payload_version: int
+
     #: How many players the game seats.
     seats: Seats
+
     #: How the game can be won: each stable ``condition`` word (see :class:`Result`) with
     #: the short words a listing puts after the winner's name (``crowns``: ``on crowns``).
     conditions: Mapping[str, str]
-
-    #: The setup's lines in the order the table lays them out (``tablelog new`` asks
-    #: them, the new-game page has a field for each card of them).
-    setup_lines: Sequence[SetupLine]
-    #: What the table does at the setup besides its lines, in a sentence for whoever sets
-    #: up (``""``: nothing).
-    setup_note: str
-    #: The decisions a logger is asked for by keyword (see :class:`TableQuestion`).
-    table_questions: Sequence[TableQuestion]
-
-    # --- the table and its events -----------------------------------------------------
 
     def new_state(self, names: Sequence[str] | None = None) -> Any:
         """The empty table before the setup event, for these seat names (their number
@@ -316,14 +311,6 @@ class GameRules(Protocol):
     def upcast(self, payload: Mapping[str, Any], version: int) -> dict[str, Any]:
         """Bring a stored payload of an older ``version`` to the current layout."""
         ...
-
-    def setup_after(self, first: int, players: int) -> list[str]:
-        """The setup lines that follow from who starts (seat ``first``, from 0) at a table
-        of ``players``, written after :attr:`setup_lines` (Splendor Duel: ``privileges
-        1 0``, the Privilege of the player who does not start); most games have none."""
-        ...
-
-    # --- the rules --------------------------------------------------------------------
 
     def check(self, state: Any, event: Any) -> list[Violation]:
         """Why ``event`` is illegal in ``state`` (empty list: legal)."""
@@ -353,7 +340,50 @@ class GameRules(Protocol):
         table observes on nobody's behalf)."""
         ...
 
-    # --- notation and positions -------------------------------------------------------
+    def status(self, state: Any) -> Status:
+        """Where the game stands: phase, turn, whose decision, what is due, the result."""
+        ...
+
+    def progress(self, state: Any) -> tuple[str, int]:
+        """:attr:`Status.phase` and :attr:`Status.turn` of ``state`` without the words of
+        the rest: cheap enough to ask before every event of a game (a replay's move list
+        groups its steps by turn)."""
+        ...
+
+    def result_problem(
+        self, headers: Mapping[str, Any], state: Any
+    ) -> tuple[str, str, Violation] | None:
+        """Whether the outcome the headers state (``result``, and any the game's own
+        tags say) agrees with ``state``, where the moves end: None, or ``(header,
+        message, violation)``.  Notation and JSON imports alike are checked by it."""
+        ...
+
+    def random_game(self, rng: random.Random, names: Sequence[str] | None = None) -> list[Any]:
+        """A complete legal game chosen with ``rng`` (benches, fixtures, samples)."""
+        ...
+
+
+class Notation(Protocol):
+    """A game's text: its setup's lines, reading and writing games and moves, positions.
+    ``validate_payloads`` (a game given as JSON, folded as the store imports it) is the
+    base's."""
+
+    #: The setup's lines in the order the table lays them out (``tablelog new`` asks
+    #: them, the new-game page has a field for each card of them).
+    setup_lines: Sequence[SetupLine]
+
+    #: What the table does at the setup besides its lines, in a sentence for whoever sets
+    #: up (``""``: nothing).
+    setup_note: str
+
+    #: The decisions a logger is asked for by keyword (see :class:`TableQuestion`).
+    table_questions: Sequence[TableQuestion]
+
+    def setup_after(self, first: int, players: int) -> list[str]:
+        """The setup lines that follow from who starts (seat ``first``, from 0) at a table
+        of ``players``, written after :attr:`setup_lines` (Splendor Duel: ``privileges
+        1 0``, the Privilege of the player who does not start); most games have none."""
+        ...
 
     def read_game(
         self, text: str, source: str = "<text>", *, stop_at_first_error: bool = True
@@ -405,19 +435,6 @@ class GameRules(Protocol):
         """Every legal next decision, in canonical notation."""
         ...
 
-    def choices(self, state: Any) -> list[Choice]:
-        """Every legal next decision as :meth:`legal_move_texts` gives it (the same texts in
-        the same order), each with the things on the table it involves, its family and a
-        short label (see :class:`Choice`): what a page needs to build a decision by
-        tapping the table."""
-        ...
-
-    def observations(self, state: Any) -> list[Choice]:
-        """What the table may observe now besides the decision due, as choices (Splendor
-        Duel: a blind reserve shown, ``id 1-02``, group ``identify``, targets the hidden
-        card ``hidden-0-1`` and the card's id); each one's text is legal in ``state``."""
-        ...
-
     def position(self, state: Any) -> str:
         """The position string: everything about ``state`` on one line."""
         ...
@@ -436,24 +453,22 @@ class GameRules(Protocol):
         the first problem (event number, field, violations)."""
         ...
 
-    def result_problem(
-        self, headers: Mapping[str, Any], state: Any
-    ) -> tuple[str, str, Violation] | None:
-        """Whether the outcome the headers state (``result``, and any the game's own
-        tags say) agrees with ``state``, where the moves end: None, or ``(header,
-        message, violation)``.  Notation and JSON imports alike are checked by it."""
+
+class Presentation(Protocol):
+    """What a game shows people: the replay's view and words, a picture, the table as
+    text, the choices a page taps, its cards by what is printed on them."""
+
+    def choices(self, state: Any) -> list[Choice]:
+        """Every legal next decision as :meth:`legal_move_texts` gives it (the same texts in
+        the same order), each with the things on the table it involves, its family and a
+        short label (see :class:`Choice`): what a page needs to build a decision by
+        tapping the table."""
         ...
 
-    # --- describing a step ------------------------------------------------------------
-
-    def status(self, state: Any) -> Status:
-        """Where the game stands: phase, turn, whose decision, what is due, the result."""
-        ...
-
-    def progress(self, state: Any) -> tuple[str, int]:
-        """:attr:`Status.phase` and :attr:`Status.turn` of ``state`` without the words of
-        the rest: cheap enough to ask before every event of a game (a replay's move list
-        groups its steps by turn)."""
+    def observations(self, state: Any) -> list[Choice]:
+        """What the table may observe now besides the decision due, as choices (Splendor
+        Duel: a blind reserve shown, ``id 1-02``, group ``identify``, targets the hidden
+        card ``hidden-0-1`` and the card's id); each one's text is legal in ``state``."""
         ...
 
     def changes(self, before: Any, after: Any) -> list[str]:
@@ -494,8 +509,6 @@ class GameRules(Protocol):
         """The table as text for a terminal."""
         ...
 
-    # --- reference data and random games ----------------------------------------------
-
     def cards(self) -> Mapping[str, Card]:
         """Every card of the game by id."""
         ...
@@ -512,9 +525,10 @@ class GameRules(Protocol):
         A word that fits nothing printed on a card raises a ValueError naming it."""
         ...
 
-    def random_game(self, rng: random.Random, names: Sequence[str] | None = None) -> list[Any]:
-        """A complete legal game chosen with ``rng`` (benches, fixtures, samples)."""
-        ...
+
+class GameRules(Rules, Notation, Presentation, Protocol):
+    """The rules and texts of one game, as the layers above the engine use them: its
+    :class:`Rules`, :class:`Notation` and :class:`Presentation`."""
 
 
 def summary_fields(status: Status, names: Iterable[str]) -> dict[str, Any]:
