@@ -11,7 +11,7 @@ of several repeats over the same seeded games, so two runs on one machine are co
 * ``playouts``: complete random games (simulate.random_game), games/s and events/s;
 * ``fold_checked``: rebuilding a game's final state from its events with full rule
   checking (game.replay), games/s and events/s;
-* ``fold_unchecked``: the same fold without checks (game.apply_unchecked);
+* ``fold_unchecked``: the same fold without checks (game.apply);
 * ``legal_moves``: calls/s of game.legal_moves on states where a mandatory action is due.
 """
 
@@ -73,7 +73,7 @@ def main() -> None:
         return n_games
 
     def fold_unchecked() -> int:
-        apply = game.apply_unchecked
+        apply = game.apply
         for events in games:
             state = State()
             for event in events:
