@@ -175,7 +175,7 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: str | 
         shown = verdict.text or text
         echo_json({**verdict.to_dict(), "move": shown, "text": text, "where": where})
     else:
-        from recorder.table import completions
+        from recorder.logbook import completions
 
         from .log_cmds import completion_lines
 

@@ -1,6 +1,6 @@
 """Logging a game at the table: ``tablelog new``, ``log`` and ``undo``.
 
-Each command is a few lines over :mod:`recorder.table`.  Exit codes: 0 written; 1 a move
+Each command is a few lines over :mod:`recorder.logbook`.  Exit codes: 0 written; 1 a move
 the rules refuse (the verdict is printed with the rule and page), an unknown game, or a
 correction that cannot stand; 2 text that does not read as a move; 3 ``--expect N`` and
 the game has another number of steps.  A refusal writes nothing.
@@ -17,7 +17,7 @@ import click
 from .options import EXIT_ILLEGAL, db_option, echo_json, json_option, opened
 
 if TYPE_CHECKING:
-    from recorder.table import Logged, MoveRefused
+    from recorder.logbook import Logged, MoveRefused
 
 
 def _print_logged(logged: Logged, as_json: bool) -> None:
@@ -74,7 +74,7 @@ def _standing(status: Any) -> str:
 
 def completion_lines(completions: list[str]) -> list[str]:
     """What a refusal says of the legal decisions that complete the text written
-    (:func:`recorder.table.completions`): nothing when there are none."""
+    (:func:`recorder.logbook.completions`): nothing when there are none."""
     if not completions:
         return []
     if len(completions) == 1:
@@ -115,7 +115,7 @@ def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
       tablelog new --json - < docs/examples/evening.tl
     """
     from recorder.io import decode
-    from recorder.table import new_game
+    from recorder.logbook import new_game
 
     with opened(db_path) as store:
         if file is None:
@@ -172,7 +172,7 @@ def log_cmd(
       tablelog log $(tablelog new docs/examples/evening.tl) "1. Ann: take d1 d2 d3 {pearl}"
       tablelog log 6138631be858 "take c4 b5" --expect 3    # exit 3
     """
-    from recorder.table import MoveRefused, log
+    from recorder.logbook import MoveRefused, log
 
     with opened(db_path) as store:
         try:
@@ -205,7 +205,7 @@ def undo_cmd(
       tablelog undo 6138631be858 --to 40
       tablelog undo 6138631be858 --expect 3     # exit 3
     """
-    from recorder.table import undo
+    from recorder.logbook import undo
 
     with opened(db_path) as store:
         logged = undo(store, game, to=to, expect=expect)

@@ -79,7 +79,7 @@ class Stale(CommandError):
 def error_for(err: Exception, default: type[CommandError]) -> CommandError:
     """The command error (and so the exit code) of a library error: a stale expected step
     exits 3, text that does not read as a move 2, anything else ``default``'s code."""
-    from recorder.table import BadMove, StaleStep
+    from recorder.logbook import BadMove, StaleStep
 
     if isinstance(err, StaleStep):
         return Stale(str(err))

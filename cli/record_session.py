@@ -6,7 +6,7 @@ A :class:`Session` holds one stored game and the question it asks now: a move (a
 or decision in notation, or a command), a card only the table has seen (the card revealed
 to refill the table, a blind reserve shown), the tokens drawn from the bag, or whether to
 record a refused move as played.  :meth:`Session.handle` takes one answer and returns
-the lines to print.  Every move is one call to :func:`recorder.table.log` with ``expect``
+the lines to print.  Every move is one call to :func:`recorder.logbook.log` with ``expect``
 (the steps the session last saw), so nothing is held in the session but a comment waiting
 for its move: when another logger wrote meanwhile, the session reloads and says what was
 logged, and a session ended any way (``quit``, Ctrl-C, a closed terminal) loses nothing.
@@ -91,7 +91,7 @@ class Session:
 
     def reload(self) -> None:
         """Read the game as it stands in the store, and ask what it waits for."""
-        from recorder.table import steps
+        from recorder.logbook import steps
 
         self.steps = steps(self.store, self.game_id)
         self.state = self.store.state_at(self.game_id)
@@ -326,7 +326,7 @@ class Session:
         """Log ``text`` (with the waiting comment) as the next step; the lines to print."""
         from engine.errors import EngineError
         from recorder.errors import StoreError
-        from recorder.table import BadMove, MoveRefused, StaleStep, log
+        from recorder.logbook import BadMove, MoveRefused, StaleStep, log
 
         from .check_cmds import violation_lines
         from .log_cmds import completion_lines, written_lines
@@ -464,7 +464,7 @@ class Session:
 
     def _undo(self, to: int | None) -> list[str]:
         from engine.errors import EngineError
-        from recorder.table import StaleStep, undo
+        from recorder.logbook import StaleStep, undo
 
         from .log_cmds import written_lines
 

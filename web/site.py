@@ -17,9 +17,9 @@ from .cache import cached_answer
 from .db import get_store
 from .images import svg_to_png
 from .move_list import mark_current, move_list, step_links, turn_groups, turn_steps
-from .moves import check_text
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
+from .verdict import check_text
 
 bp = Blueprint("site", __name__)
 

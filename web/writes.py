@@ -1,7 +1,7 @@
 """The site's one write path: creating a game, logging what was played, undoing.
 
 The JSON API (:mod:`web.api`) and the site's forms both call these, after checking who
-may write (:mod:`web.auth`).  Each is one call of :mod:`recorder.table`, so each is atomic:
+may write (:mod:`web.auth`).  Each is one call of :mod:`recorder.logbook`, so each is atomic:
 a refusal writes nothing.  A success returns the JSON body of the answer; a refusal raises
 :class:`WriteError` with its status and body: ``{"error": {"status", "title", "message"}}``,
 plus ``"step"`` (the game's steps now) on 409, ``"verdict"`` on 422 (each violation with
@@ -17,9 +17,8 @@ from typing import Any
 from flask import request, url_for
 
 from engine.corrections import CorrectionRefused
-from recorder import GameNotFound, ImportRejected
-from recorder import table as logbook
-from recorder.table import BadMove, Logged, MoveRefused, StaleStep
+from recorder import GameNotFound, ImportRejected, logbook
+from recorder.logbook import BadMove, Logged, MoveRefused, StaleStep
 
 from .db import get_store, off_loop
 

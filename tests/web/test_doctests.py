@@ -13,7 +13,7 @@ MODULES = [
     "web.cache",
     "web.images",
     "web.move_list",
-    "web.moves",
+    "web.verdict",
     "web.summary",
     "web.server",
     "web.templates.splendor_duel.pieces",
