@@ -72,7 +72,7 @@ from engine.splendor_duel import events as ev  # noqa: E402
 from engine.splendor_duel import simulate  # noqa: E402
 from recorder import EventStore, GameImport, core, open_store, pipeline, prepare  # noqa: E402
 from recorder.io import import_files  # noqa: E402
-from recorder.stores import shown  # noqa: E402
+from recorder.places import shown  # noqa: E402
 
 
 def simulate_payloads(seed: int) -> list[dict]:

@@ -11,12 +11,12 @@ cannot be read at all (a missing file, an unknown game, a malformed position or 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
+from .lines import completion_lines, verdict_lines, violation_lines
 from .options import (
     EXIT_ILLEGAL,
     EXIT_OK,
@@ -36,29 +36,6 @@ _ERROR_KINDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": 
 
 #: What a hand-made position the rules cannot work from raises instead of a verdict.
 _POSITION_FAULTS = (KeyError, IndexError, ValueError, TypeError)
-
-
-def violation_lines(violations: Iterable[Any]) -> list[str]:
-    """One line per violation (dicts, or the engine's Violation records)."""
-    out = []
-    for v in violations:
-        v = v if isinstance(v, dict) else v.to_dict()
-        out.append(f"  - {v['code']}: {v['message']} ({v['citation']})")
-    return out
-
-
-def verdict_lines(verdict: Any, text: str, where: str) -> list[str]:
-    """A verdict on the move ``text`` checked ``where`` (a position, in words): cannot be
-    read (the column and why), legal (what it changes), or illegal (each rule broken)."""
-    shown = verdict.text or text
-    err = verdict.error
-    if err is not None and err.kind != "illegal":
-        head = f"cannot read the move {text!r}: column {err.column}: {err.message}"
-        return [head, *violation_lines(err.violations)]
-    if verdict.legal:
-        return [f"legal: {shown} ({where})", *(f"  {change}" for change in verdict.changes)]
-    reason = f": {err.message}" if err is not None else ""
-    return [f"illegal: {shown} ({where}){reason}", *violation_lines(verdict.violations)]
 
 
 def _print_report(report: GameReport, strict: bool) -> None:
@@ -176,8 +153,6 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: str | 
         echo_json({**verdict.to_dict(), "move": shown, "text": text, "where": where})
     else:
         from recorder.logbook import completions
-
-        from .log_cmds import completion_lines
 
         unreadable = err is not None and err.kind != "illegal"
         meant = [] if verdict.legal else completion_lines(completions(at.rules, at.state, text))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .lines import completion_lines, violation_lines, written_lines
 from .options import EXIT_ILLEGAL, db_option, echo_json, json_option, opened
 
 if TYPE_CHECKING:
@@ -50,41 +51,12 @@ def _print_logged(logged: Logged, as_json: bool) -> None:
     click.echo(_standing(logged.status))
 
 
-def written_lines(logged: Logged) -> list[str]:
-    """What a write stored, one line per step: a correction says where the game stands
-    now, a move played illegally lists its violations (``log``, ``undo``, ``record``)."""
-    from .check_cmds import violation_lines
-
-    first = logged.steps_before + 1
-    lines = []
-    for i, (text, flagged) in enumerate(zip(logged.texts, logged.flagged, strict=True)):
-        mark = " (played illegally)" if flagged else ""
-        back_to = getattr(logged.events[i], "back_to", None)
-        if back_to is not None:
-            mark = f" (the game stands as after step {back_to})"
-        lines.append(f"step {first + i}: {text}{mark}")
-        lines += violation_lines(flagged)
-    return lines
-
-
 def _standing(status: Any) -> str:
     """The last line of a write: how the game ended, or what is due."""
     return status.result.text if status.result is not None else f"next: {status.due}"
 
 
-def completion_lines(completions: list[str]) -> list[str]:
-    """What a refusal says of the legal decisions that complete the text written
-    (:func:`recorder.logbook.completions`): nothing when there are none."""
-    if not completions:
-        return []
-    if len(completions) == 1:
-        return [f"did you mean: {completions[0]}"]
-    return ["did you mean one of:", *(f"  {text}" for text in completions)]
-
-
 def _refused(err: MoveRefused) -> None:
-    from .check_cmds import violation_lines
-
     click.echo(f"illegal: {err.text}", err=True)
     for line in [*violation_lines(err.violations), *completion_lines(err.completions)]:
         click.echo(line, err=True)

@@ -30,6 +30,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.corrections import (
+    CorrectionRefused,
+    Retraction,
+    effective_steps,
+    retraction_at,
+    step_ranges,
+)
+from engine.errors import EngineError
+from engine.games import get_game
+from recorder.errors import StoreError
+from recorder.logbook import BadMove, MoveRefused, StaleStep, log, steps, undo
+
+from .lines import completion_lines, verdict_lines, violation_lines, written_lines
+
 #: The session's own commands, each with what ``help`` says of it.
 COMMANDS: dict[str, str] = {
     "undo": "take back the last decision with what the table saw after it (undo to STEP: "
@@ -73,8 +87,6 @@ class Session:
     """One game being logged at the table (see the module's docstring)."""
 
     def __init__(self, store: Any, game_id: str) -> None:
-        from engine.games import get_game
-
         self.store = store
         self.game_id = game_id
         self.rules = get_game(store.game(game_id).kind)
@@ -91,8 +103,6 @@ class Session:
 
     def reload(self) -> None:
         """Read the game as it stands in the store, and ask what it waits for."""
-        from recorder.logbook import steps
-
         self.steps = steps(self.store, self.game_id)
         self.state = self.store.state_at(self.game_id)
         self.status = self.rules.status(self.state)
@@ -315,8 +325,6 @@ class Session:
     def _find(self, query: str, quiet: bool = False, unseen: bool = True) -> Any:
         """The cards (still unseen, or any) that ``query`` describes, or the reason it
         fits none."""
-        from engine.errors import EngineError
-
         try:
             return self.rules.find_cards(query, self.state if unseen else None)
         except EngineError as err:
@@ -324,13 +332,6 @@ class Session:
 
     def _log(self, text: str, as_played: bool = False) -> list[str]:
         """Log ``text`` (with the waiting comment) as the next step; the lines to print."""
-        from engine.errors import EngineError
-        from recorder.errors import StoreError
-        from recorder.logbook import BadMove, MoveRefused, StaleStep, log
-
-        from .check_cmds import violation_lines
-        from .log_cmds import completion_lines, written_lines
-
         full = f"{text} {{{self.comment}}}" if self.comment else text
         try:
             logged = log(self.store, self.game_id, full, expect=self.steps, as_played=as_played)
@@ -381,9 +382,6 @@ class Session:
 
     def _step_text(self, stored: Any) -> str:
         """The notation of one stored step, in the position it was played in."""
-        from engine.corrections import Retraction
-        from engine.errors import EngineError
-
         event = stored.event
         if isinstance(event, Retraction):
             return f"undo to {event.back_to}"
@@ -427,8 +425,6 @@ class Session:
     def _cmd_check(self, rest: str) -> list[str]:
         if not rest:
             return ["check MOVE: is MOVE legal here?"]
-        from .check_cmds import verdict_lines
-
         verdict = self.rules.check_move(self.state, rest)
         return verdict_lines(verdict, rest, f"step {self.steps}; nothing written")
 
@@ -439,13 +435,6 @@ class Session:
         if len(words) != 2 or words[0] != "to" or not words[1].isdigit():
             return ["undo, or undo to STEP"]
         to = int(words[1])
-        from engine.corrections import (
-            CorrectionRefused,
-            effective_steps,
-            retraction_at,
-            step_ranges,
-        )
-
         events = [e.event for e in self.store.events(self.game_id)]
         try:
             retraction_at(self.rules, events, to)
@@ -463,11 +452,6 @@ class Session:
         ]
 
     def _undo(self, to: int | None) -> list[str]:
-        from engine.errors import EngineError
-        from recorder.logbook import StaleStep, undo
-
-        from .log_cmds import written_lines
-
         try:
             logged = undo(self.store, self.game_id, to=to, expect=self.steps)
         except StaleStep:

@@ -36,9 +36,9 @@ from . import pg_schema, projections
 from .core import SqlStore
 from .errors import SchemaVersionError, StoreError
 from .migrations import SCHEMA_VERSION
+from .places import is_postgres, redact
 from .prepare import Prepared
 from .records import utc_now
-from .stores import redact
 from .verify import Finding, StoreVerify
 from .writer import GameWriter
 
@@ -56,15 +56,7 @@ POOL_TIMEOUT = 10.0
 #: Connections a store keeps at most (``TABLELOG_PG_POOL`` overrides).
 POOL_SIZE = 8
 
-#: URL schemes of a PostgreSQL database.
-SCHEMES = ("postgresql", "postgres")
-
 _PASSWORD_RE = re.compile(r"(password\s*=\s*)(\S+)", re.IGNORECASE)
-
-
-def is_url(where: object) -> bool:
-    """Whether ``where`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
-    return isinstance(where, str) and where.split("://", 1)[0].lower() in SCHEMES
 
 
 def _reason(err: BaseException, url: str) -> str:
@@ -190,7 +182,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         any libpq parameter in the query) and create or migrate its schema."""
         if url is None:
             url = os.environ.get("TABLELOG_DB", "")
-        if not is_url(url):
+        if not is_postgres(url):
             raise StoreError(f"{url!r} is not a PostgreSQL URL (postgresql://...)")
         shown = redact(url)
         clock = clock or utc_now

@@ -23,11 +23,12 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from recorder.stores import default_place
+from recorder import StoreError
+from recorder.places import default_place
 
 from . import db
 from .cache import ResponseCache, code_token
-from .timeline import TimelineCache
+from .timeline import ReplayError, TimelineCache
 
 log = logging.getLogger("tablelog.web")
 
@@ -137,10 +138,6 @@ def _wants_json() -> bool:
 
 
 def _register_errors(app: Flask) -> None:
-    from recorder import StoreError
-
-    from .timeline import ReplayError
-
     def _render(status: int, title: str, message: str) -> tuple[Any, int]:
         if _wants_json():
             return jsonify(

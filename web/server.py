@@ -52,6 +52,9 @@ from typing import Any
 import waitress
 from flask import Flask
 
+from . import SECURITY_HEADERS
+from .watch import stop_hub
+
 log = logging.getLogger("tablelog.web")
 
 
@@ -122,8 +125,6 @@ def serve(
 
 
 def _security_header_lines() -> bytes:
-    from . import SECURITY_HEADERS
-
     return "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS).encode("latin-1")
 
 
@@ -188,8 +189,6 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
 
     class SecuredErrorTask(ErrorTask):  # type: ignore[misc]  # no types shipped
         def execute(self) -> None:
-            from . import SECURITY_HEADERS
-
             self.response_headers.extend(SECURITY_HEADERS)
             super().execute()
 
@@ -327,8 +326,6 @@ class BackgroundServer:
     def stop(self) -> None:
         """End the live streams, close the listening socket and every connection, then
         wait for the loop."""
-        from .watch import stop_hub
-
         stop_hub(self.app)
         server = self._server
         server.task_dispatcher.shutdown()

@@ -17,6 +17,7 @@ from ...errors import EventFormatError
 from ...notation.results import NotationError
 from ...protocol import Verdict
 from .. import game as _game
+from ..describe import changes
 from ..events import Event, event_to_dict
 from ..state import State
 from .decisions import KEYWORDS, move_text, parse_decision
@@ -45,8 +46,6 @@ def parse_move(state: State, text: str) -> Event:
 
 def check_move(state: State, text: str) -> Verdict:
     """Is the decision ``text`` legal in ``state``?  Never raises for bad input."""
-    from ..describe import changes
-
     try:
         event = parse_move(state, text)
     except NotationError as err:

@@ -107,7 +107,7 @@ class Reader:
         number = self.number + 1
         if illegal:
             try:
-                violations = _rules().force(state, event)
+                violations = _game.RULES.force(state, event)
             except IllegalMoveError as err:
                 self.fail(
                     "illegal",
@@ -141,7 +141,7 @@ class Reader:
                 if not self.all_errors:
                     raise _Stop
                 try:  # read on from the table as it stood after the refused decision
-                    _rules().force(state, event)
+                    _game.RULES.force(state, event)
                 except IllegalMoveError:
                     raise _Stop from None
                 illegal = True
@@ -182,7 +182,7 @@ class Reader:
             return
         events = [*self.prior, *self.events]
         try:
-            retraction = retraction_at(_rules(), events, back_to)
+            retraction = retraction_at(_game.RULES, events, back_to)
         except CorrectionRefused as refused:
             self.fail(
                 "illegal",
@@ -207,7 +207,7 @@ class Reader:
         self.meta.append(meta or None)
         self.number += 1
         played = [bool(m and m.get("played_illegally")) for m in [*self.prior_meta, *self.meta]]
-        self.state = fold(_rules(), [*events, retraction], self.names, played).head
+        self.state = fold(_game.RULES, [*events, retraction], self.names, played).head
 
     def _described(self, line: Line, col: int, words: list[str], word: str) -> str:
         """``word`` itself, or for a quoted description (``reveal "white 1 point"``) the
@@ -505,9 +505,3 @@ def _read_moves(
         reader.flagged,
         state.names,
     )
-
-
-def _rules() -> Any:
-    from .. import GAME
-
-    return GAME

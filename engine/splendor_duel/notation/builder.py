@@ -21,7 +21,7 @@ from .arguments import Context, Fail
 from .corrections import UNDO, read_undo
 from .decisions import READERS, TEXT_CACHE, UNCACHED, Entry, learn, remember
 from .lexer import KEYWORDS, PLAIN_TURNS_RE, TOKEN_RE, Line
-from .players import game, listing, seat_number
+from .players import listing, seat_number
 from .reader import read_game
 from .results import Flagged
 from .setup import setup_parts_missing
@@ -399,7 +399,7 @@ class GameBuilder(SyntaxChecker):
             where = decision.place()
             before = position_string(state)
             try:
-                violations = game().force(state, event)
+                violations = _game.RULES.force(state, event)
             except IllegalMoveError as err:
                 self.error(
                     "illegal",
@@ -471,7 +471,7 @@ class GameBuilder(SyntaxChecker):
             return
         events = self.events
         try:
-            retraction = retraction_at(game(), events, back_to)
+            retraction = retraction_at(_game.RULES, events, back_to)
         except CorrectionRefused as refused:
             self.error(
                 "illegal",
@@ -485,7 +485,7 @@ class GameBuilder(SyntaxChecker):
         events.append(retraction)
         self.meta.append({"annotations": decision.notes} if decision.notes else None)
         marks = [bool(m and m.get("played_illegally")) for m in self.meta]
-        self.state = fold(game(), events, self.names, marks).head
+        self.state = fold(_game.RULES, events, self.names, marks).head
 
     # -- the end -----------------------------------------------------------------------
 

@@ -19,8 +19,8 @@ from typing import Any
 from ... import corrections
 from ...corrections import UNDO as UNDO
 from ...corrections import Retraction
+from ..game import RULES
 from .arguments import Fail
-from .players import game
 
 _USAGE = "expected undo, or undo to STEP (a step number: the setup is step 1)"
 
@@ -46,4 +46,4 @@ def read_undo(args: list[str], illegal: bool = False) -> int | None:
 def undo_text(events: Sequence[Any], retraction: Retraction) -> str:
     """``undo`` when it goes back where a plain undo after ``events`` goes, else
     ``undo to K`` (:func:`engine.corrections.undo_text`)."""
-    return corrections.undo_text(game(), events, retraction)
+    return corrections.undo_text(RULES, events, retraction)

@@ -11,30 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...protocol import Seats
+from ..state import SEATS
 from .lexer import KEYWORDS, SIMPLE_NAME, escape, unescape
-
-if TYPE_CHECKING:
-    from .. import SplendorDuel
 
 #: A header that names a seat: ``Player1`` .. ``PlayerN``.
 SEAT_TAG = re.compile(r"Player([1-9][0-9]?)")
 
 
-@cache
-def game() -> SplendorDuel:
-    """The game this notation writes (its title, kind and seats)."""
-    from .. import GAME  # the package imports notation lazily: no cycle at import time
-
-    return GAME
-
-
 def seats() -> Seats:
     """How many players Splendor Duel seats and their default names (the game's one
     :class:`engine.protocol.Seats`)."""
-    return game().seats
+    return SEATS
 
 
 @cache

@@ -18,11 +18,12 @@ from typing import Any
 
 from ...errors import Violation
 from ...protocol import SeatsError
+from ..game import RULES
 from .arguments import Context, Fail
 from .corrections import read_undo
 from .decisions import READERS
 from .lexer import Line
-from .players import SEAT_TAG, default_names, game, seat_tag, seats
+from .players import SEAT_TAG, default_names, seat_tag, seats
 from .results import NotationError
 
 #: The headers kept under their own key (the rest go to ``tags``).
@@ -188,13 +189,12 @@ class HeadersBuilder(Visitor):
     def visit_header(self, name: str, value: str, line: int, offset: int) -> None:
         self.tag_lines[name] = (line, offset)
         if name == "Game":
-            rules = game()
-            if value.strip().lower() not in (rules.title.lower(), rules.kind):
+            if value.strip().lower() not in (RULES.title.lower(), RULES.kind):
                 self.error(
                     "unknown",
                     line,
                     offset + 1,
-                    f"this log is for {value!r}; this parser reads {rules.title}",
+                    f"this log is for {value!r}; this parser reads {RULES.title}",
                 )
             return
         seat = SEAT_TAG.fullmatch(name)
