@@ -174,17 +174,6 @@ class SplendorDuel(_game.DuelRules):
     def progress(self, state: State) -> tuple[str, int]:
         return _describe.progress(state)
 
-    def summary(self, state: State) -> dict[str, Any]:
-        """The status as the store's summary record (kept while the store moves over)."""
-        s = _describe.status(state)
-        return {
-            "status": s.phase,
-            "winner": None if s.result is None else s.result.winner,
-            "condition": None if s.result is None else s.result.condition,
-            "turns": s.turn,
-            "to_move": s.to_move,
-        }
-
     def changes(self, before: State, after: State) -> list[str]:
         return _describe.changes(before, after)
 
