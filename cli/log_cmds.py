@@ -23,28 +23,8 @@ if TYPE_CHECKING:
 
 def _print_logged(logged: Logged, as_json: bool) -> None:
     """What was written, step by step, then what the game waits for."""
-    first = logged.steps_before + 1
     if as_json:
-        echo_json(
-            {
-                "id": logged.game_id,
-                "steps_before": logged.steps_before,
-                "steps": logged.steps,
-                "written": [
-                    {
-                        "step": first + i,
-                        "text": text,
-                        "violations": [v.to_dict() for v in flagged],
-                    }
-                    for i, (text, flagged) in enumerate(
-                        zip(logged.texts, logged.flagged, strict=True)
-                    )
-                ],
-                "status": logged.status.phase,
-                "due": logged.status.due,
-                "result": None if logged.status.result is None else logged.status.result.text,
-            }
-        )
+        echo_json(logged.to_dict())  # the API's answer (docs/api.md), without the step's url
         return
     for line in written_lines(logged):
         click.echo(line)

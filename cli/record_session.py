@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.corrections import (
+    UNDO,
     CorrectionRefused,
     Retraction,
     effective_steps,
@@ -384,7 +385,7 @@ class Session:
         """The notation of one stored step, in the position it was played in."""
         event = stored.event
         if isinstance(event, Retraction):
-            return f"undo to {event.back_to}"
+            return f"{UNDO} to {event.back_to}"
         try:
             return str(
                 self.rules.move_text(self.store.state_at(self.game_id, stored.sequence - 1), event)

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.corrections import Retraction, retraction_at, undo_text
+from engine.corrections import UNDO, Retraction, retraction_at, undo_text
 from engine.errors import EngineError, Violation
 from engine.games import get_game
-from engine.notation.lexer import TYPED_TURN_RE
+from engine.notation.lexer import ILLEGAL_MARK, TYPED_TURN_RE
 from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
@@ -78,6 +78,19 @@ class Logged:
     status: Status
     #: Per written event, the meta stored with it (comments, annotations, the mark).
     meta: list[dict[str, Any] | None] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What was written and where the game stands, as JSON: the one answer of the
+        API's logging calls (which add the step's ``url``, docs/api.md) and of ``tablelog
+        log --json`` and ``undo --json``."""
+        return {
+            "id": self.game_id,
+            "step": self.steps,
+            "steps_before": self.steps_before,
+            "texts": self.texts,
+            "flagged": [[v.to_dict() for v in vs] for vs in self.flagged],
+            "status": asdict(self.status),
+        }
 
 
 class StaleStep(ConcurrencyError):
@@ -276,16 +289,12 @@ def _steps_or_stale(store: Recorder, game_id: str, expect: int | None) -> int:
     return actual
 
 
-#: The notation's keyword of a correction, which needs the game's events to be read.
-UNDO_WORD = "undo"
-
-
 def _history(
     store: Recorder, game_id: str, text: str, steps: int
 ) -> tuple[list[Any], list[Any]] | None:
     """The game's first ``steps`` events and meta, for a text that takes steps back
     (``undo``); None otherwise, so a plain move is read from the state alone."""
-    if UNDO_WORD not in text.lower():
+    if UNDO not in text.lower():
         return None
     stored = store.events(game_id, steps)
     return [e.event for e in stored], [e.meta or None for e in stored]
@@ -353,10 +362,6 @@ def completions(rules: GameRules, state: Any, text: str) -> list[str]:
 def _match_end(text: str) -> int:
     m = TYPED_TURN_RE.match(text)  # a turn line's number and player: not a decision's
     return m.end() if m else 0
-
-
-#: The notation's mark of a decision played although illegal.
-ILLEGAL_MARK = "!illegal"
 
 
 def _marked(text: str) -> str:

@@ -10,14 +10,14 @@ its rule and the rulebook's page) and ``"column"`` on 400 when the text's error 
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import Any
 
 from flask import request, url_for
 
-from engine.corrections import CorrectionRefused
+from engine.corrections import UNDO, CorrectionRefused
 from recorder import GameNotFound, ImportRejected, logbook
+from recorder.errors import lone_surrogate_at
 from recorder.logbook import BadMove, Logged, MoveRefused, StaleStep
 
 from .db import get_store, off_loop
@@ -119,7 +119,7 @@ def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[s
             422,
             "Nothing to undo there",
             str(err),
-            verdict={"text": "undo", "violations": [v.to_dict() for v in err.violations]},
+            verdict={"text": UNDO, "violations": [v.to_dict() for v in err.violations]},
             step=store.game(game_id).event_count,
         ) from None
     return _logged(logged)
@@ -133,14 +133,8 @@ def _logged(logged: Logged) -> dict[str, Any]:
         request.remote_addr,
         "; ".join(logged.texts),
     )
-    status = dataclasses.asdict(logged.status)
     return {
-        "id": logged.game_id,
-        "step": logged.steps,
-        "steps_before": logged.steps_before,
-        "texts": logged.texts,
-        "flagged": [[v.to_dict() for v in vs] for vs in logged.flagged],
-        "status": status,
+        **logged.to_dict(),
         "url": url_for("site.step", game_id=logged.game_id, step=logged.steps),
     }
 
@@ -150,12 +144,9 @@ def _check_text(field: str, value: Any, limit: int) -> None:
         raise WriteError(400, "Bad request", f"{field}: expected a string")
     if len(value) > limit:
         raise WriteError(400, "Bad request", f"{field}: at most {limit} characters")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise WriteError(
-            400, "Bad request", f"{field}: not valid Unicode at character {err.start + 1}"
-        ) from None
+    at = lone_surrogate_at(value)
+    if at is not None:
+        raise WriteError(400, "Bad request", f"{field}: not valid Unicode at character {at + 1}")
 
 
 def _not_found(game_id: str) -> WriteError:

@@ -8,7 +8,7 @@ paid; ``=-`` for nothing); ``ret WY``; ``noble N-03``; ``reveal 1-17``; ``id 1-1
 
 from __future__ import annotations
 
-from ...corrections import Retraction
+from ...corrections import UNDO, Retraction
 from ...errors import EventFormatError
 from ..catalogue import CARDS, COLOR_LETTERS, NOBLES
 from ..events import (
@@ -60,7 +60,7 @@ def move_text(event: Event) -> str:
                 " / ".join(line.replace("  ", " ") for line in setup_lines(event)),
             )
         case Retraction(back_to=back_to):
-            return f"undo to step {back_to}"
+            return f"{UNDO} to step {back_to}"
     raise ValueError(f"no notation for {event.type}")
 
 

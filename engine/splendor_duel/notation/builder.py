@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import CorrectionRefused, Retraction, retraction_at
+from ...corrections import UNDO, CorrectionRefused, Retraction, retraction_at
 from ...errors import IllegalMoveError, Violation
 from ...fold import fold
 from ...protocol import ParsedGame
@@ -18,7 +18,7 @@ from ..events import CardRevealed, Event, GameSetUp, TokensTaken
 from ..position import position_string
 from ..state import ACTION, OVER, REVEAL, SETUP, State
 from .arguments import Context, Fail
-from .corrections import UNDO, read_undo
+from .corrections import read_undo
 from .decisions import READERS, TEXT_CACHE, UNCACHED, Entry, learn, remember
 from .lexer import KEYWORDS, PLAIN_TURNS_RE, TOKEN_RE, Line
 from .players import listing, seat_number

@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ... import corrections
-from ...corrections import UNDO as UNDO
-from ...corrections import Retraction
+from ...corrections import UNDO, Retraction
 from ..game import RULES
 from .arguments import Fail
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...corrections import UNDO
 from ...errors import Violation
 from ...protocol import ParsedGame, Verdict
 from .. import describe
@@ -27,7 +28,6 @@ from ..events import BoardReplenished, Event, event_to_dict
 from ..state import REVEAL, State
 from .arguments import Context, Fail, is_payment
 from .builder import GameBuilder
-from .corrections import UNDO
 from .decisions import READERS, move_text
 from .lexer import KEYWORDS, TOKEN_RE, did_you_mean
 from .players import default_names

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from ...corrections import UNDO
 from .arguments import is_payment
-from .corrections import UNDO
 from .lexer import (
     GLYPHS,
     HEADER_RE,

@@ -23,6 +23,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from engine.picture import COLOURS
+
 from .. import card_row
 
 _TOKENS: dict[tuple[str, str, str], Markup] = {}
@@ -32,6 +34,8 @@ _CARDS: dict[tuple[str, str, str, bool], Markup] = {}
 #: needed), with what each does in the rulebook's words.  The replay explains each on a
 #: tap (a popover, see :func:`symbol_tips`) and in its legend (:func:`symbol_legend`).
 _SVG = '<svg class="sym" viewBox="0 0 20 20" aria-hidden="true" focusable="false">{}</svg>'
+#: Each colour's fill, from the one palette (:data:`engine.picture.COLOURS`).
+_FILLS = {name: fill for name, (fill, _ink, _rim) in COLOURS.items()}
 SYMBOLS: dict[str, tuple[str, str, str]] = {
     "again": (
         "Play again",
@@ -47,10 +51,12 @@ SYMBOLS: dict[str, tuple[str, str, str]] = {
         "Place this card over one of your cards with a bonus: its bonus counts as that"
         " card's colour. You cannot buy it without a card with a bonus.",
         _SVG.format(
-            '<path d="M10 1 1 10h9z" fill="#2563c9"/><path d="M10 1l9 9h-9z" fill="#1e9a56"/>'
-            '<path d="M19 10l-9 9v-9z" fill="#d2382e"/><path d="M1 10l9 9v-9z" fill="#2b2727"/>'
-            '<path d="M10 7.5l2.5 2.5-2.5 2.5-2.5-2.5z" fill="#f4f0e6"/>'
-            '<path d="M10 1l9 9-9 9-9-9z" fill="none" stroke="#fff" stroke-width="1"/>'
+            (
+                '<path d="M10 1 1 10h9z" fill="{blue}"/><path d="M10 1l9 9h-9z" fill="{green}"/>'
+                '<path d="M19 10l-9 9v-9z" fill="{red}"/><path d="M1 10l9 9v-9z" fill="{black}"/>'
+                '<path d="M10 7.5l2.5 2.5-2.5 2.5-2.5-2.5z" fill="{white}"/>'
+                '<path d="M10 1l9 9-9 9-9-9z" fill="none" stroke="#fff" stroke-width="1"/>'
+            ).format(**_FILLS)
         ),
     ),
     "token": (
