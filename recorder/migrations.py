@@ -201,7 +201,7 @@ FROM events AS e;
 #   INSERT OR REPLACE or OR IGNORE of a stored event, and any gap), and a given id must
 #   not be stored yet.
 #
-# Together they made importing about 15% faster and the file about 20% smaller.
+# Together they leave each event one index entry and one look-up fewer to write and keep.
 _EVENTS_V2 = """
 CREATE TABLE events_v2 (
     game_id TEXT NOT NULL REFERENCES games(id),

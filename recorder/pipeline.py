@@ -23,7 +23,7 @@ from .prepare import Prepared, prepare_or_error
 from .records import GameImport, ImportResult
 
 #: Games per import transaction: each game is still whole or absent, and one sync to disk
-#: serves them all (500 measured about 7% faster than 100, and more gains little).
+#: serves them all (past a few hundred games, the syncs saved no longer show).
 DEFAULT_BATCH = 500
 #: Games per task, checked here or sent to a checking process: enough to make the
 #: hand-over cheap, few enough to keep every process busy until the end.
@@ -31,7 +31,8 @@ TASK_GAMES = 25
 #: Games handed to the writer at a time.  A batch's transaction is written a group at a
 #: time, each as soon as it is checked, so that the writer starts after the first 32
 #: games rather than the first 500 and ends soon after the last game is checked.
-#: Smaller groups cost more statements; 32 wrote as fast as 500 (0.76-0.80 ms a game).
+#: Smaller groups would cost more statements; a group this size already writes a game
+#: as cheaply as a whole batch.
 WRITE_GROUP = 32
 
 #: A prepared game (or the error that refused it) with the caller's tag.
@@ -48,7 +49,8 @@ def prepare_chunk(records: Sequence[GameImport]) -> list[Tagged]:
 def worker_init() -> None:
     """Set up a checking process: its heap is mostly modules and caches that live as long
     as it does, and the games it checks make no reference cycles worth chasing often, so
-    the cyclic garbage collector runs far less often (about 5% of the checking time)."""
+    the cyclic garbage collector runs far less often (its passes over the modules and
+    caches would find nothing to free)."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
 
@@ -115,8 +117,8 @@ _switch_saved = 0.005
 def prompt_thread_switches() -> Iterator[None]:
     """While it lasts, a thread waiting for the interpreter's lock gets it within 0.05 ms
     rather than 5: the import's writer thread needs it back after every game's SQLite
-    statement (~0.7 ms), and waiting 5 ms each time made the thread useless (importing
-    measured ~630 games/s with 1 ms, ~870 with 0.2 ms, ~990 with 0.05 ms).  The interval
+    statement, which takes far less than 5 ms, so at the default interval the writer
+    would spend most of its time waiting for the lock rather than writing.  The interval
     is restored when the last import that asked for it ends."""
     global _switch_users, _switch_saved
     with _SWITCHES:

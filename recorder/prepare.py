@@ -387,7 +387,8 @@ def derived_game_id(digest: str) -> str:
 def derived_event_id(game_id: str, sequence: int) -> str:
     """The id of an event stored without one: ``<game id>:<sequence>``.  Caller-given ids
     never contain ``:``, so the two kinds never collide; ids that follow their game keep
-    the unique index's inserts local, which measured 4x faster than random UUIDs."""
+    the unique index's inserts local (each lands beside the last, in a page already at
+    hand), where random UUIDs would scatter them over the whole index."""
     return f"{game_id}:{sequence}"
 
 
