@@ -259,7 +259,8 @@ class ParsedGame:
     the ``meta`` of each event (comments, annotations, the mark of a move played illegally;
     None where there is none), the ``errors`` met (each a NotationError of the game's
     notation, with its line and column), the ``state`` after the events, the events played
-    though illegal (``flagged``) and the seat ``names``."""
+    though illegal (``flagged``), the seat ``names`` and, from ``read_moves``, each event's
+    canonical ``texts``."""
 
     headers: dict[str, Any]
     events: list[Any]
@@ -268,6 +269,10 @@ class ParsedGame:
     state: Any
     flagged: list[Any] = field(default_factory=list)
     names: tuple[str, ...] = ()
+    #: The canonical notation of each event read, written in the position before it (as
+    #: :meth:`GameRules.move_text` gives it; a correction as the notation writes it):
+    #: filled by :meth:`GameRules.read_moves`, whose caller stores it with the events.
+    texts: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

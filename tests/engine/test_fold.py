@@ -99,3 +99,23 @@ def test_a_forced_step_keeps_its_violations():
     with pytest.raises(IllegalMoveError):
         folded.push(again, forced=True)  # a1 is empty now: not even as played
     assert folded.step == 2
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_read_moves_gives_each_event_its_canonical_text(kind):
+    """What is played next, read at the table, comes with the text the notation writes
+    for it, so the move is stored and answered without folding it again."""
+    rules = get_game(kind)
+    events = rules.random_game(random.Random(9))
+    folded = Fold(rules, every=None)
+    for step, event in enumerate(events[:60], start=1):
+        state = folded.head.copy()
+        text = rules.move_text(state, event)
+        if step > 1:
+            parsed = rules.read_moves(state, text, folded.events, [None] * (step - 1))
+            assert not parsed.errors, (step, text, parsed.errors)
+            assert parsed.events == [event] and parsed.texts == [text], step
+        folded.push(event)
+    parsed = rules.read_moves(folded.head.copy(), "undo", folded.events, [None] * 60)
+    assert not parsed.errors and parsed.texts == ["undo"]
+    assert type(parsed.events[0]) is Retraction

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...corrections import UNDO, CorrectionRefused, Retraction, retraction_at
+from ...corrections import UNDO, CorrectionRefused, Retraction, retraction_at, undo_text
 from ...errors import EventFormatError, IllegalMoveError
 from ...fold import fold
 from ...notation.lexer import (
@@ -496,6 +496,15 @@ def _read_moves(
                 reader.turn_line(line)
     except _Stop:
         pass
+    # a classic decision's text needs no position; an undo's, the events before it
+    texts = []
+    so_far = list(events or ())
+    for event in reader.events:
+        if type(event) is Retraction:
+            texts.append(undo_text(_game.RULES, so_far, event))
+        else:
+            texts.append(move_text(event))
+        so_far.append(event)
     return ParsedGame(
         {"players": list(state.names)},
         reader.events,
@@ -504,4 +513,5 @@ def _read_moves(
         reader.state,
         reader.flagged,
         state.names,
+        texts,
     )

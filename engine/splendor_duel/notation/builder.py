@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import UNDO, CorrectionRefused, Retraction, retraction_at
+from ...corrections import UNDO, CorrectionRefused, Retraction, retraction_at, undo_text
 from ...errors import IllegalMoveError, Violation
 from ...fold import fold
 from ...protocol import ParsedGame
@@ -19,7 +19,7 @@ from ..position import position_string
 from ..state import ACTION, OVER, REVEAL, SETUP, State
 from .arguments import Context, Fail
 from .corrections import read_undo
-from .decisions import READERS, TEXT_CACHE, UNCACHED, Entry, learn, remember
+from .decisions import READERS, TEXT_CACHE, UNCACHED, Entry, learn, move_text, remember
 from .lexer import KEYWORDS, PLAIN_TURNS_RE, TOKEN_RE, Line
 from .players import listing, seat_number
 from .reader import read_game
@@ -48,6 +48,9 @@ class GameBuilder(SyntaxChecker):
         #: Whether ``events`` holds the whole game (its steps are then numbered).
         self.whole = True
         self.flagged: list[Flagged] = []
+        #: The canonical text of each event read, when reading what is played next
+        #: (:meth:`continuing`); None for a whole game, which has no use for them.
+        self.texts: list[str] | None = None
         self.pending_comments: list[str] = []
         self.pending_notes: list[str] = []
 
@@ -67,6 +70,7 @@ class GameBuilder(SyntaxChecker):
         builder.names = tuple(state.names)
         builder.ctx = Context(builder.names)
         builder.state = state.copy()
+        builder.texts = []
         if events is not None:
             builder.events = list(events)
             builder.meta = [dict(m) if m else None for m in meta or ()][: len(events)]
@@ -91,7 +95,14 @@ class GameBuilder(SyntaxChecker):
         events = self.events[first:] if first else self.events
         meta = self.meta[first:] if first else self.meta
         return ParsedGame(
-            self.result(), events, meta, self.errors, self.state, self.flagged, self.names
+            self.result(),
+            events,
+            meta,
+            self.errors,
+            self.state,
+            self.flagged,
+            self.names,
+            self.texts or [],
         )
 
     # -- headers and setup -------------------------------------------------------------
@@ -395,6 +406,8 @@ class GameBuilder(SyntaxChecker):
             )
             return
         text = decision.text
+        texts = self.texts
+        canonical = "" if texts is None else move_text(state, event, self.names)
         if decision.illegal:
             where = decision.place()
             before = position_string(state)
@@ -436,6 +449,8 @@ class GameBuilder(SyntaxChecker):
                 return
             _game.apply(state, event)
         self.events.append(event)
+        if texts is not None:
+            texts.append(canonical)
         if decision.illegal or decision.notes:
             m: dict[str, Any] = {}
             if decision.notes:
@@ -482,6 +497,8 @@ class GameBuilder(SyntaxChecker):
                 with_position=True,
             )
             return
+        if self.texts is not None:
+            self.texts.append(undo_text(_game.RULES, events, retraction))
         events.append(retraction)
         self.meta.append({"annotations": decision.notes} if decision.notes else None)
         marks = [bool(m and m.get("played_illegally")) for m in self.meta]
