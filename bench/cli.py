@@ -15,8 +15,9 @@ from spawn to exit:
 
 For each: the median rate over the runs in events/s (the folder's events over the wall
 seconds) and games/s, and every run's seconds, with the machine's load average before
-each run (other work on the machine slows every figure).  ``--jobs N`` passes
-``--jobs N`` to both commands (else each uses its default).
+each run (other work on the machine slows every figure); and the CPU the command took (its
+process and the ones it started, user and system), a game, which other work slows less.
+``--jobs N`` passes ``--jobs N`` to both commands (else each uses its default).
 
 Processes run with their bytecode cached (``PYTHONPYCACHEPREFIX`` in the temporary
 folder), as an installed tablelog runs; one run of each command, untimed, fills it.
@@ -32,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -72,27 +74,41 @@ def _env(tmp: Path) -> dict[str, str]:
     return {**env, "PYTHONPYCACHEPREFIX": str(tmp / "pycache")}
 
 
-def timed(args: list[str], env: dict[str, str]) -> float:
-    """Wall seconds of one run of ``args``; a run that fails stops the bench."""
+def _children_cpu() -> float:
+    """CPU seconds of the finished child processes (and theirs), user and system."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(args: list[str], env: dict[str, str], cpu: list[float] | None = None) -> float:
+    """Wall seconds of one run of ``args``; appends to ``cpu`` the CPU seconds it took
+    (its worker processes' too).  A run that fails stops the bench."""
+    c0 = _children_cpu()
     t0 = time.perf_counter()
     ran = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - t0
+    if cpu is not None:
+        cpu.append(_children_cpu() - c0)
     if ran.returncode != 0:
         tail = (ran.stderr or ran.stdout).strip().splitlines()[-3:]
         raise SystemExit(f"{' '.join(args[1:3])} exited {ran.returncode}: {' | '.join(tail)}")
     return elapsed
 
 
-def figures_of(name: str, runs: list[float], games: int, events: int) -> dict:
+def figures_of(name: str, runs: list[float], cpu: list[float], games: int, events: int) -> dict:
     median = statistics.median(runs)
+    cpu_ms = statistics.median(cpu) / games * 1000
     print(
         f"{name}: {events / median:,.0f} events/s, {games / median:,.1f} games/s "
-        f"(median of {len(runs)}: {', '.join(f'{s:.2f}' for s in runs)} s)"
+        f"(median of {len(runs)}: {', '.join(f'{s:.2f}' for s in runs)} s); "
+        f"CPU {cpu_ms:.2f} ms a game"
     )
     return {
         f"{name}_cli_events_per_s": round(events / median),
         f"{name}_cli_games_per_s": round(games / median, 1),
         f"{name}_cli_seconds_runs": [round(s, 3) for s in runs],
+        f"{name}_cli_cpu_ms_per_game": round(cpu_ms, 3),
+        f"{name}_cli_cpu_seconds_runs": [round(s, 3) for s in cpu],
     }
 
 
@@ -127,11 +143,13 @@ def main() -> None:
         timed(validate, env)  # fills the bytecode cache
         timed(import_into(tmp / "warm.db"), env)
         runs: dict[str, list[float]] = {"validate": [], "import": []}
+        cpu: dict[str, list[float]] = {"validate": [], "import": []}
         loads: list[float] = []
         for i in range(args.repeat):
             loads.append(round(os.getloadavg()[0], 2))
-            runs["validate"].append(timed(validate, env))
-            runs["import"].append(timed(import_into(tmp / f"import-{i}.db"), env))
+            runs["validate"].append(timed(validate, env, cpu["validate"]))
+            db = tmp / f"import-{i}.db"
+            runs["import"].append(timed(import_into(db), env, cpu["import"]))
             print(
                 f"round {i + 1} (load {loads[-1]}): "
                 + ", ".join(f"{k} {events / v[-1]:,.0f} events/s" for k, v in runs.items()),
@@ -142,8 +160,8 @@ def main() -> None:
             "files": args.files,
             "events": events,
             "jobs": args.jobs,
-            **figures_of("validate", runs["validate"], args.files, events),
-            **figures_of("import", runs["import"], args.files, events),
+            **figures_of("validate", runs["validate"], cpu["validate"], args.files, events),
+            **figures_of("import", runs["import"], cpu["import"], args.files, events),
             "cores": os.cpu_count() or 1,
             "load_average_before_runs": loads,
             "load_average_1min": round(os.getloadavg()[0], 2),
