@@ -377,14 +377,14 @@ def _games_of(read: FileRead) -> list[GameImport]:
             line=getattr(err, "line", None),
             column=getattr(err, "column", None),
         )
-    return [
-        game_import_from_events(
-            parsed.events,
-            parsed.headers,
-            list(parsed.meta) if parsed.meta else None,
-            kind=read.rules.kind,
-        )
-    ]
+    record = game_import_from_events(
+        parsed.events,
+        parsed.headers,
+        list(parsed.meta) if parsed.meta else None,
+        kind=read.rules.kind,
+    )
+    record.parsed = list(parsed.events)  # the reader's events: not parsed again from payloads
+    return [record]
 
 
 def _is_notation(text: str, source: str) -> bool:
