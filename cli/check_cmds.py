@@ -21,6 +21,7 @@ from .options import (
     EXIT_ILLEGAL,
     EXIT_OK,
     EXIT_UNREADABLE,
+    LazyHelpOption,
     Unreadable,
     db_option,
     echo_json,
@@ -36,6 +37,16 @@ _ERROR_KINDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": 
 
 #: What a hand-made position the rules cannot work from raises instead of a verdict.
 _POSITION_FAULTS = (KeyError, IndexError, ValueError, TypeError)
+
+
+def _jobs_help() -> str:
+    from recorder.io import PARALLEL_FROM, SPAWNED_FROM
+
+    return (
+        "Processes reading and checking the files [default: 0, which chooses 1, or with "
+        f"{PARALLEL_FROM} files or more ({SPAWNED_FROM} where they cannot be forked from "
+        "this one) on 2 cores or more, one per core]."
+    )
 
 
 def _print_report(report: GameReport, strict: bool) -> None:
@@ -91,9 +102,17 @@ def _print_report(report: GameReport, strict: bool) -> None:
     is_flag=True,
     help="Count moves marked !illegal (played though illegal) as failures.",
 )
+@click.option(
+    "--jobs", "-j", type=click.IntRange(0, 64), default=0, cls=LazyHelpOption, lazy_help=_jobs_help
+)
 @db_option
 def validate_cmd(
-    files: tuple[Path, ...], as_json: bool, all_errors: bool, strict: bool, db_path: str | None
+    files: tuple[Path, ...],
+    as_json: bool,
+    all_errors: bool,
+    strict: bool,
+    jobs: int,
+    db_path: str | None,
 ) -> None:
     """Check game logs (notation or JSON) against the rules.
 
@@ -102,7 +121,9 @@ def validate_cmd(
     violations and the rulebook pages they cite, and exits 1.  Moves marked !illegal
     (they stood at the table) are reported as notes; --strict makes them failures.
 
-    A folder stands for the game files in it and its subfolders (*.tl, *.json).
+    A folder stands for the game files in it and its subfolders (*.tl, *.json).  Many
+    files are checked in processes, one per core (--jobs); the reports come in the
+    order of the files all the same.
 
     \b
     Examples:
@@ -110,16 +131,22 @@ def validate_cmd(
       tablelog validate fixtures/splendor/games
       tablelog validate --strict fixtures/games/dispute.tl    # exit 1
     """
-    from recorder.io import game_files
-    from recorder.validate import validate_file
+    from recorder.io import default_jobs, game_files
+    from recorder.validate import validate_files
 
     paths = game_files(files)
-    reports = [r for path in paths for r in validate_file(path, all_errors=all_errors)]
-    failed = any(r.failed(strict) for r in reports)
+    jobs = jobs or default_jobs(len(paths), writing=False)
+    reports = validate_files(paths, all_errors=all_errors, jobs=jobs)
+    failed = False
     if as_json:
-        echo_json({"ok": not failed, "games": [r.to_dict() for r in reports]})
-    else:
+        games = []
         for report in reports:
+            failed = failed or report.failed(strict)
+            games.append(report.to_dict())
+        echo_json({"ok": not failed, "games": games})
+    else:
+        for report in reports:  # each printed as soon as it and those before it are done
+            failed = failed or report.failed(strict)
             _print_report(report, strict)
     raise SystemExit(EXIT_ILLEGAL if failed else EXIT_OK)
 

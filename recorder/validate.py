@@ -21,6 +21,7 @@ validates imports, and one that does not is refused by an import for the same re
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,8 @@ from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
 from .errors import ImportRejected
-from .io import FileRead, _games_of, read_file
+from .io import TASK_FILES, FileRead, _games_of, read_file
+from .pipeline import fork_is_safe, prepared_chunks
 from .prepare import prepare_game
 from .records import GameImport
 
@@ -106,6 +108,34 @@ def validate_file(path: str | os.PathLike[str], *, all_errors: bool = False) -> 
             _import_check(report, record)
         reports.append(report)
     return reports
+
+
+def validate_files(
+    paths: Sequence[str | os.PathLike[str]], *, all_errors: bool = False, jobs: int = 1
+) -> Iterator[GameReport]:
+    """:func:`validate_file` of each path, the reports in the order of the paths (and of
+    the games in a file): here, or with ``jobs`` > 1 in that many processes, each given
+    :data:`~recorder.io.TASK_FILES` files at a time (the import's checking processes,
+    :func:`recorder.pipeline.prepared_chunks`).  Never raises for bad input.
+
+    >>> [r.label for r in validate_files(["fixtures/games/points.tl", "missing.tl"])]
+    ['fixtures/games/points.tl', 'missing.tl']
+    """
+    names = [str(p) for p in paths]
+    if jobs > 1 and len(names) > 1:
+        size = TASK_FILES
+    else:
+        jobs, size = 0, 1
+    tasks = ((names[i : i + size], all_errors) for i in range(0, len(names), size))
+    start = "fork" if fork_is_safe() else "spawn"  # the copies only read files
+    for reports in prepared_chunks(tasks, _validate_task, jobs, 4 * jobs, start=start):
+        yield from reports
+
+
+def _validate_task(task: tuple[Sequence[str], bool]) -> list[GameReport]:
+    """A validating process's task for :func:`validate_files`: some files' reports."""
+    names, all_errors = task
+    return [report for name in names for report in validate_file(name, all_errors=all_errors)]
 
 
 def _import_check(report: GameReport, record: GameImport) -> None:
