@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.corrections import UNDO, Retraction, retraction_at, undo_text
-from engine.errors import EngineError, Violation
+from engine.corrections import UNDO, retraction_at, undo_text
+from engine.errors import Violation
 from engine.games import get_game
 from engine.notation.lexer import ILLEGAL_MARK, TYPED_TURN_RE
 from engine.protocol import GameRules, Status
@@ -228,14 +228,13 @@ def log(
             if attempt == RETRIES - 1:
                 raise
             continue
-        texts = _texts(rules, state.copy(), parsed.events, store, game_id, before)
         flagged = {seq: v for seq, v in result.flagged}
         return Logged(
             game_id=game_id,
             steps_before=before,
             steps=result.last_sequence,
             events=list(parsed.events),
-            texts=texts,
+            texts=list(parsed.texts),
             flagged=[flagged.get(before + 1 + i, []) for i in range(len(parsed.events))],
             status=pending(store, game_id),
             meta=[None if m is None else dict(m) for m in parsed.meta],
@@ -377,33 +376,6 @@ def _marked(text: str) -> str:
 def _where(err: Any, text: str) -> str:
     column = getattr(err, "column", None)
     return f"{text!r}, column {column}" if column else repr(text)
-
-
-def _texts(
-    rules: GameRules,
-    state: Any,
-    events: Sequence[Any],
-    store: Recorder,
-    game_id: str,
-    before: int,
-) -> list[str]:
-    """The canonical notation of each written event, in the state it was played in
-    (``state``: a copy of the game before the first, which this folds on)."""
-    out: list[str] = []
-    current = state
-    for i, event in enumerate(events):
-        if isinstance(event, Retraction):
-            earlier = [e.event for e in store.events(game_id, before + i)]
-            out.append(undo_text(rules, earlier, event))
-            current = store.state_at(game_id, before + i + 1)
-            continue
-        try:
-            out.append(rules.move_text(current, event))
-            if i + 1 < len(events):
-                rules.force(current, event)
-        except EngineError:
-            out.append(str(rules.event_to_dict(event)))
-    return out
 
 
 __all__ += ["BadMove", "RETRIES", "steps"]

@@ -276,8 +276,10 @@ class GameBuilder(SyntaxChecker):
 
         The text is scanned in windows of whole lines, each twice the one before: what
         is scanned past the line read token by token is never more than the first
-        window or what was taken before it (linear however many such lines)."""
-        if not self.live:
+        window or what was taken before it (linear however many such lines).  What is
+        played next (:meth:`continuing`) is read token by token, each event's text
+        written as it is folded."""
+        if not self.live or self.texts is not None:
             return pos, 0, turn
         state = self.state
         names = self.names
