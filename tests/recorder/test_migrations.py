@@ -18,8 +18,11 @@ from recorder.migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
 TABLES = (
     "SELECT id, kind, players, date, place, tags, headers, status, created_at, last_activity"
     " FROM games ORDER BY id",
-    "SELECT game_id, sequence, event_id, type, payload, payload_version, meta, recorded_at"
-    " FROM events ORDER BY game_id, sequence",
+    # Each event as every schema reads it back (event_log: an event id derived from its
+    # place where none was given, the type, the time as text).
+    "SELECT l.game_id, l.sequence, l.event_id, l.type, l.payload, l.payload_version, e.meta,"
+    " l.recorded_at FROM event_log AS l JOIN events AS e"
+    " ON e.game_id = l.game_id AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence",
     # Every column but the two player columns migration 3 replaces with game_players.
     "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
     " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
@@ -49,7 +52,9 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
     try:
         conn.execute("BEGIN")
         for number, description, script in MIGRATIONS[:version]:
-            assert isinstance(script, str)
+            if callable(script):
+                script(conn)
+                continue
             for statement in split_sql(script):
                 conn.execute(statement)
             conn.execute(
@@ -70,9 +75,21 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
             if not old:
                 continue
             new = {row[1] for row in conn.execute(f"PRAGMA new.table_info({table})")}
-            columns = ", ".join(c for c in old if c in new)
+            shared = [c for c in old if c in new or (table == "events" and c in OLD_EVENTS)]
+            columns = ", ".join(shared)
+            if table == "events":
+                # Today's rows as an earlier schema kept them: every event id, the type,
+                # each time as text (what the new file's event_log reads back).
+                picked = ", ".join(f"l.{c}" if c in OLD_EVENTS else f"e.{c}" for c in shared)
+                source = (
+                    "new.events AS e JOIN new.event_log AS l"
+                    " ON l.game_id = e.game_id AND l.sequence = e.sequence"
+                )
+                order = "e.game_id, e.sequence"
+            else:
+                picked, source = columns, f"new.{table}"
             conn.execute(
-                f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM new.{table}"
+                f"INSERT INTO main.{table} ({columns}) SELECT {picked} FROM {source}"
                 f" ORDER BY {order}"
             )
         if version < 3:
@@ -86,6 +103,10 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
     finally:
         conn.close()
     return scratch
+
+
+#: The events' columns that an earlier schema kept otherwise (read from event_log).
+OLD_EVENTS = ("event_id", "type", "recorded_at")
 
 
 def some_games(store: EventStore) -> None:
@@ -112,7 +133,7 @@ def version_1(tmp_path: Path) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 7
+        assert store.schema_version == SCHEMA_VERSION == 8
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 5
@@ -198,15 +219,18 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
     live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
     store.append(live, 0, payloads(2)[:1], event_ids=["given-1"])
     insert = (
-        "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        ' recorded_at, hash) VALUES (?, 2, ?, \'player_resigned\', \'{"type":"player_resigned",'
-        f"\"player\":0}}', 1, 'now', {backend.blob(bytes(32))})"
+        "INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
+        ' recorded_at, hash, text) VALUES (?, 2, ?, \'{"type":"player_resigned",'
+        f"\"player\":0}}', 1, NULL, {backend.blob(bytes(32))}, 'resign')"
     )
-    # A derived-looking id must be its own place's.
+    # A derived-looking id is not stored: not another place's, nor its own (it is read
+    # back from the event's place).
     with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
         backend.raw(insert, (live, f"{gid}:2"))
     with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
         backend.raw(insert, (live, "live:3"))
+    with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
+        backend.raw(insert, (live, "live:2"))
     # A given id must be new, whatever the conflict clause.
     if backend.name == "sqlite":
         for verb in ("INSERT", "INSERT OR REPLACE", "INSERT OR IGNORE"):
@@ -217,7 +241,7 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
             backend.raw(insert, (live, "given-1"))
         backend.raw(insert + " ON CONFLICT DO NOTHING", (live, "given-1"))  # nothing stored
     assert [e.event_id for e in store.events(live)] == ["given-1"]
-    backend.raw(insert, (live, "live:2"))
+    backend.raw(insert, (live, None))
     assert [e.event_id for e in store.events(live)] == ["given-1", "live:2"]
 
 
