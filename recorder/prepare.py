@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from engine import corrections
@@ -144,10 +145,13 @@ SNAPSHOT_EVERY = 32
 
 
 #: Per event, as :func:`fold_new` returns it: payload JSON, stored meta JSON, the
-#: logger's meta JSON (what a file holds), and its canonical content as the chain hashes
-#: it (:func:`recorder.chain.content`).  The event's text goes beside it (it depends on
-#: the position, where the row depends on the event alone).
-_Row = tuple[str, str | None, str | None, bytes]
+#: logger's meta JSON (what a file holds), its canonical content as the chain hashes it
+#: (:func:`recorder.chain.content`), and for an event without meta the start of its
+#: element in a game's events JSON (the payload as a JSON string, its closing quote left
+#: for the text to follow an escaped newline; empty for an event with meta).  The
+#: event's text goes beside it (it depends on the position, where the row depends on the
+#: event alone).
+_Row = tuple[str, str | None, str | None, bytes, str]
 
 _CANONICAL: dict[str, dict[Any, _Row]] = {}
 CACHE_LIMIT = 200_000
@@ -180,8 +184,29 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
         payload_json = dumps(rules.event_to_dict(event))
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
-        row = cache[event] = (payload_json, None, None, chain.content(payload_json, None))
+        row = cache[event] = (
+            payload_json,
+            None,
+            None,
+            chain.content(payload_json, None),
+            dumps(payload_json)[:-1] + "\\n",
+        )
     return row
+
+
+#: The end of an event's element in a game's events JSON, by its text: the text as a
+#: JSON string without its opening quote (most texts recur from game to game).
+_TEXT_JSON: dict[str, str] = {}
+
+
+def _text_json(text: str) -> str:
+    """``text`` as a JSON string without its opening quote (cached)."""
+    out = _TEXT_JSON.get(text)
+    if out is None:
+        if len(_TEXT_JSON) >= CACHE_LIMIT:
+            _TEXT_JSON.clear()
+        out = _TEXT_JSON[text] = encode_basestring(text)[1:]
+    return out
 
 
 #: What a game's ``move_text`` may raise for an event it cannot write.
@@ -336,7 +361,7 @@ def _fold_one(
             stored = dict(meta)
             stored["violations"] = [v.to_dict() for v in violations]
             stored_json = dumps_sorted(stored)
-        return (payload_json, stored_json, user_json, chain.content(payload_json, user_json))
+        return (payload_json, stored_json, user_json, chain.content(payload_json, user_json), "")
     try:
         rules.play(state, event)
     except IllegalMoveError as err:
@@ -344,7 +369,7 @@ def _fold_one(
     if meta is None:
         return row
     user_json = dumps_sorted(meta)
-    return (payload_json, user_json, user_json, chain.content(payload_json, user_json))
+    return (payload_json, user_json, user_json, chain.content(payload_json, user_json), "")
 
 
 def _fold_with_corrections(
@@ -385,7 +410,7 @@ def _fold_with_corrections(
         row = canonical(kind, rules, event)
         if meta is not None:
             user_json = dumps_sorted(meta)
-            row = (row[0], user_json, user_json, chain.content(row[0], user_json))
+            row = (row[0], user_json, user_json, chain.content(row[0], user_json), "")
         out.append(row)
     return out, texts, flagged, state
 
@@ -549,7 +574,7 @@ def prepare_game(record: GameImport) -> Prepared:
             game_id, kind, headers.get("date"), summary, n, flagged_count
         ),
         events_json=(
-            dumps([r[0] + "\n" + t for r, t in zip(folded, texts, strict=True)])
+            "[" + ",".join([r[4] + _text_json(t) for r, t in zip(folded, texts, strict=True)]) + "]"
             if metas is None
             else dumps(
                 [
