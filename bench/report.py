@@ -83,6 +83,7 @@ TARGETS: list[Target] = [
     ),
     _at_least("import with full validation", "store", "import_games_per_s", 2000, "games/s"),
     _at_most("state at a random step, p95", "store", "state_at_p95_ms", 0.3, "ms"),
+    _at_most("a stored event on SQLite, after VACUUM", "store", "bytes_per_event", 110, "bytes"),
     _at_most("log a move in process, p95", "record", "log_p95_ms", 5, "ms"),
     _at_most("a whole `tablelog log`, p95", "record", "log_process_p95_ms", 150, "ms"),
     _at_most("`tablelog --help` start", "record", "help_process_median_ms", 120, "ms"),
