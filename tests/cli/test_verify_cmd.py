@@ -181,6 +181,11 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
             ["UPDATE game_summaries SET winner_name = 'Chloé' WHERE game_id = '{g}'"],
             (None, "projection"),
         ),
+        (
+            "an event's text",
+            ["UPDATE events SET text = 'resign' WHERE game_id = '{g}' AND sequence = 40"],
+            (40, "text"),
+        ),
     ],
 )
 def test_verify_names_the_step_of_each_kind_of_change(dispute, what, statements, named):
