@@ -24,7 +24,7 @@ from engine.protocol import GameRules, seat_names
 from . import chain, projections
 from .chain import dumps_sorted
 from .errors import ImportRejected
-from .records import GameImport, time_ms
+from .records import GameImport, canonical_time, time_ms
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -660,7 +660,8 @@ def _times(record: GameImport, n: int) -> tuple[str, tuple[str, ...]] | None:
         raise ImportRejected(
             None, f"expected a creation time and {n} recorded-at times, one per event", "times"
         )
-    return record.created_at, tuple(recorded)
+    # (each recorded time as it reads back: the store keeps milliseconds)
+    return record.created_at, tuple([canonical_time(t) for t in recorded])
 
 
 def _times_read(created: str, recorded: Sequence[str]) -> bool:
