@@ -104,6 +104,7 @@ TARGETS: list[Target] = [
     # its bar is relative (within 1.5x of store's import_events_per_s): shown, not held
     _shown("`tablelog import FOLDER`", "cli", "import_cli_events_per_s", "events/s"),
     _at_most("state at a random step, p95", "store", "state_at_p95_ms", 0.3, "ms"),
+    _at_most("a stored event on SQLite, after VACUUM", "store", "bytes_per_event", 110, "bytes"),
     _at_most("log a move in process, p95", "record", "log_p95_ms", 5, "ms"),
     _at_most("a whole `tablelog log`, p95", "record", "log_process_p95_ms", 150, "ms"),
     _at_most("`tablelog --help` start", "record", "help_process_median_ms", 120, "ms"),

@@ -141,10 +141,13 @@ def _migrate(conn: psycopg.Connection[Any], shown: str, clock: Callable[[], str]
                 f"{shown}: schema version {version} is newer than this tablelog "
                 f"understands ({SCHEMA_VERSION}); upgrade tablelog"
             )
-        for number, description, sql in pg_schema.MIGRATIONS:
+        for number, description, script in pg_schema.MIGRATIONS:
             if number <= version:
                 continue
-            conn.execute(sql.encode())
+            if callable(script):
+                script(conn)
+            else:
+                conn.execute(script.encode())
             conn.execute(
                 "INSERT INTO schema_migrations (version, description, applied_at)"
                 " VALUES (%s, %s, %s)",
@@ -290,8 +293,8 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         with (
             raw.cursor() as cur,
             cur.copy(
-                "COPY events (game_id, sequence, event_id, type, payload, payload_version,"
-                " meta, recorded_at, hash) FROM STDIN"
+                "COPY events (game_id, sequence, event_id, payload, payload_version, meta,"
+                " recorded_at, hash, text) FROM STDIN"
             ) as copy,
         ):
             for p in games:

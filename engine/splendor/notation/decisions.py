@@ -33,9 +33,24 @@ def _letters(counts: Counts) -> str:
     return "".join(COLOR_LETTERS[c] * n for c, n in enumerate(counts))
 
 
+#: The texts of events written so far (events are immutable, and a classic text needs no
+#: position): a store writes the text of every event it folds.
+_TEXTS: dict[Event | Retraction, str] = {}
+
+
 def move_text(event: Event) -> str:
     """The canonical notation of a decision or observation (the setup and a correction
     on one line, for a move list; a game writes :func:`setup_lines`)."""
+    text = _TEXTS.get(event)
+    if text is None:
+        text = _write(event)
+        if len(_TEXTS) > 100_000:
+            _TEXTS.clear()
+        _TEXTS[event] = text
+    return text
+
+
+def _write(event: Event) -> str:
     match event:
         case TokensTaken(colors=colors):
             return "take " + "".join(COLOR_LETTERS[c] for c in colors)

@@ -66,13 +66,29 @@ WRITERS: dict[str, Writer] = {
 }
 
 
+#: Event types whose text depends on the position: a take names the colours on the board,
+#: an identification and a resignation name a seat unless it is the one to move.
+POSITIONAL = frozenset({"tokens_taken", "card_identified", "player_resigned"})
+#: The texts of the other events, by event (events are immutable, so one always reads
+#: the same): a store writes the text of every event it folds.
+_TEXTS: dict[Event, str] = {}
+
+
 def move_text(state_before: State, event: Event, names: Sequence[str] | None = None) -> str:
     """The canonical notation of ``event`` in the position before it; ``names`` are the
     seat names a decision may refer to (default ``Player 1``, ``Player 2``)."""
+    text = _TEXTS.get(event)
+    if text is not None:
+        return text
     writer = WRITERS.get(event.type)
     if writer is None:
         raise ValueError(f"unknown event type {event.type!r}")
-    return writer(state_before, event, names or default_names())
+    text = writer(state_before, event, names or default_names())
+    if event.type not in POSITIONAL:
+        if len(_TEXTS) > 100_000:
+            _TEXTS.clear()
+        _TEXTS[event] = text
+    return text
 
 
 # --- the cache of decision texts -------------------------------------------------------
