@@ -24,7 +24,7 @@ from conftest import SqliteBackend, record, simulated
 from test_contract import illegal_take, logged_game
 
 from engine.corrections import Retraction, undo_text
-from engine.corrections import fold as corrections_fold
+from engine.fold import fold
 from engine.games import get_game
 from recorder import GameImport, open_store
 from recorder.io import game_import_from_events, load_file
@@ -47,7 +47,7 @@ def expected_texts(
     for i, event in enumerate(events):
         if type(event) is Retraction:
             out.append(undo_text(rules, events[:i], event))
-            state = corrections_fold(rules, events[: i + 1], names, [*marks[:i], False]).state
+            state = fold(rules, events[: i + 1], names, [*marks[:i], False]).head
             continue
         out.append(rules.move_text(state, event))
         if marks[i]:
