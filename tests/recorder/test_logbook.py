@@ -258,3 +258,50 @@ def test_a_classic_reserve_without_its_gold_is_completed(store):
     assert [v.code for v in refused.value.violations] == ["reserve.gold_left"]
     assert store.game(gid).event_count == 1
     assert log(store, gid, refused.value.completions[0]).texts == [f"res {card} +Y"]
+
+
+# --- one pass per logged move ----------------------------------------------------------
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How often the rules checked and applied an event, by event type: every check and
+    every effect of Splendor Duel goes through its two dispatch tables."""
+    from engine.splendor_duel import game as duel
+
+    calls = {"check": 0, "apply": 0}
+
+    def counting(kind, fn):
+        def call(state, event):
+            calls[kind] += 1
+            return fn(state, event)
+
+        return call
+
+    for table in duel._DISPATCH.values():
+        for etype, fn in list(table.items()):
+            monkeypatch.setitem(table, etype, counting("check", fn))
+    for etype, fn in list(duel.APPLIERS.items()):
+        monkeypatch.setitem(duel.APPLIERS, etype, counting("apply", fn))
+    return calls
+
+
+def test_logging_a_move_checks_and_applies_each_new_event_once(tmp_path, counted):
+    """A move logged to a game of 150 events: the store's snapshot of the head is at
+    hand (a fresh process: nothing in memory), so nothing is folded from the start; the
+    move's events are read, checked and applied once, then stored with their texts."""
+    from recorder.logbook import log
+
+    events = RULES.random_game(random.Random(22))  # 171 events
+    path = tmp_path / "g.db"
+    with EventStore.open(path) as s:
+        gid = s.create_game({"players": ["Ann", "Bo"]}).id
+        s.append(gid, 0, [RULES.event_to_dict(e) for e in events[:150]])
+        before = s.state_at(gid)
+    text = RULES.move_text(before, events[150])
+    with EventStore.open(path) as s:  # as a new `tablelog log` process opens it
+        counted.update(check=0, apply=0)
+        logged = log(s, gid, text)
+        assert counted == {"check": 1, "apply": 1}
+        assert logged.steps == 151 and logged.texts == [text]
+        assert _position(s.state_at(gid)) == _position(fold(RULES, events[:151]).head)
