@@ -49,13 +49,14 @@ from .prepare import (
     canonical,
     chain_hashes,
     check_event_ids,
+    checked_rows,
     clean_meta,
     derived_event_id,
     fold_new,
     parse_payload,
     user_meta_json,
 )
-from .records import AppendResult, GameRow, StoredEvent, time_ms, time_text
+from .records import AppendResult, Checked, GameRow, StoredEvent, time_ms, time_text
 from .stored import decode, parse_stored, violation_from_dict
 
 #: Engine events of stored payloads, by (kind, stored version, current version, text):
@@ -137,13 +138,17 @@ class SqlStore:
         self,
         game_id: str,
         expected_sequence: int,
-        events: Sequence[Mapping[str, Any]],
+        events: Sequence[Mapping[str, Any]] | Checked,
         meta: Sequence[Mapping[str, Any] | None] | None = None,
         event_ids: Sequence[str] | None = None,
     ) -> AppendResult:
         """Append ``events`` (current-version payloads) after event ``expected_sequence``
         of ``game_id``: each is checked by the engine against the state folded so far,
-        and all are written in one transaction or none are.
+        and all are written in one transaction or none are.  ``events`` may instead be
+        :class:`Checked`: events the engine read, checked and applied already after the
+        state this store gave for ``expected_sequence`` (a move logged at the table), which
+        are stored as they are, not folded again.  The result says what was stored: each
+        event's id and canonical text, the events flagged as played illegally.
 
         * a stale ``expected_sequence`` raises :class:`ConcurrencyError` (expected and
           actual named);
@@ -154,6 +159,9 @@ class SqlStore:
           events whose meta says ``played_illegally`` are applied as played and their
           violations kept in the meta.
         """
+        checked = events if isinstance(events, Checked) else None
+        if checked is not None:
+            events = checked.events
         if not isinstance(events, list | tuple) or not events:
             raise AppendRejected(None, "expected a non-empty list of events", "events")
         if (
@@ -174,9 +182,13 @@ class SqlStore:
         metas = [clean_meta(m, first + i, AppendRejected) for i, m in enumerate(meta or [None] * n)]
         kind, names = self._kind_and_names(game_id)
         rules = get_game(kind)
-        parsed = [
-            parse_payload(rules, raw, first + i, AppendRejected) for i, raw in enumerate(events)
-        ]
+        parsed = (
+            checked.events
+            if checked is not None
+            else [
+                parse_payload(rules, raw, first + i, AppendRejected) for i, raw in enumerate(events)
+            ]
+        )
         try:
             with self._transaction() as conn:
                 actual = self._last_sequence(conn, game_id)
@@ -186,17 +198,21 @@ class SqlStore:
                         return retry
                 if actual != expected_sequence:
                     raise ConcurrencyError(game_id, expected_sequence, actual)
-                state = self._state_after(conn, game_id, kind, rules, actual, names)
-                folded, texts, flagged, state = fold_new(
-                    kind,
-                    rules,
-                    state,
-                    parsed,
-                    metas,
-                    first,
-                    AppendRejected,
-                    lambda: self._history(conn, game_id, rules),
-                )
+                if checked is not None:
+                    folded, flagged = checked_rows(kind, rules, checked, metas, first)
+                    texts, state = list(checked.texts), checked.state
+                else:
+                    state = self._state_after(conn, game_id, kind, rules, actual, names)
+                    folded, texts, flagged, state = fold_new(
+                        kind,
+                        rules,
+                        state,
+                        parsed,
+                        metas,
+                        first,
+                        AppendRejected,
+                        lambda: self._history(conn, game_id, rules),
+                    )
                 now, now_ms = self._now()
                 ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
                 version = rules.payload_version
@@ -268,6 +284,7 @@ class SqlStore:
             already_stored=False,
             flagged=flagged,
             status=summary["status"],
+            texts=texts,
         )
 
     def _idempotent_retry(

@@ -42,6 +42,7 @@ from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
 from .protocol import Recorder
+from .records import Checked
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
 #: appended between its reading and its writing (each time, the text is read anew against
@@ -219,9 +220,16 @@ def log(
         parsed = _read(
             rules, state.copy(), game_id, text, as_played, _history(store, game_id, text, before)
         )
-        payloads = [rules.event_to_dict(e) for e in parsed.events]
+        # Read, checked and applied once, by the reading: stored as it is.
+        forced = [i for i, m in enumerate(parsed.meta) if m and m.get("played_illegally")]
+        checked = Checked(
+            list(parsed.events),
+            list(parsed.texts),
+            {i: list(f.violations) for i, f in zip(forced, parsed.flagged, strict=True)},
+            parsed.state,
+        )
         try:
-            result = store.append(game_id, before, payloads, meta=list(parsed.meta))
+            result = store.append(game_id, before, checked, meta=list(parsed.meta))
         except ConcurrencyError as err:
             if expect is not None:
                 raise StaleStep(game_id, expect, err.actual) from None
@@ -234,9 +242,9 @@ def log(
             steps_before=before,
             steps=result.last_sequence,
             events=list(parsed.events),
-            texts=list(parsed.texts),
+            texts=result.texts,
             flagged=[flagged.get(before + 1 + i, []) for i in range(len(parsed.events))],
-            status=pending(store, game_id),
+            status=rules.status(parsed.state),
             meta=[None if m is None else dict(m) for m in parsed.meta],
         )
     raise AssertionError("unreachable")  # pragma: no cover

@@ -24,7 +24,7 @@ from engine.protocol import GameRules, seat_names
 from . import chain, projections
 from .chain import dumps_sorted
 from .errors import ImportRejected
-from .records import GameImport, canonical_time, time_ms
+from .records import Checked, GameImport, canonical_time, time_ms
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -335,8 +335,6 @@ def _fold_one(
     flagged: list[tuple[int, list[Violation]]],
 ) -> _Row:
     """Check and apply one event with its meta; its :data:`_Row`."""
-    row = canonical(kind, rules, event)
-    payload_json = row[0]
     if meta is not None and meta.get("played_illegally"):
         try:
             violations = rules.force(state, event)
@@ -346,22 +344,56 @@ def _fold_one(
                 "marked as played illegally, but it cannot be replayed even as played: "
                 + "; ".join(str(v) for v in err.violations),
             ) from None
-        user_json = dumps_sorted(meta)
-        stored_json = user_json
         if violations:
             flagged.append((number, violations))
-            stored = dict(meta)
-            stored["violations"] = [v.to_dict() for v in violations]
-            stored_json = dumps_sorted(stored)
-        return (payload_json, stored_json, user_json, chain.content(payload_json, user_json), "")
+        return event_row(kind, rules, event, meta, violations)
     try:
         rules.play(state, event)
     except IllegalMoveError as err:
         raise cls(number, err.violations) from None
+    return event_row(kind, rules, event, meta)
+
+
+def event_row(
+    kind: str,
+    rules: GameRules,
+    event: Any,
+    meta: dict[str, Any] | None,
+    violations: Sequence[Violation] = (),
+) -> _Row:
+    """The :data:`_Row` of an event checked or forced already, with its meta and, for one
+    played though illegal, its violations (kept in the stored meta, outside the chain)."""
+    row = canonical(kind, rules, event)
     if meta is None:
         return row
+    payload_json = row[0]
     user_json = dumps_sorted(meta)
-    return (payload_json, user_json, user_json, chain.content(payload_json, user_json), "")
+    stored_json = user_json
+    if violations:
+        stored = dict(meta)
+        stored["violations"] = [v.to_dict() for v in violations]
+        stored_json = dumps_sorted(stored)
+    return (payload_json, stored_json, user_json, chain.content(payload_json, user_json), "")
+
+
+def checked_rows(
+    kind: str,
+    rules: GameRules,
+    checked: Checked,
+    metas: Sequence[dict[str, Any] | None],
+    first_number: int,
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]]]:
+    """The rows of events the engine checked and applied already (:class:`Checked`), and
+    those flagged as played illegally with their violations, numbered from
+    ``first_number``."""
+    rows: list[_Row] = []
+    flagged: list[tuple[int, list[Violation]]] = []
+    for i, event in enumerate(checked.events):
+        violations = checked.violations.get(i, [])
+        if violations:
+            flagged.append((first_number + i, violations))
+        rows.append(event_row(kind, rules, event, metas[i], violations))
+    return rows, flagged
 
 
 def _fold_with_corrections(

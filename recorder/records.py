@@ -124,6 +124,23 @@ class AppendResult:
     already_stored: bool
     flagged: list[tuple[int, list[Violation]]]
     status: str
+    #: The canonical text of each event stored (empty for an idempotent retry).
+    texts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """Events the engine has read, checked and applied already, after the state the store
+    gave for the step they follow (:meth:`recorder.protocol.Recorder.state_at`): what
+    :meth:`~recorder.protocol.Recorder.append` then stores without folding them again.
+    ``texts`` is each event's canonical notation, ``violations`` those of each event
+    played though illegal (by its index; forced as its meta says), ``state`` the table
+    after them (the game's own: the store keeps it as the head)."""
+
+    events: list[Any]
+    texts: list[str]
+    violations: dict[int, list[Violation]]
+    state: Any
 
 
 @dataclass(frozen=True)

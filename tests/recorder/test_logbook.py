@@ -263,45 +263,58 @@ def test_a_classic_reserve_without_its_gold_is_completed(store):
 # --- one pass per logged move ----------------------------------------------------------
 
 
-@pytest.fixture
-def counted(monkeypatch):
-    """How often the rules checked and applied an event, by event type: every check and
-    every effect of Splendor Duel goes through its two dispatch tables."""
-    from engine.splendor_duel import game as duel
+#: Where each game dispatches its checks (what the state awaits -> event type -> check)
+#: and its effects (event type -> effect): every check and every effect goes through them.
+_DISPATCH = {"splendor-duel": "_DISPATCH", "splendor": "CHECKERS"}
 
+
+def _counted(monkeypatch, kind: str) -> dict[str, int]:
+    """How often the rules of ``kind`` checked and applied an event."""
+    import importlib
+
+    module = importlib.import_module(type(get_game(kind)).__module__ + ".game")
     calls = {"check": 0, "apply": 0}
 
-    def counting(kind, fn):
+    def counting(what, fn):
         def call(state, event):
-            calls[kind] += 1
+            calls[what] += 1
             return fn(state, event)
 
         return call
 
-    for table in duel._DISPATCH.values():
+    for table in getattr(module, _DISPATCH[kind]).values():
         for etype, fn in list(table.items()):
             monkeypatch.setitem(table, etype, counting("check", fn))
-    for etype, fn in list(duel.APPLIERS.items()):
-        monkeypatch.setitem(duel.APPLIERS, etype, counting("apply", fn))
+    for etype, fn in list(module.APPLIERS.items()):
+        monkeypatch.setitem(module.APPLIERS, etype, counting("apply", fn))
     return calls
 
 
-def test_logging_a_move_checks_and_applies_each_new_event_once(tmp_path, counted):
+@pytest.mark.parametrize(
+    ("kind", "seed", "names"),
+    [("splendor-duel", 22, ["Ann", "Bo"]), ("splendor", 3, ["Ann", "Bo", "Cy", "Di"])],
+)
+def test_logging_a_move_checks_and_applies_each_new_event_once(
+    tmp_path, monkeypatch, kind, seed, names
+):
     """A move logged to a game of 150 events: the store's snapshot of the head is at
     hand (a fresh process: nothing in memory), so nothing is folded from the start; the
     move's events are read, checked and applied once, then stored with their texts."""
     from recorder.logbook import log
 
-    events = RULES.random_game(random.Random(22))  # 171 events
+    rules = get_game(kind)
+    events = rules.random_game(random.Random(seed), names)
+    assert len(events) > 151
     path = tmp_path / "g.db"
     with EventStore.open(path) as s:
-        gid = s.create_game({"players": ["Ann", "Bo"]}).id
-        s.append(gid, 0, [RULES.event_to_dict(e) for e in events[:150]])
-        before = s.state_at(gid)
-    text = RULES.move_text(before, events[150])
+        gid = s.create_game({"players": names}, kind=kind).id
+        s.append(gid, 0, [rules.event_to_dict(e) for e in events[:150]])
+        text = rules.move_text(s.state_at(gid), events[150])
+    counted = _counted(monkeypatch, kind)
     with EventStore.open(path) as s:  # as a new `tablelog log` process opens it
-        counted.update(check=0, apply=0)
         logged = log(s, gid, text)
         assert counted == {"check": 1, "apply": 1}
         assert logged.steps == 151 and logged.texts == [text]
-        assert _position(s.state_at(gid)) == _position(fold(RULES, events[:151]).head)
+        assert s.events(gid)[-1].text == text
+        fresh = fold(rules, events[:151], names).head
+        assert rules.position(s.state_at(gid)) == rules.position(fresh)
