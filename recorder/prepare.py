@@ -509,8 +509,24 @@ def derived_event_id(game_id: str, sequence: int) -> str:
     return f"{game_id}:{sequence}"
 
 
-def prepare_game(record: GameImport) -> Prepared:
-    """Validate a whole game and check every event with the engine (no database)."""
+@dataclass(slots=True)
+class _Checked:
+    """A game's import record with its fields validated, before any event is folded."""
+
+    kind: str
+    rules: GameRules
+    headers: dict[str, Any]
+    headers_json: str
+    metas: list[dict[str, Any] | None] | None
+    parsed: list[Any]
+    given_ids: list[str | None]
+    times: tuple[str, tuple[str, ...]] | None
+    names: tuple[str, ...]
+
+
+def _checked_fields(record: GameImport) -> _Checked:
+    """Every field of ``record`` validated (kind, headers, events, meta, ids, times) and
+    its payloads parsed; ImportRejected names the first that is not right."""
     kind = record.kind
     if not isinstance(kind, str) or kind not in GAMES:
         raise ImportRejected(
@@ -535,7 +551,6 @@ def prepare_game(record: GameImport) -> Prepared:
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = check_event_ids(record.event_ids, n, ImportRejected)
     times = _times(record, n)
-    explicit = any(g is not None for g in given_ids)
 
     metas: list[dict[str, Any] | None] | None = None
     if any(m is not None for m in raw_meta):
@@ -550,6 +565,41 @@ def prepare_game(record: GameImport) -> Prepared:
             for i, raw in enumerate(raw_events, start=1)
         ]
     names = seat_names(headers, rules.seats)
+    return _Checked(kind, rules, headers, headers_json, metas, parsed, given_ids, times, names)
+
+
+def _check_result(rules: GameRules, headers: dict[str, Any], state: Any) -> None:
+    """ImportRejected when the outcome the headers state is not where the moves end."""
+    problem_of_result = rules.result_problem(headers, state)
+    if problem_of_result is not None:
+        header, message, violation = problem_of_result
+        field = "headers.result" if header == "result" else f"headers.tags.{header}"
+        said = f" ({violation.rule.cite()})" if violation.message in message else f": {violation}"
+        raise ImportRejected(None, message + said, field)
+
+
+def check_import(record: GameImport, state: Any = None) -> None:
+    """What an import would refuse in ``record``, storing nothing (``tablelog validate``
+    says it): its fields, and every event checked by the engine, unless ``state`` is
+    given: the table after the record's events as the reader that made the record folded
+    them (each checked, once); then the outcome the headers state against it."""
+    c = _checked_fields(record)
+    if state is None or record.players is not None:
+        state = c.rules.new_state(c.names)
+        if record.players is not None:
+            state = _fold_by_player(c.kind, c.rules, state, c.parsed, c.metas, record.players)[3]
+        else:
+            state = fold_new(c.kind, c.rules, state, c.parsed, c.metas, 1, ImportRejected)[3]
+    _check_result(c.rules, c.headers, state)
+
+
+def prepare_game(record: GameImport) -> Prepared:
+    """Validate a whole game and check every event with the engine (no database)."""
+    c = _checked_fields(record)
+    kind, rules, headers, headers_json = c.kind, c.rules, c.headers, c.headers_json
+    metas, parsed, given_ids, times, names = c.metas, c.parsed, c.given_ids, c.times, c.names
+    n = len(parsed)
+    explicit = any(g is not None for g in given_ids)
     state = rules.new_state(names)
     snapshots: list[tuple[int, str]] = []
     if record.players is not None:
@@ -562,12 +612,7 @@ def prepare_game(record: GameImport) -> Prepared:
         )
     if n:
         snapshots.append((n, rules.position(state)))
-    problem_of_result = rules.result_problem(headers, state)
-    if problem_of_result is not None:
-        header, message, violation = problem_of_result
-        field = "headers.result" if header == "result" else f"headers.tags.{header}"
-        said = f" ({violation.rule.cite()})" if violation.message in message else f": {violation}"
-        raise ImportRejected(None, message + said, field)
+    _check_result(rules, headers, state)
     if metas is None and not explicit:
         digest = _digest_plain(kind, headers_json, [r[0] for r in folded])
     else:

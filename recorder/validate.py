@@ -31,7 +31,7 @@ from engine.protocol import GameRules, seat_names
 from .errors import ImportRejected
 from .io import TASK_FILES, FileRead, _games_of, read_file
 from .pipeline import fork_is_safe, prepared_chunks
-from .prepare import prepare_game
+from .prepare import check_import
 from .records import GameImport
 
 
@@ -99,13 +99,13 @@ def validate_file(path: str | os.PathLike[str], *, all_errors: bool = False) -> 
     if read.notation is not None:
         report = _notation_report(name, read)
         if report.ok:
-            _import_check(report, _games_of(read)[0])
+            _import_check(report, _games_of(read)[0], read.notation.state)
         return [report]
     reports = []
     for index, record in enumerate(read.games or [], 1):
-        report = _json_report(name, index, record)
+        report, state = _json_report(name, index, record)
         if report.ok:
-            _import_check(report, record)
+            _import_check(report, record, state)
         reports.append(report)
     return reports
 
@@ -138,12 +138,13 @@ def _validate_task(task: tuple[Sequence[str], bool]) -> list[GameReport]:
     return [report for name in names for report in validate_file(name, all_errors=all_errors)]
 
 
-def _import_check(report: GameReport, record: GameImport) -> None:
-    """The import's own check of a game the reader passed (:func:`prepare_game`: the
-    headers against the outcome, who made each event, the meta, the ids), so a file
-    that validates imports; its refusal becomes the report's error."""
+def _import_check(report: GameReport, record: GameImport, state: Any) -> None:
+    """The import's own check of a game the reader passed and folded (``state``, the
+    table after its events; :func:`recorder.prepare.check_import`: the headers against
+    the outcome, who made each event, the meta, the ids), so a file that validates
+    imports; its refusal becomes the report's error."""
     try:
-        prepare_game(record)
+        check_import(record, state)
     except ImportRejected as err:
         report.ok = False
         message = err.message
@@ -176,7 +177,8 @@ def _notation_report(name: str, read: FileRead) -> GameReport:
     )
 
 
-def _json_report(name: str, index: int, record: GameImport) -> GameReport:
+def _json_report(name: str, index: int, record: GameImport) -> tuple[GameReport, Any]:
+    """The report of one game of a JSON file, and the table after its events."""
     rules = get_game(record.kind)
     names = seat_names(record.headers, rules.seats)
     state, problem, flagged = rules.validate_payloads(record.events, record.meta, names)
@@ -189,7 +191,7 @@ def _json_report(name: str, index: int, record: GameImport) -> GameReport:
                 **problem.to_dict(),
             }
         )
-    return GameReport(
+    report = GameReport(
         name,
         index,
         problem is None,
@@ -199,6 +201,7 @@ def _json_report(name: str, index: int, record: GameImport) -> GameReport:
         [f.to_dict() for f in flagged],
         summary_text(rules, state, len(record.events)),
     )
+    return report, state
 
 
 def _unreadable_report(name: str, message: str) -> GameReport:

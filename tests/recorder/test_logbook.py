@@ -263,39 +263,12 @@ def test_a_classic_reserve_without_its_gold_is_completed(store):
 # --- one pass per logged move ----------------------------------------------------------
 
 
-#: Where each game dispatches its checks (what the state awaits -> event type -> check)
-#: and its effects (event type -> effect): every check and every effect goes through them.
-_DISPATCH = {"splendor-duel": "_DISPATCH", "splendor": "CHECKERS"}
-
-
-def _counted(monkeypatch, kind: str) -> dict[str, int]:
-    """How often the rules of ``kind`` checked and applied an event."""
-    import importlib
-
-    module = importlib.import_module(type(get_game(kind)).__module__ + ".game")
-    calls = {"check": 0, "apply": 0}
-
-    def counting(what, fn):
-        def call(state, event):
-            calls[what] += 1
-            return fn(state, event)
-
-        return call
-
-    for table in getattr(module, _DISPATCH[kind]).values():
-        for etype, fn in list(table.items()):
-            monkeypatch.setitem(table, etype, counting("check", fn))
-    for etype, fn in list(module.APPLIERS.items()):
-        monkeypatch.setitem(module.APPLIERS, etype, counting("apply", fn))
-    return calls
-
-
 @pytest.mark.parametrize(
     ("kind", "seed", "names"),
     [("splendor-duel", 22, ["Ann", "Bo"]), ("splendor", 3, ["Ann", "Bo", "Cy", "Di"])],
 )
 def test_logging_a_move_checks_and_applies_each_new_event_once(
-    tmp_path, monkeypatch, kind, seed, names
+    tmp_path, rules_calls, kind, seed, names
 ):
     """A move logged to a game of 150 events: the store's snapshot of the head is at
     hand (a fresh process: nothing in memory), so nothing is folded from the start; the
@@ -310,7 +283,7 @@ def test_logging_a_move_checks_and_applies_each_new_event_once(
         gid = s.create_game({"players": names}, kind=kind).id
         s.append(gid, 0, [rules.event_to_dict(e) for e in events[:150]])
         text = rules.move_text(s.state_at(gid), events[150])
-    counted = _counted(monkeypatch, kind)
+    counted = rules_calls(kind)
     with EventStore.open(path) as s:  # as a new `tablelog log` process opens it
         logged = log(s, gid, text)
         assert counted == {"check": 1, "apply": 1}

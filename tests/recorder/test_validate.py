@@ -135,3 +135,19 @@ def test_files_validated_in_processes_report_as_one_process_does(tmp_path: Path)
         assert [r.to_dict() for r in validate_files(paths, jobs=jobs)] == alone
     every = [r.to_dict() for r in validate_files(paths, all_errors=True, jobs=2)]
     assert every == [r.to_dict() for p in paths for r in validate_file(p, all_errors=True)]
+
+
+@pytest.mark.parametrize(
+    "path", ["fixtures/games/points.tl", "fixtures/splendor/games/three-players-tie-break.tl"]
+)
+def test_validate_checks_and_applies_each_event_once(rules_calls, path):
+    """validate reads and folds a file once: the import's own check reuses the table the
+    reading folded, so each event is checked and applied once."""
+    from engine.games import game_for_notation
+
+    text = (ROOT / path).read_text(encoding="utf-8")
+    rules = game_for_notation(text)
+    counted = rules_calls(rules.kind)
+    [report] = validate_file(ROOT / path)
+    assert report.ok
+    assert counted == {"check": report.events, "apply": report.events}
