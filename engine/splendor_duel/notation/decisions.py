@@ -77,17 +77,19 @@ _TEXTS: dict[Event, str] = {}
 def move_text(state_before: State, event: Event, names: Sequence[str] | None = None) -> str:
     """The canonical notation of ``event`` in the position before it; ``names`` are the
     seat names a decision may refer to (default ``Player 1``, ``Player 2``)."""
+    etype = event.type
+    if etype in POSITIONAL:
+        return WRITERS[etype](state_before, event, names or default_names())
     text = _TEXTS.get(event)
     if text is not None:
         return text
-    writer = WRITERS.get(event.type)
+    writer = WRITERS.get(etype)
     if writer is None:
-        raise ValueError(f"unknown event type {event.type!r}")
+        raise ValueError(f"unknown event type {etype!r}")
     text = writer(state_before, event, names or default_names())
-    if event.type not in POSITIONAL:
-        if len(_TEXTS) > 100_000:
-            _TEXTS.clear()
-        _TEXTS[event] = text
+    if len(_TEXTS) > 100_000:
+        _TEXTS.clear()
+    _TEXTS[event] = text
     return text
 
 
