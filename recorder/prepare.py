@@ -304,14 +304,15 @@ def fold_new(
         # The common case, kept lean: no meta, every event checked and applied.
         cache = _CANONICAL.get(kind) or {}
         move_text = rules.move_text
+        said = texts.append
         number = first_number
         try:
             for event in parsed:
                 row = cache.get(event) or canonical(kind, rules, event)
                 try:
-                    texts.append(move_text(state, event))
+                    said(move_text(state, event))
                 except _UNWRITTEN:
-                    texts.append(_unwritten(event))
+                    said(_unwritten(event))
                 play(state, event)
                 out.append(row)
                 number += 1
@@ -623,6 +624,7 @@ def prepare_game(record: GameImport) -> Prepared:
     hashes = chain_hashes(kind, headers, folded)
     head = (hashes[-1] if hashes else chain.origin(kind, headers)).hex()
     tags = headers.get("tags")
+    known = _TEXT_JSON.get
     flagged_count = 0 if metas is None else sum(1 for m in metas if m and m.get("played_illegally"))
     summary = projections.summary_record(rules, state, names)
     return Prepared(
@@ -644,7 +646,11 @@ def prepare_game(record: GameImport) -> Prepared:
             game_id, kind, headers.get("date"), summary, n, flagged_count
         ),
         events_json=(
-            "[" + ",".join([r[4] + _text_json(t) for r, t in zip(folded, texts, strict=True)]) + "]"
+            "["
+            + ",".join(
+                [r[4] + (known(t) or _text_json(t)) for r, t in zip(folded, texts, strict=True)]
+            )
+            + "]"
             if metas is None
             else dumps(
                 [
