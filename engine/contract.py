@@ -12,7 +12,7 @@ it, and telling observations from decisions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .corrections import Retraction, check_retraction
@@ -25,7 +25,7 @@ class Game:
     """The shared half of :class:`engine.protocol.GameRules`; a game supplies the rest.
 
     What a subclass must define for the members here to work: :meth:`new_state`,
-    :meth:`check`, :meth:`apply`, :meth:`due`, :meth:`consistent`,
+    :meth:`check`, :attr:`appliers`, :meth:`due`, :meth:`consistent`,
     :meth:`event_from_dict`, :meth:`move_text` and :meth:`position`, and the event types
     the table observes in :attr:`observation_types`.
     """
@@ -42,9 +42,12 @@ class Game:
     def check(self, state: Any, event: Any) -> list[Violation]:
         raise NotImplementedError
 
+    #: Event type -> its effect on the state, the event checked (or forced) already.
+    appliers: ClassVar[Mapping[str, Callable[[Any, Any], None]]] = {}
+
     def apply(self, state: Any, event: Any) -> None:
         """The effect of an event already checked (or forced), in place."""
-        raise NotImplementedError
+        self.appliers[event.type](state, event)
 
     def due(self, state: Any) -> Iterable[str]:
         """The event types that may happen now: only these can be forced."""

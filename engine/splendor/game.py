@@ -164,7 +164,7 @@ class SplendorRules(Game):
         return State(self.seats.names(names))
 
     check = staticmethod(check)
-    apply = staticmethod(apply)
+    appliers = APPLIERS
     due = staticmethod(due)
     consistent = staticmethod(consistent)
 

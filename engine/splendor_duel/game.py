@@ -237,7 +237,7 @@ class DuelRules(Game):
     # The rules' hot calls are the rule modules' own functions, bound here without a
     # wrapper: the fold calls them for every event of every game.
     check = staticmethod(check)
-    apply = staticmethod(apply)
+    appliers = APPLIERS
     due = staticmethod(due)
     consistent = staticmethod(consistent)
 
