@@ -76,13 +76,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, auth, boards, live, newgame, record, site
+    from . import api, auth, boards, fragments, live, newgame, record, site
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
 
     app.jinja_env.globals["game_titles"] = boards.titles()
     app.jinja_env.globals["static_url"] = _static_urls()
+    app.jinja_env.globals["remembered"] = fragments.remembered
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)

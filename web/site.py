@@ -189,7 +189,6 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         status=rules.status(state),
         view=rules.view(state, before),
         board=boards.folder(kind),
-        pieces=boards.pieces(kind),
         moves_html=_moves_html(tl, n),
         links=_links(tl, n),
         base=_moves_base(tl),
