@@ -1,9 +1,12 @@
 """The board templates and the pieces they import (``web/templates/pieces.html`` and
 ``web/templates/<kind>/pieces.html``), drawn on a game's view; a piece drawn once and
-remembered is drawn as the macro draws it, escaped."""
+remembered is drawn as the macro draws it, escaped; and no module under ``web/`` writes
+markup in Python: every tag the site serves is in a template."""
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -63,3 +66,68 @@ def test_a_remembered_piece_is_drawn_escaped_and_once(ctx: Any) -> None:
     assert 'class="card c-' in duel.card(card) and f'data-card="{card["id"]}"' in duel.card(card)
     # the same macros in every game that draws a token
     assert str(pieces(ctx, "splendor").token("R", "red")) == str(duel.token("R", "red"))
+
+
+#: An HTML or SVG tag (its start: ``<div``, ``</li``, ``<svg``...).
+TAG = re.compile(
+    r"<\s*/?\s*(?:a|b|br|button|circle|cite|code|details|div|em|form|g|h[1-6]|i|img|input|"
+    r"label|li|meter|ol|option|p|path|rect|script|section|small|span|strong|style|summary|"
+    r"svg|table|tbody|td|th|thead|tr|ul)(?=[\s/>])",
+    re.IGNORECASE,
+)
+
+
+def markup_in(source: str, where: str = "<source>") -> Iterator[str]:
+    """Each string of ``source`` (not a docstring) that holds a tag, and each use of
+    markupsafe's Markup: markup built in Python."""
+    tree = ast.parse(source, where)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and TAG.search(node.value)
+        ):
+            yield f"{where}:{node.lineno}: {node.value[:60]!r}"
+        names = (
+            getattr(node, "id", None),
+            getattr(node, "attr", None),
+            getattr(node, "name", None),
+        )
+        if isinstance(node, ast.Name | ast.Attribute | ast.alias) and "Markup" in names:
+            yield f"{where}:{getattr(node, 'lineno', '?')}: Markup"
+
+
+def test_no_markup_is_built_in_python() -> None:
+    found = [
+        finding
+        for path in sorted(WEB.rglob("*.py"))
+        for finding in markup_in(
+            path.read_text(encoding="utf-8"), str(path.relative_to(WEB.parent))
+        )
+    ]
+    assert found == []
+
+
+def test_the_scan_finds_markup() -> None:
+    source = (
+        '"""A docstring may show <span>markup</span>."""\n'
+        "from markupsafe import Markup\n"
+        "x = f'<li class=\"pip\">{n}</li>'\n"
+        "y = \"<svg viewBox='0 0 1 1'/>\"\n"
+        'z = "a < b, <id>, <kind>"\n'
+    )
+    assert sorted(markup_in(source)) == [
+        "<source>:2: Markup",
+        "<source>:3: '</li>'",
+        "<source>:3: '<li class=\"pip\">'",
+        "<source>:4: \"<svg viewBox='0 0 1 1'/>\"",
+    ]
