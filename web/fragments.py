@@ -1,13 +1,16 @@
 """Pieces drawn once: the templates' ``remembered(macro, *fields)`` keeps what a macro
 drew, by its arguments, and hands it out again.
 
-A replay page draws a few hundred pieces (tokens, cards, meters) and most of them are the
-same on every page: a card is drawn alike wherever it lies, but through a Jinja macro it
-costs more than the rest of the page (bench/web.py measures the page).  The markup stays
-the template's; this module only remembers it.  A piece's macro must depend on nothing
-but its arguments; an argument that is a mapping (a card of the game's view) is known by
-the ``fields`` that decide its drawing, which the template names (a Splendor Duel card:
-its id and the colour it counts as).
+A replay page draws a hundred pieces or more (tokens, cards, board spaces, meters), most of
+them alike on every page: a card is drawn the same wherever it lies.  Drawn by their
+macros at every call, they made the page three times as slow to render as when Python
+wrote them (bench/web.py measures the page); remembered, it takes about a third longer.  The
+markup stays the template's: this module only keeps what a macro returned.
+
+A piece's macro must depend on nothing but its arguments.  Its arguments are its key,
+but with ``fields`` its first argument (a mapping: a card of the game's view) is known
+by those of its fields that decide the drawing, which the template names (a Splendor
+Duel card: its id and the colour it counts as).
 
 >>> drawn = []
 >>> def macro(card, extra=""):
