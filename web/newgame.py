@@ -47,7 +47,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
     max_seats = rules.seats.maximum
     levels = [row.level or 0 for row in form.rows]
     groups = picker_groups(rules, levels)
-    drawn = {c["id"]: c["html"] for g in groups for c in g["cards"]}
+    views = {c["id"]: c["view"] for g in groups for c in g["cards"]}
     rows = [
         {
             "row": row,
@@ -56,7 +56,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
                     "name": slot_name(row, i),
                     "index": i,
                     "value": form.values.get(slot_name(row, i), ""),
-                    "card": drawn.get(form.values.get(slot_name(row, i), "").strip()),
+                    "card": views.get(form.values.get(slot_name(row, i), "").strip()),
                 }
                 for i in range(1, row.needed(max_seats) + 1)
             ],
@@ -86,6 +86,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
         rows=rows,
         board=board,
         groups=groups,
+        pieces=boards.pieces(rules.kind),
         note=rules.setup_note,
         ask_secret=not may_create,
     )
