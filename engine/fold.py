@@ -201,23 +201,6 @@ class Fold:
         n_marks = len(marks)
         check, appliers, every = self._check, self._appliers, self._every
         folded, head = self.events, self._head
-        if not n_marks and not every:
-            # nothing forced and no snapshot to keep (an import, a check, a replay):
-            # each event is a check and an effect, or a correction
-            for event in events:
-                if type(event) is Retraction:
-                    self.push(event)
-                    folded, head = self.events, self._head
-                    continue
-                refused = check(head, event)
-                try:
-                    if refused:
-                        raise IllegalMoveError(refused)
-                    appliers[event.type](head, event)
-                except IllegalMoveError as err:  # an effect may refuse a template too
-                    raise IllegalMoveError(err.violations, self._first + len(folded) + 1) from None
-                folded.append(event)
-            return self
         for i, event in enumerate(events):
             forced = i < n_marks and marks[i]
             if (

@@ -583,6 +583,36 @@ def stored_ms(text: Any, fallback: int) -> int:
         return fallback
 
 
+def v8_rows(
+    game_id: str, kind: str, headers_json: str, created: Any, rows: list[Any]
+) -> tuple[list[tuple[Any, ...]], int]:
+    """A game's version 7 event rows (sequence, event id, payload, version, meta,
+    recorded at, hash) as migration 8 stores them, and the game's last time (ms): each
+    event's text from a fold, a derived id left out, the time in milliseconds where it
+    differs from the event before's (the first event's always)."""
+    texts = game_texts(game_id, kind, headers_json, [(r[0], r[2], r[3], r[4]) for r in rows])
+    new = []
+    previous = last = stored_ms(created, 0)
+    for (seq, eid, payload, version, meta, recorded, hash_), text in zip(rows, texts, strict=True):
+        ms = stored_ms(recorded, previous)
+        new.append(
+            (
+                game_id,
+                seq,
+                None if eid == f"{game_id}:{seq}" else eid,
+                payload,
+                version,
+                meta,
+                ms if ms != previous or seq == 1 else None,
+                hash_,
+                text,
+            )
+        )
+        previous = ms
+        last = max(last, ms)
+    return new, last
+
+
 def migration_8(conn: sqlite3.Connection) -> None:
     """Rebuild the events table with each event's text and without repeats (see the note
     above), in the caller's transaction."""
@@ -596,29 +626,7 @@ def migration_8(conn: sqlite3.Connection) -> None:
         ).fetchall()
         if not rows:
             continue
-        texts = game_texts(game_id, kind, headers_json, [(r[0], r[2], r[3], r[4]) for r in rows])
-        new = []
-        previous = stored_ms(created, 0)
-        last = previous
-        for (seq, eid, payload, version, meta, recorded, hash_), text in zip(
-            rows, texts, strict=True
-        ):
-            ms = stored_ms(recorded, previous)
-            new.append(
-                (
-                    game_id,
-                    seq,
-                    None if eid == f"{game_id}:{seq}" else eid,
-                    payload,
-                    version,
-                    meta,
-                    ms if ms != previous or seq == 1 else None,
-                    hash_,
-                    text,
-                )
-            )
-            previous = ms
-            last = max(last, ms)
+        new, last = v8_rows(game_id, kind, headers_json, created, rows)
         conn.executemany(
             "INSERT INTO events_v8 (game_id, sequence, event_id, payload, payload_version,"
             " meta, recorded_at, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

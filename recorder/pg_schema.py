@@ -299,7 +299,7 @@ def migration_8(conn: Any) -> None:
     :func:`recorder.migrations.migration_8`), on a psycopg connection, in its
     transaction: the version 7 table is set aside, each game's rows go into the new one
     (the triggers and constraints check each), and the old one is dropped."""
-    from .migrations import game_texts, stored_ms
+    from .migrations import v8_rows
     from .records import time_text
 
     conn.execute(_MIGRATION_8_BEFORE.encode())
@@ -312,8 +312,7 @@ def migration_8(conn: Any) -> None:
         ).fetchall()
         if not rows:
             continue
-        texts = game_texts(game_id, kind, headers_json, [(r[0], r[2], r[3], r[4]) for r in rows])
-        previous = last = stored_ms(created, 0)
+        new, last = v8_rows(game_id, kind, headers_json, created, rows)
         with (
             conn.cursor() as cur,
             cur.copy(
@@ -321,25 +320,8 @@ def migration_8(conn: Any) -> None:
                 " recorded_at, hash, text) FROM STDIN"
             ) as copy,
         ):
-            for (seq, eid, payload, version, meta, recorded, hash_), text in zip(
-                rows, texts, strict=True
-            ):
-                ms = stored_ms(recorded, previous)
-                copy.write_row(
-                    (
-                        game_id,
-                        seq,
-                        None if eid == f"{game_id}:{seq}" else eid,
-                        payload,
-                        version,
-                        meta,
-                        ms if ms != previous or seq == 1 else None,
-                        hash_,
-                        text,
-                    )
-                )
-                previous = ms
-                last = max(last, ms)
+            for row in new:
+                copy.write_row(row)
         _canonical_activity(conn, game_id, time_text(last))
     conn.execute(b"DROP TABLE events_v7")
 
