@@ -511,7 +511,7 @@ def derived_event_id(game_id: str, sequence: int) -> str:
 
 
 @dataclass(slots=True)
-class _Checked:
+class _Fields:
     """A game's import record with its fields validated, before any event is folded."""
 
     kind: str
@@ -525,7 +525,7 @@ class _Checked:
     names: tuple[str, ...]
 
 
-def _checked_fields(record: GameImport) -> _Checked:
+def _checked_fields(record: GameImport) -> _Fields:
     """Every field of ``record`` validated (kind, headers, events, meta, ids, times) and
     its payloads parsed; ImportRejected names the first that is not right."""
     kind = record.kind
@@ -566,7 +566,7 @@ def _checked_fields(record: GameImport) -> _Checked:
             for i, raw in enumerate(raw_events, start=1)
         ]
     names = seat_names(headers, rules.seats)
-    return _Checked(kind, rules, headers, headers_json, metas, parsed, given_ids, times, names)
+    return _Fields(kind, rules, headers, headers_json, metas, parsed, given_ids, times, names)
 
 
 def _check_result(rules: GameRules, headers: dict[str, Any], state: Any) -> None:
