@@ -77,6 +77,7 @@ from engine.splendor_duel import simulate  # noqa: E402
 from recorder import EventStore, GameImport, core, open_store, pipeline, prepare  # noqa: E402
 from recorder.io import import_files  # noqa: E402
 from recorder.places import shown  # noqa: E402
+from recorder.sqlite import bytes_per_event  # noqa: E402
 
 
 def simulate_payloads(seed: int) -> list[dict]:
@@ -301,23 +302,6 @@ def state_times(path: Path | str, samples: int, cold: bool, seed: int) -> dict:
     }
 
 
-def bytes_per_event(path: Path) -> float:
-    """The file's size after ``VACUUM`` over its stored events (a copy is vacuumed)."""
-    copy = path.with_name(f"vacuumed-{path.name}")
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(copy) + suffix).unlink(missing_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("VACUUM INTO ?", (str(copy),))
-        (events,) = conn.execute("SELECT count(*) FROM events").fetchone()
-    finally:
-        conn.close()
-    size = os.path.getsize(copy)
-    copy.unlink()
-    return round(size / events, 1)
-
-
 def p95(times: list[float]) -> dict:
     times = sorted(times)
     return {
@@ -481,7 +465,7 @@ def main() -> None:
         with EventStore.open(tmp / "single.db") as store:
             store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         bytes_per_game = round(os.path.getsize(tmp / "single.db") / len(recs))
-        per_event = bytes_per_event(tmp / "single.db")
+        per_event = round(bytes_per_event(tmp / "single.db"), 1)
         print(f"bytes per event (after VACUUM): {per_event}", file=sys.stderr)
 
         total = fill(tmp / "store.db", games, args.state_games, w)

@@ -4,7 +4,6 @@ the current version with every row kept, and the append-only contract holds afte
 from __future__ import annotations
 
 import json
-import os
 import random
 import sqlite3
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from recorder import EventIdConflict, EventStore, open_store, pg_schema
 from recorder.io import game_import_from_events
 from recorder.listing import FOLD_FUNCTION, fold_name
 from recorder.migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
+from recorder.sqlite import bytes_per_event
 
 TABLES = (
     "SELECT id, kind, players, date, place, tags, headers, status, created_at, last_activity"
@@ -317,21 +317,6 @@ def texts_to_migrate(store: EventStore) -> None:
     store.import_games([record(seed) for seed in range(20, 40)])
 
 
-def vacuumed_bytes_per_event(path: Path) -> float:
-    """The file's size after VACUUM (into a copy) over its events."""
-    copy = path.with_name("vacuumed.db")
-    copy.unlink(missing_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute("VACUUM INTO ?", (str(copy),))
-        (events,) = conn.execute("SELECT count(*) FROM events").fetchone()
-    finally:
-        conn.close()
-    size = os.path.getsize(copy)
-    copy.unlink()
-    return size / events
-
-
 def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_path):
     backend = SqliteBackend(tmp_path)
     backend.path.parent.mkdir(parents=True, exist_ok=True)
@@ -340,7 +325,7 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     assert {"type", "event_id", "recorded_at"} <= backend.columns("events")
     assert "text" not in backend.columns("events")
     before = [backend.raw(sql) for sql in TABLES]
-    weight = vacuumed_bytes_per_event(backend.path)
+    weight = bytes_per_event(backend.path)
     with backend.open() as store:
         assert store.schema_version == SCHEMA_VERSION == 8
         assert store.verify() == []
@@ -362,7 +347,7 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     assert sorted(g for (g,) in given) == sorted(f"live-{i}" for i in range(10))
     times = "SELECT game_id, sequence, recorded_at FROM events ORDER BY game_id, sequence"
     assert backend.raw(times) == raw(scratch, times)
-    assert weight - vacuumed_bytes_per_event(backend.path) > 35
+    assert weight - bytes_per_event(backend.path) > 35
     for sql in backend.tamper_statements("live"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             backend.raw(sql)

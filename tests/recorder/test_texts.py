@@ -11,9 +11,7 @@ read back as they were."""
 
 from __future__ import annotations
 
-import os
 import random
-import sqlite3
 from collections.abc import Sequence
 from itertools import count
 from pathlib import Path
@@ -28,6 +26,7 @@ from engine.fold import fold
 from engine.games import get_game
 from recorder import GameImport, open_store
 from recorder.io import game_import_from_events, load_file
+from recorder.sqlite import bytes_per_event
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "fixtures" / "games").glob("*.tl")) + sorted(
@@ -249,14 +248,7 @@ def test_a_stored_event_costs_what_it_carries(tmp_path):
     backend = SqliteBackend(tmp_path)
     with backend.open() as store:
         store.import_games([record(seed) for seed in range(50)])
-    conn = sqlite3.connect(backend.path, isolation_level=None)
-    try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("VACUUM")
-        (events,) = conn.execute("SELECT count(*) FROM events").fetchone()
-    finally:
-        conn.close()
-    per_event = os.path.getsize(backend.path) / events
+    per_event = bytes_per_event(backend.path)
     # 195 bytes an event before schema 8 (an id, the type and a time as text in every
     # row); the payload (52 bytes on average), the chain's hash (32) and the text (13)
     # are most of what is left.
