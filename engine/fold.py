@@ -273,33 +273,3 @@ def refold_for_writing(
         return fold(rules, events, names, marks).head
     except EngineError as err:
         raise ValueError(f"event {len(events)} (retraction) cannot be written: {err}") from None
-
-
-def force(
-    state: Any,
-    event: Any,
-    check: Callable[[Any, Any], list[Violation]],
-    apply: Callable[[Any, Any], None],
-    due: Iterable[str],
-    consistent: Callable[[Any], bool],
-) -> list[Violation]:
-    """Apply an event that stood at the table although the rules refuse it; returns its
-    violations (empty if it was legal after all).  It must be of a kind ``due`` now and
-    must leave the table ``consistent`` (nobody pays what they do not hold, no card in two
-    places); otherwise IllegalMoveError is raised with its violations."""
-    violations = check(state, event)
-    if not violations:
-        apply(state, event)
-        return []
-    if state.outcome is not None or event.type not in due:
-        raise IllegalMoveError(violations)
-    trial = state.copy()
-    try:
-        apply(trial, event)
-    except (IndexError, KeyError, ValueError, AssertionError, TypeError):
-        raise IllegalMoveError(violations) from None
-    if not consistent(trial):
-        raise IllegalMoveError(violations)
-    for slot in type(state).__slots__:
-        setattr(state, slot, getattr(trial, slot))
-    return violations
