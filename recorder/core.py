@@ -52,7 +52,7 @@ from .prepare import (
     checked_rows,
     clean_meta,
     derived_event_id,
-    fold_new,
+    fold_events,
     parse_payload,
     user_meta_json,
 )
@@ -202,17 +202,16 @@ class SqlStore:
                     folded, flagged = checked_rows(kind, rules, checked, metas, first)
                     texts, state = list(checked.texts), checked.state
                 else:
-                    state = self._state_after(conn, game_id, kind, rules, actual, names)
-                    folded, texts, flagged, state = fold_new(
-                        kind,
+                    fold = Fold.resume(
                         rules,
-                        state,
-                        parsed,
-                        metas,
-                        first,
-                        AppendRejected,
-                        lambda: self._history(conn, game_id, rules),
+                        self._state_after(conn, game_id, kind, rules, actual, names),
+                        actual,
+                        lambda: self._history(conn, game_id, kind, rules, actual),
+                        every=None,
+                        texts=True,
                     )
+                    folded, flagged = fold_events(kind, rules, fold, parsed, metas, AppendRejected)
+                    texts, state = fold.texts or [], fold.head
                 now, now_ms = self._now()
                 ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
                 version = rules.payload_version
@@ -431,31 +430,21 @@ class SqlStore:
             return self._replay_rows(game_id, kind, rules, rows, names)
 
         def earlier() -> tuple[list[Any], list[bool]]:
-            before = conn.execute(
-                "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
-                " AND sequence <= ? ORDER BY sequence",
-                (game_id, start),
-            ).fetchall()
-            return self._parsed_rows(game_id, kind, rules, before)
+            return self._history(conn, game_id, kind, rules, start)
 
         return self._replay_rows(game_id, kind, rules, rows, names, state, start, earlier)
 
-    def _history(self, conn: Conn, game_id: str, rules: GameRules) -> list[tuple[Any, bool]]:
-        """Every stored event of a game with its played-illegally mark (for a
-        correction, which folds the standing events anew)."""
-        current = rules.payload_version
-        out: list[tuple[Any, bool]] = []
-        for seq, text, version, meta_text in conn.execute(
+    def _history(
+        self, conn: Conn, game_id: str, kind: str, rules: GameRules, step: int
+    ) -> tuple[list[Any], list[bool]]:
+        """The first ``step`` stored events of a game with their played-illegally marks
+        (what a correction going back before an append's start needs)."""
+        rows = conn.execute(
             "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
-            " ORDER BY sequence",
-            (game_id,),
-        ):
-            event = parse_stored(game_id, seq, rules, text, version, current)
-            marked = bool(
-                meta_text and decode(game_id, seq, meta_text, "meta").get("played_illegally")
-            )
-            out.append((event, marked))
-        return out
+            " AND sequence <= ? ORDER BY sequence",
+            (game_id, step),
+        ).fetchall()
+        return self._parsed_rows(game_id, kind, rules, rows)
 
     def _write_snapshot(
         self,
