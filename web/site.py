@@ -259,22 +259,26 @@ def _moves_base(tl: Timeline) -> str:
 
 
 def _moves(tl: Timeline, step: int) -> dict[str, Any]:
-    """The move list for ``templates/moves.html``: each turn as its ``turn`` macro drew it,
-    once per folded game (a turn is the same on every step's page), but the turn that
-    holds ``step``, which the page draws again with its step marked."""
+    """The move list for ``templates/moves.html``: the turns before and after the one that
+    holds ``step`` as the ``turn`` macro drew them, once per folded game (a turn is the
+    same on every step's page), as two slices of the whole list drawn once; the turn that
+    holds ``step`` the page draws again, with its step marked."""
     names, base = tl.names, _moves_base(tl)
     memo = tl.memo.get("moves")
     if memo is None:
         groups = turn_groups(tl.entries)
         macros: Any = current_app.jinja_env.get_template("moves.html").module
-        turn = macros.turn
-        memo = tl.memo["moves"] = (groups, [turn(g, names, base) for g in groups])
-    groups, drawn = memo
+        drawn = [macros.turn(g, names, base) for g in groups]
+        starts = [0]
+        for turn in drawn:
+            starts.append(starts[-1] + len(turn) + 1)
+        memo = tl.memo["moves"] = (groups, macros.joined(drawn), starts)
+    groups, joined, starts = memo
     at = bisect_right(_turn_starts(tl), step) - 1 if step else -1
     return {
-        "before": drawn[:at] if at >= 0 else [],
+        "before": joined[: starts[at] - 1] if at > 0 else "",
         "group": groups[at] if at >= 0 else None,
-        "after": drawn[at + 1 :],
+        "after": joined[starts[at + 1] :],
         "names": names,
         "base": base,
     }
