@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -155,6 +156,10 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: str | None) ->
         output.write_bytes(text.encode("utf-8"))
 
 
+#: ``tablelog games`` counts the games up to this many (and says "more than" past it).
+COUNT_AT_MOST = 10_000
+
+
 @click.command("games")
 @click.option("--player", help="Only games with this player (any seat, any case, accents or not).")
 @click.option(
@@ -183,7 +188,17 @@ def export_cmd(game: str, fmt: str, output: Path | None, db_path: str | None) ->
     help="newest or oldest first (by the games' dates), last logged first, or longest first.",
 )
 @click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True)
-@click.option("--offset", type=click.IntRange(0), default=0)
+@click.option(
+    "--after",
+    metavar="PLACE",
+    help="The page after this place (the place the last line names, for the same --order).",
+)
+@click.option(
+    "--offset",
+    type=click.IntRange(0),
+    default=0,
+    help="Games to skip first (each one read: --after costs the same anywhere).",
+)
 @db_option
 def games_cmd(
     player: str | None,
@@ -193,10 +208,12 @@ def games_cmd(
     date_to: datetime | None,
     order: str,
     limit: int,
+    after: str | None,
     offset: int,
     db_path: str | None,
 ) -> None:
-    """List games, newest first (or in another --order).
+    """List games, newest first (or in another --order), a page at a time: the last
+    line counts them (up to 10,000) and names the place of the next page, for --after.
 
     \b
     Example:
@@ -208,15 +225,16 @@ def games_cmd(
     from engine.protocol import seat_names
 
     with opened(db_path) as store:
-        filters = {
+        filters: dict[str, Any] = {
             "player": player,
             "result": result,
             "kind": kind,
             "date_from": None if date_from is None else date_from.date().isoformat(),
             "date_to": None if date_to is None else date_to.date().isoformat(),
         }
-        rows = store.list_games(**filters, order=order, limit=limit, offset=offset)
-        total = store.count_games(**filters)
+        page = store.list_page(**filters, order=order, limit=limit, after=after, offset=offset)
+        rows = page.games
+        total = store.count_games(**filters, at_most=COUNT_AT_MOST)
     table = [("id", "game", "date", "players", "status", "result", "turns", "events")]
     for g in rows:
         rules = get_game(g.kind)
@@ -244,8 +262,13 @@ def games_cmd(
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-    shown = f"{offset + 1}-{offset + len(rows)} of " if rows and len(rows) < total else ""
-    click.echo(f"{shown}{total} game{'s' if total != 1 else ''}")
+    counted = f"{total}" if total <= COUNT_AT_MOST else f"more than {COUNT_AT_MOST:,}"
+    # (after a place, where the page stands in the list is not counted)
+    shown = (
+        f"{offset + 1}-{offset + len(rows)} of " if rows and not after and len(rows) < total else ""
+    )
+    more = f"; next: --after {page.next}" if page.next else ""
+    click.echo(f"{shown}{counted} game{'s' if total != 1 else ''}{more}")
 
 
 @click.command("rebuild-projections")

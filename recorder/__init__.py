@@ -33,6 +33,7 @@ from .protocol import Recorder
 from .records import (
     AppendResult,
     GameImport,
+    GamePage,
     GameRow,
     ImportResult,
     StoredEvent,
@@ -53,6 +54,7 @@ __all__ = [
     "Finding",
     "GameImport",
     "GameNotFound",
+    "GamePage",
     "GameRow",
     "ImportRejected",
     "ImportResult",

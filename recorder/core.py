@@ -36,12 +36,18 @@ from .errors import (
     StepOutOfRange,
 )
 from .listing import (
+    PLAYER_GAMES_COUNT_SQL,
     PLAYER_GAMES_SQL,
+    PLAYER_SORT_AT_MOST,
     PlayerStats,
-    filters_sql,
+    count_sql,
+    filtered,
     fold_name,
-    order_sql,
+    get_order,
+    keys_sql,
     player_stats,
+    position_text,
+    read_position,
 )
 from .prepare import (
     CACHE_LIMIT,
@@ -56,7 +62,15 @@ from .prepare import (
     parse_payload,
     user_meta_json,
 )
-from .records import AppendResult, Checked, GameRow, StoredEvent, time_ms, time_text
+from .records import (
+    AppendResult,
+    Checked,
+    GamePage,
+    GameRow,
+    StoredEvent,
+    time_ms,
+    time_text,
+)
 from .stored import decode, parse_stored, violation_from_dict
 
 #: Engine events of stored payloads, by (kind, stored version, current version, text):
@@ -678,6 +692,79 @@ class SqlStore:
             marks.append(marked)
         return events, marks
 
+    def list_page(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        kind: str | None = None,
+        *,
+        order: str | None = None,
+        limit: int = 50,
+        after: str | None = None,
+        before: str | None = None,
+        last: bool = False,
+        offset: int = 0,
+    ) -> GamePage:
+        """A page of the games list (filtered as :meth:`list_games`): the first ``limit``
+        games in ``order``, or those after the place ``after``, or the last ones before
+        the place ``before`` (the first page when fewer than ``limit`` are), or the last
+        page (``last``); ``offset`` games skipped first (an old page number: each is an
+        index entry read).  A place is the ``next`` or ``prev`` of a page
+        (StoreError for one that is not a place in this order)."""
+        f = filtered(player, result, date_from, date_to, kind)
+        o = get_order(order)
+        limit = int(limit)
+        with self._read() as conn:
+            first = f.player is not None and self._few_games(conn, f.player)
+
+            def keys(
+                place: tuple[Any, ...] | None, backward: bool, n: int, skip: int = 0
+            ) -> list[tuple[Any, ...]]:
+                sql, params = keys_sql(
+                    f, o, after=place, backward=backward, limit=n, offset=skip, player_first=first
+                )
+                return [tuple(r) for r in conn.execute(sql, params).fetchall()]
+
+            if before is not None:
+                rows = keys(read_position(o, before), True, limit + 1)
+                if len(rows) > limit:
+                    page, more_before, more_after = rows[:limit][::-1], True, True
+                else:
+                    before = None  # the start of the list: its first page
+            if before is None and last:
+                rows = keys(None, True, limit + 1)
+                page, more_before, more_after = rows[:limit][::-1], len(rows) > limit, False
+            elif before is None:
+                place = None if after is None else read_position(o, after)
+                rows = keys(place, False, limit + 1, int(offset))
+                page, more_after = rows[:limit], len(rows) > limit
+                start = page[0] if page else place
+                more_before = start is not None and bool(keys(start, True, 1))
+        games = self._rows_by_id([r[-1] for r in page])
+        return GamePage(
+            games=games,
+            next=position_text(o, page[-1]) if more_after and page else None,
+            prev=position_text(o, page[0]) if more_before and page else None,
+        )
+
+    def _few_games(self, conn: Conn, folded: str) -> bool:
+        """Whether the player (a folded name) has few enough games to list by sorting
+        theirs (:data:`recorder.listing.PLAYER_SORT_AT_MOST`)."""
+        (n,) = conn.execute(PLAYER_GAMES_COUNT_SQL, (folded, PLAYER_SORT_AT_MOST + 1)).fetchone()
+        return int(n) <= PLAYER_SORT_AT_MOST
+
+    def _rows_by_id(self, ids: list[str]) -> list[GameRow]:
+        """The rows of the games ``ids``, in that order."""
+        if not ids:
+            return []
+        found = {
+            r.id: r
+            for r in self._game_rows(f"WHERE g.id IN ({','.join('?' * len(ids))})", ids, "", [])
+        }
+        return [found[i] for i in ids]
+
     def list_games(
         self,
         player: str | None = None,
@@ -693,11 +780,11 @@ class SqlStore:
         filtered by a player's name (any seat, any case), a result (``finished``,
         ``playing``, ``setup`` or a victory condition ``points``, ``crowns``, ``color``,
         ``resignation``), a date range (inclusive, on the ``date`` header) and the game's
-        ``kind`` (``splendor``)."""
-        where, params = filters_sql(player, result, date_from, date_to, kind)
-        return self._game_rows(
-            where, params, order_sql(order) + " LIMIT ? OFFSET ?", [int(limit), int(offset)]
-        )
+        ``kind`` (``splendor``); ``offset`` games skipped (see :meth:`list_page`, which
+        pages without counting)."""
+        return self.list_page(
+            player, result, date_from, date_to, kind, order=order, limit=limit, offset=offset
+        ).games
 
     def player_stats(self, name: str) -> PlayerStats | None:
         """What ``name``'s games add up to (any case, any accents), or None for an
@@ -713,16 +800,18 @@ class SqlStore:
         date_from: Any = None,
         date_to: Any = None,
         kind: str | None = None,
+        *,
+        at_most: int | None = None,
     ) -> int:
-        """How many games :meth:`list_games` would list with these filters, unpaged."""
-        where, params = filters_sql(player, result, date_from, date_to, kind)
+        """How many games :meth:`list_games` would list with these filters, unpaged; with
+        ``at_most``, counted no further than one more than that (a list's "more than":
+        as cheap with ten million games as with a hundred)."""
+        sql, params = count_sql(filtered(player, result, date_from, date_to, kind), at_most)
         with self._read() as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM games AS g JOIN game_summaries AS s ON s.game_id = g.id "
-                + where,
-                params,
-            ).fetchone()
-        return int(row[0])
+            row = conn.execute(sql, params).fetchone()
+        n = int(row[0] or 0)
+        # (a result without a kind is counted kind by kind, each up to the bound)
+        return n if at_most is None else min(n, at_most + 1)
 
     # --- projections ---------------------------------------------------------------------
 

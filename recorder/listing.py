@@ -1,9 +1,16 @@
 """The filters and orders of a games listing (by player, result, date and game kind), as the SQL
-the stores' ``list_games`` and ``count_games`` run over the ``game_summaries``
-projection, and a player's statistics."""
+the stores' ``list_page``, ``list_games`` and ``count_games`` run over the
+``game_summaries`` projection, and a player's statistics.
+
+A page is found by its place in the order (the key of the game before it: keyset
+paging), read from an index of that order and filter: the first page and the
+five-thousandth cost the same, and an address of a page keeps working as games are
+added (see ``docs/store.md``)."""
 
 from __future__ import annotations
 
+import base64
+import json
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -31,23 +38,218 @@ def fold_name(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-#: The orders a listing offers, each with its SQL; the first is the default.  Games
-#: without a date sort after the dated ones, by when they were stored.
-ORDERS: dict[str, str] = {
-    "newest": "s.date IS NULL, s.date DESC, g.created_at DESC",
-    "oldest": "s.date IS NULL, s.date, g.created_at",
-    "activity": "s.last_activity DESC",
-    "longest": "s.turns DESC, s.date DESC",
+@dataclass(frozen=True)
+class Order:
+    """One order of the games list: its key, SQL over ``game_summaries AS s``, sorted all
+    one way and ending with the game id, so that every game has a place of its own and a
+    page starts after a place (keyset paging), not after a count of rows; migration 9
+    indexes each key (:data:`recorder.migrations.LIST_INDEXES`), after each filter's
+    columns."""
+
+    keys: tuple[str, ...]
+    #: What each key's value is, to read a place back from an address.
+    types: tuple[type, ...]
+    descending: bool
+
+
+#: The orders a listing offers; the first is the default.  Newest and oldest go by the
+#: games' dates, then by when they were stored; undated games come after the dated ones
+#: (``sort_date`` is the date or an empty one; ``undated`` sorts them last oldest first).
+ORDERS: dict[str, Order] = {
+    "newest": Order(("s.sort_date", "s.created_at", "s.game_id"), (str, str, str), True),
+    "oldest": Order(
+        ("s.undated", "s.sort_date", "s.created_at", "s.game_id"), (bool, str, str, str), False
+    ),
+    "activity": Order(("s.last_activity", "s.game_id"), (str, str), True),
+    "longest": Order(("s.turns", "s.sort_date", "s.game_id"), (int, str, str), True),
 }
 DEFAULT_ORDER = next(iter(ORDERS))
 
+#: A player with more games than this is listed by walking the order's index and looking
+#: up each game's players (about ``limit * games / theirs`` look-ups); one with fewer, by
+#: sorting their own games (at most this many).
+PLAYER_SORT_AT_MOST = 2000
 
-def order_sql(order: str | None) -> str:
-    """The ORDER BY clause of a listing (ties broken by game id)."""
+
+def get_order(order: str | None) -> Order:
+    """The order called ``order`` (the default when None); StoreError for an unknown one."""
     key = order or DEFAULT_ORDER
     if key not in ORDERS:
         raise StoreError(f"unknown order {key!r} (one of {', '.join(ORDERS)})")
-    return f" ORDER BY {ORDERS[key]}, s.game_id"
+    return ORDERS[key]
+
+
+def position_text(order: Order, values: tuple[Any, ...]) -> str:
+    """A game's place in ``order`` (its key's values), as an address carries it: the
+    values as JSON in URL-safe base64.
+
+    >>> position_text(ORDERS["activity"], ("2024-05-01T20:15:03.123Z", "6138631be858"))
+    'WyIyMDI0LTA1LTAxVDIwOjE1OjAzLjEyM1oiLCI2MTM4NjMxYmU4NTgiXQ'
+    """
+    typed = [t(v) for t, v in zip(order.types, values, strict=True)]
+    raw = json.dumps(typed, ensure_ascii=False, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def read_position(order: Order, text: str) -> tuple[Any, ...]:
+    """The key's values of a place in ``order`` (:func:`position_text`); StoreError for
+    a text that is not one (another order's place, or no place at all)."""
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        values = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        values = None
+    if (
+        not isinstance(values, list)
+        or len(values) != len(order.types)
+        or not all(type(v) is t for v, t in zip(values, order.types, strict=True))
+    ):
+        raise StoreError("not a place in this list (an address of another order, or cut short)")
+    return tuple(values)
+
+
+@dataclass(frozen=True)
+class Filtered:
+    """A listing's filters as SQL over ``game_summaries AS s`` (see :func:`filtered`)."""
+
+    #: The WHERE clauses and their parameters, the player's aside.
+    clauses: list[str]
+    params: list[Any]
+    #: The player's name as searches compare it (:func:`fold_name`), or None.
+    player: str | None
+    #: The kind asked for, and whether a result is (a result without a kind reads each
+    #: kind's index in turn: the indexes hold the kind before the result).
+    kind: str | None
+    by_result: bool
+
+
+def filtered(
+    player: str | None,
+    result: str | None,
+    date_from: Any,
+    date_to: Any,
+    kind: str | None = None,
+) -> Filtered:
+    """A listing's filters (StoreError for a result or a kind no game knows)."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if kind:
+        if kind not in GAMES:
+            raise StoreError(f"unknown game kind {kind!r} (one of {', '.join(GAMES)})")
+        clauses.append("s.kind = ?")
+        params.append(kind)
+    if result:
+        if result in RESULT_STATUSES:
+            clauses.append("s.status = ?")
+        elif result in result_conditions():
+            clauses.append("s.condition = ?")
+        else:
+            raise StoreError(
+                f"unknown result filter {result!r} (one of "
+                f"{', '.join(RESULT_STATUSES + result_conditions())})"
+            )
+        params.append(result)
+    # (by ``sort_date``, the first key of newest and oldest: a range of their indexes;
+    # an undated game's is empty, before any date)
+    if date_from or date_to:
+        clauses.append("s.sort_date >= ?")
+        params.append(str(date_from or "") or "\x01")
+    if date_to:
+        clauses.append("s.sort_date <= ?")
+        params.append(str(date_to))
+    return Filtered(
+        clauses, params, fold_name(player) if player else None, kind or None, bool(result)
+    )
+
+
+#: The games of a player (``?``), the player's own index: how many there are, up to a
+#: bound (:data:`PLAYER_SORT_AT_MOST`), says how to list them.
+PLAYER_GAMES_COUNT_SQL = (
+    "SELECT count(*) FROM (SELECT 1 FROM game_players WHERE folded = ? LIMIT ?) AS c"
+)
+
+
+def keys_sql(
+    f: Filtered,
+    order: Order,
+    *,
+    after: tuple[Any, ...] | None = None,
+    backward: bool = False,
+    limit: int,
+    offset: int = 0,
+    player_first: bool = False,
+) -> tuple[str, list[Any]]:
+    """The SQL and parameters of a page's keys (each row: the order's key values, the
+    game id last): ``limit`` games after the place ``after`` (from the start when None;
+    toward the start with ``backward``), ``offset`` skipped.
+
+    ``player_first``: read the player's games from the players' index and sort them
+    (a player with few games); else walk the order's index and look each game's players
+    up.  A result without a kind walks each kind's index and merges the walks, every
+    index holding the kind before the result."""
+    desc = order.descending != backward
+    direction = " DESC" if desc else ""
+    columns = ", ".join(f"{k} AS k{i}" for i, k in enumerate(order.keys))
+    sort = ", ".join(k + direction for k in order.keys)
+    clauses, params = list(f.clauses), list(f.params)
+    if after is not None:
+        marks = ", ".join("?" * len(after))
+        clauses.append(f"({', '.join(order.keys)}) {'<' if desc else '>'} ({marks})")
+        params += after
+    source = "game_summaries AS s"
+    if f.player is not None and player_first:
+        # (CROSS JOIN: SQLite reads the players' rows first, as asked)
+        source = "game_players AS p CROSS JOIN game_summaries AS s"
+        clauses = ["p.folded = ?", "s.game_id = p.game_id", *clauses]
+        params = [f.player, *params]
+    elif f.player is not None:
+        clauses.append(
+            "EXISTS (SELECT 1 FROM game_players AS p WHERE p.game_id = s.game_id AND p.folded = ?)"
+        )
+        params.append(f.player)
+    arms = [""]
+    if f.by_result and f.kind is None and not (f.player is not None and player_first):
+        arms = list(GAMES)
+    count = offset + limit
+    parts, out = [], []
+    for arm in arms:
+        where = (["s.kind = ?"] if arm else []) + clauses
+        sql = f"SELECT {columns} FROM {source}"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        parts.append(sql + f" ORDER BY {sort} LIMIT ?")
+        out += ([arm] if arm else []) + params + [count]
+    if len(parts) == 1:
+        sql = parts[0][: parts[0].rindex(" LIMIT ?")]
+        out.pop()
+    else:
+        sql = " UNION ALL ".join(f"SELECT * FROM ({p}) AS a{i}" for i, p in enumerate(parts))
+        sql += " ORDER BY " + ", ".join(f"{i + 1}{direction}" for i in range(len(order.keys)))
+    return sql + " LIMIT ? OFFSET ?", [*out, limit, offset]
+
+
+def count_sql(f: Filtered, at_most: int | None) -> tuple[str, list[Any]]:
+    """The SQL and parameters of how many games the filters leave: all of them, or at
+    most ``at_most + 1`` (each kind's index read up to that many, at most)."""
+    clauses, params = list(f.clauses), list(f.params)
+    source = "game_summaries AS s"
+    if f.player is not None:
+        source = "game_players AS p CROSS JOIN game_summaries AS s"
+        clauses = ["p.folded = ?", "s.game_id = p.game_id", *clauses]
+        params = [f.player, *params]
+    where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+    if at_most is None:
+        return f"SELECT count(*) FROM {source}{where}", params
+    arms = [""]
+    if f.by_result and f.kind is None and f.player is None:
+        arms = list(GAMES)
+    parts, out = [], []
+    for arm in arms:
+        conditions = (["s.kind = ?"] if arm else []) + clauses
+        cond = (" WHERE " + " AND ".join(conditions)) if conditions else ""
+        parts.append(f"SELECT count(*) AS n FROM (SELECT 1 FROM {source}{cond} LIMIT ?) AS c")
+        out += ([arm] if arm else []) + params + [at_most + 1]
+    return "SELECT sum(n) FROM (" + " UNION ALL ".join(parts) + ") AS t", out
 
 
 @dataclass(frozen=True)
@@ -103,42 +305,3 @@ def player_stats(rows: list[Any]) -> PlayerStats | None:
 def result_conditions() -> tuple[str, ...]:
     """How games can be won, over every registered game (each game names its own)."""
     return tuple(dict.fromkeys(c for rules in GAMES.values() for c in rules.conditions))
-
-
-def filters_sql(
-    player: str | None,
-    result: str | None,
-    date_from: Any,
-    date_to: Any,
-    kind: str | None = None,
-) -> tuple[str, list[Any]]:
-    """The WHERE clause and its parameters of a listing with these filters (StoreError
-    for a result or a kind no game knows)."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if kind:
-        if kind not in GAMES:
-            raise StoreError(f"unknown game kind {kind!r} (one of {', '.join(GAMES)})")
-        clauses.append("g.kind = ?")
-        params.append(kind)
-    if player:
-        clauses.append("g.id IN (SELECT game_id FROM game_players WHERE folded = ?)")
-        params.append(fold_name(player))
-    if result:
-        if result in RESULT_STATUSES:
-            clauses.append("s.status = ?")
-        elif result in result_conditions():
-            clauses.append("s.condition = ?")
-        else:
-            raise StoreError(
-                f"unknown result filter {result!r} (one of "
-                f"{', '.join(RESULT_STATUSES + result_conditions())})"
-            )
-        params.append(result)
-    if date_from:
-        clauses.append("s.date >= ?")
-        params.append(str(date_from))
-    if date_to:
-        clauses.append("s.date <= ?")
-        params.append(str(date_to))
-    return ("WHERE " + " AND ".join(clauses)) if clauses else "", params

@@ -26,6 +26,8 @@ The tables, in the words of the game:
   event id only when a writer gave one (a derived one is read from the event's place), no
   type (the payload's), and the time as milliseconds, only where it differs from the
   event before's;
+* an index per order and filter of the games list, each game's creation time kept in its
+  summary for it (migration 9);
 * views ``game_list`` and ``event_log`` for reading the file in any SQLite tool.
 """
 
@@ -653,6 +655,51 @@ def _canonical_activity(conn: Any, game_id: str, last: str) -> None:
             conn.execute(f"UPDATE {table} SET last_activity = ? WHERE {key} = ?", (last, game_id))
 
 
+# Migration 9 indexes the games list (:mod:`recorder.listing`) for pages found by their
+# place, not counted out: each order a list offers has its key (the columns it sorts by,
+# all one way, the game id last, so every game has a place of its own), and an index per
+# order and filter holds that key after the filter's columns, so a page is a walk of 50
+# entries from a place, whatever the page and however many games are stored.  Newest and
+# oldest break ties of date by when the game was stored, which the summary now keeps
+# (``created_at``, the game's own); an undated game sorts as an empty date (``sort_date``:
+# last, newest first) or after the dated ones (``undated``, oldest first).  Those two are
+# generated columns, not expressions in the indexes: SQLite finds a place in an index by
+# a row of values (``(a, b, c) < (?, ?, ?)``) only over columns.  A result without a kind
+# reads each kind's index in turn; the player filter is the players' index's.  The two
+# indexes these replace (by activity with the game id the other way, by date alone) go.
+_LIST_KEYS = {
+    "newest": "sort_date, created_at, game_id",
+    "oldest": "undated, sort_date, created_at, game_id",
+    "activity": "last_activity, game_id",
+    "longest": "turns, sort_date, game_id",
+}
+_LIST_FILTERS = {
+    "": "",
+    "_kind": "kind, ",
+    "_kind_status": "kind, status, ",
+    "_kind_condition": "kind, condition, ",
+}
+#: The list's indexes (see the note above), one statement a line, the same text on
+#: SQLite and PostgreSQL.
+LIST_INDEXES = "".join(
+    f"CREATE INDEX game_summaries_{order}{name} ON game_summaries ({prefix}{key});\n"
+    for order, key in _LIST_KEYS.items()
+    for name, prefix in _LIST_FILTERS.items()
+)
+
+MIGRATION_9 = (
+    """
+ALTER TABLE game_summaries ADD COLUMN created_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE game_summaries ADD COLUMN sort_date TEXT
+    GENERATED ALWAYS AS (COALESCE(date, '')) VIRTUAL;
+ALTER TABLE game_summaries ADD COLUMN undated INTEGER GENERATED ALWAYS AS (date IS NULL) VIRTUAL;
+UPDATE game_summaries SET created_at = (SELECT created_at FROM games WHERE id = game_id);
+DROP INDEX game_summaries_by_activity;
+DROP INDEX game_summaries_by_date;
+"""
+    + LIST_INDEXES
+)
+
 MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
@@ -666,6 +713,11 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = 
         "events: each event's canonical text; no repeats (derived ids, the type, the time"
         " as milliseconds once per batch)",
         migration_8,
+    ),
+    (
+        9,
+        "the games list: each game's creation time in its summary; an index per order and filter",
+        MIGRATION_9,
     ),
 ]
 

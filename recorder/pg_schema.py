@@ -35,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .migrations import LIST_INDEXES
+
 #: The store's refusal, raised by every guard: its message is the trigger's argument.
 _REFUSE = """
 CREATE FUNCTION tablelog_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -344,6 +346,18 @@ def _canonical_activity(conn: Any, game_id: str, last: str) -> None:
             conn.execute(f"UPDATE {table} SET last_activity = %s WHERE {key} = %s", (last, game_id))
 
 
+#: Migration 9: the games list's indexes and each summary's creation time (see
+#: :data:`recorder.migrations.MIGRATION_9`), the same columns and expressions.
+_MIGRATION_9 = """
+ALTER TABLE game_summaries ADD COLUMN created_at text NOT NULL DEFAULT '';
+ALTER TABLE game_summaries ADD COLUMN sort_date text
+    GENERATED ALWAYS AS (COALESCE(date, '')) STORED;
+ALTER TABLE game_summaries ADD COLUMN undated boolean GENERATED ALWAYS AS (date IS NULL) STORED;
+UPDATE game_summaries AS s SET created_at = g.created_at FROM games AS g WHERE g.id = s.game_id;
+DROP INDEX game_summaries_by_activity;
+DROP INDEX game_summaries_by_date;
+"""
+
 #: (version, description, SQL or a function of a psycopg connection), applied in order.
 MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
     (
@@ -357,6 +371,11 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
         "events: each event's canonical text; no repeats (derived ids, the type, the time"
         " as milliseconds once per batch)",
         migration_8,
+    ),
+    (
+        9,
+        "the games list: each game's creation time in its summary; an index per order and filter",
+        _MIGRATION_9 + LIST_INDEXES,
     ),
 ]
 

@@ -302,7 +302,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
                     copy.write_row(row)
         conn.executemany(
             projections.UPSERT_SUMMARY,
-            [(*p.summary_row, p.created_and_last(now)[1]) for p in games],
+            [(*p.summary_row, p.created_and_last(now)[1], p.game_id) for p in games],
         )
         conn.executemany(
             "INSERT INTO game_players (game_id, seat, name, folded) VALUES (?, ?, ?, ?)",

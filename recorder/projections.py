@@ -40,10 +40,14 @@ SUMMARY_COLUMNS = (
     "flagged_count",
 )
 
+#: The game's creation time, as its summary keeps it for the list's orders (the games
+#: row's, written first in the same transaction), for the game id ``{}``.
+_CREATED = "(SELECT created_at FROM games WHERE id = {})"
 #: New summaries from a JSON list of :func:`summary_row` rows (``?1``) at time ``?2``.
 INSERT_SUMMARIES = (
-    f"INSERT OR REPLACE INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
-    f" SELECT {json_columns(len(SUMMARY_COLUMNS))}, ?2 FROM json_each(?1)"
+    f"INSERT OR REPLACE INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity,"
+    f" created_at) SELECT {json_columns(len(SUMMARY_COLUMNS))}, ?2,"
+    f" {_CREATED.format(json_columns(1))} FROM json_each(?1)"
 )
 #: The players of new games from a JSON list of :func:`player_rows` (``?1``).  Their
 #: folded names come made: folding them in the statement would call into Python for
@@ -52,10 +56,12 @@ INSERT_PLAYERS = (
     "INSERT OR REPLACE INTO game_players (game_id, seat, name, folded)"
     f" SELECT {json_columns(4)} FROM json_each(?1)"
 )
-#: One game's summary, new or replacing its row (SQL both SQLite and PostgreSQL read).
+#: One game's summary, new or replacing its row (SQL both SQLite and PostgreSQL read):
+#: its :func:`summary_row`, its last activity and its id again (for its creation time).
 UPSERT_SUMMARY = (
-    f"INSERT INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity)"
-    f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))}) ON CONFLICT (game_id) DO UPDATE SET "
+    f"INSERT INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity, created_at)"
+    f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))}, {_CREATED.format('?')})"
+    " ON CONFLICT (game_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in (*SUMMARY_COLUMNS[1:], "last_activity"))
 )
 
@@ -101,7 +107,7 @@ def summary_row(
 
 def write_summary(conn: Any, row: Sequence[Any], now: str) -> None:
     """Write (or replace) one game's summary row, last active ``now``."""
-    conn.execute(UPSERT_SUMMARY, (*row, now))
+    conn.execute(UPSERT_SUMMARY, (*row, now, row[0]))
 
 
 def rebuild(

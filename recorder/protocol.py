@@ -16,7 +16,15 @@ from typing import Any, Protocol, runtime_checkable
 from .errors import ImportRejected
 from .listing import PlayerStats
 from .pipeline import DEFAULT_BATCH, Tagged, Written
-from .records import AppendResult, Checked, GameImport, GameRow, ImportResult, StoredEvent
+from .records import (
+    AppendResult,
+    Checked,
+    GameImport,
+    GamePage,
+    GameRow,
+    ImportResult,
+    StoredEvent,
+)
 from .verify import Finding
 
 
@@ -121,6 +129,26 @@ class Recorder(Protocol):
         filtered (``kind``: only games of that kind)."""
         ...
 
+    def list_page(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        kind: str | None = None,
+        *,
+        order: str | None = None,
+        limit: int = 50,
+        after: str | None = None,
+        before: str | None = None,
+        last: bool = False,
+        offset: int = 0,
+    ) -> GamePage:
+        """A page of :meth:`list_games`, found by its place (keyset paging): the first,
+        the one after the place ``after`` or before ``before`` (a page's ``next`` and
+        ``prev``), or the last; the same cost wherever the page is."""
+        ...
+
     def player_stats(self, name: str) -> PlayerStats | None:
         """What a player's games add up to (any case), None for an unknown player."""
         ...
@@ -132,8 +160,11 @@ class Recorder(Protocol):
         date_from: Any = None,
         date_to: Any = None,
         kind: str | None = None,
+        *,
+        at_most: int | None = None,
     ) -> int:
-        """How many games :meth:`list_games` would list, unpaged."""
+        """How many games :meth:`list_games` would list, unpaged (with ``at_most``, no
+        more than one more than that)."""
         ...
 
     def stored_content(self, game_id: str) -> tuple[str, dict[str, Any], list[StoredEvent]]:

@@ -170,6 +170,17 @@ class GameRow:
         return list(seat_names(self.headers, seats_of(self.kind)))
 
 
+@dataclass(frozen=True)
+class GamePage:
+    """A page of the games list: its games, and the places of the pages either side
+    (:func:`recorder.listing.position_text`: give ``next`` as ``after``, ``prev`` as
+    ``before``), None where there is none."""
+
+    games: list[GameRow]
+    next: str | None
+    prev: str | None
+
+
 class StoredEvent(NamedTuple):
     """One stored event, read back (a named tuple: immutable, and made for every event
     a replay reads, so made cheaply: a tuple is built in one step, where a frozen

@@ -247,7 +247,7 @@ class StoreVerify:
                 (game_id,),
             ).fetchall()
             summary = conn.execute(
-                f"SELECT {', '.join(projections.SUMMARY_COLUMNS)}, last_activity"
+                f"SELECT {', '.join(projections.SUMMARY_COLUMNS)}, last_activity, created_at"
                 " FROM game_summaries WHERE game_id = ?",
                 (game_id,),
             ).fetchone()
@@ -305,9 +305,9 @@ class StoreVerify:
             out.append(Finding(game_id, None, "projection", "the game has no summary row"))
         else:
             for column, stored, want in zip(
-                (*projections.SUMMARY_COLUMNS, "last_activity"),
+                (*projections.SUMMARY_COLUMNS, "last_activity", "created_at"),
                 summary,
-                (*expected, last),
+                (*expected, last, created),
                 strict=True,
             ):
                 differs(f"the summary's {column}", stored, want)

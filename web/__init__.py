@@ -60,6 +60,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE=str(default_place()),
         PER_PAGE=25,
         MAX_PER_PAGE=100,
+        # the games list counts its games up to this many, and says "more" past it
+        LIST_COUNT_AT_MOST=10_000,
         TIMELINE_CACHE=256,
         RESPONSE_CACHE_BYTES=32 * 1024 * 1024,
         STORE_PER_THREAD=False,

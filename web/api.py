@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from . import auth, boards, params, writes
 from .cache import cached_answer
 from .db import get_store
+from .listing import list_page
 from .summary import game_summary
 from .verdict import check_text
 
@@ -48,33 +49,33 @@ def _text(value: Any) -> Any:
 
 @bp.route("/games")
 def games() -> Response:
-    """``?player=&result=&kind=&order=&page=&per_page=``: the games, newest first (or by
-    ``order``: newest, oldest, activity, longest), with paging."""
-    f = params.list_filters()
-    store = get_store()
-    filters = {"player": f["player"], "result": f["result"], "kind": f["kind"]}
-    total = store.count_games(**filters)
-    per_page, page = f["per_page"], f["page"]
-    rows = store.list_games(
-        **filters, order=f["order"], limit=per_page, offset=(page - 1) * per_page
+    """``?player=&result=&kind=&order=&per_page=&after=&before=&page=last``: a page of the
+    games, newest first (or by ``order``: newest, oldest, activity, longest); ``next``
+    and ``prev`` (and the ``Link`` header) lead to the pages either side.  An old
+    ``page=N`` is sent on to the place of that page (see :mod:`web.listing`)."""
+    page = list_page("api.games", per_page_always=True)
+    if isinstance(page, Response):
+        return page
+    body: dict[str, Any] = {
+        "games": [_game_json(r) for r in page.games],
+        "total": page.total,
+    }
+    if page.total is None:
+        body["more_than"] = page.at_most
+    body.update(
+        per_page=page.filters["per_page"],
+        next=page.links["next"],
+        prev=page.links["prev"],
     )
-    keep = {k: v for k, v in {**filters, "order": f["order"]}.items() if v}
-    last_page = max(1, (total + per_page - 1) // per_page)
-    return jsonify(
-        {
-            "games": [_game_json(r) for r in rows],
-            "total": total,
-            "page": page,
-            "per_page": per_page,
-            "pages": last_page,
-            "next": url_for("api.games", **keep, page=page + 1, per_page=per_page)
-            if page < last_page
-            else None,
-            "prev": url_for("api.games", **keep, page=page - 1, per_page=per_page)
-            if page > 1
-            else None,
-        }
-    )
+    answer = jsonify(body)
+    links = [
+        f'<{request.host_url.rstrip("/")}{url}>; rel="{rel}"'
+        for rel, url in page.links.items()
+        if url is not None
+    ]
+    if links:
+        answer.headers["Link"] = ", ".join(links)
+    return answer
 
 
 @bp.route("/games/<game_id>")

@@ -8,8 +8,8 @@ from typing import Any
 from flask import abort, current_app, request
 
 from engine.games import GAMES
-from recorder import GameNotFound
-from recorder.listing import ORDERS
+from recorder import GameNotFound, StoreError
+from recorder.listing import ORDERS, get_order, read_position
 
 from .summary import RESULT_FILTERS
 from .timeline import Timeline
@@ -34,7 +34,9 @@ def int_arg(
 
 def list_filters() -> dict[str, Any]:
     """The games-list filters, order and paging: ``player``, ``result``, ``kind``,
-    ``order``, ``page``, ``per_page``."""
+    ``order``, ``per_page``, and where the page is: ``after`` or ``before`` a place (a
+    page's next or previous, see :meth:`recorder.Recorder.list_page`), ``last`` (asked
+    as ``page=last``), or ``page`` (an old address's page number; 1 without any)."""
     player = (request.args.get("player") or "").strip()
     if len(player) > 100:
         abort(400, description="parameter 'player': at most 100 characters")
@@ -61,14 +63,26 @@ def list_filters() -> dict[str, Any]:
     per_page = int_arg(
         "per_page", int(cfg["PER_PAGE"]), minimum=1, maximum=int(cfg["MAX_PER_PAGE"])
     )
-    page = int_arg("page", 1, minimum=1, maximum=1_000_000)
+    last = (request.args.get("page") or "").strip() == "last"
+    page = 1 if last else int_arg("page", 1, minimum=1, maximum=1_000_000)
+    places = {}
+    for name in ("after", "before"):
+        place = (request.args.get(name) or "").strip() or None
+        if place is not None:
+            try:
+                read_position(get_order(order or None), place)
+            except StoreError as err:
+                abort(400, description=f"parameter {name!r}: {err}")
+        places[name] = place
     return {
         "player": player or None,
         "result": result or None,
         "kind": kind or None,
         "order": order or None,
         "page": page,
+        "last": last,
         "per_page": per_page,
+        **places,
     }
 
 

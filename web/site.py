@@ -16,6 +16,7 @@ from . import boards, params
 from .cache import cached_answer
 from .db import get_store
 from .images import svg_to_png
+from .listing import list_page
 from .move_list import step_links, turn_groups, turn_steps
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
@@ -25,38 +26,28 @@ bp = Blueprint("site", __name__)
 
 
 @bp.route("/")
-def games() -> str:
+def games() -> Response | str:
     """The games list, newest first, with its player, result and game filters and orders;
-    filtered by a player, what their games add up to."""
-    f = params.list_filters()
-    store = get_store()
-    filters = {"player": f["player"], "result": f["result"], "kind": f["kind"]}
-    total = store.count_games(**filters)
-    per_page = f["per_page"]
-    pages = max(1, (total + per_page - 1) // per_page)
-    page = f["page"]
-    rows = store.list_games(
-        **filters, order=f["order"], limit=per_page, offset=(page - 1) * per_page
-    )
-    keep = {k: f[k] for k in ("player", "result", "kind", "order") if f[k]}
-    if per_page != current_app.config["PER_PAGE"]:
-        keep["per_page"] = per_page
+    filtered by a player, what their games add up to.  A page is found by its place (see
+    :mod:`web.listing`): the first and the five-thousandth cost the same."""
+    page = list_page("site.games", per_page_always=False)
+    if isinstance(page, Response):
+        return page
+    f = page.filters
     return render_template(
         "games.html",
-        games=[game_summary(r) for r in rows],
-        total=total,
-        page=page,
-        pages=pages,
+        games=[game_summary(r) for r in page.games],
+        total=page.total,
+        at_most=page.at_most,
         player=f["player"] or "",
         result=f["result"] or "",
         kind=f["kind"] or "",
         kinds=kind_labels(),
         order=f["order"] or DEFAULT_ORDER,
         orders=ORDER_LABELS,
-        stats=store.player_stats(f["player"]) if f["player"] else None,
+        stats=get_store().player_stats(f["player"]) if f["player"] else None,
         results=[(r, RESULT_LABELS[r]) for r in RESULT_FILTERS],
-        prev_url=url_for("site.games", **keep, page=page - 1) if page > 1 else None,
-        next_url=url_for("site.games", **keep, page=page + 1) if page < pages else None,
+        links=page.links,
     )
 
 

@@ -74,7 +74,7 @@ def test_init_creates_the_database(run, db):
     result = run("init")
     assert result.exit_code == 0, result.output
     assert db.exists()
-    assert "schema version 8" in result.output
+    assert "schema version 9" in result.output
 
 
 def test_the_db_option_overrides_the_environment(run, tmp_path):
@@ -180,7 +180,11 @@ def test_games_lists_and_filters(run, files):
     assert run("games", "--result", "playing").output.rstrip().endswith("0 games")
     assert run("games", "--result", "finished").output.rstrip().endswith("2 games")
     assert run("games", "--from", "2024-05-15").output.rstrip().endswith("1 game")
-    assert run("games", "--limit", "1").output.rstrip().endswith("1-1 of 2 games")
+    first = run("games", "--limit", "1").output.rstrip().splitlines()
+    assert first[-1].startswith("1-1 of 2 games; next: --after ")
+    second = run("games", "--limit", "1", "--after", first[-1].split()[-1]).output.splitlines()
+    assert second[-1] == "2 games"  # and no next page
+    assert {first[1].split()[0], second[1].split()[0]} == set(game_ids(run))
     assert run("games", "--result", "draw").exit_code == 2
 
 

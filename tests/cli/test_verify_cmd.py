@@ -271,12 +271,12 @@ def test_verify_reports_a_malformed_row_a_missing_trigger_and_a_damaged_file(dis
         game is None and "games_no_replace is missing" in message for game, _, message in messages
     ), messages
     assert run(dispute, "games").exit_code == 0  # listed around it
-    # A damaged index: one byte of a date in the index of games by date, changed on disk.
+    # A damaged index: one byte of a date in the list's index newest first, changed on disk.
     fresh = dispute.with_name("fresh.db")
     assert run(fresh, "import", str(DISPUTE)).exit_code == 0
     conn = sqlite3.connect(fresh)
     (root,) = conn.execute(
-        "SELECT rootpage FROM sqlite_master WHERE name = 'game_summaries_by_date'"
+        "SELECT rootpage FROM sqlite_master WHERE name = 'game_summaries_newest'"
     ).fetchone()
     (size,) = conn.execute("PRAGMA page_size").fetchone()
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -288,7 +288,7 @@ def test_verify_reports_a_malformed_row_a_missing_trigger_and_a_damaged_file(dis
     report = verified(fresh)
     assert report["exit"] == 1 and report["games"][0]["game"] == DISPUTE_ID
     assert [f["check"] for f in report["findings"]] == ["integrity"], report["findings"]
-    assert "missing from index game_summaries_by_date" in report["findings"][0]["message"]
+    assert "missing from index game_summaries_newest" in report["findings"][0]["message"]
 
 
 def test_show_prints_the_keyed_head_when_a_chain_key_is_set(dispute):

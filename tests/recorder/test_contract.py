@@ -500,14 +500,14 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 8
-    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(8,)]
+    assert recorder.schema_version == 9
+    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(9,)]
     assert {"game_list", "event_log"} <= backend.views()
 
 
 @pytest.mark.backends("sqlite")
 def test_sqlite_records_each_migration_and_runs_in_wal_mode(recorder, backend):
-    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 9)]
+    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 10)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
 
 

@@ -19,7 +19,7 @@ from engine.splendor_duel import events as ev
 from recorder import EventIdConflict, EventStore, open_store, pg_schema
 from recorder.io import game_import_from_events
 from recorder.listing import FOLD_FUNCTION, fold_name
-from recorder.migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
+from recorder.migrations import LIST_INDEXES, MIGRATIONS, SCHEMA_VERSION, split_sql
 from recorder.sqlite import bytes_per_event
 
 TABLES = (
@@ -141,7 +141,7 @@ def version_1(tmp_path: Path) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.schema_version == SCHEMA_VERSION == 9
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 5
@@ -317,6 +317,22 @@ def texts_to_migrate(store: EventStore) -> None:
     store.import_games([record(seed) for seed in range(20, 40)])
 
 
+def without_list_indexes(path: Path) -> Path:
+    """A copy of the file without the games list's indexes (migration 9: each at least a
+    page, which in a file of a few games weighs on each event as it never does in a
+    real one)."""
+    copy = path.with_name(f"unlisted-{path.name}")
+    conn = sqlite3.connect(path)
+    conn.execute("VACUUM INTO ?", (str(copy),))
+    conn.close()
+    conn = sqlite3.connect(copy)
+    for statement in LIST_INDEXES.splitlines():
+        conn.execute(f"DROP INDEX {statement.split()[2]}")
+    conn.commit()
+    conn.close()
+    return copy
+
+
 def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_path):
     backend = SqliteBackend(tmp_path)
     backend.path.parent.mkdir(parents=True, exist_ok=True)
@@ -327,7 +343,7 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     before = [backend.raw(sql) for sql in TABLES]
     weight = bytes_per_event(backend.path)
     with backend.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.schema_version == SCHEMA_VERSION == 9
         assert store.verify() == []
         ids = [gid for gid, _, _ in store.heads()]
         assert {store.game(g).kind for g in ids} == {"splendor-duel", "splendor"}
@@ -347,7 +363,7 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     assert sorted(g for (g,) in given) == sorted(f"live-{i}" for i in range(10))
     times = "SELECT game_id, sequence, recorded_at FROM events ORDER BY game_id, sequence"
     assert backend.raw(times) == raw(scratch, times)
-    assert weight - bytes_per_event(backend.path) > 35
+    assert weight - bytes_per_event(without_list_indexes(backend.path)) > 35
     for sql in backend.tamper_statements("live"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             backend.raw(sql)
@@ -369,7 +385,9 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
         " e.payload_version, e.meta, l.recorded_at, e.hash FROM events AS e JOIN event_log"
         " AS l ON l.game_id = e.game_id AND l.sequence = e.sequence"
         " ORDER BY e.game_id, e.sequence",
-        "game_summaries": "SELECT * FROM game_summaries ORDER BY game_id",
+        "game_summaries": "SELECT game_id, kind, date, status, winner, winner_name, condition,"
+        " turns, to_move, event_count, flagged_count, last_activity FROM game_summaries"
+        " ORDER BY game_id",
         "game_players": "SELECT game_id, seat, name, folded FROM game_players",
         "snapshots": "SELECT game_id, step, position FROM snapshots",
         "recorder_keys": "SELECT game_id, key_hash, created_at FROM recorder_keys",
@@ -391,7 +409,7 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     backend = PostgresBackend(pg_url)
     assert "text" not in backend.columns("events") and "type" in backend.columns("events")
     with open_store(pg_url) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == 9
         assert store.verify() == []
         for gid, _, _ in store.heads():
             check_texts(store, backend, gid)

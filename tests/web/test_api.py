@@ -20,10 +20,18 @@ def test_games_lists_with_paging(client: Any, store: Any) -> None:
     assert r.status_code == 200 and r.is_json
     body = r.get_json()
     assert body["total"] == store.count_games()
-    assert len(body["games"]) == 2 and body["page"] == 1 and body["prev"] is None
-    assert body["next"] == "/api/games?page=2&per_page=2"
+    assert len(body["games"]) == 2 and body["prev"] is None and body["per_page"] == 2
+    assert body["next"].startswith("/api/games?per_page=2&after=")
+    links = r.headers["Link"].split(", ")
+    assert links == [
+        f'<http://localhost{body["next"]}>; rel="next"',
+        '<http://localhost/api/games?per_page=2&page=last>; rel="last"',
+    ]
     second = client.get(body["next"]).get_json()
     assert {g["id"] for g in body["games"]}.isdisjoint(g["id"] for g in second["games"])
+    assert second["prev"].startswith("/api/games?per_page=2&before=")
+    back = client.get(second["prev"]).get_json()
+    assert [g["id"] for g in back["games"]] == [g["id"] for g in body["games"]]
     game_json = body["games"][0]
     for key in (
         "id",

@@ -71,21 +71,39 @@ def test_games_list_filters_by_result(client: Any, store: Any) -> None:
 
 
 def test_games_list_pages(client: Any, store: Any) -> None:
-    total = store.count_games()
     first = text(client.get("/"))
     assert first.count('class="players"') == 2
-    assert f"Page 1 of {(total + 1) // 2}" in first
-    assert 'rel="next" href="/?page=2"' in first
-    second = text(client.get("/?page=2"))
-    assert 'rel="prev" href="/?page=1"' in second
+    assert f'<span class="count">{store.count_games()}</span>' in first
+    after = re.search(r'<a rel="next" href="/\?after=([\w-]+)"', first)
+    assert after and 'rel="prev"' not in first and '<a rel="last" href="/?page=last"' in first
+    second = text(client.get(f"/?after={after[1]}"))
+    assert re.search(r'<a rel="prev" href="/\?before=[\w-]+"', second)
+    assert '<a rel="first" href="/"' in second
     ids_first = set(re.findall(r'href="/games/([0-9a-f]+)[/"]', first))
     ids_second = set(re.findall(r'href="/games/([0-9a-f]+)[/"]', second))
     assert ids_first and ids_second and not ids_first & ids_second
+    back = re.search(r'<a rel="prev" href="(/\?before=[\w-]+)"', second)
+    assert back and set(re.findall(r'href="/games/([0-9a-f]+)[/"]', text(client.get(back[1])))) == (
+        ids_first
+    )
 
 
 def test_games_list_paging_keeps_the_filters(client: Any) -> None:
     html = text(client.get("/?player=Ann&per_page=1"))
-    assert 'rel="next" href="/?player=Ann&amp;per_page=1&amp;page=2"' in html
+    assert '<a rel="next" href="/?player=Ann&amp;per_page=1&amp;after=' in html
+    assert '<a rel="last" href="/?player=Ann&amp;per_page=1&amp;page=last"' in html
+
+
+def test_an_old_page_number_leads_to_that_page_by_its_place(client: Any, store: Any) -> None:
+    """``?page=N`` (the list's addresses before it paged by place) is sent on to the
+    address of the same page, which keeps showing those games as others are added."""
+    r = client.get("/?page=2&per_page=2")
+    assert r.status_code == 302 and r.headers["Location"].startswith("/?per_page=2&after=")
+    shown = re.findall(r'href="/games/([0-9a-f]+)[/"]', text(client.get(r.headers["Location"])))
+    assert shown == [g.id for g in store.list_games(limit=2, offset=2)]
+    r = client.get("/api/games?page=2&per_page=2")
+    assert r.status_code == 302 and "after=" in r.headers["Location"]
+    assert [g["id"] for g in client.get(r.headers["Location"]).get_json()["games"]] == shown
 
 
 @pytest.mark.parametrize(
@@ -98,9 +116,20 @@ def test_games_list_bad_parameter_is_400(client: Any, query: str) -> None:
     assert "<!doctype html>" in text(r) and "Traceback" not in text(r)
 
 
-def test_games_list_page_beyond_the_last_is_empty(client: Any) -> None:
+def test_games_list_page_beyond_the_last_leads_to_the_last(client: Any, store: Any) -> None:
     r = client.get("/?page=999")
-    assert r.status_code == 200 and "No game matches" in text(r)
+    assert r.status_code == 302 and r.headers["Location"] == "/?page=last"
+    last = text(client.get("/?page=last"))
+    assert 'rel="next"' not in last and '<a rel="first" href="/"' in last
+    shown = re.findall(r'href="/games/([0-9a-f]+)[/"]', last)
+    assert shown == [g.id for g in store.list_games(limit=1000)][-len(shown) :]
+
+
+@pytest.mark.parametrize("place", ["x", "WyJ4Il0", "W10", "WzEsMiwzXQ"])
+def test_games_list_with_a_place_that_is_not_one_is_400(client: Any, place: str) -> None:
+    r = client.get(f"/?after={place}")
+    assert r.status_code == 400 and "parameter &#39;after&#39;" in text(r)
+    assert client.get(f"/api/games?before={place}").status_code == 400
 
 
 # --- replay --------------------------------------------------------------------------------

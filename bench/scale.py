@@ -1,0 +1,404 @@
+"""The site over a large store: do its lists answer as fast as its replays?
+
+    python bench/scale.py                       # 100,000 games, SQLite
+    python bench/scale.py --games 20000 --pg temp-postgresql   # and the same on PostgreSQL
+    python bench/scale.py --no-verify --repeat 1                # a quick look
+
+Builds ``--games`` seeded random games (the same games as ``bench/web.py``: eight names,
+336 dates) once into an SQLite file cached under /tmp (``--fresh`` rebuilds it), starts
+the real server on it (``tablelog serve``: its processes, on loopback), and measures, one
+request at a time from one client, the p95 in ms of:
+
+* the games list (``/``) in each order: its first page, a deep page (page 2,000 at 50 a
+  page: the 100,001st game on) and its last page;
+* the API's list (``/api/games``): its first page, page 500 and its last page;
+* a replay step (``/games/<id>/step/<n>``) and the state API at a step, of random games;
+
+each ``--repeat`` times, printing the median of the runs' p95s (and every run's).  A deep
+or last page is asked for as an old link does (``?page=N``); where the site answers with a
+redirect (to the address of that page by its own links), the page measured is the one it
+leads to, as a reader following the link gets it.
+
+Then, starvation: the state API's p95 alone, and again while four clients (processes)
+page deep through the list (each asks for deep pages of every order, one after another,
+as fast as it is answered), and the ratio of the two.
+
+Last, ``tablelog verify`` over the whole store, timed (``--no-verify`` skips it).
+
+``--pg URL`` (or ``temp-postgresql``: a throwaway local cluster, as the tests start one,
+with syncing on) copies the SQLite store into that PostgreSQL database once (``tablelog
+copy``; kept in the cluster between runs with ``--pg-keep DIR``) and measures the same
+figures against a server over it.  Ends with one JSON line of every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+# bench/web.py would shadow the web package: look up the repository first.
+sys.path[0] = str(ROOT)
+
+from engine.games import DEFAULT_KIND, get_game  # noqa: E402
+from recorder import EventStore, GameImport  # noqa: E402
+
+NAMES = ("Ada", "Blaise", "Chiara", "Dmitri", "Emeka", "Fumiko", "Gaspard", "Hana")
+ORDERS = ("newest", "oldest", "activity", "longest")
+PER_PAGE = 50
+#: The deep pages asked for: the site's (50 games a page) and the API's.
+DEEP_PAGE = 2000
+API_DEEP_PAGE = 500
+#: The bar: every list page's p95, in ms.
+LIST_P95_MS = 30
+
+
+# --- the store ------------------------------------------------------------------------
+
+
+def record(seed: int) -> GameImport:
+    """Seeded random game ``seed`` (as bench/web.py makes them)."""
+    rules = get_game(DEFAULT_KIND)
+    rng = random.Random(seed)
+    try:
+        events = rules.random_game(rng)
+    except IndexError:
+        # (the simulator can paint itself into a corner, left without a move to pick:
+        # the seed is played again on a stream of its own)
+        rng = random.Random(f"again {seed}")
+        events = rules.random_game(rng)
+    names = rng.sample(NAMES, rules.seats.minimum)
+    return GameImport(
+        kind=rules.kind,
+        headers={"players": names, "date": f"2024-{1 + seed % 12:02d}-{1 + seed % 28:02d}"},
+        events=[rules.event_to_dict(e) for e in events],
+        meta=[None] * len(events),
+        game_id=None,
+    )
+
+
+def _chunks(items: Iterator[GameImport], size: int) -> Iterator[list[GameImport]]:
+    chunk: list[GameImport] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def build(path: Path, games: int) -> None:
+    """``games`` seeded random games into a new file at ``path``: simulated in one process
+    per core, imported (every event checked) a thousand at a time."""
+    tmp = path.with_suffix(".building")
+    started = time.perf_counter()
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(os.cpu_count() or 1) as pool, EventStore.open(str(tmp)) as store:
+        # a build cut short goes on from where it stopped
+        done = store.count_games()
+        seeds = range(done, games)
+        for chunk in _chunks(pool.imap(record, seeds, chunksize=50), 1000):
+            store.import_games(chunk)
+            done += len(chunk)
+            if done % 10_000 == 0:
+                print(f"  {done} games ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    os.replace(tmp, path)
+    for suffix in ("-wal", "-shm"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
+
+
+# --- the server -------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``tablelog serve`` over ``db`` on a free port of loopback, until closed."""
+
+    def __init__(self, db: str):
+        self.port = free_port()
+        tablelog = Path(sys.executable).parent / "tablelog"
+        command = [str(tablelog), "serve", "--db", db, "--port", str(self.port)]
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the server)
+        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.monotonic() + 300  # (a first start may migrate the store)
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self.log.seek(0)
+                raise SystemExit("the server exited:\n" + self.log.read().decode()[-2000:])
+            try:
+                get(self.port, "/api/games?per_page=1")
+                return
+            except OSError:
+                time.sleep(0.3)
+        raise SystemExit("the server did not answer in time")
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(30)
+        self.log.close()
+
+
+def get(port: int, path: str, conn: http.client.HTTPConnection | None = None) -> tuple[int, Any]:
+    """(status, response) of one GET; the body is read (``response.body``)."""
+    own = conn is None
+    c = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        c.request("GET", path)
+        response = c.getresponse()
+        response.body = response.read()  # type: ignore[attr-defined]
+        return response.status, response
+    finally:
+        if own:
+            c.close()
+
+
+def resolve(port: int, path: str) -> str:
+    """The address a reader ends at from ``path``: itself, or where one redirect leads."""
+    status, response = get(port, path)
+    if status in (301, 302, 303, 307, 308):
+        target = urlsplit(response.getheader("Location"))
+        return target.path + (f"?{target.query}" if target.query else "")
+    if status != 200:
+        raise SystemExit(f"{path}: {status}")
+    return path
+
+
+def p95(times: list[float]) -> float:
+    times = sorted(times)
+    return round(times[max(0, math.ceil(len(times) * 0.95) - 1)], 2)
+
+
+def timed(port: int, paths: list[str]) -> list[float]:
+    """ms of each GET of ``paths`` in turn, on one kept-alive connection (200 only)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    out = []
+    for path in paths:
+        t0 = time.perf_counter()
+        status, response = get(port, path, conn)
+        out.append((time.perf_counter() - t0) * 1000)
+        if status != 200:
+            raise SystemExit(f"{path}: {status} {response.body[:300]!r}")
+    conn.close()
+    return out
+
+
+# --- the figures ------------------------------------------------------------------------
+
+
+def list_paths(port: int, total: int) -> dict[str, str]:
+    """The pages measured, by figure name: each order's first, deep and last page, the
+    API's first, deep and last page."""
+    last = max(1, math.ceil(total / PER_PAGE))
+    out: dict[str, str] = {}
+    for order in ORDERS:
+        q = f"order={order}&" if order != "newest" else ""
+        out[f"list_{order}_first"] = f"/?order={order}" if q else "/"
+        out[f"list_{order}_deep"] = resolve(port, f"/?{q}page={DEEP_PAGE}")
+        out[f"list_{order}_last"] = resolve(port, f"/?{q}page={last}")
+    api_last = max(1, math.ceil(total / PER_PAGE))
+    out["api_first"] = f"/api/games?per_page={PER_PAGE}"
+    out["api_deep"] = resolve(port, f"/api/games?per_page={PER_PAGE}&page={API_DEEP_PAGE}")
+    out["api_last"] = resolve(port, f"/api/games?per_page={PER_PAGE}&page={api_last}")
+    return out
+
+
+def replay_paths(
+    games: list[tuple[str, int]], n: int, rng: random.Random, template: str
+) -> list[str]:
+    paths = []
+    for _ in range(n):
+        gid, steps = rng.choice(games)
+        paths.append(template.format(gid=gid, step=rng.randint(0, steps)))
+    return paths
+
+
+def sample_games(port: int, total: int, rng: random.Random, n: int = 400) -> list[tuple[str, int]]:
+    """``n`` games to replay: the API's first pages and a few deep ones."""
+    games: list[tuple[str, int]] = []
+    pages = max(1, math.ceil(total / 100))
+    for page in sorted({1, *(rng.randint(1, pages) for _ in range(3))}):
+        path = resolve(port, f"/api/games?per_page=100&page={page}")
+        _, response = get(port, path)
+        games += [(g["id"], g["event_count"]) for g in json.loads(response.body)["games"]]
+    return games[:n]
+
+
+def deep_pager(args: tuple[int, list[str], float]) -> int:
+    """One client paging deep: ``paths`` in turn, again and again, until ``stop``."""
+    port, paths, stop = args
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    n = 0
+    while time.time() < stop:
+        get(port, paths[n % len(paths)], conn)
+        n += 1
+    conn.close()
+    return n
+
+
+def measure(port: int, samples: int, repeat: int) -> dict[str, Any]:
+    """Every figure of one server (see the module's text)."""
+    rng = random.Random(2024)
+    _, response = get(port, "/api/games?per_page=1")
+    body = json.loads(response.body)
+    total = body.get("total") or 0
+    paths = list_paths(port, total)
+    games = sample_games(port, total, rng)
+    step = replay_paths(games, samples, rng, "/games/{gid}/step/{step}")
+    state = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
+    figures: dict[str, Any] = {"games": total, "paths": paths}
+    runs: dict[str, list[float]] = {}
+    for r in range(repeat):
+        for name, path in paths.items():
+            timed(port, [path] * 3)  # warm: the pages' own caches, the file's pages
+            runs.setdefault(name, []).append(p95(timed(port, [path] * samples)))
+        # a fresh set of steps each run: the replay caches keep what they answered
+        runs.setdefault("replay_step", []).append(p95(timed(port, step)))
+        runs.setdefault("state_api", []).append(p95(timed(port, state)))
+        step = replay_paths(games, samples, rng, "/games/{gid}/step/{step}")
+        state = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
+        print(f"  run {r + 1}: " + json.dumps({k: v[-1] for k, v in runs.items()}), file=sys.stderr)
+    for name, values in runs.items():
+        figures[f"{name}_p95_ms"] = statistics.median(values)
+        figures[f"{name}_p95_ms_runs"] = values
+
+    # starvation: the state API alone, then with four clients paging deep
+    deep = [p for name, p in paths.items() if name.endswith(("_deep", "_last"))]
+    alone, loaded = [], []
+    ctx = multiprocessing.get_context("spawn")
+    for _ in range(repeat):
+        fresh = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
+        alone.append(p95(timed(port, fresh)))
+        fresh = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
+        with ctx.Pool(4) as pool:
+            stop = time.time() + 600
+            pending = pool.map_async(
+                deep_pager, [(port, deep[i::4] + deep[: i + 1], stop) for i in range(4)]
+            )
+            time.sleep(1)  # the pagers under way
+            loaded.append(p95(timed(port, fresh)))
+            pool.terminate()
+            del pending
+    figures["state_api_alone_p95_ms"] = statistics.median(alone)
+    figures["state_api_with_4_deep_pagers_p95_ms"] = statistics.median(loaded)
+    figures["state_api_alone_p95_ms_runs"] = alone
+    figures["state_api_with_4_deep_pagers_p95_ms_runs"] = loaded
+    figures["starvation_ratio"] = round(statistics.median(loaded) / statistics.median(alone), 2)
+    worst = max(
+        v for k, v in figures.items() if k.startswith(("list_", "api_")) and k.endswith("_p95_ms")
+    )
+    figures["worst_list_p95_ms"] = worst
+    figures["lists_within_bar"] = worst <= LIST_P95_MS
+    return figures
+
+
+def verify_seconds(db: str) -> float:
+    tablelog = Path(sys.executable).parent / "tablelog"
+    t0 = time.perf_counter()
+    done = subprocess.run([str(tablelog), "verify", "--db", db], capture_output=True, text=True)
+    elapsed = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise SystemExit(f"tablelog verify failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return round(elapsed, 1)
+
+
+def postgres_place(args: argparse.Namespace, sqlite_db: Path) -> tuple[str, Any]:
+    """The PostgreSQL URL of the same store (copied once), and the cluster to stop."""
+    url = args.pg
+    cluster = None
+    if url == "temp-postgresql":
+        sys.path.insert(0, str(ROOT / "tests"))
+        from pgcluster import Cluster, find_bindir
+
+        bindir = find_bindir()
+        if bindir is None:
+            raise SystemExit("no PostgreSQL binaries (apt-get install postgresql)")
+        cluster = Cluster(bindir).init().start(durable=True)
+        url = cluster.url()
+    from recorder import open_store
+
+    with open_store(url) as store:
+        have = store.count_games()
+    if have < args.games:
+        print(f"copying the store into PostgreSQL ({args.games} games)...", file=sys.stderr)
+        tablelog = Path(sys.executable).parent / "tablelog"
+        t0 = time.perf_counter()
+        subprocess.run(
+            [str(tablelog), "copy", "--quiet", str(sqlite_db), url],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        print(f"  copied in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    return url, cluster
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--db", type=Path, default=None, help="the SQLite file (cached)")
+    parser.add_argument("--fresh", action="store_true", help="rebuild the cached store")
+    parser.add_argument("--samples", type=int, default=100, help="requests per figure")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (median)")
+    parser.add_argument("--no-verify", action="store_true", help="skip tablelog verify")
+    parser.add_argument("--pg", help="a PostgreSQL URL, or temp-postgresql")
+    parser.add_argument("--build-only", action="store_true", help="build the store, no figures")
+    args = parser.parse_args()
+
+    db = args.db or Path(f"/tmp/tablelog-scale-{args.games}.db")
+    if args.fresh or not db.exists():
+        print(f"building {db} ({args.games} games)...", file=sys.stderr)
+        build(db, args.games)
+    if args.build_only:
+        return
+    results: dict[str, Any] = {
+        "bench": "scale",
+        "cores": os.cpu_count(),
+        "load_before": round(os.getloadavg()[0], 2),
+        "db_bytes": db.stat().st_size,
+    }
+    places: list[tuple[str, str]] = [("sqlite", str(db))]
+    cluster = None
+    try:
+        if args.pg:
+            url, cluster = postgres_place(args, db)
+            places.append(("postgresql", url))
+        for name, place in places:
+            server = Server(place)
+            try:
+                print(f"{name}: measuring", file=sys.stderr)
+                results[name] = measure(server.port, args.samples, args.repeat)
+            finally:
+                server.close()
+            if not args.no_verify:
+                results[name]["verify_seconds"] = verify_seconds(place)
+                print(f"{name}: verify {results[name]['verify_seconds']} s", file=sys.stderr)
+    finally:
+        if cluster is not None:
+            cluster.remove()
+    results["load_after"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
