@@ -53,3 +53,46 @@ def test_the_list_filtered_by_its_select(browser: Any, server: Any, viewport: An
     assert page.input_value('select[name="kind"]') == ""
     assert page.locator(".count").inner_text() == str(len(DUEL) + len(CLASSIC))
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "laptop"])
+def test_the_list_pages_by_its_links(browser: Any, server: Any, viewport: Any) -> None:
+    with EventStore.open(server.database) as store:
+        for source in DUEL + CLASSIC:
+            for record in load_file(source):
+                store.import_game(record)
+        every = [g.id for g in store.list_games(limit=100)]
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+
+    def shown() -> list[str]:
+        links = page.locator("table.game-list td.players > a").evaluate_all(
+            "links => links.map(a => a.getAttribute('href'))"
+        )
+        return [href.split("/")[2] for href in links]
+
+    page.goto(server.url + "/?per_page=3")
+    seen = shown()
+    assert page.locator('.pager a[rel="prev"]').count() == 0
+    while page.locator('.pager a[rel="next"]').count():
+        page.click('.pager a[rel="next"]')
+        page.wait_for_load_state()
+        assert "after=" in page.url
+        end = shown()
+        seen += end
+    assert seen == every  # every game once, in the list's order
+    _no_sideways_scroll(page)
+    name = "phone" if viewport == PHONE else "laptop"
+    page.screenshot(path=str(ARTIFACTS / f"games-pager-{name}.png"), full_page=True)
+    page.click('.pager a[rel="prev"]')
+    page.wait_for_load_state()
+    start = len(every) - len(end)  # where the page reached by "next" last starts
+    assert shown() == every[start - 3 : start]
+    page.click('.pager a[rel="last"]')
+    page.wait_for_load_state()
+    assert shown() == every[-3:] and page.locator('.pager a[rel="next"]').count() == 0
+    page.click('.pager a[rel="first"]')
+    page.wait_for_load_state()
+    assert shown() == every[:3]
+    context.close()
