@@ -9,10 +9,13 @@ Builds ``--games`` seeded random games (the same games as ``bench/web.py``: eigh
 the real server on it (``tablelog serve``: its processes, on loopback), and measures, one
 request at a time from one client, the p95 in ms of:
 
-* the games list (``/``) in each order: its first page, a deep page (page 2,000 at 50 a
-  page: the 100,001st game on) and its last page;
-* the API's list (``/api/games``): its first page, page 500 and its last page;
+* the games list (``/``) in each order: its first page, a deep page (page 2,000 at the
+  site's 25 a page: from the 49,976th game) and its last page;
+* the API's list (``/api/games``, 50 a page): its first page, page 500 (from the 24,951st
+  game) and its last page;
 * a replay step (``/games/<id>/step/<n>``) and the state API at a step, of random games;
+* a player's games (``/?player=ada``, a quarter of the games, with the player's
+  statistics), first and deep, apart from the bar;
 
 each ``--repeat`` times, printing the median of the runs' p95s (and every run's).  A deep
 or last page is asked for as an old link does (``?page=N``); where the site answers with a
@@ -26,9 +29,10 @@ as fast as it is answered), and the ratio of the two.
 Last, ``tablelog verify`` over the whole store, timed (``--no-verify`` skips it).
 
 ``--pg URL`` (or ``temp-postgresql``: a throwaway local cluster, as the tests start one,
-with syncing on) copies the SQLite store into that PostgreSQL database once (``tablelog
-copy``; kept in the cluster between runs with ``--pg-keep DIR``) and measures the same
-figures against a server over it.  Ends with one JSON line of every figure.
+with syncing on) imports the same games into that PostgreSQL database (``--pg-games`` of
+them: the first of the same seeds, so the same games under the same ids) unless it holds
+them already, and measures the same figures against a server over it (``--no-sqlite``:
+over it alone).  Ends with one JSON line of every figure.
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ from recorder import EventStore, GameImport  # noqa: E402
 NAMES = ("Ada", "Blaise", "Chiara", "Dmitri", "Emeka", "Fumiko", "Gaspard", "Hana")
 ORDERS = ("newest", "oldest", "activity", "longest")
 PER_PAGE = 50
-#: The deep pages asked for: the site's (50 games a page) and the API's.
+#: The deep pages asked for: the site's (at its own games a page) and the API's.
 DEEP_PAGE = 2000
 API_DEEP_PAGE = 500
 #: The bar: every list page's p95, in ms.
@@ -103,21 +107,26 @@ def _chunks(items: Iterator[GameImport], size: int) -> Iterator[list[GameImport]
         yield chunk
 
 
-def build(path: Path, games: int) -> None:
-    """``games`` seeded random games into a new file at ``path``: simulated in one process
-    per core, imported (every event checked) a thousand at a time."""
-    tmp = path.with_suffix(".building")
+def fill(store: Any, games: int) -> None:
+    """Seeded random games 0 to ``games`` into ``store``, from the number it holds on (a
+    build cut short goes on from where it stopped): simulated in one process per core,
+    imported (every event checked) a thousand at a time."""
     started = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(os.cpu_count() or 1) as pool, EventStore.open(str(tmp)) as store:
-        # a build cut short goes on from where it stopped
+    with ctx.Pool(os.cpu_count() or 1) as pool:
         done = store.count_games()
-        seeds = range(done, games)
-        for chunk in _chunks(pool.imap(record, seeds, chunksize=50), 1000):
+        for chunk in _chunks(pool.imap(record, range(done, games), chunksize=50), 1000):
             store.import_games(chunk)
             done += len(chunk)
             if done % 10_000 == 0:
                 print(f"  {done} games ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+
+
+def build(path: Path, games: int) -> None:
+    """``games`` seeded random games into a new file at ``path`` (see :func:`fill`)."""
+    tmp = path.with_suffix(".building")
+    with EventStore.open(str(tmp)) as store:
+        fill(store, games)
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     os.replace(tmp, path)
     for suffix in ("-wal", "-shm"):
@@ -207,17 +216,23 @@ def timed(port: int, paths: list[str]) -> list[float]:
 # --- the figures ------------------------------------------------------------------------
 
 
-def list_paths(port: int, total: int) -> dict[str, str]:
-    """The pages measured, by figure name: each order's first, deep and last page, the
-    API's first, deep and last page."""
-    last = max(1, math.ceil(total / PER_PAGE))
+def list_paths(port: int, total: int | None, per_page: int) -> dict[str, str]:
+    """The pages measured, by figure name: each order's first, deep and last page at the
+    site's own games a page, the API's first, deep and last page at 50 a page.  Where the
+    list does not say how many games it holds, a page number past any end stands for the
+    last page (the site sends it there)."""
+    last = math.ceil(total / per_page) if total else 1_000_000
     out: dict[str, str] = {}
     for order in ORDERS:
         q = f"order={order}&" if order != "newest" else ""
         out[f"list_{order}_first"] = f"/?order={order}" if q else "/"
         out[f"list_{order}_deep"] = resolve(port, f"/?{q}page={DEEP_PAGE}")
         out[f"list_{order}_last"] = resolve(port, f"/?{q}page={last}")
-    api_last = max(1, math.ceil(total / PER_PAGE))
+    # a player's games (a quarter of them: eight names, two a game), with their
+    # statistics above the list: apart from the bar, which is the list's own
+    out["player_first"] = "/?player=ada"
+    out["player_deep"] = resolve(port, "/?player=ada&page=200")
+    api_last = math.ceil(total / PER_PAGE) if total else 1_000_000
     out["api_first"] = f"/api/games?per_page={PER_PAGE}"
     out["api_deep"] = resolve(port, f"/api/games?per_page={PER_PAGE}&page={API_DEEP_PAGE}")
     out["api_last"] = resolve(port, f"/api/games?per_page={PER_PAGE}&page={api_last}")
@@ -234,10 +249,12 @@ def replay_paths(
     return paths
 
 
-def sample_games(port: int, total: int, rng: random.Random, n: int = 400) -> list[tuple[str, int]]:
+def sample_games(
+    port: int, total: int | None, rng: random.Random, n: int = 400
+) -> list[tuple[str, int]]:
     """``n`` games to replay: the API's first pages and a few deep ones."""
     games: list[tuple[str, int]] = []
-    pages = max(1, math.ceil(total / 100))
+    pages = max(1, math.ceil((total or 10_000) / 100))
     for page in sorted({1, *(rng.randint(1, pages) for _ in range(3))}):
         path = resolve(port, f"/api/games?per_page=100&page={page}")
         _, response = get(port, path)
@@ -260,14 +277,15 @@ def deep_pager(args: tuple[int, list[str], float]) -> int:
 def measure(port: int, samples: int, repeat: int) -> dict[str, Any]:
     """Every figure of one server (see the module's text)."""
     rng = random.Random(2024)
-    _, response = get(port, "/api/games?per_page=1")
+    _, response = get(port, "/api/games")
     body = json.loads(response.body)
-    total = body.get("total") or 0
-    paths = list_paths(port, total)
+    total = body.get("total")
+    paths = list_paths(port, total, body["per_page"])
     games = sample_games(port, total, rng)
     step = replay_paths(games, samples, rng, "/games/{gid}/step/{step}")
     state = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
-    figures: dict[str, Any] = {"games": total, "paths": paths}
+    figures: dict[str, Any] = {"games_listed": total or f"more than {body.get('more_than')}"}
+    figures["paths"] = paths
     runs: dict[str, list[float]] = {}
     for r in range(repeat):
         for name, path in paths.items():
@@ -323,8 +341,9 @@ def verify_seconds(db: str) -> float:
     return round(elapsed, 1)
 
 
-def postgres_place(args: argparse.Namespace, sqlite_db: Path) -> tuple[str, Any]:
-    """The PostgreSQL URL of the same store (copied once), and the cluster to stop."""
+def postgres_place(args: argparse.Namespace) -> tuple[str, Any]:
+    """The PostgreSQL URL of the same games (imported there as into the file: the same
+    seeds, so the same games under the same ids), and the cluster to remove after."""
     url = args.pg
     cluster = None
     if url == "temp-postgresql":
@@ -338,18 +357,16 @@ def postgres_place(args: argparse.Namespace, sqlite_db: Path) -> tuple[str, Any]
         url = cluster.url()
     from recorder import open_store
 
+    t0 = time.perf_counter()
     with open_store(url) as store:
-        have = store.count_games()
-    if have < args.games:
-        print(f"copying the store into PostgreSQL ({args.games} games)...", file=sys.stderr)
-        tablelog = Path(sys.executable).parent / "tablelog"
-        t0 = time.perf_counter()
-        subprocess.run(
-            [str(tablelog), "copy", "--quiet", str(sqlite_db), url],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        print(f"  copied in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        if store.count_games() < args.pg_games:
+            print(f"filling PostgreSQL ({args.pg_games} games)...", file=sys.stderr)
+            fill(store, args.pg_games)
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")  # (as autovacuum would, in time)
+    print(f"  PostgreSQL ready in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return url, cluster
 
 
@@ -362,8 +379,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each figure (median)")
     parser.add_argument("--no-verify", action="store_true", help="skip tablelog verify")
     parser.add_argument("--pg", help="a PostgreSQL URL, or temp-postgresql")
+    parser.add_argument("--pg-games", type=int, default=None, help="games there (--games)")
+    parser.add_argument("--no-sqlite", action="store_true", help="measure PostgreSQL only")
     parser.add_argument("--build-only", action="store_true", help="build the store, no figures")
     args = parser.parse_args()
+    args.pg_games = args.pg_games or args.games
 
     db = args.db or Path(f"/tmp/tablelog-scale-{args.games}.db")
     if args.fresh or not db.exists():
@@ -377,11 +397,11 @@ def main() -> None:
         "load_before": round(os.getloadavg()[0], 2),
         "db_bytes": db.stat().st_size,
     }
-    places: list[tuple[str, str]] = [("sqlite", str(db))]
+    places: list[tuple[str, str]] = [] if args.no_sqlite else [("sqlite", str(db))]
     cluster = None
     try:
         if args.pg:
-            url, cluster = postgres_place(args, db)
+            url, cluster = postgres_place(args)
             places.append(("postgresql", url))
         for name, place in places:
             server = Server(place)

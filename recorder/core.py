@@ -37,8 +37,9 @@ from .errors import (
 )
 from .listing import (
     PLAYER_GAMES_COUNT_SQL,
-    PLAYER_GAMES_SQL,
+    PLAYER_NAME_SQL,
     PLAYER_SORT_AT_MOST,
+    PLAYER_STATS_SQL,
     PlayerStats,
     count_sql,
     filtered,
@@ -727,17 +728,15 @@ class SqlStore:
                 )
                 return [tuple(r) for r in conn.execute(sql, params).fetchall()]
 
-            if before is not None:
-                rows = keys(read_position(o, before), True, limit + 1)
-                if len(rows) > limit:
-                    page, more_before, more_after = rows[:limit][::-1], True, True
-                else:
-                    before = None  # the start of the list: its first page
-            if before is None and last:
+            rows = [] if before is None else keys(read_position(o, before), True, limit + 1)
+            if len(rows) > limit:
+                page, more_before, more_after = rows[:limit][::-1], True, True
+            elif last:
                 rows = keys(None, True, limit + 1)
                 page, more_before, more_after = rows[:limit][::-1], len(rows) > limit, False
-            elif before is None:
-                place = None if after is None else read_position(o, after)
+            else:
+                # (before a place with fewer games than a page before it: the first page)
+                place = None if after is None or before is not None else read_position(o, after)
                 rows = keys(place, False, limit + 1, int(offset))
                 page, more_after = rows[:limit], len(rows) > limit
                 start = page[0] if page else place
@@ -790,8 +789,10 @@ class SqlStore:
         """What ``name``'s games add up to (any case, any accents), or None for an
         unknown player."""
         with self._read() as conn:
-            rows = conn.execute(PLAYER_GAMES_SQL, (fold_name(name),)).fetchall()
-        return player_stats(rows)
+            folded = fold_name(name)
+            groups = conn.execute(PLAYER_STATS_SQL, (folded,)).fetchall()
+            first = conn.execute(PLAYER_NAME_SQL, (folded,)).fetchone() if groups else None
+        return player_stats(first[0] if first else None, groups)
 
     def count_games(
         self,

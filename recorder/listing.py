@@ -117,8 +117,8 @@ class Filtered:
     params: list[Any]
     #: The player's name as searches compare it (:func:`fold_name`), or None.
     player: str | None
-    #: The kind asked for, and whether a result is (a result without a kind reads each
-    #: kind's index in turn: the indexes hold the kind before the result).
+    #: The kind asked for, and whether a result is asked for (a result without a kind
+    #: reads each kind's index in turn: the indexes hold the kind before the result).
     kind: str | None
     by_result: bool
 
@@ -149,18 +149,23 @@ def filtered(
                 f"{', '.join(RESULT_STATUSES + result_conditions())})"
             )
         params.append(result)
-    # (by ``sort_date``, the first key of newest and oldest: a range of their indexes;
-    # an undated game's is empty, before any date)
-    if date_from or date_to:
+    # (on ``sort_date``, the first column of the newest index: a range of it)
+    if date_from:
         clauses.append("s.sort_date >= ?")
-        params.append(str(date_from or "") or "\x01")
+        params.append(str(date_from))
     if date_to:
         clauses.append("s.sort_date <= ?")
         params.append(str(date_to))
+        if not date_from:
+            clauses.append("NOT s.undated")
     return Filtered(
         clauses, params, fold_name(player) if player else None, kind or None, bool(result)
     )
 
+
+#: The games of a player (a folded name, ``?``), each once (a player may hold two seats
+#: of one game), from the players' index.
+PLAYER_GAMES = "(SELECT DISTINCT game_id FROM game_players WHERE folded = ?) AS p"
 
 #: The games of a player (``?``), the player's own index: how many there are, up to a
 #: bound (:data:`PLAYER_SORT_AT_MOST`), says how to list them.
@@ -198,9 +203,9 @@ def keys_sql(
         params += after
     source = "game_summaries AS s"
     if f.player is not None and player_first:
-        # (CROSS JOIN: SQLite reads the players' rows first, as asked)
-        source = "game_players AS p CROSS JOIN game_summaries AS s"
-        clauses = ["p.folded = ?", "s.game_id = p.game_id", *clauses]
+        # (CROSS JOIN: SQLite reads the player's games first, as asked)
+        source = f"{PLAYER_GAMES} CROSS JOIN game_summaries AS s"
+        clauses = ["s.game_id = p.game_id", *clauses]
         params = [f.player, *params]
     elif f.player is not None:
         clauses.append(
@@ -233,9 +238,12 @@ def count_sql(f: Filtered, at_most: int | None) -> tuple[str, list[Any]]:
     most ``at_most + 1`` (each kind's index read up to that many, at most)."""
     clauses, params = list(f.clauses), list(f.params)
     source = "game_summaries AS s"
-    if f.player is not None:
-        source = "game_players AS p CROSS JOIN game_summaries AS s"
-        clauses = ["p.folded = ?", "s.game_id = p.game_id", *clauses]
+    if f.player is not None and not clauses:
+        # (the player's index alone)
+        source, params = PLAYER_GAMES, [f.player]
+    elif f.player is not None:
+        source = f"{PLAYER_GAMES} CROSS JOIN game_summaries AS s"
+        clauses = ["s.game_id = p.game_id", *clauses]
         params = [f.player, *params]
     where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
     if at_most is None:
@@ -269,36 +277,48 @@ class PlayerStats:
     average_turns: float | None
 
 
-#: A player's games: one row per game, with the seat the player held.
-PLAYER_GAMES_SQL = """
-SELECT p.name, p.seat, s.status, s.winner, s.condition, s.turns
+#: What a player's games add up to, in a few rows: (finished, won, condition, games,
+#: turns), games grouped by whether they finished, whether the player's seat won (NULL:
+#: nobody did) and how they ended (one pass over the player's games, added up by the
+#: database rather than read out game by game).
+PLAYER_STATS_SQL = """
+SELECT s.status = 'finished', s.winner = p.seat, s.condition, count(*), sum(s.turns)
 FROM game_players AS p JOIN game_summaries AS s ON s.game_id = p.game_id
 WHERE p.folded = ?
-ORDER BY s.date, s.game_id
+GROUP BY 1, 2, 3
+"""
+#: The player's name as their first game (by date, undated first) spells it.
+PLAYER_NAME_SQL = """
+SELECT p.name FROM game_players AS p JOIN game_summaries AS s ON s.game_id = p.game_id
+WHERE p.folded = ?
+ORDER BY s.sort_date, s.game_id LIMIT 1
 """
 
 
-def player_stats(rows: list[Any]) -> PlayerStats | None:
-    """Add up a player's ``rows`` (see :data:`PLAYER_GAMES_SQL`); None when there is
+def player_stats(name: Any, groups: list[Any]) -> PlayerStats | None:
+    """Add up a player's ``groups`` (see :data:`PLAYER_STATS_SQL`); None when there is
     none."""
-    if not rows:
+    if not groups:
         return None
-    finished = [r for r in rows if r[2] == "finished"]
     wins_by: dict[str, int] = {}
-    shared = 0
-    for _, seat, _, winner, condition, _ in finished:
-        if winner is None and condition == "shared":
-            shared += 1
-        elif winner == seat and condition:
-            wins_by[condition] = wins_by.get(condition, 0) + 1
+    shared = finished = turns = 0
+    for ended, won, condition, games, their_turns in groups:
+        if not ended:
+            continue
+        finished += games
+        turns += their_turns or 0
+        if won is None and condition == "shared":
+            shared += games
+        elif won and condition:
+            wins_by[condition] = wins_by.get(condition, 0) + games
     return PlayerStats(
-        name=str(rows[0][0]),
-        games=len(rows),
-        finished=len(finished),
+        name=str(name),
+        games=sum(g[3] for g in groups),
+        finished=finished,
         wins=sum(wins_by.values()),
         wins_by=dict(sorted(wins_by.items(), key=lambda kv: (-kv[1], kv[0]))),
         shared=shared,
-        average_turns=sum(r[5] for r in finished) / len(finished) if finished else None,
+        average_turns=turns / finished if finished else None,
     )
 
 

@@ -60,8 +60,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE=str(default_place()),
         PER_PAGE=25,
         MAX_PER_PAGE=100,
-        # the games list counts its games up to this many, and says "more" past it
+        # the games list counts its games up to this many, and says "more" past it (a
+        # tenth of it where a player's games are filtered further: each is looked up)
         LIST_COUNT_AT_MOST=10_000,
+        # a player's statistics above their games, for a player with at most this many
+        # (each game is read; past it, a link to the player's page)
+        LIST_STATS_AT_MOST=1_000,
         TIMELINE_CACHE=256,
         RESPONSE_CACHE_BYTES=32 * 1024 * 1024,
         STORE_PER_THREAD=False,

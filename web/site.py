@@ -34,6 +34,14 @@ def games() -> Response | str:
     if isinstance(page, Response):
         return page
     f = page.filters
+    store = get_store()
+    stats, many = None, False
+    if f["player"]:
+        # (their statistics read each of their games: shown here for a player with a
+        # bounded number of them, and on the player's own page in any case)
+        bound = int(current_app.config["LIST_STATS_AT_MOST"])
+        many = store.count_games(player=f["player"], at_most=bound) > bound
+        stats = None if many else store.player_stats(f["player"])
     return render_template(
         "games.html",
         games=[game_summary(r) for r in page.games],
@@ -45,7 +53,8 @@ def games() -> Response | str:
         kinds=kind_labels(),
         order=f["order"] or DEFAULT_ORDER,
         orders=ORDER_LABELS,
-        stats=get_store().player_stats(f["player"]) if f["player"] else None,
+        stats=stats,
+        many=many and int(current_app.config["LIST_STATS_AT_MOST"]),
         results=[(r, RESULT_LABELS[r]) for r in RESULT_FILTERS],
         links=page.links,
     )

@@ -30,6 +30,10 @@ FILTERS: list[dict[str, str]] = [
     {"kind": "splendor-duel", "result": "crowns"},
     {"player": "ANN"},
     {"player": "chloe", "result": "finished"},
+    {"player": "eve"},
+    {"date_from": "2024-01-01", "date_to": "2024-02-29"},
+    {"date_to": "2024-01-31"},
+    {"date_from": "2024-03-01", "kind": "splendor"},
 ]
 
 
@@ -55,6 +59,7 @@ def fill(recorder: Any) -> None:
                 events=[classic.event_to_dict(e) for e in events],
             )
         )
+    recorder.import_game(record(30, ("Eve", "EVE"), date="2024-02-02"))  # two seats, one game
     for seed in range(20, 23):
         live = recorder.create_game({"players": ["Ann", "Dee"], "date": "2024-03-02"})
         events = record(seed).events
@@ -70,6 +75,11 @@ def expected(rows: list[GameRow], order: str, **f: str) -> list[str]:
             return False
         result = f.get("result")
         if result and result not in (r.status, r.condition):
+            return False
+        date = r.headers.get("date")
+        if f.get("date_from") and (date is None or date < f["date_from"]):
+            return False
+        if f.get("date_to") and (date is None or date > f["date_to"]):
             return False
         player = f.get("player")
         return not player or fold_name(player) in {fold_name(p) for p in r.players}
@@ -117,7 +127,7 @@ def test_every_order_and_filter_pages_through_every_game_once(
     monkeypatch.setattr("recorder.core.PLAYER_SORT_AT_MOST", player_sort_at_most)
     fill(recorder)
     rows = recorder.list_games(limit=1000)
-    assert len(rows) == 26
+    assert len(rows) == 27
     for order, f, limit in itertools.product(ORDERS, FILTERS, (1, 4)):
         want = expected(rows, order, **f)
         assert [g.id for g in recorder.list_games(**f, order=order, limit=1000)] == want
@@ -176,14 +186,22 @@ def test_each_summary_keeps_its_games_creation_time(recorder: Any, backend: Any)
     backend.raw("DELETE FROM game_summaries")
     recorder.rebuild_projections()
     assert backend.raw(differ) == [(0,)]
-    assert backend.raw("SELECT count(*) FROM game_summaries") == [(26,)]
+    assert backend.raw("SELECT count(*) FROM game_summaries") == [(27,)]
 
 
 # --- the plans: a page is a walk of an index ------------------------------------------------
 
 #: The filters whose every page is one index's walk (a result without a kind walks one
-#: index per kind; a player's walk looks up each game's players).
-ONE_WALK = [f for f in FILTERS if "player" not in f and not ("result" in f and "kind" not in f)]
+#: index per kind; a player's walk looks up each game's players; a date range is a range
+#: of the newest index, whatever the order).
+ONE_WALK = [
+    f
+    for f in FILTERS
+    if "player" not in f
+    and not ("result" in f and "kind" not in f)
+    and "date_to" not in f
+    and "date_from" not in f
+]
 
 
 def plans(backend: Any, order: str, f: dict[str, str], place: bool) -> str:
@@ -191,7 +209,9 @@ def plans(backend: Any, order: str, f: dict[str, str], place: bool) -> str:
     o = ORDERS[order]
     after = tuple(t() for t in o.types) if place else None
     sql, params = keys_sql(
-        filtered(f.get("player"), f.get("result"), None, None, f.get("kind")),
+        filtered(
+            f.get("player"), f.get("result"), f.get("date_from"), f.get("date_to"), f.get("kind")
+        ),
         o,
         after=after,
         limit=50,
@@ -223,7 +243,7 @@ def test_each_page_is_a_walk_of_an_index(recorder: Any, backend: Any) -> None:
                 assert "game_summaries_" + order in plan, plan
                 assert not place or "ROW(" in plan, (order, f, plan)
         for f in FILTERS:
-            if f in ONE_WALK or "player" in f:
+            if f in ONE_WALK or "player" in f or "date_from" in f or "date_to" in f:
                 continue
             plan = plans(backend, order, f, place)
             # one walk of the kind's index per kind, each at most a page long

@@ -140,3 +140,20 @@ def test_the_page_the_api_and_the_cli_filter_by_the_game(db: Path) -> None:
     assert [line.split()[0] for line in lines[1:-1]] == classic
     assert all(line.split()[1] == "Splendor" for line in lines[1:-1])
     assert lines[-1] == "6 games"
+
+
+def test_the_count_and_a_players_statistics_stop_at_their_bounds(db: Path) -> None:
+    """Past ``LIST_COUNT_AT_MOST`` games the list says "N+" (the API ``more_than``), and
+    past ``LIST_STATS_AT_MOST`` a player's games it links to their page rather than add
+    them all up on every page of the list."""
+    client = create_app(
+        {"DATABASE": str(db), "TESTING": True, "LIST_COUNT_AT_MOST": 3, "LIST_STATS_AT_MOST": 1}
+    ).test_client()
+    assert '<span class="count">3+</span>' in client.get("/").get_data(as_text=True)
+    body = client.get("/api/games").get_json()
+    assert body["total"] is None and body["more_than"] == 3
+    exact = client.get("/api/games?kind=splendor&result=playing").get_json()
+    assert exact["total"] == 0 and "more_than" not in exact
+    listed = client.get("/?player=Alice").get_data(as_text=True)
+    assert 'more than 1 games <a href="/players/Alice">statistics</a>' in listed
+    assert client.get("/players/Alice").status_code == 200
