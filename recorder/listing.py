@@ -163,6 +163,10 @@ def filtered(
     )
 
 
+#: The most seats a game has, of every registered game (how often one player may sit at
+#: one game).
+MOST_SEATS = max(rules.seats.maximum for rules in GAMES.values())
+
 #: The games of a player (a folded name, ``?``), each once (a player may hold two seats
 #: of one game), from the players' index.
 PLAYER_GAMES = "(SELECT DISTINCT game_id FROM game_players WHERE folded = ?) AS p"
@@ -235,27 +239,35 @@ def keys_sql(
 
 def count_sql(f: Filtered, at_most: int | None) -> tuple[str, list[Any]]:
     """The SQL and parameters of how many games the filters leave: all of them, or at
-    most ``at_most + 1`` (each kind's index read up to that many, at most)."""
+    least ``at_most + 1`` where there are more (each kind's index read that far at most;
+    a player's seats read at most that many times the most seats a game has, so that
+    their games are counted each once without reading them all, as a DISTINCT would)."""
     clauses, params = list(f.clauses), list(f.params)
-    source = "game_summaries AS s"
-    if f.player is not None and not clauses:
-        # (the player's index alone)
-        source, params = PLAYER_GAMES, [f.player]
-    elif f.player is not None:
-        source = f"{PLAYER_GAMES} CROSS JOIN game_summaries AS s"
-        clauses = ["s.game_id = p.game_id", *clauses]
-        params = [f.player, *params]
+    if f.player is not None:
+        source = "game_players AS p"
+        if clauses:
+            source += " CROSS JOIN game_summaries AS s"
+            clauses.insert(0, "s.game_id = p.game_id")
+        where = " AND ".join(["p.folded = ?", *clauses])
+        params.insert(0, f.player)
+        if at_most is None:
+            return f"SELECT count(DISTINCT p.game_id) FROM {source} WHERE {where}", params
+        return (
+            f"SELECT count(DISTINCT g) FROM (SELECT p.game_id AS g FROM {source} WHERE {where}"
+            " LIMIT ?) AS c",
+            [*params, (at_most + 1) * MOST_SEATS],
+        )
     where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
     if at_most is None:
-        return f"SELECT count(*) FROM {source}{where}", params
-    arms = [""]
-    if f.by_result and f.kind is None and f.player is None:
-        arms = list(GAMES)
+        return f"SELECT count(*) FROM game_summaries AS s{where}", params
+    arms = list(GAMES) if f.by_result and f.kind is None else [""]
     parts, out = [], []
     for arm in arms:
         conditions = (["s.kind = ?"] if arm else []) + clauses
         cond = (" WHERE " + " AND ".join(conditions)) if conditions else ""
-        parts.append(f"SELECT count(*) AS n FROM (SELECT 1 FROM {source}{cond} LIMIT ?) AS c")
+        parts.append(
+            f"SELECT count(*) AS n FROM (SELECT 1 FROM game_summaries AS s{cond} LIMIT ?) AS c"
+        )
         out += ([arm] if arm else []) + params + [at_most + 1]
     return "SELECT sum(n) FROM (" + " UNION ALL ".join(parts) + ") AS t", out
 

@@ -61,7 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         PER_PAGE=25,
         MAX_PER_PAGE=100,
         # the games list counts its games up to this many, and says "more" past it (a
-        # tenth of it where a player's games are filtered further: each is looked up)
+        # tenth of it for a player's games: each is read from the players' index)
         LIST_COUNT_AT_MOST=10_000,
         # a player's statistics above their games, for a player with at most this many
         # (each game is read; past it, a link to the player's page)

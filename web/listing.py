@@ -60,8 +60,8 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
         last=f["last"],
     )
     at_most = int(current_app.config["LIST_COUNT_AT_MOST"])
-    if f["player"] and (f["result"] or f["kind"]):
-        at_most = max(1, at_most // 10)  # (each of the player's games looked up)
+    if f["player"]:
+        at_most = max(1, at_most // 10)  # (each of the player's games read)
     total = store.count_games(**filters, at_most=at_most)
     return ListPage(
         games=page.games,

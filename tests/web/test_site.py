@@ -97,11 +97,11 @@ def test_games_list_paging_keeps_the_filters(client: Any) -> None:
 def test_an_old_page_number_leads_to_that_page_by_its_place(client: Any, store: Any) -> None:
     """``?page=N`` (the list's addresses before it paged by place) is sent on to the
     address of the same page, which keeps showing those games as others are added."""
-    r = client.get("/?page=2&per_page=2")
-    assert r.status_code == 302 and r.headers["Location"].startswith("/?per_page=2&after=")
+    r = client.get("/?page=2&per_page=3")
+    assert r.status_code == 302 and r.headers["Location"].startswith("/?per_page=3&after=")
     shown = re.findall(r'href="/games/([0-9a-f]+)[/"]', text(client.get(r.headers["Location"])))
-    assert shown == [g.id for g in store.list_games(limit=2, offset=2)]
-    r = client.get("/api/games?page=2&per_page=2")
+    assert shown == [g.id for g in store.list_games(limit=3, offset=3)]
+    r = client.get("/api/games?page=2&per_page=3")
     assert r.status_code == 302 and "after=" in r.headers["Location"]
     assert [g["id"] for g in client.get(r.headers["Location"]).get_json()["games"]] == shown
 
