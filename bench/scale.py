@@ -24,7 +24,9 @@ leads to, as a reader following the link gets it.
 
 Then, starvation: the state API's p95 alone, and again while four clients (processes)
 page deep through the list (each from a deep page of its own, newest, oldest, longest and
-the API's, by each page's next link, as fast as it is answered), and the ratio of the two.
+the API's, by each page's next link), and the ratio of the two: with the pagers asking as
+fast as they are answered (they then keep both cores busy, the clients' own included),
+and at a crawler's pace, 10 pages a second each.
 
 Last, ``tablelog verify`` over the whole store, timed (``--no-verify`` skips it).
 
@@ -71,6 +73,9 @@ DEEP_PAGE = 2000
 API_DEEP_PAGE = 500
 #: The bar: every list page's p95, in ms.
 LIST_P95_MS = 30
+#: A crawler's pace, pages a second for each of the four deep pagers (the second
+#: starvation figure; the first pages as fast as it is answered).
+PAGER_RATE = 10
 
 
 # --- the store ------------------------------------------------------------------------
@@ -263,14 +268,19 @@ def sample_games(
     return games[:n]
 
 
-def deep_pager(args: tuple[int, str, float]) -> int:
+def deep_pager(args: tuple[int, str, float, float]) -> int:
     """One client paging deep until ``stop``: from ``start`` by each page's next link
-    (the page's ``<a rel="next">``, the API's ``Link``), as fast as it is answered, and
-    from ``start`` again at the end; the pages it read."""
-    port, start, stop = args
+    (the page's ``<a rel="next">``, the API's ``Link``), and from ``start`` again at the
+    end, ``rate`` pages a second (0: each as soon as the last is answered); the pages it
+    read."""
+    port, start, stop, rate = args
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     path, n = start, 0
+    tick = time.time()
     while time.time() < stop:
+        if rate:
+            tick += 1 / rate
+            time.sleep(max(0.0, tick - time.time()))
         _, response = get(port, path, conn)
         n += 1
         text = response.body.decode(errors="replace")
@@ -317,27 +327,31 @@ def measure(port: int, samples: int, repeat: int, starvation_only: bool = False)
         figures[f"{name}_p95_ms_runs"] = values
 
     # starvation: the state API alone, then with four clients paging deep, each from a
-    # deep page of its own by the next links
+    # deep page of its own by the next links: as fast as they are answered, and at a
+    # crawler's pace
     starts = [paths[n] for n in ("list_newest_deep", "list_oldest_deep", "list_longest_deep")]
     starts.append(paths["api_deep"])
-    alone, loaded = [], []
     ctx = multiprocessing.get_context("spawn")
-    for _ in range(repeat):
-        fresh = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
-        alone.append(p95(timed(port, fresh)))
-        fresh = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
-        with ctx.Pool(4) as pool:
-            stop = time.time() + 600
-            pending = pool.map_async(deep_pager, [(port, start, stop) for start in starts])
-            time.sleep(1)  # the pagers under way
-            loaded.append(p95(timed(port, fresh)))
-            pool.terminate()
-            del pending
-    figures["state_api_alone_p95_ms"] = statistics.median(alone)
-    figures["state_api_with_4_deep_pagers_p95_ms"] = statistics.median(loaded)
-    figures["state_api_alone_p95_ms_runs"] = alone
-    figures["state_api_with_4_deep_pagers_p95_ms_runs"] = loaded
-    figures["starvation_ratio"] = round(statistics.median(loaded) / statistics.median(alone), 2)
+    for label, rate in (("", 0.0), (f"_{PAGER_RATE}_a_second", PAGER_RATE)):
+        alone, loaded = [], []
+        for _ in range(repeat):
+            fresh = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
+            alone.append(p95(timed(port, fresh)))
+            fresh = replay_paths(games, samples, rng, "/api/games/{gid}/state?step={step}")
+            with ctx.Pool(4) as pool:
+                stop = time.time() + 600
+                pending = pool.map_async(deep_pager, [(port, s, stop, rate) for s in starts])
+                time.sleep(1)  # the pagers under way
+                loaded.append(p95(timed(port, fresh)))
+                pool.terminate()
+                del pending
+        name = f"state_api_with_4_deep_pagers{label}"
+        figures[f"{name}_alone_p95_ms"] = statistics.median(alone)
+        figures[f"{name}_p95_ms"] = statistics.median(loaded)
+        figures[f"{name}_alone_p95_ms_runs"] = alone
+        figures[f"{name}_p95_ms_runs"] = loaded
+        figures[f"{name}_ratio"] = round(statistics.median(loaded) / statistics.median(alone), 2)
+        print(f"  {name}: {figures[f'{name}_ratio']} ({alone} -> {loaded})", file=sys.stderr)
     if not starvation_only:
         worst = max(
             v
