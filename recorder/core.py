@@ -491,6 +491,21 @@ class SqlStore:
         with self._read() as conn:
             return keys.key_matches(conn, game_id, key)
 
+    def recorder_key_fingerprint(self, game_id: str) -> str | None:
+        """The fingerprint a session keeps of the game's recorder key (None when the game
+        has none): a session unlocked with an older key holds another."""
+        with self._read() as conn:
+            return keys.key_fingerprint(conn, game_id)
+
+    def revoke_recorder_key(self, game_id: str) -> bool:
+        """Remove the game's recorder key: no key and no session writes it until
+        :meth:`issue_recorder_key` makes a new one.  Whether it had one;
+        :class:`GameNotFound` for an unknown id."""
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            return keys.revoke_key(conn, game_id)
+
     # --- reading -----------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow:

@@ -7,7 +7,9 @@ Two ways to be a game's logger:
   write; it carries no cookie, so it needs no CSRF token (and its blueprint is exempt);
 * a browser that created the game, or unlocked it with its key, holds the game in its
   session (a signed cookie: HttpOnly, SameSite=Lax, Secure when served over HTTPS), and
-  every form it posts carries flask-wtf's CSRF token.
+  every form it posts carries flask-wtf's CSRF token.  The session holds the game with the
+  fingerprint of the key it was unlocked with (:func:`recorder.keys.fingerprint`): a new
+  key (``tablelog key GAME``) or none (``tablelog key GAME --revoke``) ends it.
 
 Creating a game is open to the machine itself (loopback); from any other address it needs
 the server's secret (``WRITE_SECRET``: ``$TABLELOG_SECRET`` or made at start and printed by
@@ -30,6 +32,8 @@ from typing import Any
 from flask import Flask, abort, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
+
+from recorder.keys import fingerprint, key_hash
 
 from .db import get_store
 
@@ -82,47 +86,74 @@ def bearer_key() -> str | None:
     return token
 
 
-def session_games() -> list[str]:
-    """The games this browser's session may write."""
+def session_games() -> dict[str, str]:
+    """The games this browser's session holds, each with the fingerprint of the key it
+    was unlocked with (a session of an earlier layout holds none)."""
     games = session.get(SESSION_GAMES)
-    return [g for g in games if isinstance(g, str)] if isinstance(games, list) else []
+    if not isinstance(games, dict):
+        return {}
+    return {g: f for g, f in games.items() if isinstance(g, str) and isinstance(f, str)}
 
 
-def authorize(game_id: str) -> None:
-    """This browser may write ``game_id`` from now on (it created the game, or it gave
-    the game's key)."""
-    games = [g for g in session_games() if g != game_id]
-    games.append(game_id)
-    session[SESSION_GAMES] = games[-SESSION_GAMES_MAX:]
+def authorize(game_id: str, key: str) -> None:
+    """This browser may write ``game_id`` from now on, while ``key`` is the game's
+    recorder key (it created the game, or it gave the key)."""
+    games = {g: f for g, f in session_games().items() if g != game_id}
+    games[game_id] = fingerprint(key_hash(key))
+    session[SESSION_GAMES] = dict(list(games.items())[-SESSION_GAMES_MAX:])
 
 
 def unlock(game_id: str, key: str) -> bool:
     """Authorise this browser for ``game_id`` if ``key`` is its recorder key."""
     if not key or not get_store().recorder_key_matches(game_id, key):
         return False
-    authorize(game_id)
+    authorize(game_id, key)
     return True
+
+
+def session_standing(game_id: str) -> str:
+    """What this browser's session says of ``game_id``: ``none`` (it does not hold it),
+    ``replaced`` (it was unlocked with a key the game has no more) or ``held``."""
+    held = session_games().get(game_id)
+    if held is None:
+        return "none"
+    current = get_store().recorder_key_fingerprint(game_id)
+    if current is None or not hmac.compare_digest(held, current):
+        return "replaced"
+    return "held"
+
+
+#: What a browser whose session was unlocked with a replaced or revoked key is told.
+REPLACED = (
+    "This logging link was replaced: the game has a new recorder key, or none. "
+    "Ask whoever keeps the game for the new link."
+)
 
 
 def may_write(game_id: str) -> bool:
     """Whether this request may write ``game_id``: by its Bearer key, or by a session
-    that holds the game."""
+    that holds the game under its current key."""
     key = bearer_key()
     if key is not None:
         return bool(get_store().recorder_key_matches(game_id, key))
-    return game_id in session_games()
+    return session_standing(game_id) == "held"
 
 
 def require_writer(game_id: str) -> None:
     """Abort with 401 when the request shows no credential for ``game_id``, 403 when
     the credential it shows is not the game's."""
     key = bearer_key()
-    if key is None and game_id not in session_games():
-        abort(
-            401,
-            description=f"game {game_id}: writing needs the game's recorder key "
-            "(Authorization: Bearer <key>)",
-        )
+    if key is None:
+        standing = session_standing(game_id)
+        if standing == "replaced":
+            abort(403, description=f"game {game_id}: {REPLACED}")
+        if standing == "none":
+            abort(
+                401,
+                description=f"game {game_id}: writing needs the game's recorder key "
+                "(Authorization: Bearer <key>)",
+            )
+        return
     if not may_write(game_id):
         log.warning("game %s: a write with a wrong key from %s", game_id, request.remote_addr)
         abort(403, description=f"game {game_id}: that is not this game's recorder key")

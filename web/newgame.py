@@ -131,7 +131,7 @@ def create() -> Any:
         form.errors["form"] = str(body.get("message") or "the game could not be created")
         return _render_form(form, err.status if 400 <= err.status < 500 else 500, local)
     game_id = str(made["id"])
-    auth.authorize(game_id)
+    auth.authorize(game_id, str(made["key"]))
     if form_id:
         created[form_id] = game_id
         session[SESSION_FORMS] = dict(list(created.items())[-SESSION_FORMS_MAX:])

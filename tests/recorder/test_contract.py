@@ -158,6 +158,22 @@ def test_a_recorder_key_is_kept_as_its_hash_and_replaced_by_a_new_one(recorder, 
         recorder.issue_recorder_key("nope")
 
 
+def test_a_new_or_revoked_key_changes_the_fingerprint_sessions_keep(recorder, backend):
+    gid = recorder.import_game(record(3)).game_id
+    assert recorder.recorder_key_fingerprint(gid) is None
+    first = recorder.issue_recorder_key(gid)
+    held = recorder.recorder_key_fingerprint(gid)
+    assert held and first not in held and held == recorder.recorder_key_fingerprint(gid)
+    recorder.issue_recorder_key(gid)
+    assert recorder.recorder_key_fingerprint(gid) not in (None, held)
+    assert recorder.revoke_recorder_key(gid) is True
+    assert recorder.recorder_key_fingerprint(gid) is None
+    assert not recorder.recorder_key_matches(gid, first)
+    assert recorder.revoke_recorder_key(gid) is False  # nothing left to revoke
+    with pytest.raises(GameNotFound):
+        recorder.revoke_recorder_key("nope")
+
+
 def test_reimporting_the_same_game_is_a_no_op(recorder, backend):
     first = recorder.import_game(record(3))
     again = recorder.import_game(record(3))
