@@ -29,7 +29,7 @@ from recorder.places import default_place
 
 from . import db
 from .cache import ResponseCache, code_token
-from .timeline import ReplayError, TimelineCache
+from .timeline import TimelineCache
 
 log = logging.getLogger("tablelog.web")
 
@@ -160,11 +160,6 @@ def _register_errors(app: Flask) -> None:
                 f"the request's body is larger than the limit of {limit:,} bytes",
             )
         return _render(status, exc.name, exc.description or exc.name)
-
-    @app.errorhandler(ReplayError)
-    def _replay_error(exc: ReplayError) -> tuple[Any, int]:
-        log.error("%s", exc)
-        return _render(500, "This game cannot be replayed", str(exc))
 
     @app.errorhandler(StoreError)
     def _store_error(exc: StoreError) -> tuple[Any, int]:

@@ -9,6 +9,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
+from recorder import CorruptEvent
+
 from . import auth, boards, params, writes
 from .cache import cached_answer
 from .db import get_store
@@ -87,6 +89,14 @@ def game(game_id: str) -> Response:
 
 def _game_body(store: Any, row: Any) -> str:
     out = _game_json(row)
+    tl = params.timeline_for(store, row)
+    if tl.altered is not None:
+        # the events before the altered step; the facts of where and what
+        out["altered"] = {
+            "step": tl.altered.step,
+            "reasons": list(tl.altered.reasons),
+            "message": tl.altered.message(row.id),
+        }
     out["events"] = [
         {
             "sequence": e.sequence,
@@ -96,8 +106,9 @@ def _game_body(store: Any, row: Any) -> str:
             "version": e.version,
             "recorded_at": _text(e.recorded_at),
             "meta": e.meta or {},
+            "text": e.text,
         }
-        for e in store.events(row.id, row.event_count)
+        for e in store.events(row.id, tl.last_step)
     ]
     return json.dumps(out, separators=(",", ":"))
 
@@ -116,8 +127,15 @@ def state_body(store: Any, timelines: Any, row: Any, step: int) -> str:
     """The state API's answer for ``row``'s game after ``step`` events: from the game's
     fold when a reader of its pages made one, else one fold in the store."""
     tl = timelines.peek(row)
-    # given the row, the store names the seats from its headers, as the site does
-    state = tl.state(step) if tl is not None else store.state_at(row.id, step, row=row)
+    if tl is None:
+        try:
+            # given the row, the store names the seats from its headers, as the site does
+            state = store.state_at(row.id, step, row=row)
+        except CorruptEvent:  # a record altered behind the store's back: its steps before
+            tl = timelines.for_row(store, row)
+    if tl is not None:
+        params.shown(tl, step)
+        state = tl.state(step)
     return json.dumps(
         {
             "game": row.id,

@@ -16,7 +16,7 @@ from typing import Any
 from flask import request, url_for
 
 from engine.corrections import UNDO, CorrectionRefused
-from recorder import GameNotFound, ImportRejected, logbook
+from recorder import CorruptEvent, GameNotFound, ImportRejected, logbook
 from recorder.errors import lone_surrogate_at
 from recorder.logbook import BadMove, Logged, MoveRefused, StaleStep
 
@@ -79,9 +79,12 @@ def append_move(
         raise WriteError(400, "No move", "move: a turn or decision in notation is required")
     store = get_store()
     try:
+        _unaltered(store, game_id)
         logged = logbook.log(store, game_id, move, expect=expect, as_played=as_played)
     except GameNotFound:
         raise _not_found(game_id) from None
+    except CorruptEvent as err:
+        raise _altered(str(err)) from None
     except StaleStep as err:
         raise _stale(err) from None
     except MoveRefused as err:
@@ -109,9 +112,12 @@ def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[s
     correction event; nothing is deleted."""
     store = get_store()
     try:
+        _unaltered(store, game_id)
         logged = logbook.undo(store, game_id, to=to, expect=expect)
     except GameNotFound:
         raise _not_found(game_id) from None
+    except CorruptEvent as err:
+        raise _altered(str(err)) from None
     except StaleStep as err:
         raise _stale(err) from None
     except CorrectionRefused as err:
@@ -163,3 +169,21 @@ def _stale(err: StaleStep) -> WriteError:
 
 
 __all__ = ["MAX_MOVE_TEXT", "WriteError", "append_move", "create_game", "undo_move"]
+
+
+def _unaltered(store: Any, game_id: str) -> None:
+    """WriteError 409 when the game's record was changed behind the store's back (its
+    chain does not verify): nothing is logged after a record that is not as written."""
+    findings = store.chain_findings(game_id)
+    if findings:
+        first = findings[0]
+        where = f"step {first.step}" if first.step is not None else "its head"
+        raise _altered(f"game {game_id}: the record was altered at {where}: {first.message}")
+
+
+def _altered(message: str) -> WriteError:
+    return WriteError(
+        409,
+        "The record was altered",
+        f"{message}; nothing can be logged after it (tablelog verify names every change)",
+    )
