@@ -4,7 +4,8 @@ the site's sessions and CSRF protection.
 Two ways to be a game's logger:
 
 * the JSON API sends the game's recorder key as ``Authorization: Bearer <key>`` on every
-  write; it carries no cookie, so it needs no CSRF token (and its blueprint is exempt);
+  write; it takes no cookie, so it needs no CSRF token (and its blueprint is exempt): a
+  session cookie alone writes nothing through it;
 * a browser that created the game, or unlocked it with its key, holds the game in its
   session (a signed cookie: HttpOnly, SameSite=Lax, Secure when served over HTTPS), and
   every form it posts carries flask-wtf's CSRF token.  The session holds the game with the
@@ -140,21 +141,18 @@ def may_write(game_id: str) -> bool:
 
 
 def require_writer(game_id: str) -> None:
-    """Abort with 401 when the request shows no credential for ``game_id``, 403 when
-    the credential it shows is not the game's."""
+    """The JSON API's check (its blueprint is exempt from CSRF, so it takes no cookie):
+    abort with 401 when the request shows no Bearer key, 403 when the key is not the
+    game's.  A browser's session writes through the logging page's forms, which carry
+    the CSRF token."""
     key = bearer_key()
     if key is None:
-        standing = session_standing(game_id)
-        if standing == "replaced":
-            abort(403, description=f"game {game_id}: {REPLACED}")
-        if standing == "none":
-            abort(
-                401,
-                description=f"game {game_id}: writing needs the game's recorder key "
-                "(Authorization: Bearer <key>)",
-            )
-        return
-    if not may_write(game_id):
+        abort(
+            401,
+            description=f"game {game_id}: writing needs the game's recorder key "
+            "(Authorization: Bearer <key>)",
+        )
+    if not get_store().recorder_key_matches(game_id, key):
         log.warning("game %s: a write with a wrong key from %s", game_id, request.remote_addr)
         abort(403, description=f"game {game_id}: that is not this game's recorder key")
 
