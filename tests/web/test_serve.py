@@ -498,3 +498,17 @@ def test_answers_of_the_server_itself_carry_the_security_headers(
             assert status in statuses, (server, what, status)
             for name, value in SECURITY_HEADERS:
                 assert headers.get(name.lower()) == value, (server, what, name)
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "waitress"])
+def test_a_malformed_chunked_body_is_a_400_not_a_500(tmp_path: Path, server: str) -> None:
+    """A chunked body whose chunk size does not read: gunicorn reads it only when the view
+    does, waitress before; either way the client is told its request is bad."""
+    with _serving(tmp_path, "--server", server, "--workers", "1", "--threads", "2") as (_, port):
+        status, headers = _raw(
+            port,
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+        )
+        assert status == 400, (server, status)
+        assert _get(port, "/api/games?per_page=1")[0] == 200  # and the server goes on
