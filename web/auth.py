@@ -14,7 +14,11 @@ Two ways to be a game's logger:
 
 Creating a game is open to the machine itself (loopback); from any other address it needs
 the server's secret (``WRITE_SECRET``: ``$TABLELOG_SECRET`` or made at start and printed by
-``tablelog serve``), as a Bearer token or a form field ``secret``.
+``tablelog serve``), as a Bearer token or a form field ``secret``.  Behind a reverse proxy
+on the same machine every request comes from loopback: a request that carries a proxy's
+header (``X-Forwarded-For``, ``Forwarded``) is not the machine's own unless the server
+was told how many proxies to believe (``--trusted-proxies``, ``TRUSTED_PROXIES``), which
+then gives the client's own address.
 
 A key is never written to a log and never travels in a URL the server sees: the link a
 logger shares puts it in the fragment (``/games/<id>/record#key=...``), and
@@ -165,6 +169,16 @@ def is_loopback(address: str | None) -> bool:
         return False
 
 
+def from_this_machine() -> bool:
+    """Whether the request came from this machine itself: from loopback, and not through
+    a reverse proxy the server was not told to believe (see the module's docstring)."""
+    if not is_loopback(request.remote_addr):
+        return False
+    if current_app.config.get("TRUSTED_PROXIES"):
+        return True  # the address is the client's, as the proxies said
+    return "X-Forwarded-For" not in request.headers and "Forwarded" not in request.headers
+
+
 def _secret_given() -> str | None:
     key = bearer_key()
     if key is not None:
@@ -176,7 +190,7 @@ def _secret_given() -> str | None:
 def may_create() -> bool:
     """Whether this request may create a game: from loopback, or with the server's
     secret."""
-    if is_loopback(request.remote_addr):
+    if from_this_machine():
         return True
     given = _secret_given()
     secret: Any = current_app.config["WRITE_SECRET"]

@@ -120,7 +120,7 @@ def create() -> Any:
         )
         return _render_form(form, 403, may_create=False)
     # the secret field comes back empty (a secret is never written into a page)
-    local = auth.is_loopback(request.remote_addr)
+    local = auth.from_this_machine()
     notation = form.check()
     if notation is None:
         return _render_form(form, 422, may_create=local)

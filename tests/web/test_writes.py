@@ -154,6 +154,33 @@ def test_creating_from_another_machine_needs_the_secret(app: Any, client: Any) -
         assert store.count_games() == 1
 
 
+@pytest.mark.parametrize("header", ["X-Forwarded-For", "Forwarded"])
+def test_behind_a_proxy_on_this_machine_creating_needs_the_secret(client: Any, header: str) -> None:
+    """A reverse proxy on the same machine makes every request come from loopback: one
+    that carries the proxy's header is not the machine's own unless the server was told
+    to believe its proxies."""
+    value = "192.0.2.7" if header == "X-Forwarded-For" else "for=192.0.2.7"
+    r = client.post("/api/games", json={"notation": SETUP}, headers={header: value})
+    assert r.status_code == 403 and "secret" in r.get_json()["error"]["message"]
+    assert _create(client)["id"]  # straight from this machine: no secret asked
+
+
+def test_with_trusted_proxies_the_client_address_is_the_proxies_word(tmp_path: Path) -> None:
+    app = create_app({"DATABASE": str(tmp_path / "p.db"), "TESTING": True, "TRUSTED_PROXIES": 1})
+    client = app.test_client()
+    far = client.post(
+        "/api/games", json={"notation": SETUP}, headers={"X-Forwarded-For": "192.0.2.7"}
+    )
+    assert far.status_code == 403
+    near = client.post(
+        "/api/games", json={"notation": SETUP}, headers={"X-Forwarded-For": "127.0.0.1"}
+    )
+    assert near.status_code == 201, near.get_data(as_text=True)
+    # the new-game page offers creating without the secret only to the machine's own
+    page = client.get("/games/new", headers={"X-Forwarded-For": "192.0.2.7"})
+    assert 'name="secret"' in page.get_data(as_text=True)
+
+
 def test_a_bad_setup_is_refused_with_its_line(client: Any) -> None:
     r = client.post("/api/games", json={"notation": SETUP.replace("GGRWY", "GGRWQ")})
     assert r.status_code == 400 and "notation:6:13" in r.get_json()["error"]["message"]
