@@ -42,7 +42,7 @@ from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
 from .protocol import Recorder
-from .records import Checked
+from .records import Checked, ImportResult
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
 #: appended between its reading and its writing (each time, the text is read anew against
@@ -167,6 +167,16 @@ def new_game(store: Recorder, text: str, *, source: str = "<text>") -> str:
     is read too) under a fresh random id, and return the id.  Never finds a stored game:
     this is the one way to start a second game with the same setup.  ImportRejected names
     what is wrong, with its line and column."""
+    return start_game(store, text, source=source).game_id
+
+
+def start_game(
+    store: Recorder, text: str, *, source: str = "<text>", game_id: str | None = None
+) -> ImportResult:
+    """:func:`new_game` under ``game_id`` when given (else a fresh random one): the same
+    text sent again under the same id finds the game it stored (``created`` False), so a
+    creation retried after a lost answer makes no second game; other text under a stored
+    id is refused (ImportRejected, field ``id``)."""
     from .io import load_text  # here: its schemas are not needed to log a move
 
     records = load_text(text, source)
@@ -177,8 +187,8 @@ def new_game(store: Recorder, text: str, *, source: str = "<text>") -> str:
         raise ImportRejected(
             None, "no setup: a new game needs the table as laid out", source=source
         )
-    record.game_id = secrets.token_hex(6)
-    return store.import_game(record).game_id
+    record.game_id = game_id or secrets.token_hex(6)
+    return store.import_game(record)
 
 
 # --- logging -------------------------------------------------------------------------------

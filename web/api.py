@@ -4,6 +4,7 @@ the legality check.  Errors are JSON too (``{"error": {"status", "title", "messa
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
@@ -206,6 +207,10 @@ def _expect(data: dict[str, Any]) -> int | None:
     return expect
 
 
+#: An ``Idempotency-Key`` as the API takes it (a UUID or any random token).
+RETRY_KEY_RE = re.compile(r"[\x21-\x7e]{8,200}")
+
+
 def _written(call: Any, *args: Any) -> tuple[Response, int]:
     try:
         return jsonify(call(*args)), 201
@@ -216,10 +221,18 @@ def _written(call: Any, *args: Any) -> tuple[Response, int]:
 @bp.route("/games", methods=["POST"])
 def create() -> tuple[Response, int]:
     """``{"notation": "<headers and setup>"}``: a new game; 201 with its id and recorder
-    key (shown only here)."""
+    key (shown only here).  With an ``Idempotency-Key`` header, the same request sent
+    again answers 200 with the game the first one made (and a new key)."""
     auth.require_creator()
+    retry_key = request.headers.get("Idempotency-Key")
+    if retry_key is not None and not RETRY_KEY_RE.fullmatch(retry_key):
+        abort(400, description="Idempotency-Key: 8 to 200 visible ASCII characters")
     data = _json_object({"notation": (str,)}, ("notation",))
-    return _written(writes.create_game, data["notation"])
+    try:
+        body, created = writes.create_game(data["notation"], retry_key)
+    except writes.WriteError as err:
+        return jsonify(err.body), err.status
+    return jsonify(body), 201 if created else 200
 
 
 @bp.route("/games/<game_id>/events", methods=["POST"])

@@ -125,7 +125,7 @@ def create() -> Any:
     if notation is None:
         return _render_form(form, 422, may_create=local)
     try:
-        made = writes.create_game(notation)
+        made, _ = writes.create_game(notation)
     except writes.WriteError as err:
         body = err.body.get("error", {}) if isinstance(err.body, dict) else {}
         form.errors["form"] = str(body.get("message") or "the game could not be created")

@@ -10,6 +10,7 @@ its rule and the rulebook's page) and ``"column"`` on 400 when the text's error 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
@@ -48,17 +49,35 @@ class WriteError(Exception):
 
 
 @off_loop
-def create_game(notation: str) -> dict[str, Any]:
+def create_game(notation: str, retry_key: str | None = None) -> tuple[dict[str, Any], bool]:
     """A new game from its headers and setup in notation, with a fresh recorder key:
-    ``{"id", "key", "steps", "url", "record_url"}``.  The key is in this answer only."""
+    ``{"id", "key", "steps", "url", "record_url"}``, and whether it was made now.  The key
+    is in this answer only.
+
+    With ``retry_key`` (an ``Idempotency-Key``) the game's id is derived from it: the same
+    creation sent again finds the game made the first time (and gives it a new key, the
+    first answer having been lost), where without one every call makes a game."""
     _check_text("notation", notation, MAX_SETUP_TEXT)
     store = get_store()
+    game_id = None if retry_key is None else retry_game_id(retry_key)
     try:
-        game_id = logbook.new_game(store, notation, source="notation")
+        made = logbook.start_game(store, notation, source="notation", game_id=game_id)
     except ImportRejected as err:
+        if game_id is not None and err.field == "id":
+            raise WriteError(
+                409,
+                "Idempotency-Key already used",
+                "Idempotency-Key: it made another game; send a new key for a new game",
+            ) from None
         raise WriteError(400, "The game cannot be created", str(err)) from None
+    game_id = made.game_id
     key = store.issue_recorder_key(game_id)
-    log.info("game %s created from %s", game_id, request.remote_addr)
+    log.info(
+        "game %s %s from %s",
+        game_id,
+        "created" if made.created else "found again",
+        request.remote_addr,
+    )
     return {
         "id": game_id,
         "key": key,
@@ -66,7 +85,14 @@ def create_game(notation: str) -> dict[str, Any]:
         "url": url_for("site.game", game_id=game_id),
         # the key goes in the fragment: browsers never send it to a server
         "record_url": f"{request.script_root}/games/{game_id}/record#key={key}",
-    }
+    }, made.created
+
+
+def retry_game_id(retry_key: str) -> str:
+    """The id of the game an ``Idempotency-Key`` makes: derived from the key, so only its
+    sender can name it (a key is a random token the client chose)."""
+    digest = hashlib.sha256(b"tablelog idempotency:" + retry_key.encode("utf-8")).hexdigest()
+    return "r" + digest[:15]
 
 
 @off_loop

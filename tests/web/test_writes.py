@@ -181,6 +181,30 @@ def test_with_trusted_proxies_the_client_address_is_the_proxies_word(tmp_path: P
     assert 'name="secret"' in page.get_data(as_text=True)
 
 
+def test_a_creation_retried_with_its_idempotency_key_makes_one_game(app: Any, client: Any) -> None:
+    """A phone that lost the answer sends the creation again: the same game, 200, with a
+    new key (the first one never arrived); without the header every POST makes a game."""
+    retry = {"Idempotency-Key": "5f0c2a9e-8d1b-4c53-9a3e-2b7f6c1d0e94"}
+    first = client.post("/api/games", json={"notation": SETUP}, headers=retry)
+    again = client.post("/api/games", json={"notation": SETUP}, headers=retry)
+    assert (first.status_code, again.status_code) == (201, 200)
+    one, two = first.get_json(), again.get_json()
+    assert one["id"] == two["id"] and one["key"] != two["key"]
+    with EventStore.open(app.config["DATABASE"]) as store:
+        assert store.count_games() == 1
+        assert store.recorder_key_matches(one["id"], two["key"])
+        assert not store.recorder_key_matches(one["id"], one["key"])
+    other = SETUP.replace('"Bo"', '"Cy"')
+    reused = client.post("/api/games", json={"notation": other}, headers=retry)
+    assert reused.status_code == 409 and "Idempotency-Key" in reused.get_json()["error"]["message"]
+    for bad in ("short", "x" * 201, "sp ace-in-it"):
+        r = client.post("/api/games", json={"notation": SETUP}, headers={"Idempotency-Key": bad})
+        assert r.status_code == 400, bad
+    assert _create(client)["id"] != _create(client)["id"]  # no key: a game each time
+    with EventStore.open(app.config["DATABASE"]) as store:
+        assert store.count_games() == 3
+
+
 def test_a_bad_setup_is_refused_with_its_line(client: Any) -> None:
     r = client.post("/api/games", json={"notation": SETUP.replace("GGRWY", "GGRWQ")})
     assert r.status_code == 400 and "notation:6:13" in r.get_json()["error"]["message"]
