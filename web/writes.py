@@ -103,6 +103,8 @@ def append_move(
     _check_text("move", move, MAX_MOVE_TEXT)
     if not move.strip():
         raise WriteError(400, "No move", "move: a turn or decision in notation is required")
+    if expect is None and UNDO in move.lower().split():
+        raise _undo_needs_expect()
     store = get_store()
     try:
         _unaltered(store, game_id)
@@ -136,6 +138,8 @@ def append_move(
 def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[str, Any]:
     """Take back the last standing decision (or everything after step ``to``) with a
     correction event; nothing is deleted."""
+    if expect is None and to is None:
+        raise _undo_needs_expect()
     store = get_store()
     try:
         _unaltered(store, game_id)
@@ -212,4 +216,15 @@ def _altered(message: str) -> WriteError:
         409,
         "The record was altered",
         f"{message}; nothing can be logged after it (tablelog verify names every change)",
+    )
+
+
+def _undo_needs_expect() -> WriteError:
+    """An undo names the step it starts from: sent twice (an answer lost, a retry), a
+    plain undo would take back two decisions."""
+    return WriteError(
+        400,
+        "Undo needs expect",
+        "expect: required with an undo (the steps the game has now), so that an undo sent "
+        "again takes back nothing more; or give 'to', the step to go back to",
     )

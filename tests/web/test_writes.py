@@ -205,6 +205,25 @@ def test_a_creation_retried_with_its_idempotency_key_makes_one_game(app: Any, cl
         assert store.count_games() == 3
 
 
+def test_an_undo_names_the_step_it_starts_from(app: Any, client: Any) -> None:
+    """An undo sent twice (its answer lost) must not take back two decisions: without
+    ``expect`` (or ``to``) it is refused; with it, the retry finds the game moved on."""
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    for move in ("take c3", "take d3"):
+        assert (
+            _post(client, gid, key, {"move": move, "expect": _steps(app, gid)}).status_code == 201
+        )
+    for path, body in (("undo", {}), ("events", {"move": "undo"}), ("events", {"move": "3. undo"})):
+        r = _post(client, gid, key, body, path)
+        assert r.status_code == 400 and "expect" in r.get_json()["error"]["message"], body
+    assert _steps(app, gid) == 3
+    first = _post(client, gid, key, {"expect": 3}, "undo")
+    retry = _post(client, gid, key, {"expect": 3}, "undo")
+    assert (first.status_code, retry.status_code) == (201, 409)
+    assert _steps(app, gid) == 4  # one correction: the retry took back nothing
+
+
 def test_a_bad_setup_is_refused_with_its_line(client: Any) -> None:
     r = client.post("/api/games", json={"notation": SETUP.replace("GGRWY", "GGRWQ")})
     assert r.status_code == 400 and "notation:6:13" in r.get_json()["error"]["message"]
