@@ -95,7 +95,8 @@ def chain_findings(
                 "the game's kind or headers, or this event, were changed"
                 if seq == 1
                 else "this event (payload, comment, annotations or played-illegally mark) "
-                "was changed, or events before it were reordered or removed"
+                "was changed, or the one before it was, its stored hash made again to match, "
+                "or events before it were reordered or removed"
             )
             out.append(Finding(game_id, seq, "chain", f"the stored hash does not follow: {what}"))
         previous = bytes(stored) if isinstance(stored, bytes) and len(stored) == 32 else own
