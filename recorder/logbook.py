@@ -40,7 +40,7 @@ from engine.games import get_game
 from engine.notation.lexer import ILLEGAL_MARK, TYPED_TURN_RE
 from engine.protocol import GameRules, Status
 
-from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
+from .errors import ConcurrencyError, ImportRejected, StoreError, unstorable_at
 from .protocol import Recorder
 from .records import Checked, ImportResult
 
@@ -217,9 +217,9 @@ def log(
     unless ``as_played`` (or the text's own ``!illegal`` mark) records it as played,
     flagged.  Without ``expect``, a write that lost a race to another logger reads the
     text again against the new state (so the same move logged twice is refused)."""
-    at = lone_surrogate_at(text)
-    if at is not None:
-        raise BadMove(game_id, text, f"<move>:1:{at + 1}: not valid Unicode (half a character)")
+    found = unstorable_at(text)
+    if found is not None:
+        raise BadMove(game_id, text, f"<move>:1:{found[0] + 1}: {found[1]}")
     for attempt in range(RETRIES):
         before = _steps_or_stale(store, game_id, expect)
         kind = store.game(game_id).kind

@@ -23,7 +23,7 @@ from engine.protocol import GameRules, seat_names
 
 from . import chain, projections
 from .chain import dumps_sorted
-from .errors import ImportRejected
+from .errors import ImportRejected, unstorable_in
 from .records import Checked, GameImport, canonical_time, time_ms
 
 if TYPE_CHECKING:
@@ -232,6 +232,9 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     problem = _schemas().meta_errors(raw)
     if problem is not None:
         raise cls(number, problem[1], problem[0])
+    unstorable = unstorable_in(raw, "meta")
+    if unstorable is not None:
+        raise cls(number, unstorable[1], unstorable[0])
     out: dict[str, Any] = {}
     if raw.get("comment"):
         out["comment"] = raw["comment"]
@@ -431,6 +434,9 @@ def _checked_fields(record: GameImport) -> _Fields:
     problem = _schemas().headers_errors(record.headers, rules.seats)
     if problem is not None:
         raise ImportRejected(None, problem[1], problem[0])
+    unstorable = unstorable_in(record.headers, "headers")
+    if unstorable is not None:
+        raise ImportRejected(None, unstorable[1], unstorable[0])
     headers = dict(record.headers)
     headers_json = dumps_sorted(headers)
     raw_events = record.events

@@ -18,7 +18,7 @@ from flask import request, url_for
 
 from engine.corrections import UNDO, CorrectionRefused
 from recorder import CorruptEvent, GameNotFound, ImportRejected, logbook
-from recorder.errors import lone_surrogate_at
+from recorder.errors import unstorable_at
 from recorder.logbook import BadMove, Logged, MoveRefused, StaleStep
 
 from .db import get_store, off_loop
@@ -180,9 +180,9 @@ def _check_text(field: str, value: Any, limit: int) -> None:
         raise WriteError(400, "Bad request", f"{field}: expected a string")
     if len(value) > limit:
         raise WriteError(400, "Bad request", f"{field}: at most {limit} characters")
-    at = lone_surrogate_at(value)
-    if at is not None:
-        raise WriteError(400, "Bad request", f"{field}: not valid Unicode at character {at + 1}")
+    found = unstorable_at(value)
+    if found is not None:
+        raise WriteError(400, "Bad request", f"{field}: character {found[0] + 1}: {found[1]}")
 
 
 def _not_found(game_id: str) -> WriteError:

@@ -30,6 +30,7 @@ from recorder import (
     StepOutOfRange,
     StoreError,
 )
+from recorder.io import game_import_from_events
 
 
 def payloads(seed: int) -> list[dict]:
@@ -172,6 +173,27 @@ def test_a_new_or_revoked_key_changes_the_fingerprint_sessions_keep(recorder, ba
     assert recorder.revoke_recorder_key(gid) is False  # nothing left to revoke
     with pytest.raises(GameNotFound):
         recorder.revoke_recorder_key("nope")
+
+
+@pytest.mark.parametrize("bad", ["a\x00b", "a\udc80b"], ids=["nul", "half-character"])
+def test_text_no_store_keeps_is_refused_alike_naming_its_field(recorder, backend, bad):
+    """A NUL (PostgreSQL's text refuses it, and its jsonb, which the event log's view
+    reads meta as, refuses its escape) or half a character, in the headers or a comment:
+    the store's own refusal naming the field, on every backend, nothing written."""
+    with pytest.raises(ImportRejected) as refused:
+        recorder.import_game(record(3, ("Ann", bad)))
+    assert refused.value.field == "headers.players[1]"
+    with pytest.raises(ImportRejected) as refused:
+        recorder.import_game(record(3, place=bad))
+    assert refused.value.field == "headers.place"
+    assert recorder.count_games() == 0
+    events = simulated(4)
+    setup = game_import_from_events(events[:1], {"players": ["Ann", "Bo"]})
+    gid = recorder.import_game(setup).game_id
+    with pytest.raises(AppendRejected) as refused:
+        recorder.append(gid, 1, [GAME.event_to_dict(events[1])], meta=[{"comment": bad}])
+    assert refused.value.field == "meta.comment" and refused.value.event_number == 2
+    assert len(recorder.events(gid)) == 1
 
 
 def test_reimporting_the_same_game_is_a_no_op(recorder, backend):
