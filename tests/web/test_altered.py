@@ -121,8 +121,8 @@ def test_nothing_is_logged_to_a_tampered_game(tampered: Any) -> None:
     client = app.test_client()
     auth = {"Authorization": f"Bearer {key}"}
     for url, body in (
-        (f"/api/games/{gid}/events", {"move": "take a1"}),
-        (f"/api/games/{gid}/undo", {}),
+        (f"/api/games/{gid}/events", {"move": "take a1", "expect": count}),
+        (f"/api/games/{gid}/undo", {"expect": count}),
     ):
         answer = client.post(url, json=body, headers=auth)
         assert answer.status_code == 409, answer.get_data(as_text=True)
