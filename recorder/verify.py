@@ -117,6 +117,39 @@ def chain_findings(
     return out
 
 
+def kept_head_findings(
+    store: Any, kept: Iterable[tuple[str, str]], key: str | None = None
+) -> list[Finding]:
+    """Each game's head as someone kept it outside the store (``tablelog heads``, a
+    published list; keyed with ``key`` or not) against the stored record: a kept head
+    must be the hash of one of the game's stored steps (the game may have grown since).
+    A record cut short together with its stored head verifies on its own; against a
+    head kept elsewhere it does not."""
+    out: list[Finding] = []
+    for game_id, head in kept:
+        try:
+            hashes = store.step_hashes(game_id)
+        except GameNotFound:
+            out.append(Finding(game_id, None, "kept-head", "the game is no longer stored"))
+            continue
+        wanted = head.strip().lower()
+        known = set(hashes)
+        if key:
+            known |= {chain.keyed(h, key) for h in hashes}
+        if wanted not in known:
+            out.append(
+                Finding(
+                    game_id,
+                    None,
+                    "kept-head",
+                    f"the head kept for it, {chain.short(wanted)}, is not the hash of any of "
+                    f"its {len(hashes) - 1} stored steps: steps were removed, or the record "
+                    "was changed",
+                )
+            )
+    return out
+
+
 class StoreVerify:
     """Verifying the record (mixed into the stores: :class:`recorder.sqlite.EventStore`,
     :class:`recorder.postgres.PostgresStore`); each store adds its database's own

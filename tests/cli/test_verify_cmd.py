@@ -296,3 +296,38 @@ def test_show_prints_the_keyed_head_when_a_chain_key_is_set(dispute):
     keyed = hmac.new(b"s3cret", head.encode(), hashlib.sha256).hexdigest()
     shown = run(dispute, "show", DISPUTE_ID, env={"TABLELOG_CHAIN_KEY": "s3cret"})
     assert shown.stdout.splitlines()[-1] == f"head {head[:12]}, keyed {keyed[:12]}"
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_a_tail_cut_with_its_head_is_found_by_a_head_kept_elsewhere(dispute, tmp_path, keyed):
+    """The last steps removed and the stored head made the last remaining step's: the
+    record verifies on its own; against the heads kept before (`tablelog heads`), it does
+    not, plain or keyed."""
+    env = {"TABLELOG_CHAIN_KEY": "club secret"} if keyed else {}
+    listed = run(dispute, "heads", env=env)
+    assert listed.exit_code == 0, listed.output
+    (line,) = listed.output.splitlines()
+    game, steps, head = line.split()
+    assert game == DISPUTE_ID and int(steps) > 10
+    kept = tmp_path / "heads.txt"
+    kept.write_text("# kept on club night\n" + listed.output, encoding="utf-8")
+    assert run(dispute, "verify", "--heads", str(kept), env=env).exit_code == 0
+    cut = int(steps) - 3
+    tamper(
+        dispute,
+        f"DELETE FROM events WHERE game_id = '{game}' AND sequence > {cut}",
+        f"UPDATE games SET head = (SELECT lower(hex(hash)) FROM events WHERE game_id = '{game}'"
+        f" AND sequence = {cut}) WHERE id = '{game}'",
+    )
+    alone = verified(dispute)
+    assert all(f["check"] != "chain" for f in alone["findings"]), alone
+    checked = run(dispute, "verify", "--heads", str(kept), env=env)
+    assert checked.exit_code == 1
+    assert f"game {game}: the head kept for it" in checked.output
+    assert "is not the hash of any of its" in checked.output
+    one = run(dispute, "verify", "--head", game, head, env=env)
+    assert one.exit_code == 1 and "the head kept for it" in one.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a head line here\n", encoding="utf-8")
+    refused = run(dispute, "verify", "--heads", str(bad))
+    assert refused.exit_code == 2 and "bad.txt:1:1: expected GAME STEPS HEAD" in refused.output
