@@ -331,3 +331,20 @@ def test_a_tail_cut_with_its_head_is_found_by_a_head_kept_elsewhere(dispute, tmp
     bad.write_text("not a head line here\n", encoding="utf-8")
     refused = run(dispute, "verify", "--heads", str(bad))
     assert refused.exit_code == 2 and "bad.txt:1:1: expected GAME STEPS HEAD" in refused.output
+
+
+def test_a_trigger_replaced_by_one_that_does_nothing_is_found(dispute):
+    """The append-only triggers dropped and made again under the same names, doing
+    nothing: the names are all there, the refusals are not."""
+    conn = sqlite3.connect(dispute, isolation_level=None)
+    try:
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute("CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT 1; END")
+    finally:
+        conn.close()
+    result = verified(dispute)
+    assert result["exit"] == 1
+    assert [f["message"] for f in result["findings"] if f["check"] == "trigger"] == [
+        "the trigger events_no_update is not the one the store creates: the store's refusals "
+        "may be off"
+    ]
