@@ -197,6 +197,15 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
         if age:
             task_class = AgingTask
 
+        def send_continue(self) -> None:
+            # waitress answers "Expect: 100-continue" even for a request without a body
+            # and then marks it unread, so it is never served: such a request needs no
+            # go-ahead, only its answer
+            if self.request is not None and self.request.completed:
+                self.request.expect_continue = False
+                return
+            super().send_continue()
+
     server = waitress.create_server(
         app, ident="tablelog", clear_untrusted_proxy_headers=True, **options
     )
