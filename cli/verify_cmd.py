@@ -70,7 +70,6 @@ def verify_cmd(
       tablelog verify 6138631be858 --json
       tablelog verify --file fixtures/games/dispute.tl 6138631be858
       tablelog verify --heads heads.txt
-      tablelog verify --head 6138631be858 b7cab2cf9a6b4f1d...
     """
     if file_path is not None:
         if len(games) != 1:
