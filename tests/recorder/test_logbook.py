@@ -56,7 +56,10 @@ def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
     for i in range(1, n):
         store.append(gid, i, [RULES.event_to_dict(events[i])])
     conn = sqlite3.connect(tmp_path / "t.db")
-    rows = conn.execute("SELECT step, position FROM snapshots WHERE game_id = ?", (gid,)).fetchall()
+    rows = conn.execute(
+        "SELECT step, position FROM snapshots WHERE game_no = (SELECT no FROM games WHERE id = ?)",
+        (gid,),
+    ).fetchall()
     steps = sorted(step for step, _ in rows)
     # One every SNAPSHOT_EVERY steps, and the head.
     assert steps == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]

@@ -26,19 +26,35 @@ TABLES = (
     "SELECT id, kind, players, date, place, tags, headers, status, created_at, last_activity"
     " FROM games ORDER BY id",
     # Each event as every schema reads it back (event_log: an event id derived from its
-    # place where none was given, the type, the time as text).
+    # place where none was given, the type, the payload, the time as text).
     "SELECT l.game_id, l.sequence, l.event_id, l.type, l.payload, l.payload_version, e.meta,"
     " l.recorded_at FROM event_log AS l JOIN events AS e"
-    " ON e.game_id = l.game_id AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence",
+    " ON {event_of_l} AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence",
     # Every column but the two player columns migration 3 replaces with game_players.
     "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
     " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
     "SELECT game_id, seat, name FROM game_players ORDER BY game_id, seat",
 )
 
+#: An event's row keyed by its game's id, as every schema has it: ``events AS e`` with
+#: ``game_id`` (schema 9 keys it by the game's number).
+EVENTS_BY_ID = "(SELECT g.id AS game_id, e.* FROM events AS e JOIN games AS g ON g.no = e.game_no)"
+
+
+def read_tables(backend) -> list[list[tuple]]:
+    """:data:`TABLES` as the backend's schema reads them (before or after schema 9)."""
+    numbered = "game_no" in backend.columns("events")
+    event_of_l = (
+        "e.game_no = (SELECT no FROM games WHERE id = l.game_id)"
+        if numbered
+        else "e.game_id = l.game_id"
+    )
+    return [backend.raw(sql.replace("{event_of_l}", event_of_l)) for sql in TABLES]
+
+
 #: What the chain adds (migration 6): each event's hash and each game's head.
 CHAIN = (
-    "SELECT game_id, sequence, hash FROM events ORDER BY game_id, sequence",
+    f"SELECT game_id, sequence, hash FROM {EVENTS_BY_ID} ORDER BY game_id, sequence",
     "SELECT id, head FROM games ORDER BY id",
 )
 
@@ -83,17 +99,28 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
             if not old:
                 continue
             new = {row[1] for row in conn.execute(f"PRAGMA new.table_info({table})")}
-            shared = [c for c in old if c in new or (table == "events" and c in OLD_EVENTS)]
+            keyed = {"game_id"} if table in ("events", "snapshots") else set()
+            shared = [
+                c for c in old if c in new or c in keyed or (table == "events" and c in OLD_EVENTS)
+            ]
             columns = ", ".join(shared)
             if table == "events":
-                # Today's rows as an earlier schema kept them: every event id, the type,
-                # each time as text (what the new file's event_log reads back).
-                picked = ", ".join(f"l.{c}" if c in OLD_EVENTS else f"e.{c}" for c in shared)
+                # Today's rows as an earlier schema kept them: the game's id, the whole
+                # payload and, before schema 8, every event id, the type, each time as
+                # text (what the new file's event_log reads back).
+                read_back = {"game_id", "payload"}
+                if version < 8:
+                    read_back |= set(OLD_EVENTS)
+                picked = ", ".join(f"l.{c}" if c in read_back else f"e.{c}" for c in shared)
                 source = (
-                    "new.events AS e JOIN new.event_log AS l"
-                    " ON l.game_id = e.game_id AND l.sequence = e.sequence"
+                    "new.events AS e JOIN new.games AS g ON g.no = e.game_no"
+                    " JOIN new.event_log AS l ON l.game_id = g.id AND l.sequence = e.sequence"
                 )
-                order = "e.game_id, e.sequence"
+                order = "l.game_id, e.sequence"
+            elif table == "snapshots":
+                picked = ", ".join("g.id" if c == "game_id" else f"s.{c}" for c in shared)
+                source = "new.snapshots AS s JOIN new.games AS g ON g.no = s.game_no"
+                order = "g.id, s.step"
             else:
                 picked, source = columns, f"new.{table}"
             conn.execute(
@@ -139,10 +166,10 @@ def version_1(tmp_path: Path) -> SqliteBackend:
 
 
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
-    before = [version_1.raw(sql) for sql in TABLES]
+    before = read_tables(version_1)
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
-        assert [version_1.raw(sql) for sql in TABLES] == before
+        assert store.schema_version == SCHEMA_VERSION == 9
+        assert read_tables(version_1) == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 5
         assert [e.event_id for e in store.events("live")][:10] == [f"live-{i}" for i in range(10)]
@@ -185,15 +212,18 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
     scratch = write_at_version(backend.path, 5, build)
     assert backend.raw("PRAGMA user_version") == [(5,)]
     assert not [c for c in backend.raw("PRAGMA table_info(events)") if c[1] == "hash"]
-    before = [backend.raw(sql) for sql in TABLES] + [
+    before = read_tables(backend) + [
         backend.raw("SELECT * FROM snapshots ORDER BY game_id, step"),
         backend.raw("SELECT * FROM recorder_keys"),
     ]
     with backend.open() as store:
         assert store.schema_version == SCHEMA_VERSION
         assert store.verify() == []
-    after = [backend.raw(sql) for sql in TABLES] + [
-        backend.raw("SELECT * FROM snapshots ORDER BY game_id, step"),
+    after = read_tables(backend) + [
+        backend.raw(
+            "SELECT g.id, s.step, s.position FROM snapshots AS s JOIN games AS g"
+            " ON g.no = s.game_no ORDER BY g.id, s.step"
+        ),
         backend.raw("SELECT * FROM recorder_keys"),
     ]
     assert after == before
@@ -208,11 +238,11 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
 def test_after_the_migration_the_contract_holds(version_1):
     with version_1.open() as store:
         gid = store.list_games(player="Ann")[0].id
-    before = version_1.raw("SELECT * FROM events ORDER BY game_id, sequence")
+    before = version_1.raw("SELECT * FROM events ORDER BY game_no, sequence")
     for sql in version_1.tamper_statements(gid):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             version_1.raw(sql)
-    assert version_1.raw("SELECT * FROM events ORDER BY game_id, sequence") == before
+    assert version_1.raw("SELECT * FROM events ORDER BY game_no, sequence") == before
     with version_1.open() as store:
         p = payloads(4)
         store.append("live", 12, p[12:14], event_ids=["live-12", "live-13"])
@@ -227,8 +257,9 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
     live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
     store.append(live, 0, payloads(2)[:1], event_ids=["given-1"])
     insert = (
-        "INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
-        ' recorded_at, hash, text) VALUES (?, 2, ?, \'{"type":"player_resigned",'
+        "INSERT INTO events (game_no, sequence, event_id, payload, payload_version,"
+        " recorded_at, hash, text) VALUES ((SELECT no FROM games WHERE id = ?), 2, ?,"
+        ' \'{"type":"player_resigned",'
         f"\"player\":0}}', 1, NULL, {backend.blob(bytes(32))}, 'resign')"
     )
     # A derived-looking id is not stored: not another place's, nor its own (it is read
@@ -324,10 +355,10 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     assert backend.raw("PRAGMA user_version") == [(7,)]
     assert {"type", "event_id", "recorded_at"} <= backend.columns("events")
     assert "text" not in backend.columns("events")
-    before = [backend.raw(sql) for sql in TABLES]
+    before = read_tables(backend)
     weight = bytes_per_event(backend.path)
     with backend.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.schema_version == SCHEMA_VERSION == 9
         assert store.verify() == []
         ids = [gid for gid, _, _ in store.heads()]
         assert {store.game(g).kind for g in ids} == {"splendor-duel", "splendor"}
@@ -336,16 +367,15 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
         assert any(e.text.startswith("undo") for e in store.events("live"))
     # Every event reads back as it did (its id, type, payload, meta, time), and its text
     # is the one today's code writes.
-    assert [backend.raw(sql) for sql in TABLES] == before
+    assert read_tables(backend) == before
     assert [backend.raw(sql) for sql in CHAIN] == [raw(scratch, sql) for sql in CHAIN]
-    texts = "SELECT game_id, sequence, text FROM events ORDER BY game_id, sequence"
+    texts = f"SELECT game_id, sequence, text FROM {EVENTS_BY_ID} ORDER BY game_id, sequence"
     assert backend.raw(texts) == raw(scratch, texts)
-    # Nothing twice: no type, an event id only where a writer gave one, a time only where
-    # it changes.
-    assert "type" not in backend.columns("events")
+    # Nothing twice: the type as a number (schema 9), an event id only where a writer
+    # gave one, a time only where it changes.
     given = backend.raw("SELECT DISTINCT event_id FROM events WHERE event_id IS NOT NULL")
     assert sorted(g for (g,) in given) == sorted(f"live-{i}" for i in range(10))
-    times = "SELECT game_id, sequence, recorded_at FROM events ORDER BY game_id, sequence"
+    times = f"SELECT game_id, sequence, recorded_at FROM {EVENTS_BY_ID} ORDER BY game_id, sequence"
     assert backend.raw(times) == raw(scratch, times)
     assert weight - bytes_per_event(backend.path) > 35
     for sql in backend.tamper_statements("live"):
@@ -357,7 +387,8 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     tmp_path, pg_url, pg_cluster
 ):
     """The same migration on PostgreSQL: a schema made by version 7's SQL holding the
-    rows version 7 wrote is brought to version 8, with the layout of a fresh schema."""
+    rows version 7 wrote is brought to the current version (through 8), with the layout
+    of a fresh schema."""
     scratch = tmp_path / "scratch.db"
     with EventStore.open(scratch) as store:
         texts_to_migrate(store)
@@ -365,13 +396,14 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
         "games": "SELECT id, kind, players, date, place, tags, headers, status, created_at,"
         " last_activity, head FROM games ORDER BY id",
         # each event as version 7 kept it: every id, the type, the time as text
-        "events": "SELECT e.game_id, e.sequence, l.event_id, l.type, e.payload,"
-        " e.payload_version, e.meta, l.recorded_at, e.hash FROM events AS e JOIN event_log"
-        " AS l ON l.game_id = e.game_id AND l.sequence = e.sequence"
-        " ORDER BY e.game_id, e.sequence",
+        "events": "SELECT l.game_id, e.sequence, l.event_id, l.type, l.payload,"
+        " e.payload_version, e.meta, l.recorded_at, e.hash FROM events AS e"
+        " JOIN games AS g ON g.no = e.game_no JOIN event_log AS l"
+        " ON l.game_id = g.id AND l.sequence = e.sequence ORDER BY l.game_id, e.sequence",
         "game_summaries": "SELECT * FROM game_summaries ORDER BY game_id",
         "game_players": "SELECT game_id, seat, name, folded FROM game_players",
-        "snapshots": "SELECT game_id, step, position FROM snapshots",
+        "snapshots": "SELECT g.id, s.step, s.position FROM snapshots AS s"
+        " JOIN games AS g ON g.no = s.game_no",
         "recorder_keys": "SELECT game_id, key_hash, created_at FROM recorder_keys",
     }
     with psycopg.connect(pg_url, autocommit=True) as conn, conn.transaction():
@@ -391,7 +423,7 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     backend = PostgresBackend(pg_url)
     assert "text" not in backend.columns("events") and "type" in backend.columns("events")
     with open_store(pg_url) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == SCHEMA_VERSION
         assert store.verify() == []
         for gid, _, _ in store.heads():
             check_texts(store, backend, gid)
@@ -400,7 +432,10 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
         " ORDER BY game_id, sequence"
     )
     assert backend.raw(read_back) == raw(scratch, read_back)
-    texts = "SELECT game_id, sequence, text, recorded_at FROM events ORDER BY game_id, sequence"
+    texts = (
+        f"SELECT game_id, sequence, text, recorded_at FROM {EVENTS_BY_ID} AS r"
+        " ORDER BY game_id, sequence"
+    )
     assert backend.raw(texts) == raw(scratch, texts)
     assert backend.raw("SELECT count(*) FROM events WHERE event_id IS NOT NULL") == [(10,)]
     # The layout of a fresh schema: the same columns, constraints, indexes and triggers.
