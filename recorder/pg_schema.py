@@ -484,7 +484,7 @@ def migration_9(conn: Any) -> None:
     a psycopg connection, in its transaction: the version 8 tables are set aside, each
     game's rows go into the new ones (the triggers and constraints check each), and the
     old ones are dropped."""
-    from .migrations import TypeCodes, v9_rows
+    from .migrations import TypeCodes, snapshots_v9, v9_rows
 
     conn.execute(_MIGRATION_9_BEFORE.encode())
     conn.execute((_EVENTS_TRIGGERS + _event_log_v9()).encode())
@@ -509,10 +509,7 @@ def migration_9(conn: Any) -> None:
             cur.executemany(
                 "INSERT INTO event_types (kind, code, name) VALUES (%s, %s, %s)", types.new
             )
-    conn.execute(
-        b"INSERT INTO snapshots (game_no, step, position) SELECT g.no, s.step, s.position"
-        b" FROM snapshots_v8 AS s JOIN games AS g ON g.id = s.game_id"
-    )
+    conn.execute(snapshots_v9("snapshots", "snapshots_v8", "events_v8").encode())
     conn.execute(b"DROP TABLE events_v8")
     conn.execute(b"DROP TABLE snapshots_v8")
 

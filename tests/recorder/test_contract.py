@@ -536,6 +536,37 @@ def test_sqlite_records_each_migration_and_runs_in_wal_mode(recorder, backend):
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
 
 
+def test_each_event_type_is_numbered_once_whichever_store_meets_it_first(recorder, backend):
+    """Two stores on one database, each with its own memory of the numbers: a type is
+    numbered by whichever writes it first, once per kind, and read back through its
+    number by both."""
+    import random
+
+    from engine.games import get_game
+    from recorder.io import game_import_from_events
+
+    classic = get_game("splendor").random_game(random.Random(3), ["Ann", "Bo", "Cy"])
+    with backend.open() as other:
+        first = other.import_game(record(1)).game_id
+        live = recorder.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
+        recorder.append(live, 0, payloads(2)[:10])
+        three = game_import_from_events(classic, {"players": ["Ann", "Bo", "Cy"]}, kind="splendor")
+        threes = recorder.import_game(three).game_id
+        other.append(live, 10, payloads(2)[10:20])
+        assert [e.payload for e in other.events(live)] == payloads(2)[:20]
+        assert [e.payload for e in recorder.events(threes)] == [
+            get_game("splendor").event_to_dict(e) for e in classic
+        ]
+        assert [e.payload for e in recorder.events(first)] == payloads(1)
+    rows = backend.raw("SELECT kind, code, name FROM event_types ORDER BY kind, code")
+    for kind in ("splendor", "splendor-duel"):
+        codes = [code for k, code, _ in rows if k == kind]
+        assert codes == list(range(1, len(codes) + 1))
+    assert len({(k, name) for k, _, name in rows}) == len(rows)
+    assert backend.raw("SELECT count(*) FROM events WHERE type IS NULL") == [(0,)]
+    assert recorder.verify() == []
+
+
 def test_the_views_read_plainly(recorder, backend):
     gid = recorder.import_game(record(20, date="2024-05-05")).game_id
     (row,) = backend.raw("SELECT id, date, players, status FROM game_list")
@@ -773,10 +804,12 @@ def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backen
 
 
 def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backend):
+    from recorder.prepare import SNAPSHOT_EVERY
+
     gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
     p = payloads(13)
-    recorder.append(gid, 0, p[:32])
-    recorder.append(gid, 32, p[32:40])
+    recorder.append(gid, 0, p[:SNAPSHOT_EVERY])
+    recorder.append(gid, SNAPSHOT_EVERY, p[SNAPSHOT_EVERY : SNAPSHOT_EVERY + 8])
     game = f"game_no = (SELECT no FROM games WHERE id = '{gid}')"
     (step,) = backend.raw(f"SELECT max(step) FROM snapshots WHERE {game}")[0]
     backend.tamper(

@@ -454,3 +454,192 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     fresh = PostgresBackend(fresh_url)
     assert [backend.raw(sql) for sql in layout] == [fresh.raw(sql) for sql in layout]
     assert backend.raw("SELECT to_regclass('events_v7')::text") == [(None,)]
+
+
+# --- schema 9: a row that costs what it carries ---------------------------------------------
+
+
+def a_game_of_another_kind(backend: SqliteBackend) -> None:
+    """A version 8 game of a kind this tablelog does not know, whose payload does not
+    begin with its type: its rows are moved as they are, the payload kept whole."""
+    from recorder import chain
+
+    payload = '{"move":"e4","type":"pawn"}'
+    (link,) = chain.stored_links("chess", {"players": ["Ann", "Bo"]}, [(payload, None)])
+    backend.raw(
+        "INSERT INTO games (id, kind, players, headers, status, created_at, last_activity,"
+        ' head) VALUES (\'chess\', \'chess\', \'["Ann","Bo"]\', \'{"players":["Ann","Bo"]}\','
+        " 'playing', '2024-01-02T00:00:00.000Z', '2024-01-02T00:00:00.000Z', ?)",
+        (link.hex(),),
+    )
+    backend.raw(
+        "INSERT INTO events (game_id, sequence, payload, payload_version, recorded_at, hash,"
+        " text) VALUES ('chess', 1, ?, 1, 1704153600000, ?, 'pawn')",
+        (payload, link),
+    )
+
+
+def snapshots_every_32_steps(backend: SqliteBackend, scratch: Path) -> None:
+    """The snapshots a version 8 file kept besides today's: every 32 steps."""
+    with EventStore.open(scratch) as store:
+        rows = [
+            (gid, step, get_game(store.game(gid).kind).position(store.state_at(gid, step)))
+            for gid, steps, _ in store.heads()
+            for step in range(32, steps, 64)
+        ]
+    for row in rows:
+        backend.raw("INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)", row)
+
+
+def test_a_version_8_file_gets_numbered_games_and_each_events_type_as_a_number(tmp_path):
+    backend = SqliteBackend(tmp_path)
+    backend.path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = write_at_version(backend.path, 8, texts_to_migrate)
+    a_game_of_another_kind(backend)
+    snapshots_every_32_steps(backend, scratch)
+    assert backend.raw("PRAGMA user_version") == [(8,)]
+    assert "game_id" in backend.columns("events") and "type" not in backend.columns("events")
+    before = read_tables(backend)
+    weight = bytes_per_event(backend.path)
+    created = backend.raw("SELECT id FROM games ORDER BY created_at, rowid")
+    snapshots = backend.raw("SELECT game_id, step, position FROM snapshots ORDER BY game_id, step")
+    last = dict(backend.raw("SELECT game_id, max(sequence) FROM events GROUP BY game_id"))
+    with backend.open() as store:
+        assert store.schema_version == SCHEMA_VERSION == 9
+        assert store.integrity_check() == "ok"
+        findings = store.verify()
+        assert findings and {f.game for f in findings} == {"chess"}  # a kind not known here
+    # Every event reads back as it did (its game's id, type, payload byte for byte, id,
+    # time), with its hash and its text.
+    assert read_tables(backend) == before
+    scratch_chain = [raw(scratch, sql) for sql in CHAIN]
+    assert [[r for r in backend.raw(sql) if r[0] != "chess"] for sql in CHAIN] == scratch_chain
+    texts = f"SELECT game_id, sequence, text FROM {EVENTS_BY_ID} ORDER BY game_id, sequence"
+    assert [r for r in backend.raw(texts) if r[0] != "chess"] == raw(scratch, texts)
+    # The games numbered in order of creation; each type numbered once per kind, and
+    # every event's type a number but the one whose payload does not begin with it.
+    assert backend.raw("SELECT id FROM games ORDER BY no") == created
+    assert backend.raw("SELECT no FROM games ORDER BY no") == [
+        (i,) for i in range(1, len(created) + 1)
+    ]
+    types = "SELECT DISTINCT g.kind, l.type FROM event_log AS l JOIN games AS g ON g.id = l.game_id"
+    assert sorted(backend.raw("SELECT kind, name FROM event_types")) == sorted(raw(scratch, types))
+    assert backend.raw("SELECT e.payload FROM events AS e WHERE e.type IS NULL") == [
+        ('{"move":"e4","type":"pawn"}',)
+    ]
+    assert backend.raw("SELECT type FROM event_log WHERE game_id = 'chess'") == [("pawn",)]
+    # The snapshots every 64 steps and at each head, their positions as they were.
+    kept = backend.raw(
+        "SELECT g.id, s.step, s.position FROM snapshots AS s JOIN games AS g ON g.no = s.game_no"
+        " ORDER BY g.id, s.step"
+    )
+    assert kept == [s for s in snapshots if s[1] % 64 == 0 or s[1] == last[s[0]]]
+    assert len(kept) < len(snapshots)
+    assert weight - bytes_per_event(backend.path) > 25
+    for sql in backend.tamper_statements("live"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            backend.raw(sql)
+    # The record goes on: new games under the next numbers, logged and imported.
+    with backend.open() as store:
+        later = store.create_game({"players": ["Eve", "Fay"]}, game_id="later").id
+        store.append(later, 0, payloads(4)[:3])
+        new = store.import_game(record(45)).game_id
+        assert store.verify([later, new]) == []
+    assert backend.raw("SELECT id FROM games WHERE no > ? ORDER BY no", (len(created),)) == [
+        (later,),
+        (new,),
+    ]
+
+
+def test_a_version_8_postgresql_schema_gets_numbered_games_and_each_events_type_as_a_number(
+    tmp_path, pg_url, pg_cluster
+):
+    """Migration 9 on PostgreSQL: a schema at version 8 holding the rows version 8 wrote
+    is brought to version 9, with the layout of a fresh schema."""
+    scratch = tmp_path / "scratch.db"
+    with EventStore.open(scratch) as store:
+        texts_to_migrate(store)
+    copied = {
+        "games": "SELECT id, kind, players, date, place, tags, headers, status, created_at,"
+        " last_activity, head FROM games ORDER BY no",
+        # each event as version 8 kept it: the game's id, the whole payload
+        "events": "SELECT l.game_id, e.sequence, e.event_id, l.payload, e.payload_version,"
+        " e.meta, e.recorded_at, e.hash, e.text FROM events AS e"
+        " JOIN games AS g ON g.no = e.game_no JOIN event_log AS l"
+        " ON l.game_id = g.id AND l.sequence = e.sequence ORDER BY l.game_id, e.sequence",
+        "game_summaries": "SELECT * FROM game_summaries ORDER BY game_id",
+        "game_players": "SELECT game_id, seat, name, folded FROM game_players",
+        # every 32 steps, as version 8 kept them
+        "snapshots": "SELECT g.id, s.step, s.position FROM snapshots AS s"
+        " JOIN games AS g ON g.no = s.game_no",
+        "recorder_keys": "SELECT game_id, key_hash, created_at FROM recorder_keys",
+    }
+    with psycopg.connect(pg_url, autocommit=True) as conn, conn.transaction():
+        for number, description, script in pg_schema.MIGRATIONS[:2]:
+            assert number in (7, 8)
+            if callable(script):
+                script(conn)
+            else:
+                conn.execute(script.encode())
+            conn.execute(
+                "INSERT INTO schema_migrations VALUES (%s, %s, '2024-01-01T00:00:00.000Z')",
+                (number, description),
+            )
+        for table, sql in copied.items():
+            rows = raw(scratch, sql)
+            if rows:
+                marks = ", ".join(["%s"] * len(rows[0]))
+                with conn.cursor() as cur:
+                    cur.executemany(f"INSERT INTO {table} VALUES ({marks})".encode(), rows)
+    backend = PostgresBackend(pg_url)
+    assert "game_id" in backend.columns("events") and "game_no" not in backend.columns("events")
+    with open_store(pg_url) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert store.verify() == []
+        for gid, _, _ in store.heads():
+            check_texts(store, backend, gid)
+    read_back = (
+        "SELECT game_id, sequence, event_id, type, payload, recorded_at FROM event_log"
+        " ORDER BY game_id, sequence"
+    )
+    assert backend.raw(read_back) == raw(scratch, read_back)
+    # numbered in order of creation (games created at the same time by their ids)
+    numbered = "SELECT id FROM games ORDER BY no"
+    assert backend.raw(numbered) == raw(scratch, "SELECT id FROM games ORDER BY created_at, id")
+    assert backend.raw("SELECT count(*) FROM events WHERE type IS NULL") == [(0,)]
+    types = "SELECT kind, name FROM event_types"
+    assert sorted(backend.raw(types)) == sorted(raw(scratch, types))
+    created = raw(scratch, numbered)
+    # The record goes on: new games under the next numbers, logged and imported.
+    with open_store(pg_url) as store:
+        later = store.create_game({"players": ["Eve", "Fay"]}, game_id="later").id
+        store.append(later, 0, payloads(4)[:3])
+        new = store.import_game(record(45)).game_id
+        assert store.verify([later, new]) == []
+    assert backend.raw("SELECT id FROM games WHERE no > ? ORDER BY no", (len(created),)) == [
+        (later,),
+        (new,),
+    ]
+    # The layout of a fresh schema: the same columns, constraints, indexes and triggers.
+    fresh_url = pg_cluster.new_schema()
+    open_store(fresh_url).close()
+    layout = [
+        sql
+        for table in ("games", "events", "snapshots", "event_types")
+        for sql in (
+            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+            f" WHERE conrelid = '{table}'::regclass ORDER BY conname",
+            f"SELECT indexname FROM pg_indexes WHERE tablename = '{table}'"
+            " AND schemaname = current_schema() ORDER BY indexname",
+            f"SELECT tgname FROM pg_trigger WHERE tgrelid = '{table}'::regclass"
+            " AND NOT tgisinternal ORDER BY tgname",
+            "SELECT column_name, data_type, is_identity FROM information_schema.columns"
+            f" WHERE table_schema = current_schema() AND table_name = '{table}'"
+            " ORDER BY column_name",
+        )
+    ]
+    fresh = PostgresBackend(fresh_url)
+    assert [backend.raw(sql) for sql in layout] == [fresh.raw(sql) for sql in layout]
+    assert backend.raw("SELECT to_regclass('events_v8'), to_regclass('snapshots_v8')") == [
+        (None, None)
+    ]
