@@ -62,8 +62,10 @@ from .stored import (
     GAME_NO,
     PAYLOAD,
     decode,
+    pack_position,
     parse_stored,
     stored_payload,
+    unpack_position,
     violation_from_dict,
 )
 
@@ -480,10 +482,10 @@ class SqlStore:
             ).fetchone()
             if row is not None:
                 try:
-                    state = rules.parse_position(row[1])
+                    state = rules.parse_position(unpack_position(row[1]))
                     state.names = tuple(names)
                     start = int(row[0])
-                except EngineError:
+                except (EngineError, ValueError):
                     state = None  # a cache that cannot be read is not used
         rows = conn.execute(
             f"SELECT e.sequence, {PAYLOAD}, e.payload_version, e.meta FROM {EVENTS_OF_GAMES}"
@@ -530,7 +532,7 @@ class SqlStore:
         conn.execute(
             f"INSERT INTO snapshots (game_no, step, position) VALUES ({GAME_NO}, ?, ?)"
             " ON CONFLICT (game_no, step) DO UPDATE SET position = excluded.position",
-            (game_id, step, rules.position(state)),
+            (game_id, step, pack_position(rules.position(state))),
         )
 
     def _remember_state(self, game_id: str, sequence: int, state: Any) -> None:

@@ -47,7 +47,7 @@ from . import chain
 from .errors import CorruptEvent
 from .prepare import stored_texts
 from .records import canonical_time, time_ms, time_text
-from .stored import PAYLOAD, decode, parse_stored, split_type
+from .stored import PAYLOAD, decode, pack_position, parse_stored, split_type
 
 APPEND_ONLY = "events are append-only"
 
@@ -658,7 +658,8 @@ def _canonical_activity(conn: Any, game_id: str, last: str) -> None:
 
 # Migration 9 makes a stored event cost what it carries: the game's text id in every
 # event's key and the type's name in every payload were most of what a row repeated, and
-# the snapshots every 32 steps a tenth of the file (now every 64, and at the head).
+# the snapshots' position strings a tenth of the file (now kept deflated,
+# :func:`recorder.stored.pack_position`).
 # Games get a number in order of creation (``games.no``, the table's rowid), by which
 # their events and snapshots are kept (an integer key of a byte or two, and a new game's
 # rows go at the end of the tables); the game's id stays its name everywhere else.  Each
@@ -758,7 +759,7 @@ CREATE TABLE events_v9 (
 CREATE TABLE snapshots_v9 (
     game_no INTEGER NOT NULL REFERENCES games(no),
     step INTEGER NOT NULL CHECK (step >= 1),
-    position TEXT NOT NULL,
+    position BLOB NOT NULL CHECK (typeof(position) = 'blob'),
     PRIMARY KEY (game_no, step)
 ) WITHOUT ROWID;
 """
@@ -794,16 +795,10 @@ FROM (
 """
 
 
-def snapshots_v9(new: str, old: str, old_events: str) -> str:
-    """The statement that keeps, in the table ``new``, the snapshots of the version 8
-    table ``old`` that schema 9 keeps (every 64 steps, and at each game's head, its last
-    event in ``old_events``), by the game's number."""
-    return (
-        f"INSERT INTO {new} (game_no, step, position) SELECT g.no, s.step, s.position"
-        f" FROM {old} AS s JOIN games AS g ON g.id = s.game_id WHERE s.step % 64 = 0"
-        f" OR s.step = (SELECT MAX(e.sequence) FROM {old_events} AS e"
-        " WHERE e.game_id = s.game_id)"
-    )
+def v9_snapshots(rows: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, bytes]]:
+    """Snapshot rows (game number, step, position string) as schema 9 keeps them: the
+    position packed (:func:`recorder.stored.pack_position`)."""
+    return [(no, step, pack_position(position)) for no, step, position in rows]
 
 
 _MIGRATION_9_AFTER = (
@@ -908,7 +903,15 @@ def migration_9(conn: sqlite3.Connection) -> None:
             v9_rows(no, kind, rows, types),
         )
     conn.executemany("INSERT INTO event_types (kind, code, name) VALUES (?, ?, ?)", types.new)
-    conn.execute(snapshots_v9("snapshots_v9", "snapshots", "events"))
+    conn.executemany(
+        "INSERT INTO snapshots_v9 (game_no, step, position) VALUES (?, ?, ?)",
+        v9_snapshots(
+            conn.execute(
+                "SELECT g.no, s.step, s.position FROM snapshots AS s JOIN games AS g"
+                " ON g.id = s.game_id ORDER BY g.no, s.step"
+            )
+        ),
+    )
     for statement in split_sql(_MIGRATION_9_AFTER):
         conn.execute(statement)
 

@@ -442,7 +442,7 @@ CREATE INDEX events_setup ON events USING hash (payload) WHERE sequence = 1;
 CREATE TABLE snapshots (
     game_no integer NOT NULL REFERENCES games(no),
     step integer NOT NULL CHECK (step >= 1),
-    position text NOT NULL,
+    position bytea NOT NULL,
     PRIMARY KEY (game_no, step)
 );
 """
@@ -484,7 +484,7 @@ def migration_9(conn: Any) -> None:
     a psycopg connection, in its transaction: the version 8 tables are set aside, each
     game's rows go into the new ones (the triggers and constraints check each), and the
     old ones are dropped."""
-    from .migrations import TypeCodes, snapshots_v9, v9_rows
+    from .migrations import TypeCodes, v9_rows, v9_snapshots
 
     conn.execute(_MIGRATION_9_BEFORE.encode())
     conn.execute((_EVENTS_TRIGGERS + _event_log_v9()).encode())
@@ -509,7 +509,16 @@ def migration_9(conn: Any) -> None:
             cur.executemany(
                 "INSERT INTO event_types (kind, code, name) VALUES (%s, %s, %s)", types.new
             )
-    conn.execute(snapshots_v9("snapshots", "snapshots_v8", "events_v8").encode())
+    snapshots = conn.execute(
+        b"SELECT g.no, s.step, s.position FROM snapshots_v8 AS s JOIN games AS g"
+        b" ON g.id = s.game_id ORDER BY g.no, s.step"
+    ).fetchall()
+    with (
+        conn.cursor() as cur,
+        cur.copy(b"COPY snapshots (game_no, step, position) FROM STDIN") as copy,
+    ):
+        for row in v9_snapshots(snapshots):
+            copy.write_row(row)
     conn.execute(b"DROP TABLE events_v8")
     conn.execute(b"DROP TABLE snapshots_v8")
 

@@ -25,7 +25,7 @@ from . import chain, projections
 from .chain import dumps_sorted
 from .errors import ImportRejected
 from .records import Checked, GameImport, canonical_time, time_ms
-from .stored import join_type, split_type
+from .stored import join_type, pack_position, split_type
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -79,9 +79,10 @@ class Prepared:
     #: The times an earlier store kept: (created at, each event's recorded-at); None
     #: means the time of the write.
     times: tuple[str, tuple[str, ...]] | None = None
-    #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head: the
-    #: store's snapshots of the game, so a step is folded from the nearest.
-    snapshots: tuple[tuple[int, str], ...] = ()
+    #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head, the
+    #: position packed (:func:`recorder.stored.pack_position`): the store's snapshots of
+    #: the game, so a step is folded from the nearest.
+    snapshots: tuple[tuple[int, bytes], ...] = ()
     #: The types of the game's events (their payloads' ``type``), which the store numbers
     #: (``event_types``) before it writes the game.
     types: frozenset[str] = frozenset()
@@ -166,10 +167,8 @@ class Prepared:
 HASH = 32
 
 #: A snapshot (the position after a step, a cache the store folds a later step from) is
-#: kept every this many steps, besides the one at each game's head (schema 9: every 64,
-#: a third of the bytes a snapshot every 32 steps cost, for a fold of 32 events more at
-#: the most).
-SNAPSHOT_EVERY = 64
+#: kept every this many steps, besides the one at each game's head.
+SNAPSHOT_EVERY = 32
 
 
 #: Per event, as :func:`fold_events` returns it: payload JSON, stored meta JSON, the
@@ -535,9 +534,11 @@ def prepare_game(record: GameImport) -> Prepared:
     folded, flagged = fold_events(kind, rules, fold, parsed, metas, ImportRejected, record.players)
     state, texts = fold.head, fold.texts or []
     position = rules.position
-    snapshots = [(step, position(kept)) for step, kept in fold.snapshots() if step < n]
+    snapshots = [
+        (step, pack_position(position(kept))) for step, kept in fold.snapshots() if step < n
+    ]
     if n:
-        snapshots.append((n, position(state)))
+        snapshots.append((n, pack_position(position(state))))
     _check_result(rules, headers, state)
     if metas is None and not explicit:
         digest = _digest_plain(kind, headers_json, [r[0] for r in folded])

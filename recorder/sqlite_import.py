@@ -104,11 +104,13 @@ def insert_events_with_meta_sql(codes: tuple[tuple[str, int], ...]) -> str:
     )
 
 
-#: Snapshots from a JSON list of (game number, step, position) rows.
+#: Snapshots from a JSON list of (game number, step, offset, length) rows (``?1``) and
+#: their packed positions one after the other (``?2``: ``substr`` of a blob is a slice).
 _INSERT_SNAPSHOTS = (
     "INSERT INTO snapshots (game_no, step, position)"
-    f" SELECT {json_columns(3)} FROM json_each(?1) WHERE true"
-    " ON CONFLICT (game_no, step) DO NOTHING"
+    " SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),"
+    " substr(?2, json_extract(value, '$[2]'), json_extract(value, '$[3]'))"
+    " FROM json_each(?1) WHERE true ON CONFLICT (game_no, step) DO NOTHING"
 )
 
 
@@ -196,8 +198,13 @@ class SqliteImports(GameWriter):
         return numbers
 
     def _insert_snapshot_rows(
-        self, conn: sqlite3.Connection, rows: list[tuple[int, int, str]]
+        self, conn: sqlite3.Connection, rows: list[tuple[int, int, bytes]]
     ) -> None:
         """Snapshots in one statement (one row at a time, each would wait for the
         interpreter's lock while another thread checks)."""
-        conn.execute(_INSERT_SNAPSHOTS, (dumps(rows),))
+        places = []
+        offset = 1
+        for no, step, packed in rows:
+            places.append((no, step, offset, len(packed)))
+            offset += len(packed)
+        conn.execute(_INSERT_SNAPSHOTS, (dumps(places), b"".join([r[2] for r in rows])))

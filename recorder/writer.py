@@ -142,8 +142,9 @@ class GameWriter:
         if rows:
             self._insert_snapshot_rows(conn, rows)
 
-    def _insert_snapshot_rows(self, conn: Conn, rows: list[tuple[int, int, str]]) -> None:
-        """Insert snapshot rows (game number, step, position), keeping any stored one."""
+    def _insert_snapshot_rows(self, conn: Conn, rows: list[tuple[int, int, bytes]]) -> None:
+        """Insert snapshot rows (game number, step, packed position), keeping any stored
+        one."""
         conn.executemany(
             "INSERT INTO snapshots (game_no, step, position) VALUES (?, ?, ?)"
             " ON CONFLICT (game_no, step) DO NOTHING",

@@ -104,6 +104,7 @@ def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
     folds any step from the nearest and reads the same state as a fold from the first."""
     from engine.splendor_duel.position import position_string
     from recorder.prepare import SNAPSHOT_EVERY
+    from recorder.stored import unpack_position
 
     events = simulated(3)
     plain = recorder.import_game(record(3)).game_id
@@ -119,7 +120,10 @@ def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
             (gid,),
         )
         assert [step for step, _ in rows] == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
-        assert all(position == position_string(states[step]) for step, position in rows)
+        # each kept packed (recorder.stored.pack_position)
+        assert all(
+            unpack_position(packed) == position_string(states[step]) for step, packed in rows
+        )
         with backend.open() as fresh:
             for step in (1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 5, n - 1, n):
                 got = fresh.state_at(gid, step)
@@ -820,6 +824,22 @@ def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backe
     found = {(f.check, f.step) for f in recorder.verify()}
     assert ("snapshot", step) in found
     assert ("trigger", None) in found
+
+
+def test_a_snapshot_that_does_not_unpack_is_not_used_and_verify_names_it(recorder, backend):
+    from recorder.prepare import SNAPSHOT_EVERY
+
+    gid = recorder.import_game(record(15)).game_id
+    at = SNAPSHOT_EVERY + 3
+    want = GAME.position(recorder.state_at(gid, at))
+    backend.tamper(
+        f"UPDATE snapshots SET position = {backend.blob(b'not deflated')}"
+        f" WHERE game_no = (SELECT no FROM games WHERE id = '{gid}') AND step = {SNAPSHOT_EVERY}"
+    )
+    with backend.open() as fresh:
+        assert GAME.position(fresh.state_at(gid, at)) == want  # folded from the first event
+        findings = [(f.step, f.check, f.message) for f in fresh.verify([gid])]
+    assert findings == [(SNAPSHOT_EVERY, "snapshot", "the snapshot cannot be read")]
 
 
 def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):

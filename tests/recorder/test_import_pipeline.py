@@ -217,7 +217,7 @@ def test_a_new_game_never_takes_the_number_of_rows_left_behind(store, backend):
         " text) VALUES (7, 1,"
         """ '{"type":"player_resigned","player":0}', 1, 0, zeroblob(32), 'resign by 1')"""
     )
-    backend.raw("INSERT INTO snapshots (game_no, step, position) VALUES (9, 1, 'x')")
+    backend.raw("INSERT INTO snapshots (game_no, step, position) VALUES (9, 1, x'00')")
     results = store.import_games([record(11), record(12)])
     assert [summary(r)[0] for r in results] == ["created", "created"]
     assert backend.raw("SELECT no FROM games ORDER BY no") == [(10,), (11,)]

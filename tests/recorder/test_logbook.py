@@ -16,6 +16,7 @@ from recorder import EventStore, GameNotFound, StepOutOfRange
 from recorder.core import SNAPSHOT_EVERY
 from recorder.io import export_json, game_import_from_events, load_file, load_text
 from recorder.logbook import StaleStep, new_game, pending, undo
+from recorder.stored import unpack_position
 
 RULES = get_game("splendor-duel")
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,8 +64,8 @@ def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
     steps = sorted(step for step, _ in rows)
     # One every SNAPSHOT_EVERY steps, and the head.
     assert steps == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
-    for step, position in rows:
-        assert position == _position(fold(RULES, events[:step], ("Ann", "Bo")).head)
+    for step, packed in rows:
+        assert unpack_position(packed) == _position(fold(RULES, events[:step], ("Ann", "Bo")).head)
     # A store that never saw the game starts from the head's snapshot, and reads the
     # same state as a fold from the first event.
     with EventStore.open(tmp_path / "t.db") as fresh:
