@@ -25,7 +25,7 @@ from . import chain, projections
 from .chain import dumps_sorted
 from .errors import ImportRejected
 from .records import Checked, GameImport, canonical_time, time_ms
-from .stored import join_type, pack_position, split_type
+from .stored import join_type, split_type
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -79,10 +79,10 @@ class Prepared:
     #: The times an earlier store kept: (created at, each event's recorded-at); None
     #: means the time of the write.
     times: tuple[str, tuple[str, ...]] | None = None
-    #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head, the
-    #: position packed (:func:`recorder.stored.pack_position`): the store's snapshots of
-    #: the game, so a step is folded from the nearest.
-    snapshots: tuple[tuple[int, bytes], ...] = ()
+    #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head: the
+    #: store's snapshots of the game, so a step is folded from the nearest (the writer
+    #: packs each position, :func:`recorder.stored.pack_position`).
+    snapshots: tuple[tuple[int, str], ...] = ()
     #: The types of the game's events (their payloads' ``type``), which the store numbers
     #: (``event_types``) before it writes the game.
     types: frozenset[str] = frozenset()
@@ -534,11 +534,9 @@ def prepare_game(record: GameImport) -> Prepared:
     folded, flagged = fold_events(kind, rules, fold, parsed, metas, ImportRejected, record.players)
     state, texts = fold.head, fold.texts or []
     position = rules.position
-    snapshots = [
-        (step, pack_position(position(kept))) for step, kept in fold.snapshots() if step < n
-    ]
+    snapshots = [(step, position(kept)) for step, kept in fold.snapshots() if step < n]
     if n:
-        snapshots.append((n, pack_position(position(state))))
+        snapshots.append((n, position(state)))
     _check_result(rules, headers, state)
     if metas is None and not explicit:
         digest = _digest_plain(kind, headers_json, [r[0] for r in folded])

@@ -23,7 +23,7 @@ from .errors import ImportRejected
 from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
 from .prepare import Prepared, prepare_game, user_meta_json
 from .records import GameImport, GameRow, ImportResult, time_ms
-from .stored import EVENTS_OF_GAMES, GAME_NO, PAYLOAD, split_type, stored_payload
+from .stored import EVENTS_OF_GAMES, GAME_NO, PAYLOAD, pack_position, split_type, stored_payload
 
 #: Most ``?`` parameters in one statement.
 _MAX_PARAMS = 500
@@ -130,11 +130,13 @@ class GameWriter:
     ) -> None:
         """Keep the prepared games' snapshots past step ``after`` (caches: a step is then
         folded from the nearest, not from the first event), under the games' numbers
-        (those of the stored games they go into)."""
+        (those of the stored games they go into), each position packed here, by the
+        writer: deflating lets go of Python's global lock, so an import's checking thread
+        goes on meanwhile."""
         if not self._snapshots:
             return
         rows = [
-            (no, step, position)
+            (no, step, pack_position(position))
             for p, no in zip(games, numbers, strict=True)
             for step, position in p.snapshots
             if step > after
