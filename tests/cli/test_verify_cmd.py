@@ -123,10 +123,11 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
         dispute,
         # A comment (step 13's: Chloé only saw the illegal move five turns later).
         "UPDATE events SET meta = json_set(meta, '$.comment', 'Chloé saw it at once.')"
-        f" WHERE game_id = '{g}' AND sequence = 13",
+        f" WHERE game_no = (SELECT no FROM games WHERE id = '{g}') AND sequence = 13",
         # A move's payload (another game).
-        "UPDATE events SET payload = (SELECT payload FROM events AS e WHERE e.game_id ="
-        f" '{other}' AND e.sequence = 2) WHERE game_id = '{other}' AND sequence = 4",
+        "UPDATE events SET (type, payload) = (SELECT e.type, e.payload FROM events AS e"
+        f" WHERE e.game_no = (SELECT no FROM games WHERE id = '{other}') AND e.sequence = 2)"
+        f" WHERE game_no = (SELECT no FROM games WHERE id = '{other}') AND sequence = 4",
     )
     result = run(dispute, "verify")
     assert result.exit_code == 1
@@ -148,6 +149,10 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
     assert {(f["game"], f["step"], f["check"]) for f in report["findings"]} == {(g, 13, "chain")}
 
 
+#: The events of the game ``{g}`` (events are kept by the game's number).
+GAME = "game_no = (SELECT no FROM games WHERE id = '{g}')"
+
+
 @pytest.mark.parametrize(
     ("what", "statements", "named"),
     [
@@ -159,21 +164,22 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
         (
             "two steps swapped",
             [
-                "UPDATE events SET sequence = -sequence WHERE game_id = '{g}'"
-                " AND sequence IN (30, 31)",
+                "UPDATE events SET sequence = -sequence WHERE "
+                + GAME
+                + " AND sequence IN (30, 31)",
                 "UPDATE events SET sequence = 61 + sequence"
-                " WHERE game_id = '{g}' AND sequence IN (-30, -31)",
+                " WHERE " + GAME + " AND sequence IN (-30, -31)",
             ],
             (30, "chain"),
         ),
         (
             "a step deleted",
-            ["DELETE FROM events WHERE game_id = '{g}' AND sequence = 50"],
+            ["DELETE FROM events WHERE " + GAME + " AND sequence = 50"],
             (50, "chain"),
         ),
         (
             "the last step deleted",
-            ["DELETE FROM events WHERE game_id = '{g}' AND sequence = 128"],
+            ["DELETE FROM events WHERE " + GAME + " AND sequence = 128"],
             (None, "head"),
         ),
         (
@@ -183,7 +189,7 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
         ),
         (
             "an event's text",
-            ["UPDATE events SET text = 'resign' WHERE game_id = '{g}' AND sequence = 40"],
+            ["UPDATE events SET text = 'resign' WHERE " + GAME + " AND sequence = 40"],
             (40, "text"),
         ),
     ],
@@ -315,9 +321,10 @@ def test_a_tail_cut_with_its_head_is_found_by_a_head_kept_elsewhere(dispute, tmp
     cut = int(steps) - 3
     tamper(
         dispute,
-        f"DELETE FROM events WHERE game_id = '{game}' AND sequence > {cut}",
-        f"UPDATE games SET head = (SELECT lower(hex(hash)) FROM events WHERE game_id = '{game}'"
-        f" AND sequence = {cut}) WHERE id = '{game}'",
+        f"DELETE FROM events WHERE game_no = (SELECT no FROM games WHERE id = '{game}')"
+        f" AND sequence > {cut}",
+        "UPDATE games SET head = (SELECT lower(hex(hash)) FROM events"
+        f" WHERE game_no = games.no AND sequence = {cut}) WHERE id = '{game}'",
     )
     alone = verified(dispute)
     assert all(f["check"] != "chain" for f in alone["findings"]), alone

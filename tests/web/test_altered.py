@@ -23,38 +23,41 @@ from web.server import BackgroundServer
 
 from .test_live import Stream
 
+#: The events table's key of the game whose id is the statement's first parameter.
+NO = "(SELECT no FROM games WHERE id = ?)"
+
 
 def _edit(conn: sqlite3.Connection, gid: str, step: int) -> None:
     """Event ``step``'s payload replaced by the payload of the event after it."""
     (later,) = conn.execute(
-        "SELECT payload FROM events WHERE game_id = ? AND sequence = ?", (gid, step + 1)
+        f"SELECT payload FROM events WHERE game_no = {NO} AND sequence = ?", (gid, step + 1)
     ).fetchone()
     conn.execute(
-        "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = ?", (later, gid, step)
+        f"UPDATE events SET payload = ? WHERE game_no = {NO} AND sequence = ?", (later, gid, step)
     )
 
 
 def _swap(conn: sqlite3.Connection, gid: str, step: int) -> None:
     """Events ``step`` and ``step + 1`` swapped: each row's content (payload, meta, hash,
     text) moved to the other's place."""
-    columns = "payload, meta, hash, text"
+    columns = "type, payload, meta, hash, text"
     rows = {
         seq: rest
         for seq, *rest in conn.execute(
-            f"SELECT sequence, {columns} FROM events WHERE game_id = ? AND sequence IN (?, ?)",
+            f"SELECT sequence, {columns} FROM events WHERE game_no = {NO} AND sequence IN (?, ?)",
             (gid, step, step + 1),
         )
     }
     for seq, other in ((step, step + 1), (step + 1, step)):
         conn.execute(
-            "UPDATE events SET payload = ?, meta = ?, hash = ?, text = ?"
-            " WHERE game_id = ? AND sequence = ?",
+            "UPDATE events SET type = ?, payload = ?, meta = ?, hash = ?, text = ?"
+            f" WHERE game_no = {NO} AND sequence = ?",
             (*rows[other], gid, seq),
         )
 
 
 def _delete(conn: sqlite3.Connection, gid: str, step: int) -> None:
-    conn.execute("DELETE FROM events WHERE game_id = ? AND sequence = ?", (gid, step))
+    conn.execute(f"DELETE FROM events WHERE game_no = {NO} AND sequence = ?", (gid, step))
 
 
 TAMPERINGS: dict[str, Callable[[sqlite3.Connection, str, int], None]] = {
@@ -128,7 +131,9 @@ def test_nothing_is_logged_to_a_tampered_game(tampered: Any) -> None:
         assert answer.status_code == 409, answer.get_data(as_text=True)
         assert "altered" in answer.get_json()["error"]["message"]
     with sqlite3.connect(path) as conn:
-        (after,) = conn.execute("SELECT count(*) FROM events WHERE game_id = ?", (gid,)).fetchone()
+        (after,) = conn.execute(
+            f"SELECT count(*) FROM events WHERE game_no = {NO}", (gid,)
+        ).fetchone()
     assert after == (count - 1 if how == "deleted" else count)  # nothing was written
 
 

@@ -35,7 +35,7 @@ def test_a_game_whose_chain_does_not_verify_is_marked(games: Any, tmp_path: Any)
         conn.execute("DROP TRIGGER events_no_update")
         conn.execute(
             "UPDATE events SET meta = json_set(meta, '$.comment', 'nothing to see')"
-            " WHERE game_id = ? AND sequence = ?",
+            " WHERE game_no = (SELECT no FROM games WHERE id = ?) AND sequence = ?",
             (gid, games.commented_step),
         )
     with EventStore.open(path) as store:
