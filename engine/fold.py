@@ -232,6 +232,8 @@ class Fold:
         events = events if isinstance(events, list) else list(events)
         forced_at = [i for i, mark in enumerate(marks) if mark] if marks else []
         check, appliers, every = self._check, self._appliers, self._every
+        texts = self.texts
+        said, text_of = (None, None) if texts is None else (texts.append, self._text)
         i, n, f = 0, len(events), 0
         while i < n:
             folded, head = self.events, self._head
@@ -244,32 +246,19 @@ class Fold:
             if f < len(forced_at):
                 end = min(end, forced_at[f])
             append = folded.append
-            if self.texts is None:
-                for event in events[i:end]:
-                    refused = check(head, event)
-                    try:
-                        if refused:
-                            if type(event) is Retraction:
-                                break
-                            raise IllegalMoveError(refused)
-                        appliers[event.type](head, event)
-                    except IllegalMoveError as err:  # an effect may refuse a template too
-                        raise IllegalMoveError(err.violations, self.step + 1) from None
-                    append(event)
-            else:
-                said, text_of = self.texts.append, self._text
-                for event in events[i:end]:
-                    refused = check(head, event)
-                    try:
-                        if refused:
-                            if type(event) is Retraction:
-                                break
-                            raise IllegalMoveError(refused)
-                        text = text_of(event)
-                        appliers[event.type](head, event)
-                    except IllegalMoveError as err:
-                        raise IllegalMoveError(err.violations, self.step + 1) from None
-                    append(event)
+            for event in events[i:end]:
+                refused = check(head, event)
+                try:
+                    if refused:
+                        if type(event) is Retraction:
+                            break
+                        raise IllegalMoveError(refused)
+                    text = text_of(event) if text_of else ""
+                    appliers[event.type](head, event)
+                except IllegalMoveError as err:  # an effect may refuse a template too
+                    raise IllegalMoveError(err.violations, self.step + 1) from None
+                append(event)
+                if said:
                     said(text)
             i += len(folded) - done
             if i < n:  # a correction, a forced event or a snapshot's step: the whole step

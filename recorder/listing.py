@@ -42,7 +42,7 @@ def fold_name(name: str) -> str:
 class Order:
     """One order of the games list: its key, SQL over ``game_summaries AS s``, sorted all
     one way and ending with the game id, so that every game has a place of its own and a
-    page starts after a place (keyset paging), not after a count of rows; migration 9
+    page starts after a place (keyset paging), not after a count of rows; migration 10
     indexes each key (:data:`recorder.migrations.LIST_INDEXES`), after each filter's
     columns."""
 

@@ -23,8 +23,9 @@ from engine.protocol import GameRules, seat_names
 
 from . import chain, projections
 from .chain import dumps_sorted
-from .errors import ImportRejected
+from .errors import ImportRejected, unstorable_in
 from .records import Checked, GameImport, canonical_time, time_ms
+from .stored import join_type, split_type
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -52,10 +53,11 @@ class Prepared:
     #: ``game_summaries`` row without last_activity: game_id .. flagged_count.
     summary_row: tuple[Any, ...]
     #: The events as one JSON array, which SQLite turns into rows (:func:`_insert_events_sql`):
-    #: of their payload JSON texts each followed by a newline and the event's text (compact
-    #: JSON holds no raw newline, so the first one ends the payload), or with ``with_meta``
-    #: of ``[payload JSON, text, stored meta JSON]`` (the meta left out for an event
-    #: without).
+    #: of their payloads as stored (:func:`recorder.stored.split_type`: the type's name,
+    #: then the rest of the payload, a JSON object, so the first ``{`` ends the name) each
+    #: followed by a newline and the event's text (compact JSON holds no raw newline, so
+    #: the first one ends the payload), or with ``with_meta`` of ``[type, rest of the
+    #: payload, text, stored meta JSON]`` (the meta left out for an event without).
     events_json: str
     with_meta: bool
     event_count: int
@@ -78,8 +80,12 @@ class Prepared:
     #: means the time of the write.
     times: tuple[str, tuple[str, ...]] | None = None
     #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head: the
-    #: store's snapshots of the game, so a step is folded from the nearest.
+    #: store's snapshots of the game, so a step is folded from the nearest (the writer
+    #: packs each position, :func:`recorder.stored.pack_position`).
     snapshots: tuple[tuple[int, str], ...] = ()
+    #: The types of the game's events (their payloads' ``type``), which the store numbers
+    #: (``event_types``) before it writes the game.
+    types: frozenset[str] = frozenset()
 
     def created_and_last(self, now: str) -> tuple[str, str]:
         """(created at, last activity) of the game, its kept times or ``now``."""
@@ -88,10 +94,12 @@ class Prepared:
         created, recorded = self.times
         return created, max(recorded, default=created)
 
-    def rows(self, now: str) -> list[tuple[Any, ...]]:
-        """The ``events`` rows of the game, every column in the table's order (game id,
-        sequence, event id, payload, payload version, meta, recorded at, hash, text),
-        recorded ``now`` unless the game keeps its times: an event id only where one was
+    def rows(self, now: str, game_no: int, codes: dict[str, int]) -> list[tuple[Any, ...]]:
+        """The ``events`` rows of the game, every column in the table's order (game
+        number, sequence, event id, type, payload, payload version, meta, recorded at,
+        hash, text), recorded ``now`` unless the game keeps its times: the type as its
+        number in ``codes`` (the store's for the game's kind) and the rest of the payload
+        (a payload without a numbered type is kept whole), an event id only where one was
         given (a derived one is read back from the event's place), and a time (ms, see
         :func:`recorder.records.time_ms`) only where it differs from the event before's."""
         version = get_game(self.kind).payload_version
@@ -99,16 +107,18 @@ class Prepared:
         times = [now] * self.event_count if self.times is None else self.times[1]
         out = []
         previous: int | None = None
-        for seq, ((payload, text, meta, hash_), eid) in enumerate(
-            zip(self.event_rows(), given, strict=True), start=1
+        for seq, ((name, rest, text, meta, hash_), eid) in enumerate(
+            zip(self._stored_rows(), given, strict=True), start=1
         ):
             ms = time_ms(times[seq - 1])
+            code = codes.get(name) if name else None
             out.append(
                 (
-                    self.game_id,
+                    game_no,
                     seq,
                     eid,
-                    payload,
+                    code,
+                    rest if code is not None else join_type(name, rest),
                     version,
                     meta,
                     None if ms == previous else ms,
@@ -122,16 +132,33 @@ class Prepared:
     def event_rows(self) -> list[tuple[str, str, str | None, bytes]]:
         """(payload JSON, text, stored meta JSON, raw chain hash) per event, for the slow
         paths."""
+        return [
+            (join_type(name, rest), text, meta, hash_)
+            for name, rest, text, meta, hash_ in self._stored_rows()
+        ]
+
+    def _stored_rows(self) -> list[tuple[str, str, str, str | None, bytes]]:
+        """(type, rest of the payload, text, stored meta JSON, raw chain hash) per event
+        (see :attr:`events_json`)."""
         items = json.loads(self.events_json)
         h = self.hashes
         if not self.with_meta:
-            out: list[tuple[str, str, str | None, bytes]] = []
+            out: list[tuple[str, str, str, str | None, bytes]] = []
             for i, item in enumerate(items):
                 payload, text = item.split("\n", 1)
-                out.append((payload, text, None, h[i * HASH : i * HASH + HASH]))
+                cut = payload.index("{")
+                out.append(
+                    (payload[:cut], payload[cut:], text, None, h[i * HASH : i * HASH + HASH])
+                )
             return out
         return [
-            (item[0], item[1], item[2] if len(item) > 2 else None, h[i * HASH : i * HASH + HASH])
+            (
+                item[0],
+                item[1],
+                item[2],
+                item[3] if len(item) > 3 else None,
+                h[i * HASH : i * HASH + HASH],
+            )
             for i, item in enumerate(items)
         ]
 
@@ -146,12 +173,13 @@ SNAPSHOT_EVERY = 32
 
 #: Per event, as :func:`fold_events` returns it: payload JSON, stored meta JSON, the
 #: logger's meta JSON (what a file holds), its canonical content as the chain hashes it
-#: (:func:`recorder.chain.content`), and for an event without meta the start of its
-#: element in a game's events JSON (the payload as a JSON string, its closing quote left
-#: for the text to follow an escaped newline; empty for an event with meta).  The
-#: event's text goes beside it (it depends on the position, where the row depends on the
-#: event alone).
-_Row = tuple[str, str | None, str | None, bytes, str]
+#: (:func:`recorder.chain.content`), for an event without meta the start of its element
+#: in a game's events JSON (the payload as stored, its type's name then the rest, as a
+#: JSON string, its closing quote left for the text to follow an escaped newline; empty
+#: for an event with meta), and the payload's type (:func:`recorder.stored.split_type`;
+#: empty for a payload kept whole).  The event's text goes beside it (it depends on the
+#: position, where the row depends on the event alone).
+_Row = tuple[str, str | None, str | None, bytes, str, str]
 
 _CANONICAL: dict[str, dict[Any, _Row]] = {}
 CACHE_LIMIT = 200_000
@@ -182,6 +210,7 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
     row = cache.get(event)
     if row is None:
         payload_json = dumps(rules.event_to_dict(event))
+        name, rest = split_type(payload_json)
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
         row = cache[event] = (
@@ -189,7 +218,8 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
             None,
             None,
             chain.content(payload_json, None),
-            dumps(payload_json)[:-1] + "\\n",
+            dumps(name + rest)[:-1] + "\\n",
+            name,
         )
     return row
 
@@ -232,6 +262,9 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     problem = _schemas().meta_errors(raw)
     if problem is not None:
         raise cls(number, problem[1], problem[0])
+    unstorable = unstorable_in(raw, "meta")
+    if unstorable is not None:
+        raise cls(number, unstorable[1], unstorable[0])
     out: dict[str, Any] = {}
     if raw.get("comment"):
         out["comment"] = raw["comment"]
@@ -352,7 +385,14 @@ def event_row(
         stored = dict(meta)
         stored["violations"] = [v.to_dict() for v in violations]
         stored_json = dumps_sorted(stored)
-    return (payload_json, stored_json, user_json, chain.content(payload_json, user_json), "")
+    return (
+        payload_json,
+        stored_json,
+        user_json,
+        chain.content(payload_json, user_json),
+        "",
+        row[5],
+    )
 
 
 def checked_rows(
@@ -431,6 +471,9 @@ def _checked_fields(record: GameImport) -> _Fields:
     problem = _schemas().headers_errors(record.headers, rules.seats)
     if problem is not None:
         raise ImportRejected(None, problem[1], problem[0])
+    unstorable = unstorable_in(record.headers, "headers")
+    if unstorable is not None:
+        raise ImportRejected(None, unstorable[1], unstorable[0])
     headers = dict(record.headers)
     headers_json = dumps_sorted(headers)
     raw_events = record.events
@@ -541,7 +584,7 @@ def prepare_game(record: GameImport) -> Prepared:
             if metas is None
             else dumps(
                 [
-                    [r[0], t] if r[1] is None else [r[0], t, r[1]]
+                    [*split_type(r[0]), t] if r[1] is None else [*split_type(r[0]), t, r[1]]
                     for r, t in zip(folded, texts, strict=True)
                 ]
             )
@@ -556,6 +599,7 @@ def prepare_game(record: GameImport) -> Prepared:
         hashes=b"".join(hashes),
         times=times,
         snapshots=tuple(snapshots),
+        types=frozenset([r[5] for r in folded]) - _UNTYPED,
     )
 
 
@@ -602,6 +646,10 @@ def chain_hashes(
         h = link(h, row[3])
         append(h)
     return out
+
+
+#: The type of a payload kept whole (:func:`recorder.stored.split_type`).
+_UNTYPED = frozenset([""])
 
 
 def prepare_or_error(record: GameImport) -> Prepared | ImportRejected:

@@ -103,6 +103,9 @@ def step(game_id: str, step: str) -> Response | str:
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
     n = params.step_number(step, row.id, row.event_count)
+    shown = params.timeline_for(store, row).last_step
+    if n > shown:  # the record was altered there: the steps before it are shown
+        return redirect(url_for("site.step", game_id=row.id, step=shown))
     move = request.args.get("move")
     if move is None:
         # the page names its picture by absolute address (og:image): kept per host
@@ -150,6 +153,7 @@ def _picture(store: Any, row: Any, n: int) -> str:
     """The game's picture of step ``n``: its heading says the step and the decision
     that led there, as the move list writes it."""
     tl = params.timeline_for(store, row)
+    params.shown(tl, n)
     before, state = tl.states_around(n)
     entry = tl.entries[n - 1] if n > 0 else None
     if entry is None:
@@ -196,7 +200,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         move=move or "",
         head=tl.row.head,
         keyed_head=_keyed(tl.row.head),
-        head_broken=n == tl.last_step and bool(store.chain_findings(tl.row.id)),
+        altered=tl.altered.where() if tl.altered else None,
     )
 
 
