@@ -14,6 +14,7 @@ from cli import show_cmds, store_cmds
 from cli.main import cli
 from engine.splendor_duel import events as ev
 from engine.splendor_duel import simulate
+from recorder.migrations import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +75,7 @@ def test_init_creates_the_database(run, db):
     result = run("init")
     assert result.exit_code == 0, result.output
     assert db.exists()
-    assert "schema version 9" in result.output
+    assert f"schema version {SCHEMA_VERSION}" in result.output
 
 
 def test_the_db_option_overrides_the_environment(run, tmp_path):

@@ -552,7 +552,7 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 def test_the_schema_version_is_recorded(recorder, backend):
     assert recorder.schema_version == 10
-    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(9,)]
+    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(10,)]
     assert {"game_list", "event_log"} <= backend.views()
 
 

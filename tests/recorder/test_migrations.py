@@ -573,7 +573,7 @@ def test_a_version_8_postgresql_schema_gets_numbered_games_and_each_events_type_
     tmp_path, pg_url, pg_cluster
 ):
     """Migration 9 on PostgreSQL: a schema at version 8 holding the rows version 8 wrote
-    is brought to version 9, with the layout of a fresh schema."""
+    is brought to the current version, with the layout of a fresh schema."""
     scratch = tmp_path / "scratch.db"
     with EventStore.open(scratch) as store:
         texts_to_migrate(store)
