@@ -814,13 +814,13 @@ class SqlStore:
                 place = None if after is None or before is not None else read_position(o, after)
                 rows = keys(place, False, limit + 1, int(offset))
                 page, more_after = rows[:limit], len(rows) > limit
-                start = page[0] if page else place
+                start = page[0][:-1] if page else place
                 more_before = start is not None and bool(keys(start, True, 1))
         games = self._rows_by_id([r[-1] for r in page])
         return GamePage(
             games=games,
-            next=position_text(o, page[-1]) if more_after and page else None,
-            prev=position_text(o, page[0]) if more_before and page else None,
+            next=position_text(o, page[-1][:-1]) if more_after and page else None,
+            prev=position_text(o, page[0][:-1]) if more_before and page else None,
         )
 
     def _few_games(self, conn: Conn, folded: str) -> bool:

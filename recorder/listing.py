@@ -41,10 +41,10 @@ def fold_name(name: str) -> str:
 @dataclass(frozen=True)
 class Order:
     """One order of the games list: its key, SQL over ``game_summaries AS s``, sorted all
-    one way and ending with the game id, so that every game has a place of its own and a
-    page starts after a place (keyset paging), not after a count of rows; migration 10
-    indexes each key (:data:`recorder.migrations.LIST_INDEXES`), after each filter's
-    columns."""
+    one way and ending with the game's number (``game_no``), so that every game has a
+    place of its own and a page starts after a place (keyset paging), not after a count
+    of rows; migration 10 indexes each key (:data:`recorder.migrations.LIST_INDEXES`),
+    after each filter's columns."""
 
     keys: tuple[str, ...]
     #: What each key's value is, to read a place back from an address.
@@ -56,12 +56,10 @@ class Order:
 #: games' dates, then by when they were stored; undated games come after the dated ones
 #: (``sort_date`` is the date or an empty one; ``undated`` sorts them last oldest first).
 ORDERS: dict[str, Order] = {
-    "newest": Order(("s.sort_date", "s.created_at", "s.game_id"), (str, str, str), True),
-    "oldest": Order(
-        ("s.undated", "s.sort_date", "s.created_at", "s.game_id"), (bool, str, str, str), False
-    ),
-    "activity": Order(("s.last_activity", "s.game_id"), (str, str), True),
-    "longest": Order(("s.turns", "s.sort_date", "s.game_id"), (int, str, str), True),
+    "newest": Order(("s.sort_date", "s.game_no"), (str, int), True),
+    "oldest": Order(("s.undated", "s.sort_date", "s.game_no"), (bool, str, int), False),
+    "activity": Order(("s.last_activity", "s.game_no"), (str, int), True),
+    "longest": Order(("s.turns", "s.sort_date", "s.game_no"), (int, str, int), True),
 }
 DEFAULT_ORDER = next(iter(ORDERS))
 
@@ -83,8 +81,8 @@ def position_text(order: Order, values: tuple[Any, ...]) -> str:
     """A game's place in ``order`` (its key's values), as an address carries it: the
     values as JSON in URL-safe base64.
 
-    >>> position_text(ORDERS["activity"], ("2024-05-01T20:15:03.123Z", "6138631be858"))
-    'WyIyMDI0LTA1LTAxVDIwOjE1OjAzLjEyM1oiLCI2MTM4NjMxYmU4NTgiXQ'
+    >>> position_text(ORDERS["activity"], ("2024-05-01T20:15:03.123Z", 4051))
+    'WyIyMDI0LTA1LTAxVDIwOjE1OjAzLjEyM1oiLDQwNTFd'
     """
     typed = [t(v) for t, v in zip(order.types, values, strict=True)]
     raw = json.dumps(typed, ensure_ascii=False, separators=(",", ":")).encode()
@@ -139,10 +137,12 @@ def filtered(
         clauses.append("s.kind = ?")
         params.append(kind)
     if result:
-        if result in RESULT_STATUSES:
+        # (a game still being played or set up, or finished with a condition, by the
+        # index on its ``result``; finished games, most of them, by the kind's index)
+        if result == "finished":
             clauses.append("s.status = ?")
-        elif result in result_conditions():
-            clauses.append("s.condition = ?")
+        elif result in RESULT_STATUSES or result in result_conditions():
+            clauses.append("s.result = ?")
         else:
             raise StoreError(
                 f"unknown result filter {result!r} (one of "
@@ -188,8 +188,8 @@ def keys_sql(
     offset: int = 0,
     player_first: bool = False,
 ) -> tuple[str, list[Any]]:
-    """The SQL and parameters of a page's keys (each row: the order's key values, the
-    game id last): ``limit`` games after the place ``after`` (from the start when None;
+    """The SQL and parameters of a page's keys (each row: the order's key values, then
+    the game's id): ``limit`` games after the place ``after`` (from the start when None;
     toward the start with ``backward``), ``offset`` skipped.
 
     ``player_first``: read the player's games from the players' index and sort them
@@ -198,7 +198,7 @@ def keys_sql(
     index holding the kind before the result."""
     desc = order.descending != backward
     direction = " DESC" if desc else ""
-    columns = ", ".join(f"{k} AS k{i}" for i, k in enumerate(order.keys))
+    columns = ", ".join(f"{k} AS k{i}" for i, k in enumerate(order.keys)) + ", s.game_id"
     sort = ", ".join(k + direction for k in order.keys)
     clauses, params = list(f.clauses), list(f.params)
     if after is not None:

@@ -920,27 +920,31 @@ def migration_9(conn: sqlite3.Connection) -> None:
 
 # Migration 10 indexes the games list (:mod:`recorder.listing`) for pages found by their
 # place, not counted out: each order a list offers has its key (the columns it sorts by,
-# all one way, the game id last, so every game has a place of its own), and an index per
+# all one way, the game's number last, so every game has a place of its own), and an index per
 # order and filter holds that key after the filter's columns, so a page is a walk of 50
-# entries from a place, whatever the page and however many games are stored.  Newest and
-# oldest break ties of date by when the game was stored, which the summary now keeps
-# (``created_at``, the game's own); an undated game sorts as an empty date (``sort_date``:
-# last, newest first) or after the dated ones (``undated``, oldest first).  Those two are
-# generated columns, not expressions in the indexes: SQLite finds a place in an index by
-# a row of values (``(a, b, c) < (?, ?, ?)``) only over columns.  A result without a kind
-# reads each kind's index in turn; the player filter is the players' index's.  The two
+# entries from a place, whatever the page and however many games are stored.  Every key
+# ends with the game's number (``game_no``, the games row's, kept in the summary for
+# these keys: given in order of creation, so newest and oldest break ties of date by when
+# the game was stored; two or three bytes an entry where the id and the creation time
+# took some forty); an undated game sorts as an empty date (``sort_date``:
+# last, newest first) or after the dated ones (``undated``, oldest first).  A result
+# filter reads ``result``: the condition a finished game ended on, else its status (a
+# finished game with none: ``finished``); "finished" itself, most games, reads the kind's
+# index.  Those three are generated columns, not expressions in the indexes: SQLite finds
+# a place in an index by a row of values (``(a, b, c) < (?, ?, ?)``) only over columns.
+# A result without a kind reads each kind's index in turn; the player filter is the
+# players' index's.  The two
 # indexes these replace (by activity with the game id the other way, by date alone) go.
 _LIST_KEYS = {
-    "newest": "sort_date, created_at, game_id",
-    "oldest": "undated, sort_date, created_at, game_id",
-    "activity": "last_activity, game_id",
-    "longest": "turns, sort_date, game_id",
+    "newest": "sort_date, game_no",
+    "oldest": "undated, sort_date, game_no",
+    "activity": "last_activity, game_no",
+    "longest": "turns, sort_date, game_no",
 }
 _LIST_FILTERS = {
     "": "",
     "_kind": "kind, ",
-    "_kind_status": "kind, status, ",
-    "_kind_condition": "kind, condition, ",
+    "_kind_result": "kind, result, ",
 }
 #: The list's indexes (see the note above), one statement a line, the same text on
 #: SQLite and PostgreSQL.
@@ -952,11 +956,13 @@ LIST_INDEXES = "".join(
 
 MIGRATION_10 = (
     """
-ALTER TABLE game_summaries ADD COLUMN created_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE game_summaries ADD COLUMN game_no INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE game_summaries ADD COLUMN sort_date TEXT
     GENERATED ALWAYS AS (COALESCE(date, '')) VIRTUAL;
 ALTER TABLE game_summaries ADD COLUMN undated INTEGER GENERATED ALWAYS AS (date IS NULL) VIRTUAL;
-UPDATE game_summaries SET created_at = (SELECT created_at FROM games WHERE id = game_id);
+ALTER TABLE game_summaries ADD COLUMN result TEXT
+    GENERATED ALWAYS AS (COALESCE(condition, status)) VIRTUAL;
+UPDATE game_summaries SET game_no = (SELECT no FROM games WHERE id = game_id);
 DROP INDEX game_summaries_by_activity;
 DROP INDEX game_summaries_by_date;
 """
@@ -985,7 +991,7 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = 
     ),
     (
         10,
-        "the games list: each game's creation time in its summary; an index per order and filter",
+        "the games list: each game's number in its summary; an index per order and filter",
         MIGRATION_10,
     ),
 ]

@@ -525,14 +525,16 @@ def migration_9(conn: Any) -> None:
     conn.execute(b"DROP TABLE snapshots_v8")
 
 
-#: Migration 10: the games list's indexes and each summary's creation time (see
+#: Migration 10: the games list's indexes and each summary's game number (see
 #: :data:`recorder.migrations.MIGRATION_10`), the same columns and expressions.
 _MIGRATION_10 = """
-ALTER TABLE game_summaries ADD COLUMN created_at text NOT NULL DEFAULT '';
+ALTER TABLE game_summaries ADD COLUMN game_no integer NOT NULL DEFAULT 0;
 ALTER TABLE game_summaries ADD COLUMN sort_date text
     GENERATED ALWAYS AS (COALESCE(date, '')) STORED;
 ALTER TABLE game_summaries ADD COLUMN undated boolean GENERATED ALWAYS AS (date IS NULL) STORED;
-UPDATE game_summaries AS s SET created_at = g.created_at FROM games AS g WHERE g.id = s.game_id;
+ALTER TABLE game_summaries ADD COLUMN result text
+    GENERATED ALWAYS AS (COALESCE(condition, status)) STORED;
+UPDATE game_summaries AS s SET game_no = g.no FROM games AS g WHERE g.id = s.game_id;
 DROP INDEX game_summaries_by_activity;
 DROP INDEX game_summaries_by_date;
 """
@@ -559,7 +561,7 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
     ),
     (
         10,
-        "the games list: each game's creation time in its summary; an index per order and filter",
+        "the games list: each game's number in its summary; an index per order and filter",
         _MIGRATION_10 + LIST_INDEXES,
     ),
 ]

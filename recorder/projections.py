@@ -41,14 +41,14 @@ SUMMARY_COLUMNS = (
     "flagged_count",
 )
 
-#: The game's creation time, as its summary keeps it for the list's orders (the games
-#: row's, written first in the same transaction), for the game id ``{}``.
-_CREATED = "(SELECT created_at FROM games WHERE id = {})"
+#: The game's number, as its summary keeps it for the list's orders (the games row's,
+#: written first in the same transaction), for the game id ``{}``.
+_NUMBER = "(SELECT no FROM games WHERE id = {})"
 #: New summaries from a JSON list of :func:`summary_row` rows (``?1``) at time ``?2``.
 INSERT_SUMMARIES = (
     f"INSERT OR REPLACE INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity,"
-    f" created_at) SELECT {json_columns(len(SUMMARY_COLUMNS))}, ?2,"
-    f" {_CREATED.format(json_columns(1))} FROM json_each(?1)"
+    f" game_no) SELECT {json_columns(len(SUMMARY_COLUMNS))}, ?2,"
+    f" {_NUMBER.format(json_columns(1))} FROM json_each(?1)"
 )
 #: The players of new games from a JSON list of :func:`player_rows` (``?1``).  Their
 #: folded names come made: folding them in the statement would call into Python for
@@ -60,8 +60,8 @@ INSERT_PLAYERS = (
 #: One game's summary, new or replacing its row (SQL both SQLite and PostgreSQL read):
 #: its :func:`summary_row`, its last activity and its id again (for its creation time).
 UPSERT_SUMMARY = (
-    f"INSERT INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity, created_at)"
-    f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))}, {_CREATED.format('?')})"
+    f"INSERT INTO game_summaries ({', '.join(SUMMARY_COLUMNS)}, last_activity, game_no)"
+    f" VALUES ({', '.join('?' * (len(SUMMARY_COLUMNS) + 1))}, {_NUMBER.format('?')})"
     " ON CONFLICT (game_id) DO UPDATE SET "
     + ", ".join(f"{c} = excluded.{c}" for c in (*SUMMARY_COLUMNS[1:], "last_activity"))
 )

@@ -276,8 +276,8 @@ class StoreVerify:
     def _game_findings(self, game_id: str) -> list[Finding]:
         out = self.chain_findings(game_id)
         with self._read() as conn:
-            kind, players, date, place, tags, headers_json, status, created = conn.execute(
-                "SELECT kind, players, date, place, tags, headers, status, created_at"
+            kind, players, date, place, tags, headers_json, status, created, no = conn.execute(
+                "SELECT kind, players, date, place, tags, headers, status, created_at, no"
                 " FROM games WHERE id = ?",
                 (game_id,),
             ).fetchone()
@@ -287,7 +287,7 @@ class StoreVerify:
                 (game_id,),
             ).fetchall()
             summary = conn.execute(
-                f"SELECT {', '.join(projections.SUMMARY_COLUMNS)}, last_activity, created_at"
+                f"SELECT {', '.join(projections.SUMMARY_COLUMNS)}, last_activity, game_no"
                 " FROM game_summaries WHERE game_id = ?",
                 (game_id,),
             ).fetchone()
@@ -346,9 +346,9 @@ class StoreVerify:
             out.append(Finding(game_id, None, "projection", "the game has no summary row"))
         else:
             for column, stored, want in zip(
-                (*projections.SUMMARY_COLUMNS, "last_activity", "created_at"),
+                (*projections.SUMMARY_COLUMNS, "last_activity", "game_no"),
                 summary,
-                (*expected, last, created),
+                (*expected, last, no),
                 strict=True,
             ):
                 differs(f"the summary's {column}", stored, want)

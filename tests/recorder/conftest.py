@@ -25,6 +25,7 @@ import pytest
 from engine.splendor_duel import simulate
 from recorder import EventStore, Recorder, open_store
 from recorder.io import game_import_from_events
+from recorder.migrations import LIST_INDEXES
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
@@ -410,3 +411,19 @@ def rules_calls(monkeypatch):
         return calls
 
     return count
+
+
+def without_list_indexes(path: Path) -> Path:
+    """A copy of the file without the games list's indexes (migration 10: each at least a
+    page, which in a file of a few games weighs on each event as it never does in a
+    real one)."""
+    copy = path.with_name(f"unlisted-{path.name}")
+    conn = sqlite3.connect(path)
+    conn.execute("VACUUM INTO ?", (str(copy),))
+    conn.close()
+    conn = sqlite3.connect(copy)
+    for statement in LIST_INDEXES.splitlines():
+        conn.execute(f"DROP INDEX {statement.split()[2]}")
+    conn.commit()
+    conn.close()
+    return copy
