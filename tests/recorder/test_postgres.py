@@ -17,7 +17,7 @@ from conftest import HERE, record, simulated
 from pgcluster import Cluster
 
 from engine.splendor_duel import events as ev
-from recorder import SchemaVersionError, StoreError, open_store
+from recorder import SchemaVersionError, StoreError, open_store, pg_schema, postgres
 from recorder.postgres import PostgresStore
 
 #: Games and batch size of the killed import.
@@ -223,3 +223,70 @@ def test_each_committed_append_is_notified_with_its_game_and_steps(pg_url):
             listener.join(10)
     assert seen == [("followed", 1), ("followed", 4)]
     assert other.created
+
+
+def test_a_guard_replaced_by_one_that_does_nothing_is_found(pg_url):
+    """A trigger of the same name and a function of the same name, doing nothing: verify
+    compares each trigger and the body of its function with those a new store creates."""
+    with open_store(pg_url) as store:
+        store.import_game(record(3))
+        assert store.verify() == []
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        # the refusal's body made a pass, and another guard's trigger pointed elsewhere
+        conn.execute(
+            "CREATE OR REPLACE FUNCTION tablelog_refuse() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN RETURN NEW; END $$"
+        )
+        conn.execute(
+            "CREATE FUNCTION let_it_be() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN RETURN NEW; END $$"
+        )
+        conn.execute("DROP TRIGGER games_keep_identity ON games")
+        conn.execute(
+            "CREATE TRIGGER games_keep_identity BEFORE UPDATE ON games FOR EACH ROW"
+            " EXECUTE FUNCTION let_it_be()"
+        )
+    with open_store(pg_url) as store:
+        said = [f.message for f in store.verify() if f.check == "trigger"]
+    replaced = {
+        "events_no_update",
+        "events_no_delete",
+        "events_no_truncate",
+        "games_no_delete",
+        "games_no_truncate",
+        "event_types_no_update",
+        "event_types_no_delete",
+        "event_types_no_truncate",
+        "games_keep_identity",
+    }
+    assert said == [
+        f"the trigger {name} is not the one the store creates: the store's refusals may be off"
+        for name in pg_schema.TRIGGERS
+        if name in replaced
+    ]
+
+
+def test_a_verifier_without_the_right_to_create_a_schema_is_told_what_was_not_compared(
+    pg_url, monkeypatch
+):
+    # the triggers as created, not yet learnt in this process
+    monkeypatch.setattr(postgres, "_CREATED", {})
+    with open_store(pg_url) as store:
+        store.import_game(record(3))
+    schema = pg_url.rsplit("search_path%3D", 1)[1]
+    role = f"verifier_{schema}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD 'only-reads'")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+        conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+    try:
+        with open_store(pg_url.replace("tablelog@", f"{role}:only-reads@")) as store:
+            findings = store.verify()
+        assert [(f.check, f.message.split(" (")[0]) for f in findings] == [
+            ("trigger", "the triggers could not be compared with the ones the store creates")
+        ]
+        assert "permission denied" in findings[0].message
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(f"DROP OWNED BY {role}")
+            conn.execute(f"DROP ROLE {role}")
