@@ -17,8 +17,9 @@ from conftest import HERE, record, simulated
 from pgcluster import Cluster
 
 from engine.splendor_duel import events as ev
-from recorder import SchemaVersionError, StoreError, open_store, pg_schema, postgres
+from recorder import ImportRejected, SchemaVersionError, StoreError, open_store, pg_schema, postgres
 from recorder.postgres import PostgresStore
+from recorder.prepare import prepare_game
 
 #: Games and batch size of the killed import.
 GAMES, BATCH = 240, 6
@@ -290,3 +291,53 @@ def test_a_verifier_without_the_right_to_create_a_schema_is_told_what_was_not_co
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(f"DROP OWNED BY {role}")
             conn.execute(f"DROP ROLE {role}")
+
+
+@pytest.mark.parametrize("how", ["create", "import same", "import other"])
+def test_a_game_id_taken_by_another_writer_meanwhile_gets_the_stores_own_answer(pg_url, how):
+    """Two writers storing one game id at once: the second looks before the first commits
+    (finding nothing), then waits on the id's index; once the first commits, it answers
+    as it does for any stored game, never with the database's error."""
+    first = replace(record(5), game_id="both")
+    with open_store(pg_url) as a, open_store(pg_url) as b:
+        answer: list[object] = []
+
+        def second() -> None:
+            try:
+                if how == "create":
+                    answer.append(b.create_game({"players": ["Ann", "Bo"]}, game_id="both"))
+                else:
+                    other = first if how == "import same" else replace(record(6), game_id="both")
+                    answer.append(b.import_game(other))
+            except Exception as err:  # noqa: BLE001 - what escapes is the point
+                answer.append(err)
+
+        with a._transaction() as conn:
+            a._write_games(conn, [prepare_game(first)], a._now()[0])
+            writer = threading.Thread(target=second)
+            writer.start()
+            waited = time.monotonic() + 30
+            while not _waiting_on_a_lock(pg_url) and time.monotonic() < waited:
+                time.sleep(0.02)
+            assert _waiting_on_a_lock(pg_url), "the second writer never reached the id's index"
+        writer.join(30)
+        (got,) = answer
+        if how == "import same":
+            assert not got.created and got.game_id == "both"  # the same game: stored once
+        else:
+            assert isinstance(got, ImportRejected), got
+            assert str(got).endswith(
+                "game both already exists"
+                if how == "create"
+                else "game both is already stored with different content"
+            )
+        assert a.count_games() == 1 and a.verify() == []
+
+
+def _waiting_on_a_lock(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as conn:
+        (n,) = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND datname = current_database() AND query LIKE 'INSERT INTO games %'"
+        ).fetchone()
+    return n > 0
