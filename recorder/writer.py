@@ -405,9 +405,10 @@ class GameWriter:
         except self._integrity_errors as err:
             conn.execute("ROLLBACK TO insert_game")
             conn.execute("RELEASE insert_game")
-            if not looked_again and conn.execute(
-                "SELECT 1 FROM games WHERE id = ?", (gid,)
-            ).fetchone():
+            if (
+                not looked_again
+                and conn.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone()
+            ):
                 # Stored by another writer since the look above (PostgreSQL, where writers
                 # do not wait for each other's transactions): compared as any stored game.
                 return self._write_prepared(conn, p, now, looked_again=True)
