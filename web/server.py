@@ -232,7 +232,7 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
     with the same caches.  (The tests' :class:`BackgroundServer` leaves the collector of
     the process it runs in alone.)"""
     from waitress.channel import HTTPChannel
-    from waitress.parser import HTTPRequestParser
+    from waitress.parser import HTTPRequestParser, ParsingError
     from waitress.task import ErrorTask, WSGITask
 
     answers = itertools.count(1)
@@ -247,7 +247,10 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
 
     class KeptHeadParser(HTTPRequestParser):  # type: ignore[misc]
         """Keeps the request's first bytes (:data:`HEAD_KEPT`), for its refusal: the
-        parser words a request whose headers are too large as ``GET /``."""
+        parser words a request whose headers are too large as ``GET /``.  Refuses a
+        body on a GET or HEAD, which waitress would otherwise wait for (reading every
+        body before the app sees the request) while nothing reads it: a client that
+        announces one and sends none gets its answer, not a wait until it gives up."""
 
         head = b""
 
@@ -255,6 +258,14 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
             if len(self.head) < HEAD_KEPT:
                 self.head += data[: HEAD_KEPT - len(self.head)]
             return int(super().received(data))
+
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            if self.command in ("GET", "HEAD") and self.body_rcv is not None:
+                raise ParsingError(
+                    f"a {self.command} request has no body, and this one announces one"
+                    " (Transfer-Encoding or Content-Length)"
+                )
 
     class SecuredErrorTask(ErrorTask):  # type: ignore[misc]  # no types shipped
         def execute(self) -> None:

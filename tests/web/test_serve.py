@@ -550,6 +550,29 @@ def test_the_servers_own_refusals_of_api_requests_are_json(tmp_path: Path, serve
 
 
 @pytest.mark.parametrize("server", ["gunicorn", "waitress"])
+def test_a_get_that_announces_a_body_and_sends_none_is_answered(
+    tmp_path: Path, server: str
+) -> None:
+    """A GET's body is read by nobody: gunicorn answers the GET, waitress (which reads
+    every body before the app) refuses it at once; neither waits for the body."""
+    with _serving(tmp_path, "--server", server, "--workers", "1", "--threads", "2") as (_, port):
+        for announced in (b"Transfer-Encoding: chunked", b"Content-Length: 20"):
+            started = time.monotonic()
+            status, headers, body = _raw_body(
+                port,
+                b"GET /api/games?per_page=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                + announced
+                + b"\r\n\r\n",
+            )
+            assert time.monotonic() - started < 5, (server, announced)
+            if server == "gunicorn":
+                assert status == 200 and b'"games"' in body
+            else:
+                assert status == 400 and headers["content-type"] == "application/json"
+                assert "a GET request has no body" in json.loads(body)["error"]["message"]
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "waitress"])
 def test_a_malformed_chunked_body_is_a_400_not_a_500(tmp_path: Path, server: str) -> None:
     """A chunked body whose chunk size does not read: gunicorn reads it only when the view
     does, waitress before; either way the client is told its request is bad."""
