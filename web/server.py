@@ -298,6 +298,8 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
                 return
             super().send_continue()
 
+    # a body past the app's limit refused as it arrives (413), not read whole first
+    options.setdefault("max_request_body_size", int(app.config["MAX_CONTENT_LENGTH"]))
     server = waitress.create_server(
         app, ident="tablelog", clear_untrusted_proxy_headers=True, **options
     )

@@ -6,6 +6,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -508,6 +509,11 @@ _API_REFUSED_BY_THE_SERVER = {
         b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000 + b"\r\n",
         {400, 431},
     ),
+    "body too large": (
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 99999999\r\n\r\n{",
+        {413},
+    ),
     "target too long": (
         b"GET /api/games?q=" + b"a" * 300_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
         {400, 414, 431},
@@ -526,6 +532,10 @@ def _raw_body(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
         with contextlib.suppress(ConnectionResetError):
             while chunk := s.recv(65536):
                 data += chunk
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+                if length and len(body) >= int(length.group(1)):
+                    break
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
