@@ -347,11 +347,16 @@ def send_raw(port: int, raw: bytes) -> tuple[int, dict[str, str]]:
         with contextlib.suppress(OSError):  # the server may answer before reading it all
             s.sendall(raw)
         data = b""
-        while b"\r\n\r\n" not in data:
+        # (a "100 Continue" before the answer is not the answer: read on past it)
+        while b"\r\n\r\n" not in data or (
+            data.startswith(b"HTTP/1.1 100 ") and data.count(b"\r\n\r\n") < 2
+        ):
             chunk = s.recv(65536)
             if not chunk:
                 break
             data += chunk
+    if data.startswith(b"HTTP/1.1 100 "):
+        data = data.split(b"\r\n\r\n", 1)[1]
     head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
     status = int(head[0].split()[1]) if head and len(head[0].split()) > 1 else 0
     return status, {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in head[1:])}
