@@ -436,6 +436,7 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
             "no_security_headers": 0,
             "connection_errors": 0,
             "unanswered": 0,
+            "busy": 0,
         }
         statuses: dict[int, int] = {}
         hit: set[str] = set()
@@ -472,7 +473,12 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
                 with lock:
                     counts["raw" if raw else "requests"] += 1
                     statuses[status] = statuses.get(status, 0) + 1
-                    if status >= 500 or status == 0:
+                    if status == 503 and headers.get("retry-after") and "/stream" in what:
+                        # every thread of waitress's that may hold a stream holds one
+                        # (streams the fuzzer left, until the server writes to them
+                        # again): the designed answer, "try again in a few seconds"
+                        counts["busy"] += 1
+                    elif status >= 500 or status == 0:
                         counts["5xx"] += 1
                         failures.append(f"{status} {what}")
                     if any(headers.get(n.lower()) != v for n, v in SECURITY_HEADERS):
@@ -533,6 +539,7 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
         "missing_security_headers": counts["no_security_headers"],
         "connection_errors": counts["connection_errors"],
         "unanswered": counts["unanswered"],
+        "streams_busy_503": counts["busy"],
         # (waitress is one process: no worker to kill, it must still be serving)
         "worker_killed_and_served_on": (
             worker_killed and answered and served_after_kill > 0
@@ -642,6 +649,7 @@ def main() -> None:
                     f"{fuzzed['5xx']} / {fuzzed['missing_security_headers']}",
                 ),
                 ("requests left unanswered (30 s)", fuzzed["unanswered"]),
+                ("live streams refused as busy (503, Retry-After)", fuzzed["streams_busy_503"]),
                 ("connections dropped", fuzzed["connection_errors"]),
                 ("tracebacks in the server's log", fuzzed["server_tracebacks"]),
                 (
