@@ -34,7 +34,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import pg_schema, projections
 from .core import SqlStore
-from .errors import SchemaVersionError, StoreError
+from .errors import SchemaVersionError, StoreError, unbindable
 from .migrations import SCHEMA_VERSION
 from .places import is_postgres, redact
 from .prepare import Prepared
@@ -298,6 +298,8 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             yield _Conn(raw)
         except psycopg.OperationalError as err:
             raise self._lost(err, writing=False) from None
+        except (UnicodeEncodeError, OverflowError, psycopg.DataError) as err:
+            raise self._unusable(err) from None
         finally:
             self._pool.putconn(raw)
 
@@ -311,8 +313,18 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
                 yield _Conn(raw)
         except psycopg.OperationalError as err:
             raise self._lost(err, writing=True) from None
+        except (UnicodeEncodeError, OverflowError, psycopg.DataError) as err:
+            raise self._unusable(err) from None
         finally:
             self._pool.putconn(raw)
+
+    def _unusable(self, err: UnicodeEncodeError | OverflowError | psycopg.DataError) -> StoreError:
+        """The store's error for a value given to a query that the database cannot take
+        (psycopg refuses a NUL in a text before sending it; the server, a number past
+        its type's range)."""
+        if isinstance(err, (UnicodeEncodeError, OverflowError)):
+            return unbindable(err)
+        return StoreError(f"a value given cannot be taken by the database: {self._describe(err)}")
 
     def _describe(self, err: BaseException) -> str:
         return _reason(err, self._url)
