@@ -2,7 +2,7 @@
 
     python bench/soak.py [--writer-seconds 40] [--writers 4] [--kill-every 0.2:1.5]
                          [--fuzz-seconds 120] [--clients 2] [--workers 2] [--seed 12]
-                         [--small-caches]
+                         [--small-caches] [--server gunicorn|waitress] [--threads 8]
 
 Two parts, on one temporary database:
 
@@ -15,7 +15,8 @@ Two parts, on one temporary database:
    acknowledged for, no game may hold an event twice or out of its seed's order, and
    ``tablelog verify`` (chains, projections against a fresh fold, SQLite's integrity
    check) must find nothing.
-2. **Fuzzed requests.**  ``tablelog serve`` (gunicorn's gevent workers) on loopback over
+2. **Fuzzed requests.**  ``tablelog serve`` (gunicorn's gevent workers, or ``--server
+   waitress``) on loopback over
    that database; ``--clients`` threads send seeded random requests to every route of the
    site's url_map (known ids and steps mixed with hostile path parts, query strings,
    headers, JSON and form bodies, a recorder key or not) and malformed raw requests (bad
@@ -245,6 +246,12 @@ RAW = [
     b"POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
     b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n{",
     b"GET / HTTP/9.9\r\n\r\n",
+    b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000 + b"\r\n\r\n",
+    b"GET /api/games?per_page=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+    b"GET /api/games?per_page=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n",
+    b"GET /api/games?per_page=1 HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n",
+    b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
 ]
 
 
@@ -340,11 +347,16 @@ def send_raw(port: int, raw: bytes) -> tuple[int, dict[str, str]]:
         with contextlib.suppress(OSError):  # the server may answer before reading it all
             s.sendall(raw)
         data = b""
-        while b"\r\n\r\n" not in data:
+        # (a "100 Continue" before the answer is not the answer: read on past it)
+        while b"\r\n\r\n" not in data or (
+            data.startswith(b"HTTP/1.1 100 ") and data.count(b"\r\n\r\n") < 2
+        ):
             chunk = s.recv(65536)
             if not chunk:
                 break
             data += chunk
+    if data.startswith(b"HTTP/1.1 100 "):
+        data = data.split(b"\r\n\r\n", 1)[1]
     head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
     status = int(head[0].split()[1]) if head and len(head[0].split()) > 1 else 0
     return status, {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in head[1:])}
@@ -384,8 +396,13 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
                 str(db),
                 "--port",
                 str(port),
-                "--workers",
-                str(args.workers),
+                "--server",
+                args.server,
+                *(
+                    ["--workers", str(args.workers)]
+                    if args.server == "gunicorn"
+                    else ["--threads", str(args.threads)]
+                ),
             ]
         ),
         cwd=ROOT,
@@ -418,6 +435,8 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
             "5xx": 0,
             "no_security_headers": 0,
             "connection_errors": 0,
+            "unanswered": 0,
+            "busy": 0,
         }
         statuses: dict[int, int] = {}
         hit: set[str] = set()
@@ -431,6 +450,7 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
             rng = random.Random(args.seed * 100 + number)
             while time.monotonic() < deadline:
                 raw = rng.random() < 0.02
+                what = "raw"
                 try:
                     if raw:
                         what = "raw"
@@ -441,6 +461,11 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
                         with lock:
                             hit.add(hdrs.pop("X-Route"))
                         status, headers = send(port, method, target, hdrs, body)
+                except TimeoutError:  # no answer in the client's 30 s
+                    with lock:
+                        counts["unanswered"] += 1
+                        failures.append(f"unanswered {what}")
+                    continue
                 except (OSError, http.client.HTTPException):
                     with lock:
                         counts["connection_errors"] += 1
@@ -448,7 +473,12 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
                 with lock:
                     counts["raw" if raw else "requests"] += 1
                     statuses[status] = statuses.get(status, 0) + 1
-                    if status >= 500 or status == 0:
+                    if status == 503 and headers.get("retry-after") and "/stream" in what:
+                        # every thread of waitress's that may hold a stream holds one
+                        # (streams the fuzzer left, until the server writes to them
+                        # again): the designed answer, "try again in a few seconds"
+                        counts["busy"] += 1
+                    elif status >= 500 or status == 0:
                         counts["5xx"] += 1
                         failures.append(f"{status} {what}")
                     if any(headers.get(n.lower()) != v for n, v in SECURITY_HEADERS):
@@ -464,7 +494,11 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
             if not worker_killed:  # memory is followed up to the kill, a restart resets it
                 m = memory_mb(proc.pid)
                 samples.append((round(time.monotonic() - t0, 1), m["rss_mb"], m["pss_mb"]))
-            if not worker_killed and time.monotonic() - t0 > args.fuzz_seconds * 0.9:
+            if (
+                args.server == "gunicorn"
+                and not worker_killed
+                and time.monotonic() - t0 > args.fuzz_seconds * 0.9
+            ):
                 workers = [p for p in server_processes(proc.pid) if p != proc.pid]
                 if workers:
                     os.kill(workers[0], signal.SIGKILL)
@@ -495,7 +529,8 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "seconds": args.fuzz_seconds,
         "clients": args.clients,
-        "server_workers": args.workers,
+        "server": args.server,
+        "server_workers": args.workers if args.server == "gunicorn" else 1,
         "routes": len(routes),
         "requests_fuzzed": counts["requests"],
         "raw_malformed": counts["raw"],
@@ -503,7 +538,15 @@ def fuzz(db: Path, args: argparse.Namespace) -> dict[str, Any]:
         "5xx": counts["5xx"],
         "missing_security_headers": counts["no_security_headers"],
         "connection_errors": counts["connection_errors"],
-        "worker_killed_and_served_on": worker_killed and answered and served_after_kill > 0,
+        "unanswered": counts["unanswered"],
+        "streams_busy_503": counts["busy"],
+        # (waitress is one process: no worker to kill, it must still be serving)
+        "worker_killed_and_served_on": (
+            worker_killed and answered and served_after_kill > 0
+            if args.server == "gunicorn"
+            else None
+        ),
+        "still_serving": answered,
         "requests_after_the_kill": served_after_kill,
         "routes_hit": len(hit),
         "server_tracebacks": tracebacks,
@@ -537,7 +580,14 @@ def main() -> None:
     parser.add_argument("--kill-every", default="0.2:1.5", help="seconds between kills, LOW:HIGH")
     parser.add_argument("--fuzz-seconds", type=float, default=120)
     parser.add_argument("--clients", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's worker processes")
+    parser.add_argument(
+        "--server",
+        choices=("gunicorn", "waitress"),
+        default="gunicorn",
+        help="the server tablelog serve runs (waitress: one process, no worker to kill)",
+    )
+    parser.add_argument("--threads", type=int, default=8, help="waitress's threads")
     parser.add_argument("--sample-seconds", type=float, default=2)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument(
@@ -566,7 +616,9 @@ def main() -> None:
         and raced["verify_ok"]
         and fuzzed["5xx"] == 0
         and fuzzed["missing_security_headers"] == 0
-        and fuzzed["worker_killed_and_served_on"]
+        and fuzzed["worker_killed_and_served_on"] is not False
+        and fuzzed["still_serving"]
+        and fuzzed["unanswered"] == 0
         and fuzzed["server_tracebacks"] == 0
         and verify_after == 0
     )
@@ -596,6 +648,9 @@ def main() -> None:
                     "5xx / missing security headers",
                     f"{fuzzed['5xx']} / {fuzzed['missing_security_headers']}",
                 ),
+                ("requests left unanswered (30 s)", fuzzed["unanswered"]),
+                ("live streams refused as busy (503, Retry-After)", fuzzed["streams_busy_503"]),
+                ("connections dropped", fuzzed["connection_errors"]),
                 ("tracebacks in the server's log", fuzzed["server_tracebacks"]),
                 (
                     "worker killed at 90%, requests after",

@@ -721,16 +721,33 @@ class SqlStore:
         start_step: int = 0,
         earlier: Earlier | None = None,
     ) -> Any:
+        """The state after stored rows (sequence, payload, version, meta), folded by
+        :meth:`_fold_rows`."""
+        return self._fold_rows(game_id, kind, rules, rows, names, start, start_step, earlier).head
+
+    def _fold_rows(
+        self,
+        game_id: str,
+        kind: str,
+        rules: GameRules,
+        rows: Sequence[Any],
+        names: Sequence[str] | None = None,
+        start: Any = None,
+        start_step: int = 0,
+        earlier: Earlier | None = None,
+        every: int | None = None,
+    ) -> Fold:
         """Fold stored rows (sequence, payload, version, meta) with the rules
         (:class:`engine.fold.Fold`: corrections, steps played illegally forced): from the
         first event, or from ``start``, the state after ``start_step`` events (a snapshot;
         ``earlier`` reads the events before it, which only a correction going back before
-        it needs)."""
+        it needs); a snapshot kept ``every`` steps.  CorruptEvent names the row that does
+        not replay."""
         events, marks = self._parsed_rows(game_id, kind, rules, rows)
         if start is None:
-            fold = Fold(rules, names, every=None)
+            fold = Fold(rules, names, every=every)
         else:
-            fold = Fold.resume(rules, start, start_step, earlier, every=None)
+            fold = Fold.resume(rules, start, start_step, earlier, every=every)
         try:
             fold.extend(events, marks if any(marks) else None)
         except (IllegalMoveError, CorrectionError) as err:
@@ -739,7 +756,7 @@ class SqlStore:
             if isinstance(err, IllegalMoveError):
                 raise CorruptEvent(game_id, seq, f"stored event no longer replays: {err}") from None
             raise CorruptEvent(game_id, seq, f"stored correction: {err}") from None
-        return fold.head
+        return fold
 
     def _parsed_rows(
         self, game_id: str, kind: str, rules: GameRules, rows: Sequence[Any]

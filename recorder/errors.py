@@ -212,6 +212,17 @@ def unstorable_at(text: str) -> tuple[int, str] | None:
     return None
 
 
+def unbindable(err: UnicodeEncodeError | OverflowError) -> StoreError:
+    """The store's error for a value given to a query that its database cannot take: a
+    text with a lone surrogate, a number past 64 bits.  Nothing is stored or found under
+    it."""
+    if isinstance(err, OverflowError):
+        what = "a number past what the store keeps (64 bits)"
+    else:
+        what = f"a text holding {err.object[err.start : err.end]!a}, half a character"
+    return StoreError(f"{what} was given, which no store keeps: nothing is stored or found")
+
+
 def unstorable_in(value: Any, path: str = "") -> tuple[str, str] | None:
     """The dotted path (``players[1]``, ``tags.note``) of the first text in a JSON value
     that no store keeps (:func:`unstorable_at`), and what is wrong with it, or None."""

@@ -34,7 +34,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import pg_schema, projections
 from .core import SqlStore
-from .errors import SchemaVersionError, StoreError
+from .errors import SchemaVersionError, StoreError, unbindable
 from .migrations import SCHEMA_VERSION
 from .places import is_postgres, redact
 from .prepare import Prepared
@@ -155,6 +155,48 @@ def _migrate(conn: psycopg.Connection[Any], shown: str, clock: Callable[[], str]
             )
 
 
+#: A trigger as the database keeps it, by name: whether it is enabled, then what it does
+#: (its table, when it fires, its function's name, schema and body with whitespace made
+#: single, its arguments and its condition).
+_TRIGGERS = """
+SELECT t.tgname, t.tgenabled, c.relname, t.tgtype, p.proname,
+    p.pronamespace = c.relnamespace, regexp_replace(p.prosrc, '\\s+', ' ', 'g'),
+    encode(t.tgargs, 'hex'), COALESCE(pg_get_expr(t.tgqual, t.tgrelid), '')
+FROM pg_trigger AS t
+    JOIN pg_class AS c ON c.oid = t.tgrelid
+    JOIN pg_proc AS p ON p.oid = t.tgfoid
+WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal
+"""
+
+
+def _triggers(conn: psycopg.Connection[Any]) -> dict[str, tuple[Any, ...]]:
+    """The triggers of the store's schema (:data:`_TRIGGERS`), by name."""
+    return {row[0]: tuple(row[1:]) for row in conn.execute(_TRIGGERS.encode()).fetchall()}
+
+
+_CREATED: dict[str, dict[str, tuple[Any, ...]]] = {}
+
+
+def _triggers_as_created(conn: psycopg.Connection[Any]) -> dict[str, tuple[Any, ...]]:
+    """The triggers a new store creates (:data:`_TRIGGERS`): the migrations applied in a
+    schema of their own, in a transaction rolled back, once per server version and
+    process.  What a store's triggers must still be."""
+    version = str(conn.info.server_version)
+    if version not in _CREATED:
+        with conn.transaction():
+            schema = f"tablelog_as_created_{os.getpid()}"
+            conn.execute(f"CREATE SCHEMA {schema}".encode())
+            conn.execute(f"SET LOCAL search_path TO {schema}".encode())
+            for _, _, script in pg_schema.MIGRATIONS:
+                if callable(script):
+                    script(conn)
+                else:
+                    conn.execute(script.encode())
+            _CREATED[version] = _triggers(conn)
+            raise psycopg.Rollback()
+    return _CREATED[version]
+
+
 class PostgresStore(SqlStore, GameWriter, StoreVerify):
     """An append-only record of games in a PostgreSQL database.  Open with :meth:`open`."""
 
@@ -256,6 +298,8 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             yield _Conn(raw)
         except psycopg.OperationalError as err:
             raise self._lost(err, writing=False) from None
+        except (UnicodeEncodeError, OverflowError, psycopg.DataError) as err:
+            raise self._unusable(err) from None
         finally:
             self._pool.putconn(raw)
 
@@ -269,8 +313,18 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
                 yield _Conn(raw)
         except psycopg.OperationalError as err:
             raise self._lost(err, writing=True) from None
+        except (UnicodeEncodeError, OverflowError, psycopg.DataError) as err:
+            raise self._unusable(err) from None
         finally:
             self._pool.putconn(raw)
+
+    def _unusable(self, err: UnicodeEncodeError | OverflowError | psycopg.DataError) -> StoreError:
+        """The store's error for a value given to a query that the database cannot take
+        (psycopg refuses a NUL in a text before sending it; the server, a number past
+        its type's range)."""
+        if isinstance(err, (UnicodeEncodeError, OverflowError)):
+            return unbindable(err)
+        return StoreError(f"a value given cannot be taken by the database: {self._describe(err)}")
 
     def _describe(self, err: BaseException) -> str:
         return _reason(err, self._url)
@@ -344,33 +398,41 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
 
     def _file_findings(self) -> list[Finding]:
         with self._read() as conn:
-            triggers = dict(
-                conn.execute(
-                    "SELECT t.tgname, t.tgenabled FROM pg_trigger AS t"
-                    " WHERE t.tgrelid IN (to_regclass('events'), to_regclass('games'),"
-                    " to_regclass('event_types'))"
-                    " AND NOT t.tgisinternal",
-                    (),
-                ).fetchall()
-            )
+            triggers = _triggers(conn.raw)
+            try:
+                created = _triggers_as_created(conn.raw)
+            except pg_errors.InsufficientPrivilege as err:
+                created = None
+                unchecked = Finding(
+                    None,
+                    None,
+                    "trigger",
+                    "the triggers could not be compared with the ones the store creates "
+                    f"(that needs a schema of its own for a moment): {_reason(err, self._url)}",
+                )
             loose = conn.execute(
                 "SELECT c.conrelid::regclass::text, c.conname FROM pg_constraint AS c"
                 " WHERE NOT c.convalidated AND c.connamespace = current_schema()::regnamespace"
                 " ORDER BY 1, 2",
                 (),
             ).fetchall()
-        out = [
-            Finding(
-                None,
-                None,
-                "trigger",
-                f"the trigger {name} is missing: the store's refusals are off"
-                if name not in triggers
-                else f"the trigger {name} is disabled: the store's refusals are off",
-            )
-            for name in pg_schema.TRIGGERS
-            if triggers.get(name, "D") == "D"
-        ]
+        out = []
+        for name in pg_schema.TRIGGERS:
+            found = triggers.get(name)
+            if found is None:
+                said = f"the trigger {name} is missing: the store's refusals are off"
+            elif found[0] == "D":
+                said = f"the trigger {name} is disabled: the store's refusals are off"
+            elif created is not None and found[1:] != created.get(name, (None,))[1:]:
+                said = (
+                    f"the trigger {name} is not the one the store creates: the store's "
+                    "refusals may be off"
+                )
+            else:
+                continue
+            out.append(Finding(None, None, "trigger", said))
+        if created is None:
+            out.append(unchecked)
         return out + [
             Finding(
                 None,

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .core import SqlStore
-from .errors import SchemaVersionError, StoreError
+from .errors import SchemaVersionError, StoreError, unbindable
 from .listing import FOLD_FUNCTION, fold_name
 from .migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
 from .records import default_db_path, utc_now
@@ -160,7 +160,10 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
     def _read(self) -> Iterator[sqlite3.Connection]:
         """The store's one connection, this thread's for the block."""
         with self._lock:
-            yield self._conn
+            try:
+                yield self._conn
+            except (UnicodeEncodeError, OverflowError) as err:
+                raise unbindable(err) from None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -170,9 +173,11 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
-            except BaseException:
+            except BaseException as err:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                if isinstance(err, (UnicodeEncodeError, OverflowError)):
+                    raise unbindable(err) from None
                 raise
             try:
                 conn.execute("COMMIT")

@@ -14,12 +14,13 @@ PostgreSQL the triggers (there and enabled) and the constraints (validated).  Ea
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import EngineError, Violation
+from engine.fold import SNAPSHOT_EVERY, Fold
 from engine.games import UnknownGameKind, get_game
 from engine.protocol import GameRules, seat_names
 
@@ -48,8 +49,8 @@ TRIGGERS = (
 class Finding:
     """One thing that does not hold: in which game (None for the file) and at which step
     (None for the game as a whole), which check (``chain``, ``head``, ``fold``,
-    ``projection``, ``text``, ``snapshot``, ``integrity``, ``foreign_key``, ``trigger``),
-    and what."""
+    ``projection``, ``text``, ``violations``, ``snapshot``, ``integrity``, ``foreign_key``,
+    ``trigger``), and what."""
 
     game: str | None
     step: int | None
@@ -163,7 +164,7 @@ class StoreVerify:
         """A connection to read with (the store's own)."""
         raise NotImplementedError
 
-    def _replay_rows(
+    def _fold_rows(
         self,
         game_id: str,
         kind: str,
@@ -171,8 +172,11 @@ class StoreVerify:
         rows: Sequence[Any],
         names: Sequence[str] | None = None,
         start: Any = None,
-    ) -> Any:
-        """Fold stored rows (the store's own, :meth:`SqlStore._replay_rows`)."""
+        start_step: int = 0,
+        earlier: Any = None,
+        every: int | None = None,
+    ) -> Fold:
+        """Fold stored rows (the store's own, :meth:`SqlStore._fold_rows`)."""
         raise NotImplementedError
 
     def _file_findings(self) -> list[Finding]:
@@ -331,10 +335,11 @@ class StoreVerify:
         )
         fold_rows = [(r[0], r[1], r[2], r[3]) for r in rows]
         try:
-            state = self._replay_rows(game_id, kind, rules, fold_rows, names)
+            fold = self._fold_rows(game_id, kind, rules, fold_rows, names, every=SNAPSHOT_EVERY)
         except CorruptEvent as err:
             message = str(err).split(": ", 1)[-1]
             return [*out, Finding(game_id, err.sequence, "fold", message)]
+        state = fold.head
         record = projections.summary_record(rules, state, names)
         flagged = sum(1 for r in rows if r[3] and _marked(r[3]))
         expected = projections.summary_row(
@@ -356,14 +361,12 @@ class StoreVerify:
         differs("the game's last activity", last_activity, last)
         differs("the players index", [tuple(s) for s in seats], list(enumerate(names)))
         out += _text_findings(game_id, rules, rows, names)
+        out += _violation_findings(game_id, rows, fold.flagged)
         for step, position in snapshots:
             if step > len(rows):
                 out.append(Finding(game_id, step, "snapshot", "a snapshot past the last step"))
                 continue
-            try:
-                at = self._replay_rows(game_id, kind, rules, fold_rows[:step], names)
-            except CorruptEvent:
-                continue
+            at = fold.state_at(step)
             try:
                 kept = unpack_position(position)
             except ValueError:
@@ -392,6 +395,51 @@ def _text_findings(
         for row, text in zip(rows, stored_texts(rules, events, marks, names), strict=False)
         if row[5] != text
     ]
+
+
+def _violation_findings(
+    game_id: str, rows: Sequence[Any], flagged: Mapping[int, Sequence[Violation]]
+) -> list[Finding]:
+    """Each event whose stored violations (kept in its meta, outside the chain, for a
+    decision played though illegal) are not the ones a fresh fold finds."""
+    out = []
+    for row in rows:
+        sequence, meta_text = row[0], row[3]
+        stored = _stored_violations(meta_text)
+        found = [v.to_dict() for v in flagged.get(sequence, ())]
+        if stored != found:
+            out.append(
+                Finding(
+                    game_id,
+                    sequence,
+                    "violations",
+                    f"the stored violations ({_codes(stored)}) are not the ones the rules"
+                    f" find ({_codes(found)})",
+                )
+            )
+    return out
+
+
+def _stored_violations(meta_text: str | None) -> Any:
+    if not meta_text or '"violations"' not in meta_text:
+        return []
+    try:
+        meta = json.loads(meta_text)
+    except ValueError:
+        return None
+    return meta.get("violations", []) if isinstance(meta, dict) else None
+
+
+def _codes(violations: Any) -> str:
+    """The violations' codes in a few words ("none" for none; what a list is not)."""
+    if not isinstance(violations, list):
+        return "unreadable"
+    if not violations:
+        return "none"
+    return ", ".join(
+        str(v.get("code")) if isinstance(v, dict) and v.get("code") else repr(v)[:40]
+        for v in violations
+    )
 
 
 def _marked(meta_text: str) -> bool:

@@ -352,13 +352,20 @@ class GameWriter:
             kind=kind, headers=headers, events=[], game_id=game_id or secrets.token_hex(6)
         )
         prepared = prepare_game(record)
+        taken = ImportRejected(None, f"game {prepared.game_id} already exists", "id")
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (prepared.game_id,)).fetchone():
-                raise ImportRejected(None, f"game {prepared.game_id} already exists", "id")
-            self._insert_games(conn, [prepared], self._now()[0])
+                raise taken
+            try:
+                self._insert_games(conn, [prepared], self._now()[0])
+            except self._integrity_errors:
+                # (PostgreSQL: another writer stored the id after the look above)
+                raise taken from None
         return self.game(prepared.game_id)
 
-    def _write_prepared(self, conn: Conn, p: Prepared, now: str) -> ImportResult:
+    def _write_prepared(
+        self, conn: Conn, p: Prepared, now: str, looked_again: bool = False
+    ) -> ImportResult:
         """Write one game, comparing it with a stored game of the same id."""
         gid = p.game_id
         existing = conn.execute("SELECT kind, headers FROM games WHERE id = ?", (gid,)).fetchone()
@@ -391,11 +398,22 @@ class GameWriter:
                         f"event id {eid!r} is already stored (game {other}, event {seq})",
                         "event_id",
                     )
+        conn.execute("SAVEPOINT insert_game")
         try:
             numbers = self._insert_games(conn, [p], now)
             self._insert_snapshots(conn, [p], numbers)
         except self._integrity_errors as err:
+            conn.execute("ROLLBACK TO insert_game")
+            conn.execute("RELEASE insert_game")
+            if (
+                not looked_again
+                and conn.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone()
+            ):
+                # Stored by another writer since the look above (PostgreSQL, where writers
+                # do not wait for each other's transactions): compared as any stored game.
+                return self._write_prepared(conn, p, now, looked_again=True)
             raise ImportRejected(None, f"game {gid} cannot be stored: {err}") from None
+        conn.execute("RELEASE insert_game")
         return ImportResult(gid, True, p.event_count, p.flagged)
 
     def _same_game(self, conn: Conn, p: Prepared, now: str) -> ImportResult | None:

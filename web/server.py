@@ -42,8 +42,11 @@ Each worker process keeps its own caches and its own store connection (see :mod:
 from __future__ import annotations
 
 import gc
+import html
 import itertools
+import json
 import logging
+import re
 import socket
 import threading
 from typing import Any
@@ -128,9 +131,54 @@ def _security_header_lines() -> bytes:
     return "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS).encode("latin-1")
 
 
+#: How much of a request's first bytes the servers keep, to word their own refusal of it.
+HEAD_KEPT = 64
+
+
+def api_refusal(head: bytes, status: int, title: str, message: str) -> bytes | None:
+    """The body of the server's own refusal of a request to the API (one whose target,
+    in ``head``, its first bytes, starts with ``/api/``): JSON as the app words its
+    errors; None for any other request (the server's own page)."""
+    parts = head.lstrip().split(b" ", 2)
+    if len(parts) < 2 or not parts[1].startswith(b"/api/"):
+        return None
+    return json.dumps({"error": {"status": status, "title": title, "message": message}}).encode()
+
+
+class _KeptHeadSocket:
+    """A client socket of gunicorn's that keeps the first bytes of the request being read
+    (:data:`HEAD_KEPT`; the next request's start after each answer), for its refusal.
+    Everything else is the socket's own."""
+
+    def __init__(self, sock: Any):
+        self._sock = sock
+        self.head = b""
+        self._answered = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def recv(self, size: int, *flags: Any) -> bytes:
+        data: bytes = self._sock.recv(size, *flags)
+        if self._answered:
+            self.head, self._answered = b"", False
+        if len(self.head) < HEAD_KEPT:
+            self.head += data[: HEAD_KEPT - len(self.head)]
+        return data
+
+    def sendall(self, data: bytes, *flags: Any) -> Any:
+        self._answered = True
+        return self._sock.sendall(data, *flags)
+
+
+#: gunicorn's own error page: its message (HTML-escaped), between the title and the end.
+_GUNICORN_MESSAGE = re.compile(rb"</h1>\s*(.*?)\s*</body>", re.DOTALL)
+
+
 class _SecuredErrorSocket:
     """A client socket as gunicorn's error page is written to it: the security headers go
-    in after the status line.  Everything else is the socket's own."""
+    in after the status line, and a request to the API is answered in JSON
+    (:func:`api_refusal`).  Everything else is the socket's own."""
 
     def __init__(self, sock: Any):
         self._sock = sock
@@ -140,6 +188,15 @@ class _SecuredErrorSocket:
 
     def sendall(self, data: bytes) -> Any:
         status, sep, rest = data.partition(b"\r\n")
+        _, code, reason = status.decode("latin-1").split(" ", 2)
+        found = _GUNICORN_MESSAGE.search(rest)
+        message = html.unescape(found.group(1).decode("latin-1")) if found else ""
+        body = api_refusal(getattr(self._sock, "head", b""), int(code), reason, message or reason)
+        if body is not None:
+            rest = (
+                b"Connection: close\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+            )
         return self._sock.sendall(status + sep + _security_header_lines() + rest)
 
 
@@ -157,7 +214,7 @@ def _gevent_worker_class() -> type:
         def handle(self, listener: Any, client: Any, addr: Any) -> None:
             self.connections += 1
             try:
-                super().handle(listener, client, addr)
+                super().handle(listener, _KeptHeadSocket(client), addr)
             finally:
                 self.connections -= 1
 
@@ -175,6 +232,7 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
     with the same caches.  (The tests' :class:`BackgroundServer` leaves the collector of
     the process it runs in alone.)"""
     from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser, ParsingError
     from waitress.task import ErrorTask, WSGITask
 
     answers = itertools.count(1)
@@ -187,13 +245,47 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
                 if next(answers) % AGE_EVERY == 0:
                     age_out()
 
+    class KeptHeadParser(HTTPRequestParser):  # type: ignore[misc]
+        """Keeps the request's first bytes (:data:`HEAD_KEPT`), for its refusal: the
+        parser words a request whose headers are too large as ``GET /``.  Refuses a
+        body on a GET or HEAD, which waitress would otherwise wait for (reading every
+        body before the app sees the request) while nothing reads it: a client that
+        announces one and sends none gets its answer, not a wait until it gives up."""
+
+        head = b""
+
+        def received(self, data: bytes) -> int:
+            if len(self.head) < HEAD_KEPT:
+                self.head += data[: HEAD_KEPT - len(self.head)]
+            return int(super().received(data))
+
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            if self.command in ("GET", "HEAD") and self.body_rcv is not None:
+                raise ParsingError(
+                    f"a {self.command} request has no body, and this one announces one"
+                    " (Transfer-Encoding or Content-Length)"
+                )
+
     class SecuredErrorTask(ErrorTask):  # type: ignore[misc]  # no types shipped
         def execute(self) -> None:
             self.response_headers.extend(SECURITY_HEADERS)
-            super().execute()
+            error = self.request.error
+            body = api_refusal(
+                getattr(self.request, "head", b""), error.code, error.reason, str(error.body)
+            )
+            if body is None:
+                super().execute()
+                return
+            self.status = f"{error.code} {error.reason}"
+            self.response_headers.append(("Content-Type", "application/json"))
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
 
     class SecuredChannel(HTTPChannel):  # type: ignore[misc]
         error_task_class = SecuredErrorTask
+        parser_class = KeptHeadParser
         if age:
             task_class = AgingTask
 
@@ -206,6 +298,8 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
                 return
             super().send_continue()
 
+    # a body past the app's limit refused as it arrives (413), not read whole first
+    options.setdefault("max_request_body_size", int(app.config["MAX_CONTENT_LENGTH"]))
     server = waitress.create_server(
         app, ident="tablelog", clear_untrusted_proxy_headers=True, **options
     )

@@ -743,6 +743,39 @@ def first_findings(findings) -> dict[str, tuple[str, int | None]]:
     return out
 
 
+def test_verify_finds_the_stored_violations_of_a_flagged_move_edited(recorder, backend):
+    """The violations kept for a decision played though illegal are outside the chain:
+    verify finds them again by the fold, and names the step whose stored ones differ."""
+    setup = payloads(6)[0]
+    take = illegal_take(GAME.replay([ev.event_from_dict(setup)]))
+    rec = GameImport(
+        headers={"players": ["Ann", "Bo"]},
+        events=[setup, take],
+        meta=[None, {"played_illegally": True}],
+    )
+    flagged = recorder.import_game(rec).game_id
+    clean = recorder.import_game(record(6)).game_id
+    assert recorder.verify() == []
+    stored = recorder.events(flagged)[1].meta["violations"]
+    code = stored[0]["code"]
+    game = "game_no = (SELECT no FROM games WHERE id = '{}')"
+    backend.tamper(
+        # the flagged move's violation worded away
+        f"UPDATE events SET meta = replace(meta, '\"{code}\"', '\"forgiven\"')"
+        f" WHERE {game.format(flagged)} AND sequence = 2",
+        # a violation added to a legal move
+        'UPDATE events SET meta = \'{"violations": [{"code": "made_up"}]}\''
+        f" WHERE {game.format(clean)} AND sequence = 3",
+    )
+    found = [f for f in recorder.verify() if f.check == "violations"]
+    assert [(f.game, f.step) for f in found] == sorted(
+        [(flagged, 2), (clean, 3)], key=lambda x: x[0]
+    )
+    text = {f.game: str(f) for f in found}
+    assert f"(forgiven) are not the ones the rules find ({code})" in text[flagged]
+    assert "(made_up) are not the ones the rules find (none)" in text[clean]
+
+
 def test_verify_names_each_change_by_game_and_step(recorder, backend):
     events, meta = logged_game(10)
     ids = []

@@ -17,8 +17,9 @@ from conftest import HERE, record, simulated
 from pgcluster import Cluster
 
 from engine.splendor_duel import events as ev
-from recorder import SchemaVersionError, StoreError, open_store
+from recorder import ImportRejected, SchemaVersionError, StoreError, open_store, pg_schema, postgres
 from recorder.postgres import PostgresStore
+from recorder.prepare import prepare_game
 
 #: Games and batch size of the killed import.
 GAMES, BATCH = 240, 6
@@ -223,3 +224,120 @@ def test_each_committed_append_is_notified_with_its_game_and_steps(pg_url):
             listener.join(10)
     assert seen == [("followed", 1), ("followed", 4)]
     assert other.created
+
+
+def test_a_guard_replaced_by_one_that_does_nothing_is_found(pg_url):
+    """A trigger of the same name and a function of the same name, doing nothing: verify
+    compares each trigger and the body of its function with those a new store creates."""
+    with open_store(pg_url) as store:
+        store.import_game(record(3))
+        assert store.verify() == []
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        # the refusal's body made a pass, and another guard's trigger pointed elsewhere
+        conn.execute(
+            "CREATE OR REPLACE FUNCTION tablelog_refuse() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN RETURN NEW; END $$"
+        )
+        conn.execute(
+            "CREATE FUNCTION let_it_be() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN RETURN NEW; END $$"
+        )
+        conn.execute("DROP TRIGGER games_keep_identity ON games")
+        conn.execute(
+            "CREATE TRIGGER games_keep_identity BEFORE UPDATE ON games FOR EACH ROW"
+            " EXECUTE FUNCTION let_it_be()"
+        )
+    with open_store(pg_url) as store:
+        said = [f.message for f in store.verify() if f.check == "trigger"]
+    replaced = {
+        "events_no_update",
+        "events_no_delete",
+        "events_no_truncate",
+        "games_no_delete",
+        "games_no_truncate",
+        "event_types_no_update",
+        "event_types_no_delete",
+        "event_types_no_truncate",
+        "games_keep_identity",
+    }
+    assert said == [
+        f"the trigger {name} is not the one the store creates: the store's refusals may be off"
+        for name in pg_schema.TRIGGERS
+        if name in replaced
+    ]
+
+
+def test_a_verifier_without_the_right_to_create_a_schema_is_told_what_was_not_compared(
+    pg_url, monkeypatch
+):
+    # the triggers as created, not yet learnt in this process
+    monkeypatch.setattr(postgres, "_CREATED", {})
+    with open_store(pg_url) as store:
+        store.import_game(record(3))
+    schema = pg_url.rsplit("search_path%3D", 1)[1]
+    role = f"verifier_{schema}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD 'only-reads'")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+        conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+    try:
+        with open_store(pg_url.replace("tablelog@", f"{role}:only-reads@")) as store:
+            findings = store.verify()
+        assert [(f.check, f.message.split(" (")[0]) for f in findings] == [
+            ("trigger", "the triggers could not be compared with the ones the store creates")
+        ]
+        assert "permission denied" in findings[0].message
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(f"DROP OWNED BY {role}")
+            conn.execute(f"DROP ROLE {role}")
+
+
+@pytest.mark.parametrize("how", ["create", "import same", "import other"])
+def test_a_game_id_taken_by_another_writer_meanwhile_gets_the_stores_own_answer(pg_url, how):
+    """Two writers storing one game id at once: the second looks before the first commits
+    (finding nothing), then waits on the id's index; once the first commits, it answers
+    as it does for any stored game, never with the database's error."""
+    first = replace(record(5), game_id="both")
+    with open_store(pg_url) as a, open_store(pg_url) as b:
+        answer: list[object] = []
+
+        def second() -> None:
+            try:
+                if how == "create":
+                    answer.append(b.create_game({"players": ["Ann", "Bo"]}, game_id="both"))
+                else:
+                    other = first if how == "import same" else replace(record(6), game_id="both")
+                    answer.append(b.import_game(other))
+            except Exception as err:  # noqa: BLE001 - what escapes is the point
+                answer.append(err)
+
+        with a._transaction() as conn:
+            a._write_games(conn, [prepare_game(first)], a._now()[0])
+            writer = threading.Thread(target=second)
+            writer.start()
+            waited = time.monotonic() + 30
+            while not _waiting_on_a_lock(pg_url) and time.monotonic() < waited:
+                time.sleep(0.02)
+            assert _waiting_on_a_lock(pg_url), "the second writer never reached the id's index"
+        writer.join(30)
+        (got,) = answer
+        if how == "import same":
+            assert not got.created and got.game_id == "both"  # the same game: stored once
+        else:
+            assert isinstance(got, ImportRejected), got
+            assert str(got).endswith(
+                "game both already exists"
+                if how == "create"
+                else "game both is already stored with different content"
+            )
+        assert a.count_games() == 1 and a.verify() == []
+
+
+def _waiting_on_a_lock(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as conn:
+        (n,) = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND datname = current_database() AND query LIKE 'INSERT INTO games %'"
+        ).fetchone()
+    return n > 0

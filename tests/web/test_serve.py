@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -498,6 +500,86 @@ def test_answers_of_the_server_itself_carry_the_security_headers(
             assert status in statuses, (server, what, status)
             for name, value in SECURITY_HEADERS:
                 assert headers.get(name.lower()) == value, (server, what, name)
+
+
+#: Requests to the API the server refuses itself, with the statuses either server gives.
+_API_REFUSED_BY_THE_SERVER = {
+    "bad HTTP version": (b"GET /api/games HTTP/9.x\r\nHost: x\r\n\r\n", {400, 505}),
+    "headers too large": (
+        b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000 + b"\r\n",
+        {400, 431},
+    ),
+    "body too large": (
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 99999999\r\n\r\n{",
+        {413},
+    ),
+    "target too long": (
+        b"GET /api/games?q=" + b"a" * 300_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        {400, 414, 431},
+    ),
+}
+
+
+def _raw_body(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send bytes as they are; the answer's status, headers and body (to the end of the
+    connection, which a refusal closes)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        # (refused before all was sent: the answer is there to read)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            s.sendall(request + (b"" if request.endswith(b"\r\n\r\n") else b"\r\n"))
+        data = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := s.recv(65536):
+                data += chunk
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+                if length and len(body) >= int(length.group(1)):
+                    break
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "waitress"])
+def test_the_servers_own_refusals_of_api_requests_are_json(tmp_path: Path, server: str) -> None:
+    """An API client reads every error the same way, the server's own refusals (before
+    the app sees the request) included; other pages keep the server's page."""
+    with _serving(tmp_path, "--server", server, "--workers", "1", "--threads", "2") as (_, port):
+        for what, (request, statuses) in _API_REFUSED_BY_THE_SERVER.items():
+            status, headers, body = _raw_body(port, request)
+            assert status in statuses, (server, what, status)
+            assert headers["content-type"] == "application/json", (server, what, headers)
+            error = json.loads(body)["error"]
+            assert error["status"] == status and error["title"] and error["message"], error
+            assert headers["x-content-type-options"] == "nosniff"
+        status, headers, _ = _raw_body(port, b"GET / HTTP/9.x\r\nHost: x\r\n\r\n")
+        assert status in {400, 505} and "json" not in headers.get("content-type", "")
+        assert _get(port, "/api/games?per_page=1")[0] == 200  # and the server goes on
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "waitress"])
+def test_a_get_that_announces_a_body_and_sends_none_is_answered(
+    tmp_path: Path, server: str
+) -> None:
+    """A GET's body is read by nobody: gunicorn answers the GET, waitress (which reads
+    every body before the app) refuses it at once; neither waits for the body."""
+    with _serving(tmp_path, "--server", server, "--workers", "1", "--threads", "2") as (_, port):
+        for announced in (b"Transfer-Encoding: chunked", b"Content-Length: 20"):
+            started = time.monotonic()
+            status, headers, body = _raw_body(
+                port,
+                b"GET /api/games?per_page=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                + announced
+                + b"\r\n\r\n",
+            )
+            assert time.monotonic() - started < 5, (server, announced)
+            if server == "gunicorn":
+                assert status == 200 and b'"games"' in body
+            else:
+                assert status == 400 and headers["content-type"] == "application/json"
+                assert "a GET request has no body" in json.loads(body)["error"]["message"]
 
 
 @pytest.mark.parametrize("server", ["gunicorn", "waitress"])
