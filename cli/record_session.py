@@ -91,6 +91,8 @@ class Session:
         self.store = store
         self.game_id = game_id
         self.rules = get_game(store.game(game_id).kind)
+        #: What is printed on the card a word of a decision names, by the word.
+        self._notes: dict[str, str] = {}
         self.observations = {o.keyword: o for o in self.rules.table_questions}
         #: A comment waiting for the next move logged.
         self.comment = ""
@@ -195,7 +197,7 @@ class Session:
         if q.kind == "text":
             return []
         typed = text.lstrip().lower()
-        offered = [(t, "") for t in self.legal_texts() if t.lower().startswith(typed)]
+        offered = [(t, self._note(t)) for t in self.legal_texts() if t.lower().startswith(typed)]
         offered += [(c, "") for c in COMMANDS if c.startswith(typed) and typed.strip()]
         return offered or self._described(typed)
 
@@ -215,6 +217,20 @@ class Session:
                 if all(w in printed for w in words.split()):
                     offered.append((text, str(card.words)))
         return offered
+
+    def _note(self, text: str) -> str:
+        """What is printed on the card a decision names (a jewel card, a Royal card), as
+        TAB shows beside it; nothing for a decision that names none."""
+        for word in text.split()[1:]:
+            if word not in self._notes:
+                card = self.cards().get(word)
+                if card is None and word[:1].isalpha() and "-" in word:
+                    found = self.rules.find_cards(word)  # (a Royal card, a noble)
+                    card = found[0] if len(found) == 1 else None
+                self._notes[word] = "" if card is None else str(card.words)
+            if self._notes[word]:
+                return self._notes[word]
+        return ""
 
     def cards(self) -> dict[str, Any]:
         """Every card of the game by id (read once)."""

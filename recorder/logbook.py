@@ -40,9 +40,10 @@ from engine.games import get_game
 from engine.notation.lexer import ILLEGAL_MARK, TYPED_TURN_RE
 from engine.protocol import GameRules, Status
 
-from .errors import ConcurrencyError, ImportRejected, StoreError, unstorable_at
+from .errors import ConcurrencyError, EventIdConflict, ImportRejected, StoreError, unstorable_at
 from .protocol import Recorder
 from .records import Checked, ImportResult
+from .stored import violation_from_dict
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
 #: appended between its reading and its writing (each time, the text is read anew against
@@ -79,6 +80,9 @@ class Logged:
     status: Status
     #: Per written event, the meta stored with it (comments, annotations, the mark).
     meta: list[dict[str, Any] | None] = field(default_factory=list)
+    #: Whether the move was stored already under the id the caller gave (a retry):
+    #: nothing was written now, and the steps are where it stands.
+    already: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """What was written and where the game stands, as JSON: the one answer of the
@@ -91,7 +95,23 @@ class Logged:
             "texts": self.texts,
             "flagged": [[v.to_dict() for v in vs] for vs in self.flagged],
             "status": asdict(self.status),
+            "already_stored": self.already,
         }
+
+
+class IdTaken(StoreError):
+    """The id a logger chose for a move names another move already stored (``texts``,
+    at step ``step``); nothing was written."""
+
+    def __init__(self, game_id: str, move_id: str, where: str, texts: list[str]):
+        super().__init__(
+            f"game {game_id}: the id {move_id!r} is already the id of {where}"
+            + (f" ({'; '.join(texts)})" if texts else "")
+            + ": nothing was written (a new move needs a new id)"
+        )
+        self.game_id = game_id
+        self.move_id = move_id
+        self.texts = texts
 
 
 class StaleStep(ConcurrencyError):
@@ -206,6 +226,7 @@ def log(
     *,
     expect: int | None = None,
     as_played: bool = False,
+    move_id: str | None = None,
 ) -> Logged:
     """Append what ``text`` says was played next: one turn or one decision in notation,
     as a turn line of an exported game reads (``12. Ann: take a1 b1 c1 =WWB {note}``,
@@ -216,10 +237,19 @@ def log(
     (the game's NotationError, with its column); :class:`MoveRefused` for an illegal move,
     unless ``as_played`` (or the text's own ``!illegal`` mark) records it as played,
     flagged.  Without ``expect``, a write that lost a race to another logger reads the
-    text again against the new state (so the same move logged twice is refused)."""
+    text again against the new state (so the same move logged twice is refused).
+
+    ``move_id``, an id the logger chose for the move (a phone that sends it again after
+    losing the answer): its events are stored under it (``ID``, ``ID.2``...), and the same
+    id sent again with the same move answers with the move as stored (``already``), not
+    a second copy; :class:`IdTaken` when the id is another move's."""
     found = unstorable_at(text)
     if found is not None:
         raise BadMove(game_id, text, f"<move>:1:{found[0] + 1}: {found[1]}")
+    if move_id is not None:
+        stored = _stored_move(store, game_id, text, as_played, move_id)
+        if stored is not None:
+            return stored
     for attempt in range(RETRIES):
         before = _steps_or_stale(store, game_id, expect)
         kind = store.game(game_id).kind
@@ -239,7 +269,10 @@ def log(
             parsed.state,
         )
         try:
-            result = store.append(game_id, before, checked, meta=list(parsed.meta))
+            ids = None if move_id is None else move_event_ids(move_id, len(parsed.events))
+            result = store.append(game_id, before, checked, meta=list(parsed.meta), event_ids=ids)
+        except EventIdConflict as err:
+            raise IdTaken(game_id, str(move_id), f"another game's event ({err})", []) from None
         except ConcurrencyError as err:
             if expect is not None:
                 raise StaleStep(game_id, expect, err.actual) from None
@@ -258,6 +291,55 @@ def log(
             meta=[None if m is None else dict(m) for m in parsed.meta],
         )
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def move_event_ids(move_id: str, count: int) -> list[str]:
+    """The event ids of a move logged under ``move_id``: the id, then ``ID.2``, ``ID.3``
+    for the observations read with it."""
+    return [move_id, *(f"{move_id}.{i}" for i in range(2, count + 1))]
+
+
+def _stored_move(
+    store: Recorder, game_id: str, text: str, as_played: bool, move_id: str
+) -> Logged | None:
+    """The move stored under ``move_id`` in the game, when it is ``text`` read where it
+    was stored (a retry): as :func:`log` answered it then; None when the id is not
+    stored in the game; :class:`IdTaken` when it is another move's."""
+    events = store.events(game_id)
+    first = next((e for e in events if e.event_id == move_id), None)
+    if first is None:
+        return None
+    before = first.sequence - 1
+    rules = get_game(store.game(game_id).kind)
+    state = store.state_at(game_id, before)
+    try:
+        parsed = _read(
+            rules, state, game_id, text, as_played, _history(store, game_id, text, before)
+        )
+    except (BadMove, MoveRefused):
+        parsed = None
+    count = 0 if parsed is None else len(parsed.events)
+    mine = events[before : before + count]
+    ids = move_event_ids(move_id, count)
+    if (
+        parsed is None
+        or len(mine) != count
+        or [e.event_id for e in mine] != ids
+        or [e.payload for e in mine] != [rules.event_to_dict(ev) for ev in parsed.events]
+    ):
+        taken = [e for e in events if e.event_id == move_id or e.event_id.startswith(move_id + ".")]
+        raise IdTaken(game_id, move_id, f"step {first.sequence}", [e.text for e in taken])
+    return Logged(
+        game_id=game_id,
+        steps_before=before,
+        steps=before + count,
+        events=[e.event for e in mine],
+        texts=[e.text for e in mine],
+        flagged=[[violation_from_dict(v) for v in e.meta.get("violations", [])] for e in mine],
+        status=pending(store, game_id),
+        meta=[{k: v for k, v in e.meta.items() if k != "violations"} or None for e in mine],
+        already=True,
+    )
 
 
 def undo(

@@ -219,6 +219,10 @@ def _written(call: Any, *args: Any) -> tuple[Response, int]:
         return jsonify(err.body), err.status
 
 
+#: A logger's own id for a move (the events are stored under it, and ``ID.2``...).
+MOVE_ID_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
 @bp.route("/games", methods=["POST"])
 def create() -> tuple[Response, int]:
     """``{"notation": "<headers and setup>"}``: a new game; 201 with its id and recorder
@@ -238,14 +242,25 @@ def create() -> tuple[Response, int]:
 
 @bp.route("/games/<game_id>/events", methods=["POST"])
 def append(game_id: str) -> tuple[Response, int]:
-    """``{"move": "<notation>", "expect": <steps so far>, "as_played": false}``: log what
-    was played next; 201 with the steps now."""
+    """``{"move": "<notation>", "expect": <steps so far>, "as_played": false, "id":
+    "<the logger's own id>"}``: log what was played next; 201 with the steps now.  The
+    same ``id`` sent again with the same move answers 200 with the move as stored
+    (``already_stored``), not a second copy; 409 when the id is another move's."""
     params.game_row(get_store(), game_id)  # 404 before 401 for an unknown game
     auth.require_writer(game_id)
-    data = _json_object({"move": (str,), "expect": (int,), "as_played": (bool,)}, ("move",))
-    return _written(
-        writes.append_move, game_id, data["move"], _expect(data), bool(data.get("as_played"))
+    data = _json_object(
+        {"move": (str,), "expect": (int,), "as_played": (bool,), "id": (str,)}, ("move",)
     )
+    move_id = data.get("id")
+    if move_id is not None and not MOVE_ID_RE.fullmatch(move_id):
+        abort(400, description="id: 8 to 64 letters, digits, '-' or '_' (a UUID will do)")
+    try:
+        body = writes.append_move(
+            game_id, data["move"], _expect(data), bool(data.get("as_played")), move_id
+        )
+    except writes.WriteError as err:
+        return jsonify(err.body), err.status
+    return jsonify(body), 200 if body["already_stored"] else 201
 
 
 @bp.route("/games/<game_id>/undo", methods=["POST"])

@@ -232,7 +232,7 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
     with the same caches.  (The tests' :class:`BackgroundServer` leaves the collector of
     the process it runs in alone.)"""
     from waitress.channel import HTTPChannel
-    from waitress.parser import HTTPRequestParser, ParsingError
+    from waitress.parser import HTTPRequestParser, ParsingError, TransferEncodingNotImplemented
     from waitress.task import ErrorTask, WSGITask
 
     answers = itertools.count(1)
@@ -260,7 +260,12 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
             return int(super().received(data))
 
         def parse_header(self, header_plus: bytes) -> None:
-            super().parse_header(header_plus)
+            try:
+                super().parse_header(header_plus)
+            except TransferEncodingNotImplemented as err:
+                # a body it will not read is the client's error (400), as gunicorn says
+                # too, not the server's lack (waitress's 501)
+                raise ParsingError(f"{err.args[0]} (only chunked is)") from None
             if self.command in ("GET", "HEAD") and self.body_rcv is not None:
                 raise ParsingError(
                     f"a {self.command} request has no body, and this one announces one"

@@ -97,9 +97,15 @@ def retry_game_id(retry_key: str) -> str:
 
 @off_loop
 def append_move(
-    game_id: str, move: str, expect: int | None, as_played: bool = False
+    game_id: str,
+    move: str,
+    expect: int | None,
+    as_played: bool = False,
+    move_id: str | None = None,
 ) -> dict[str, Any]:
-    """Log ``move`` (one turn or decision in notation) as played next in ``game_id``."""
+    """Log ``move`` (one turn or decision in notation) as played next in ``game_id``
+    (under the logger's own ``move_id``: the same id again answers with the move as it
+    was stored)."""
     _check_text("move", move, MAX_MOVE_TEXT)
     if not move.strip():
         raise WriteError(400, "No move", "move: a turn or decision in notation is required")
@@ -108,9 +114,15 @@ def append_move(
     store = get_store()
     try:
         _unaltered(store, game_id)
-        logged = logbook.log(store, game_id, move, expect=expect, as_played=as_played)
+        logged = logbook.log(
+            store, game_id, move, expect=expect, as_played=as_played, move_id=move_id
+        )
     except GameNotFound:
         raise _not_found(game_id) from None
+    except logbook.IdTaken as err:
+        raise WriteError(
+            409, "The id is another move's", str(err), step=store.game(game_id).event_count
+        ) from None
     except CorruptEvent as err:
         raise _altered(str(err)) from None
     except StaleStep as err:

@@ -220,10 +220,23 @@ class SplendorDuel(_game.DuelRules):
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:
         """The cards that fit every word of ``query`` (``green 3 points crown``, ``level 2
         joker``, ``steal``, an id), by id; with ``state``, only those still unseen there
-        (in a deck or reserved blind).  A word that fits nothing printed on a card raises
+        (in a deck or reserved blind).  A query with ``royal`` or a Royal card's id
+        (``R-4``) finds Royal cards (with ``state``, those still to be taken).  A word
+        that fits nothing printed on a card raises
         :class:`engine.splendor_duel.lookup.CardQueryError` (a ValueError) naming it."""
-        from .lookup import find_cards
+        from .lookup import find_cards, find_royals, royal_words
 
+        royals = find_royals(query, None if state is None else state.royals)
+        if royals is not None:
+            return [
+                Card(
+                    r.id,
+                    0,
+                    royal_words(r),
+                    {"points": r.points, "abilities": [r.ability] if r.ability else []},
+                )
+                for r in royals
+            ]
         candidates = None if state is None else set().union(*state.unseen)
         return [_card(c) for c in find_cards(query, candidates)]
 

@@ -15,7 +15,7 @@ Traceback (most recent call last):
 ...
 engine.splendor_duel.lookup.CardQueryError: 'purple' is not something printed on a card \
 (colours, joker, level 2 / L2, 3 points / 3pt, crown / 2 crowns, again, token, privilege, \
-steal, double, cost B3 R2, or a card id)
+steal, double, cost B3 R2, or a card id; royal or R-4 for Royal cards)
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ import re
 from collections.abc import Callable, Iterable
 
 from ..errors import EngineError
-from .catalogue import ABILITIES, CARDS, COLOR_LETTERS, COLOR_NAMES, JewelCard
+from .catalogue import ABILITIES, CARDS, COLOR_LETTERS, COLOR_NAMES, ROYALS, JewelCard, RoyalCard
 
 _HELP = (
     "colours, joker, level 2 / L2, 3 points / 3pt, crown / 2 crowns, again, token, "
-    "privilege, steal, double, cost B3 R2, or a card id"
+    "privilege, steal, double, cost B3 R2, or a card id; royal or R-4 for Royal cards"
 )
 
 
@@ -170,6 +170,63 @@ def find_cards(query: str, candidates: Iterable[str] | None = None) -> list[Jewe
         return [c for c in pool if c.id == exact]
     tests = [t for _, t in query_tests(query)]
     return sorted((c for c in pool if all(t(c) for t in tests)), key=lambda c: c.id)
+
+
+_ROYAL_ID = re.compile(r"r-([1-4])")
+_ROYAL_HELP = "royal, R-1 .. R-4, 2 points / 3pt, again, privilege, steal"
+
+
+def royal_words(royal: RoyalCard) -> str:
+    """What is printed on a Royal card, as :func:`find_royals` reads it back: ``royal
+    2pt steal``.
+
+    >>> [royal_words(r) for r in ROYALS.values()]
+    ['royal 2pt steal', 'royal 2pt again', 'royal 2pt privilege', 'royal 3pt']
+    """
+    return " ".join(["royal", f"{royal.points}pt", *([royal.ability] if royal.ability else [])])
+
+
+def find_royals(query: str, candidates: Iterable[str] | None = None) -> list[RoyalCard] | None:
+    """The Royal cards (of ``candidates``, default all four) that fit every word of
+    ``query``, when it asks for Royal cards (the word ``royal``, or an id ``R-4``); None
+    when it does not (a query for jewel cards).  CardQueryError names a word that fits
+    nothing printed on a Royal card.
+
+    >>> [r.id for r in find_royals("royal steal")], [r.id for r in find_royals("R-4")]
+    (['R-1'], ['R-4'])
+    >>> [r.id for r in find_royals("royal 2 points")], find_royals("green 3 points")
+    (['R-1', 'R-2', 'R-3'], None)
+    """
+    words = _words(query)
+    if not any(w in ("royal", "royals") or _ROYAL_ID.fullmatch(w) for w in words):
+        return None
+    tests: list[Callable[[RoyalCard], bool]] = []
+    for word in words:
+        if word in ("royal", "royals", "points", "point", "prestige") or word in _FILLER:
+            continue
+        m = _ROYAL_ID.fullmatch(word)
+        if m:
+            rid = f"R-{m.group(1)}"
+            tests.append(_royal_test("id", rid))
+            continue
+        m = _POINTS.fullmatch(word)
+        if m:
+            points = int(m.group(1))
+            tests.append(_royal_test("points", points))
+            continue
+        ability = _ABILITY_WORDS.get(word)
+        if ability is None or ability == "wild":
+            raise CardQueryError(
+                f"{word!r} is not something printed on a Royal card ({_ROYAL_HELP})"
+            )
+        tests.append(_royal_test("ability", ability))
+    pool = [ROYALS[rid] for rid in (ROYALS if candidates is None else candidates)]
+    return [r for r in pool if all(t(r) for t in tests)]
+
+
+def _royal_test(name: str, value: object) -> Callable[[RoyalCard], bool]:
+    """Whether a Royal card's ``name`` (id, points, ability) is ``value``."""
+    return lambda r: bool(getattr(r, name) == value)
 
 
 def misfit(query: str, card: JewelCard) -> str | None:

@@ -228,6 +228,25 @@ def test_cards_by_what_is_printed_and_only_unseen_ones_in_a_game(tmp_path: Path)
     assert wrong.exit_code == 1 and "purple" in wrong.output
 
 
+def test_royal_cards_by_id_or_what_is_printed_and_only_those_left_in_a_game(tmp_path: Path):
+    db = tmp_path / "t.db"
+    four = _run(db, "cards", "royal")
+    assert four.exit_code == 0 and "4 cards" in four.output
+    assert [line.split()[:4] for line in four.output.splitlines()[1:5]] == [
+        ["R-1", "0", "2", "steal"],
+        ["R-2", "0", "2", "again"],
+        ["R-3", "0", "2", "privilege"],
+        ["R-4", "0", "3"],
+    ]
+    assert "1 card" in _run(db, "cards", "R-4").output
+    assert "R-2" in _run(db, "cards", "royal", "again").output
+    game = _new(db, (ROOT / "fixtures" / "games" / "points.tl").read_text(encoding="utf-8"))
+    left = _run(db, "cards", "royal", "--game", game)  # Bob took
+    assert "R-4" not in left.output and "R-2" not in left.output and "2 cards" in left.output
+    wrong = _run(db, "cards", "royal", "green")
+    assert wrong.exit_code == 1 and "not something printed on a Royal card" in wrong.output
+
+
 def test_new_asks_for_the_game_when_given_no_file(tmp_path: Path):
     db = tmp_path / "t.db"
     answers = "\n".join(

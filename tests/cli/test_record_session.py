@@ -299,3 +299,26 @@ def test_classic_splendor_at_the_table(store):
     assert "2 cards fit" in session.handle("3 points")[0]
     out = session.handle("requires B3 G3 R3")
     assert out[:2] == ["N-04: N-04 noble 3 points requires B3 G3 R3", "step 126: noble N-04"]
+
+
+def test_tab_shows_what_is_printed_on_the_card_a_decision_names(store):
+    """A Royal card by its points and ability, a card to buy by its printed words."""
+    gid = new_game(store, setup_text(POINTS))
+    turns = [
+        line.split(": ", 1)[1]
+        for line in POINTS.read_text(encoding="utf-8").splitlines()
+        if line[:1].isdigit() and int(line.split(".", 1)[0]) < 21
+    ]
+    for line in [*turns, "buy 2-13 (B2 R1 P1)"]:
+        log(store, gid, line)
+    session = Session(store, gid)
+    assert session.completions("royal") == [
+        ("royal R-1", "royal 2pt steal"),
+        ("royal R-2", "royal 2pt again"),
+        ("royal R-3", "royal 2pt privilege"),
+        ("royal R-4", "royal 3pt"),
+    ]
+    log(store, gid, "royal R-4 reveal 2-10")
+    session = Session(store, gid)
+    buys = session.completions("buy")
+    assert buys and all(note == session.cards()[text.split()[1]].words for text, note in buys)

@@ -239,3 +239,48 @@ def test_the_key_never_reaches_the_log(app: Any, client: Any, caplog: Any) -> No
     assert f"game {gid} created" in caplog.text and f"game {gid}: step 2 logged" in caplog.text
     assert "wrong key" in caplog.text
     assert key not in caplog.text and json.dumps(key) not in caplog.text
+
+
+def test_a_move_sent_again_under_its_id_is_stored_once(app: Any, client: Any) -> None:
+    """A phone that lost the answer sends the move again under the id it chose: the
+    answer is the move as stored (200), never a second copy; the id of another move is
+    refused (409), and so is an id that is not one (400)."""
+    from recorder.logbook import log, new_game
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "games" / "points.tl"
+    lines = fixture.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    setup = "\n".join(line for line in lines[:first] if not line.startswith(("[Result", "[Vic")))
+    with EventStore.open(app.config["DATABASE"]) as store:
+        gid = new_game(store, setup + "\n")
+        for line in lines[first:]:
+            if int(line.split(".", 1)[0]) >= 16:
+                break
+            log(store, gid, line.split(": ", 1)[1])
+        key = store.issue_recorder_key(gid)
+        before = store.game(gid).event_count
+    move = "buy 1-21 (W1 Y1) reveal 1-23"  # a decision and the card revealed after it
+    sent = {"move": move, "expect": before, "id": "phone-7f3a9c01"}
+    r = _post(client, gid, key, sent)
+    assert r.status_code == 201, r.get_json()
+    stored = r.get_json()
+    assert stored["already_stored"] is False and stored["step"] == before + 2
+    for _ in range(2):  # the answer lost, the same move sent again
+        again = _post(client, gid, key, sent)
+        assert again.status_code == 200, again.get_json()
+        body = again.get_json()
+        assert body["already_stored"] is True
+        assert {k: body[k] for k in ("step", "steps_before", "texts")} == {
+            k: stored[k] for k in ("step", "steps_before", "texts")
+        }
+    assert _steps(app, gid) == before + 2
+    with EventStore.open(app.config["DATABASE"]) as store:
+        ids = [e.event_id for e in store.events(gid)][before:]
+    assert ids == ["phone-7f3a9c01", "phone-7f3a9c01.2"]
+    # the id of that move, for another one
+    other = _post(client, gid, key, {"move": "pass", "id": "phone-7f3a9c01"})
+    assert other.status_code == 409 and "phone-7f3a9c01" in other.get_json()["error"]["message"]
+    for bad in ("short", "has:colon-x", "x" * 65):
+        r = _post(client, gid, key, {"move": "pass", "id": bad})
+        assert r.status_code == 400 and "id:" in r.get_json()["error"]["message"]
+    assert _steps(app, gid) == before + 2
