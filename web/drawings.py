@@ -17,14 +17,13 @@ it took the lock and handed its descriptor over, so there is no moment when no o
 it; the kernel lets go of it when the process ends, however it ends).  A request that
 finds the lock held reads the drawing's progress from its progress file.  At most
 ``slots`` drawings run at once (each holds one of the slot lock files the same way); when
-every slot is taken a request is told to come back later.  ``flock`` is POSIX: the site
-serves animations where gunicorn runs (not on Windows).
+every slot is taken a request is told to come back later (the drawing waits for it).
+``flock`` is POSIX: the site serves animations where gunicorn runs (not on Windows).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import logging
 import os
@@ -50,8 +49,9 @@ MAX_BYTES = 512 * 1024 * 1024
 
 class Drawing(NamedTuple):
     """Where an animation stands: ``state`` is ``ready`` (``path`` is the GIF),
-    ``drawing`` (``done`` of ``total`` frames drawn), ``busy`` (every slot is drawing
-    another one: ask again later) or ``failed`` (``message`` says why)."""
+    ``drawing`` (``done`` of ``total`` frames drawn), ``waiting`` (every slot is drawing
+    another one: asked again, it starts when one is free) or ``failed`` (``message`` says
+    why)."""
 
     state: str
     path: Path | None = None
@@ -72,7 +72,7 @@ def key(game_id: str, head: str, steps: StepRange) -> str:
 def ask(folder: Path, place: str, game_id: str, head: str, steps: StepRange, slots: int) -> Drawing:
     """The animation of ``steps`` of game ``game_id`` (at chain ``head``, in the store
     ``place``): ready, or being drawn (started now in the background if no one draws it
-    yet), or busy, or failed."""
+    yet), or waiting for a free slot, or failed."""
     name = key(game_id, head, steps)
     gif = folder / f"{name}.gif"
     if gif.is_file():
@@ -91,7 +91,7 @@ def ask(folder: Path, place: str, game_id: str, head: str, steps: StepRange, slo
             failed.unlink()
         slot = _free_slot(folder, slots)
         if slot is None:
-            return Drawing("busy", total=steps.frames)
+            return Drawing("waiting", total=steps.frames)
         try:
             _write_progress(folder / f"{name}.json", 0, steps.frames)
             _start(folder, place, name, game_id, steps, (lock.fileno(), slot.fileno()))
@@ -104,6 +104,8 @@ def ask(folder: Path, place: str, game_id: str, head: str, steps: StepRange, slo
 
 def _try_lock(path: Path) -> Any:
     """``path`` opened and locked (exclusive ``flock``), or None when another holds it."""
+    import fcntl  # POSIX only (see the module's text)
+
     handle = open(path, "a+b")  # noqa: SIM115  # handed over to the drawing process
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -75,8 +75,8 @@ def init_app(app: Flask) -> None:
 def animation(game_id: str) -> Any:
     """The animated GIF of the game's steps ``from`` to ``to`` (the whole game by
     default): 200 with the GIF when it was drawn; else 202 while it is drawn in the
-    background, with ``Retry-After`` and how far it got (503 when too many are drawn at
-    once)."""
+    background, with ``Retry-After`` and how far it got (``waiting`` while as many others
+    as may be drawn at once are being drawn: asked again, it starts when one is done)."""
     store = get_store()
     row = params.game_row(store, game_id)
     tl = params.timeline_for(store, row)
@@ -109,9 +109,9 @@ def animation(game_id: str) -> Any:
         return response
     if drawing.state == "failed":
         abort(500, description=f"the animation could not be drawn: {drawing.message}")
-    busy = drawing.state == "busy"
+    waiting = drawing.state == "waiting"
     # about a fifth of a second a frame, asked again at least each second
-    wait = 5 if busy else max(1, min(10, round((drawing.total - drawing.done) * 0.2)))
+    wait = 3 if waiting else max(1, min(10, round((drawing.total - drawing.done) * 0.2)))
     answer = {
         "state": drawing.state,
         "done": drawing.done,
@@ -119,13 +119,12 @@ def animation(game_id: str) -> Any:
         "retry_after": wait,
         "url": request.full_path.rstrip("?"),
     }
-    status = 503 if busy else 202
     best = request.accept_mimetypes.best_match(["application/json", HTML])
     if best == HTML:
         body: Any = render_template("drawing.html", game=game_summary(row), **answer)
     else:
         body = jsonify(answer)
-    response = current_app.make_response((body, status))
+    response = current_app.make_response((body, 202))
     response.headers["Retry-After"] = str(wait)
     response.headers["Cache-Control"] = "no-store"
     return response
