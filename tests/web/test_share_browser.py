@@ -208,3 +208,14 @@ def test_the_share_links_on_a_phone(browser: Any, servers: tuple[Any, str, str, 
     assert response.headers["content-type"] == "image/gif"
     page.screenshot(path=str(ARTIFACTS / "share-gif-phone.png"))
     context.close()
+    # and on a laptop
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(f"{site.url}/games/{game_id}/step/40")
+    for name in ("picture", "animation", "notation"):
+        assert page.locator(f".step-change .share a.share-{name}").is_visible()
+    page.screenshot(path=str(ARTIFACTS / "share-links-laptop.png"))
+    page.goto(f"{site.url}/")
+    assert page.locator(".game-list .share a.share-animation").first.is_visible()
+    page.screenshot(path=str(ARTIFACTS / "share-games-list-laptop.png"))
+    context.close()
