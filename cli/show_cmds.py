@@ -5,6 +5,7 @@ as a picture (``--image FILE.svg`` or ``.png``), or a range of steps as an anima
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,23 +17,20 @@ from .options import db_option, opened
 IMAGE_KINDS = (".svg", ".png")
 
 
-def _image_path(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    if value is not None and value.suffix.lower() not in IMAGE_KINDS:
-        raise click.BadParameter(
-            f"{str(value)!r} must end in .svg or .png (the picture's format), "
-            f"not {value.suffix or 'no extension'!r}",
-            ctx,
-            param,
-        )
-    return value
+def _ending(kinds: tuple[str, ...], words: str) -> Callable[..., Path | None]:
+    """A click callback refusing a file that does not end in one of ``kinds``
+    (``words``: what the error says it must end in)."""
 
+    def check(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+        if value is not None and value.suffix.lower() not in kinds:
+            raise click.BadParameter(
+                f"{str(value)!r} must end in {words}, not {value.suffix or 'no extension'!r}",
+                ctx,
+                param,
+            )
+        return value
 
-def _gif_path(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    if value is not None and value.suffix.lower() != ".gif":
-        raise click.BadParameter(
-            f"{str(value)!r} must end in .gif, not {value.suffix or 'no extension'!r}", ctx, param
-        )
-    return value
+    return check
 
 
 @click.command("show")
@@ -41,14 +39,14 @@ def _gif_path(ctx: click.Context, param: click.Parameter, value: Path | None) ->
 @click.option(
     "--image",
     type=click.Path(dir_okay=False, path_type=Path),
-    callback=_image_path,
+    callback=_ending(IMAGE_KINDS, ".svg or .png (the picture's format)"),
     help="Write a picture of the table to FILE instead (FILE.svg or FILE.png): the board, "
     "the cards, every player, what is due and what the step changed.",
 )
 @click.option(
     "--gif",
     type=click.Path(dir_okay=False, path_type=Path),
-    callback=_gif_path,
+    callback=_ending((".gif",), ".gif"),
     help="Write an animated GIF of the game's steps to FILE.gif instead: one frame a step, "
     "each captioned with what it did (the whole game, or --from and --to).",
 )
