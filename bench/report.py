@@ -113,6 +113,11 @@ TARGETS: list[Target] = [
     _at_least("state API throughput", "web", "api.per_second", 2000, "requests/s"),
     _at_most("live: delivery to 200 followers, p95", "live", "delivery.p95_ms", 1000, "ms"),
     _at_most("live: replay page p95 meanwhile", "live", "page.p95_ms", 50, "ms"),
+    # issue 29: a 60-step animation, drawn cold by the server and from its cache
+    _at_most("share: 60-step GIF drawn cold", "share", "cold_s", 15, "s"),
+    _at_most("share: the GIF's size", "share", "gif_mb", 3, "MB"),
+    _at_most("share: the GIF from the cache", "share", "cached_ms", 50, "ms"),
+    _shown("share: the same drawn in process", "share", "draw_in_process_s", "s"),
     # issue 12: hostile input and a long run
     _at_most("hostile files: worst peak memory", "hostile", "worst_peak_rss_mb", 200, "MB"),
     _at_most("soak: acknowledged writes missing", "soak", "race.acknowledged_missing", 0, ""),
@@ -150,6 +155,7 @@ RUNS: dict[str, tuple[list[str], list[str]]] = {
     "web": (["web.py"], ["web.py", "--games", "2000"]),
     "live": (["live.py"], ["live.py", "--followers", "50"]),
     "hostile": (["hostile.py"], ["hostile.py", "--sizes", "10000,100000,1000000"]),
+    "share": (["share.py"], ["share.py", "--repeats", "1", "--cached", "20"]),
     "soak": (["soak.py"], ["soak.py", "--writer-seconds", "15", "--fuzz-seconds", "40"]),
 }
 

@@ -1,9 +1,11 @@
 """``tablelog show``: a stored game's table at any step, as the game draws it in text, or
-as a picture (``--image FILE.svg`` or ``.png``)."""
+as a picture (``--image FILE.svg`` or ``.png``), or a range of steps as an animated GIF
+(``--gif FILE``, drawn by the site's own drawing function, :func:`web.animation.game_gif`)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +17,20 @@ from .options import db_option, opened
 IMAGE_KINDS = (".svg", ".png")
 
 
-def _image_path(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    if value is not None and value.suffix.lower() not in IMAGE_KINDS:
-        raise click.BadParameter(
-            f"{str(value)!r} must end in .svg or .png (the picture's format), "
-            f"not {value.suffix or 'no extension'!r}",
-            ctx,
-            param,
-        )
-    return value
+def _ending(kinds: tuple[str, ...], words: str) -> Callable[..., Path | None]:
+    """A click callback refusing a file that does not end in one of ``kinds``
+    (``words``: what the error says it must end in)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+        if value is not None and value.suffix.lower() not in kinds:
+            raise click.BadParameter(
+                f"{str(value)!r} must end in {words}, not {value.suffix or 'no extension'!r}",
+                ctx,
+                param,
+            )
+        return value
+
+    return check
 
 
 @click.command("show")
@@ -32,12 +39,31 @@ def _image_path(ctx: click.Context, param: click.Parameter, value: Path | None) 
 @click.option(
     "--image",
     type=click.Path(dir_okay=False, path_type=Path),
-    callback=_image_path,
+    callback=_ending(IMAGE_KINDS, ".svg or .png (the picture's format)"),
     help="Write a picture of the table to FILE instead (FILE.svg or FILE.png): the board, "
     "the cards, every player, what is due and what the step changed.",
 )
+@click.option(
+    "--gif",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_ending((".gif",), ".gif"),
+    help="Write an animated GIF of the game's steps to FILE.gif instead: one frame a step, "
+    "each captioned with what it did (the whole game, or --from and --to).",
+)
+@click.option(
+    "--from", "first", type=click.IntRange(min=0), help="With --gif: the first step shown."
+)
+@click.option("--to", "last", type=click.IntRange(min=0), help="With --gif: the last step shown.")
 @db_option
-def show_cmd(game: str, step: int | None, image: Path | None, db_path: str | None) -> None:
+def show_cmd(
+    game: str,
+    step: int | None,
+    image: Path | None,
+    gif: Path | None,
+    first: int | None,
+    last: int | None,
+    db_path: str | None,
+) -> None:
     """Show a game's table at a step as text: what lies on it, what each player holds,
     whose turn it is, and what the game waits for (or how it ended); last, the game's
     head (the short form of its chain's last hash, to keep: see tablelog verify), or
@@ -47,7 +73,13 @@ def show_cmd(game: str, step: int | None, image: Path | None, db_path: str | Non
     Examples:
       tablelog show 6138631be858 --step 40
       tablelog show 6138631be858 --step 40 --image /tmp/step40.png
+      tablelog show 6138631be858 --gif /tmp/opening.gif --from 1 --to 11
     """
+    if gif is not None:
+        _write_gif(game, gif, first, last, db_path)
+        return
+    if first is not None or last is not None:
+        raise click.UsageError("--from and --to go with --gif")
     from engine.games import get_game
     from engine.protocol import seat_names
     from recorder.chain import keyed, short
@@ -117,6 +149,30 @@ def _write_image(path: Path, svg: str) -> None:
         path.write_bytes(data)
     except (OSError, PictureError) as err:
         raise click.ClickException(f"cannot write {path}: {err}") from None
+
+
+def _write_gif(
+    game: str, path: Path, first: int | None, last: int | None, db_path: str | None
+) -> None:
+    """The animation of ``game``'s steps ``first`` to ``last`` into ``path``."""
+    from web.animation import RangeError, game_gif
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 10 == 0:
+            click.echo(f"\rdrawing frame {done} of {total}", nl=done == total, err=True)
+
+    with opened(db_path) as store:
+        try:
+            steps, data = game_gif(store, game, first, last, progress)
+        except RangeError as err:
+            raise click.BadParameter(str(err), param_hint=f"--{err.parameter}") from None
+    try:
+        path.write_bytes(data)
+    except OSError as err:
+        raise click.ClickException(f"cannot write {path}: {err}") from None
+    click.echo(
+        f"steps {steps.first} to {steps.last} of {game} drawn in {path} ({len(data):,} bytes)"
+    )
 
 
 COMMANDS: list[click.Command] = [show_cmd]

@@ -477,3 +477,98 @@ def step_heading(
             move = f"{actor}: {text}" if actor else text
             parts.append(move + (" (played illegally)" if illegal else ""))
     return " · ".join(parts)
+
+
+def wrap(text: str, chars: int) -> list[str]:
+    """``text`` (cleaned: :func:`clean`) broken into lines of at most ``chars``
+    characters at spaces; a word longer than a line is cut (:func:`fit`).
+
+    >>> wrap("Ann took 2 blue tokens and 1 pearl", 16)
+    ['Ann took 2 blue', 'tokens and 1', 'pearl']
+    """
+    lines: list[str] = []
+    for word in clean(text).split():
+        word = fit(word, chars)
+        if lines and len(lines[-1]) + 1 + len(word) <= chars:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+#: A caption's lines of what the step did, under its heading (the rest is cut).
+CAPTION_LINES = 2
+
+
+def caption_height(size: float) -> int:
+    """The height of a :func:`caption` of type ``size``: the heading and
+    :data:`CAPTION_LINES` lines, whatever the words (every frame of an animation has one
+    size)."""
+    return round(size * 1.4 * (1 + CAPTION_LINES) + size)
+
+
+def caption(width: int, heading_text: str, words: Sequence[str], *, size: float = 19) -> str:
+    """A band to go under a picture drawn small (an animation's frame), naming its step
+    in type a phone reads: ``heading_text`` (:func:`step_heading`) in bold, then what the
+    step did (``words``, the game's lines, wrapped; what does not fit ends in "…").
+
+    >>> svg = caption(400, "Step 3 of 9 · turn 1 · Ann: take a1", ["Ann took 1 blue."])
+    >>> 'height="99"' in svg and ">Ann took 1 blue.</text>" in svg
+    True
+    """
+    height = caption_height(size)
+    c = Canvas(width, height, heading_text)
+    c.rect(0, 0, width, height, PANEL)
+    c.line(0, 0.75, width, 0.75, LINE, 1.5)
+    chars = chars_for(width - 24, size)
+    line_h = size * 1.4
+    c.text(12, size * 1.3, heading_text, size=size, bold=True, chars=chars)
+    lines = wrap(" ".join(words), chars)
+    if len(lines) > CAPTION_LINES:
+        lines = lines[:CAPTION_LINES]
+        lines[-1] = lines[-1][: chars - 2] + " …"
+    for i, line in enumerate(lines):
+        c.text(12, size * 1.3 + line_h * (i + 1), line, size=size)
+    return c.svg()
+
+
+_ROOT = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)" height="(\d+)"')
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    """The width and height of an SVG document written by :meth:`Canvas.svg`.
+
+    >>> svg_size(Canvas(200, 100, "a").svg())
+    (200, 100)
+    """
+    root = _ROOT.search(svg)
+    if root is None:
+        raise ValueError("not an SVG document written by Canvas.svg")
+    return int(root.group(1)), int(root.group(2))
+
+
+def stacked(svgs: Sequence[str], width: int) -> str:
+    """SVG documents written by :meth:`Canvas.svg` one under the other, each scaled to the
+    widest, in one document ``width`` pixels wide (to be drawn in one go).
+
+    >>> top, bottom = Canvas(200, 100, "a").svg(), Canvas(100, 25, "b").svg()
+    >>> svg = stacked([top, bottom], 100)
+    >>> 'width="100" height="75" viewBox="0 0 200 150"' in svg
+    True
+    >>> '<svg y="100" width="200" height="50" viewBox="0 0 100 25"' in svg
+    True
+    """
+    sizes = [svg_size(svg) for svg in svgs]
+    widest = max(w for w, _ in sizes)
+    parts, y = [], 0
+    for svg, (w, h) in zip(svgs, sizes, strict=True):
+        rest = svg[svg.index(f'height="{h}"') + len(f'height="{h}"') :]
+        scaled = round(h * widest / w)
+        parts.append(f'<svg y="{y}" width="{widest}" height="{scaled}"' + rest)
+        y += scaled
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+        f'height="{round(y * width / widest)}" viewBox="0 0 {widest} {y}">'
+        + "".join(parts)
+        + "</svg>\n"
+    )

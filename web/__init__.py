@@ -1,5 +1,6 @@
-"""The replay site: a Flask app factory with four blueprints, the pages (``site``), the
-JSON API (``api``), the new-game page (``newgame``) and the logging page (``record``).
+"""The replay site: a Flask app factory with its blueprints, the pages (``site``), the
+JSON API (``api``), the new-game page (``newgame``), the logging page (``record``), the
+live streams (``live``) and sharing: animations, the embedded replay, oEmbed (``share``).
 Pages are rendered on the server and read without JavaScript; small static scripts add
 the keyboard, the step slider and tapping.
 
@@ -10,7 +11,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'live', 'newgame', 'record', 'site']
+['api', 'live', 'newgame', 'record', 'share', 'site']
 """
 
 from __future__ import annotations
@@ -47,6 +48,21 @@ SECURITY_HEADERS = (
     # no-referrer: a logger's page address never leaves in a Referer (see web.auth)
     ("Referrer-Policy", "no-referrer"),
     ("X-Frame-Options", "DENY"),
+)
+
+#: The endpoints another site may frame: the embedded replay (web.share); every other
+#: page refuses frames.
+FRAMEABLE = frozenset({"share.embed_game", "share.embed_step"})
+
+#: The embedded replay's headers (:data:`FRAMEABLE`): the same policy, except that any
+#: site may frame it (and no X-Frame-Options, which would refuse it all the same).
+FRAMEABLE_HEADERS = (
+    (
+        "Content-Security-Policy",
+        CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors *"),
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
 )
 
 
@@ -96,7 +112,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, auth, boards, fragments, live, newgame, record, site
+    from . import api, auth, boards, fragments, live, newgame, record, share, site
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
@@ -111,6 +127,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(newgame.bp)
     app.register_blueprint(record.bp)
+    app.register_blueprint(share.bp)
+    share.init_app(app)
     live.init_app(app)
     _register_errors(app)
     app.after_request(_finish)
@@ -149,14 +167,15 @@ def _finish(response: Response) -> Response:
     ``If-None-Match`` becomes a ``304 Not Modified`` without its body).  Static files are
     made conditional by Flask's ``send_file`` already (``direct_passthrough``)."""
     headers = response.headers
-    headers.extend(SECURITY_HEADERS)  # no view sets them
+    # no view sets them; only the embedded replay may be framed by another site
+    headers.extend(FRAMEABLE_HEADERS if request.endpoint in FRAMEABLE else SECURITY_HEADERS)
     if response.status_code == 200 and "ETag" in headers and not response.direct_passthrough:
         response.make_conditional(request)
     return response
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/")
+    return request.path.startswith("/api/") or request.path == "/oembed"
 
 
 def _register_errors(app: Flask) -> None:

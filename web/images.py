@@ -24,13 +24,14 @@ class PictureError(ValueError):
     """An SVG the renderer refused (it says why)."""
 
 
-def svg_to_png(svg: str) -> bytes:
-    """The PNG of ``svg`` at its own size (``width`` and ``height`` of its root), on
-    an opaque background; :class:`PictureError` when the renderer refuses it."""
+def svg_to_png(svg: str, width: int | None = None) -> bytes:
+    """The PNG of ``svg`` at its own size (``width`` and ``height`` of its root), or
+    scaled to ``width`` pixels wide, on an opaque background; :class:`PictureError` when
+    the renderer refuses it."""
     import resvg_py
 
     try:
-        return bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff"))
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", width=width))
     except ValueError as err:
         raise PictureError(f"the picture could not be drawn as PNG: {err}") from None
 

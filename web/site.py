@@ -8,7 +8,6 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from engine.picture import step_heading
 from recorder import chain
 from recorder.listing import DEFAULT_ORDER
 
@@ -151,25 +150,10 @@ def _picture_step(store: Any, game_id: str, step: str) -> tuple[Any, int]:
 
 def _picture(store: Any, row: Any, n: int) -> str:
     """The game's picture of step ``n``: its heading says the step and the decision
-    that led there, as the move list writes it."""
+    that led there, as the move list writes it (409 past where the record was altered)."""
     tl = params.timeline_for(store, row)
     params.shown(tl, n)
-    before, state = tl.states_around(n)
-    entry = tl.entries[n - 1] if n > 0 else None
-    if entry is None:
-        text = step_heading(n, tl.last_step, None, None, "")
-    else:
-        actor = None if entry.actor is None else tl.names[entry.actor]
-        text = step_heading(
-            n,
-            tl.last_step,
-            entry.turn,
-            actor,
-            entry.text,
-            setup=entry.setup,
-            illegal=entry.played_illegally,
-        )
-    return tl.rules.picture(state, before, text)
+    return tl.picture(n)
 
 
 def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
@@ -193,9 +177,9 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         status=rules.status(state),
         view=rules.view(state, before),
         board=boards.folder(kind),
-        moves=_moves(tl, n),
-        links=_links(tl, n),
-        base=_moves_base(tl),
+        moves=move_list_for(tl, n),
+        links=step_links_for(tl, n),
+        base=moves_base(tl),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
         head=tl.row.head,
@@ -237,7 +221,7 @@ def _turn_starts(tl: Timeline) -> list[int]:
     return starts
 
 
-def _links(tl: Timeline, step: int) -> list[dict[str, Any]]:
+def step_links_for(tl: Timeline, step: int) -> list[dict[str, Any]]:
     """The step links from ``step``; "previous turn" and "next turn" lead to the first
     step of a turn, as the move list groups them."""
     prev_turn, next_turn = turn_steps(_turn_starts(tl), step, tl.last_step)
@@ -254,21 +238,23 @@ def _links(tl: Timeline, step: int) -> list[dict[str, Any]]:
     )
 
 
-def _moves_base(tl: Timeline) -> str:
-    """The address of the game's steps without the step number."""
-    base = tl.memo.get("base")
+def moves_base(tl: Timeline, endpoint: str = "site.step") -> str:
+    """The address of the game's steps without the step number (the replay's, or those
+    of another ``endpoint`` of a game's steps: the embedded replay's)."""
+    base = tl.memo.get(("base", endpoint))
     if base is None:
-        base = tl.memo["base"] = url_for("site.step", game_id=tl.row.id, step=0)[:-1]
+        base = tl.memo[("base", endpoint)] = url_for(endpoint, game_id=tl.row.id, step=0)[:-1]
     return base
 
 
-def _moves(tl: Timeline, step: int) -> dict[str, Any]:
+def move_list_for(tl: Timeline, step: int, endpoint: str = "site.step") -> dict[str, Any]:
     """The move list for ``templates/moves.html``: the turns before and after the one that
     holds ``step`` as the ``turn`` macro drew them, once per folded game (a turn is the
     same on every step's page), as two slices of the whole list drawn once; the turn that
-    holds ``step`` the page draws again, with its step marked."""
-    names, base = tl.names, _moves_base(tl)
-    memo = tl.memo.get("moves")
+    holds ``step`` the page draws again, with its step marked.  Its links lead to the
+    steps of ``endpoint``."""
+    names, base = tl.names, moves_base(tl, endpoint)
+    memo = tl.memo.get(("moves", endpoint))
     if memo is None:
         groups = turn_groups(tl.entries)
         macros: Any = current_app.jinja_env.get_template("moves.html").module
@@ -276,7 +262,7 @@ def _moves(tl: Timeline, step: int) -> dict[str, Any]:
         starts = [0]
         for turn in drawn:
             starts.append(starts[-1] + len(turn) + 1)
-        memo = tl.memo["moves"] = (groups, macros.joined(drawn), starts)
+        memo = tl.memo[("moves", endpoint)] = (groups, macros.joined(drawn), starts)
     groups, joined, starts = memo
     at = bisect_right(_turn_starts(tl), step) - 1 if step else -1
     return {

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from engine.corrections import Retraction
 from engine.errors import EngineError
 from engine.fold import Fold
+from engine.picture import step_heading
 from engine.protocol import GameRules
 from recorder import CorruptEvent
 
@@ -127,6 +128,28 @@ class Timeline:
             if later is not None:
                 lines.append(f"Taken back by the undo of step {later}.")
         return lines
+
+    def heading(self, step: int) -> str:
+        """The line that names step ``step`` and the decision that led there, as the move
+        list writes it (:func:`engine.picture.step_heading`)."""
+        entry = self.entries[step - 1] if step > 0 else None
+        if entry is None:
+            return step_heading(step, self.last_step, None, None, "")
+        actor = None if entry.actor is None else self.names[entry.actor]
+        return step_heading(
+            step,
+            self.last_step,
+            entry.turn,
+            actor,
+            entry.text,
+            setup=entry.setup,
+            illegal=entry.played_illegally,
+        )
+
+    def picture(self, step: int) -> str:
+        """The game's picture of step ``step`` (SVG text), headed by :meth:`heading`."""
+        before, state = self.states_around(step)
+        return self.rules.picture(state, before, self.heading(step))
 
     def states_around(self, step: int) -> tuple[Any | None, Any]:
         """The states before and after event ``step`` (None before step 0)."""

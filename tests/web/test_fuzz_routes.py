@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from web import SECURITY_HEADERS, create_app, routes
+from web import FRAMEABLE, FRAMEABLE_HEADERS, SECURITY_HEADERS, create_app, routes
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = (ROOT / "docs" / "examples" / "evening.tl").read_text(encoding="utf-8")
@@ -47,7 +47,10 @@ def site(games: Any, tmp_path_factory: pytest.TempPathFactory) -> Site:
     shutil.copy(games.path, path)
     # CSRF checks off: a form is fuzzed past the token into its handler (the token itself
     # is tested in test_writes.py)
-    app = create_app({"DATABASE": str(path), "TESTING": True, "WTF_CSRF_ENABLED": False})
+    # one animation drawn at a time (the others wait): fuzzing starts many
+    app = create_app(
+        {"DATABASE": str(path), "TESTING": True, "WTF_CSRF_ENABLED": False, "DRAWING_SLOTS": 1}
+    )
     made = app.test_client().post("/api/games", json={"notation": SETUP})
     assert made.status_code == 201, made.get_data(as_text=True)
     logged, key = made.get_json()["id"], made.get_json()["key"]
@@ -73,7 +76,7 @@ json_values = st.recursive(
 )
 QUERY_NAMES = [
     "page", "per_page", "player", "result", "order", "kind", "status", "q", "step", "move",
-    "after", "from", "to",
+    "after", "from", "to", "url", "format", "maxwidth", "maxheight",
 ]  # fmt: skip
 FORM_NAMES = ["move", "key", "secret", "kind", "form_id", "expect", "as_played", "to", "notation"]
 
@@ -197,6 +200,11 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/games/<game_id>/step/<step>", "GET"),
         ("/games/<game_id>/step/<step>.png", "GET"),
         ("/games/<game_id>/step/<step>.svg", "GET"),
+        ("/games/<game_id>.gif", "GET"),
+        ("/games/<game_id>.tl", "GET"),
+        ("/embed/<game_id>", "GET"),
+        ("/embed/<game_id>/step/<step>", "GET"),
+        ("/oembed", "GET"),
         ("/games/new", "GET"),
         ("/games/new", "POST"),
         ("/players/<name>", "GET"),
@@ -253,7 +261,9 @@ def test_a_fuzzed_request_never_fails_and_keeps_its_headers(
         try:
             where = f"{drawn.method} {drawn.path} {drawn.query}"
             assert answer.status_code < 500, (where, answer.status_code)
-            for name, value in SECURITY_HEADERS:
+            # the embedded replay may be framed by any site; every other page refuses
+            expected = FRAMEABLE_HEADERS if url_rule.endpoint in FRAMEABLE else SECURITY_HEADERS
+            for name, value in expected:
                 assert answer.headers.get(name) == value, (where, name)
             if drawn.path.startswith("/api/") and answer.status_code >= 400:
                 assert answer.mimetype == "application/json", where

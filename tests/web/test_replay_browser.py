@@ -142,7 +142,7 @@ def test_phone_opens_at_the_start_reads_the_cards_and_checks_a_capitalised_move(
 
     # the games list opens a finished game at its set-up, not at its end
     page.goto(f"{live_server.url}/?per_page=50")
-    page.locator(f'.game-list a[href^="/games/{gid}"]').click()
+    page.locator(f'.game-list .players > a[href^="/games/{gid}"]').click()
     page.wait_for_url(f"**/games/{gid}/step/1")
     assert page.locator(".status .outcome").count() == 0
     assert page.locator(".badge.win").count() == 0
