@@ -500,12 +500,12 @@ class SqlStore:
             (game_id, start, step),
         ).fetchall()
         if state is None:
-            return self._replay_rows(game_id, kind, rules, rows, names)
+            return self._fold_rows(game_id, kind, rules, rows, names).head
 
         def earlier() -> tuple[list[Any], list[bool]]:
             return self._history(conn, game_id, kind, rules, start)
 
-        return self._replay_rows(game_id, kind, rules, rows, names, state, start, earlier)
+        return self._fold_rows(game_id, kind, rules, rows, names, state, start, earlier).head
 
     def _history(
         self, conn: Conn, game_id: str, kind: str, rules: GameRules, step: int
@@ -710,21 +710,6 @@ class SqlStore:
         with self._read() as conn:
             return self._last_sequence(conn, game_id)
 
-    def _replay_rows(
-        self,
-        game_id: str,
-        kind: str,
-        rules: GameRules,
-        rows: Sequence[Any],
-        names: Sequence[str] | None = None,
-        start: Any = None,
-        start_step: int = 0,
-        earlier: Earlier | None = None,
-    ) -> Any:
-        """The state after stored rows (sequence, payload, version, meta), folded by
-        :meth:`_fold_rows`."""
-        return self._fold_rows(game_id, kind, rules, rows, names, start, start_step, earlier).head
-
     def _fold_rows(
         self,
         game_id: str,
@@ -912,7 +897,7 @@ class SqlStore:
         """Recompute ``game_summaries``, ``game_players`` and each game's status and last
         activity from the events, in one transaction; returns the number of games."""
         with self._transaction() as conn:
-            count = projections.rebuild(conn, self._replay_rows)
+            count = projections.rebuild(conn, lambda *row_args: self._fold_rows(*row_args).head)
         with self._lock:
             self._states.clear()
         return count
