@@ -24,6 +24,9 @@ RULES = get_game("splendor-duel")
 DATES = ["2024-01-05", "2024-02-10", "2024-02-10", "2024-03-15", None, "2023-12-01"]
 NAMES = ["Ann", "Bo", "Chloé", "Dee"]
 
+#: A game of the list, by its row's link (each row also links its picture to share).
+GAME_LINK = r'<td class="players"><a href="/games/([0-9a-f]+)[/"]'
+
 
 def game(seed: int) -> GameImport:
     """A seeded random game: its date one of a few (or none), so new games land before,
@@ -67,7 +70,7 @@ def _page_walk(base: str) -> Iterator[list[str]]:
     while url:
         html, _ = _get(url)
         table = html[html.index('<table class="game-list">') : html.index("</table>")]
-        yield re.findall(r'href="/games/([0-9a-f]+)[/"]', table)
+        yield re.findall(GAME_LINK, table)
         found = re.search(r'<a rel="next" href="([^"]+)"', html)
         url = base + found[1].replace("&amp;", "&") if found else None
 

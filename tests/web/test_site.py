@@ -21,6 +21,9 @@ HOSTILE = "<script>alert(1)</script>"
 SPACE_RE = re.compile(r'data-space="([a-e][1-5])" data-token="([A-Z]?)"')
 PLAYER_TOKEN_RE = re.compile(r'data-color="([A-Z])">(\d+)')
 
+#: A game of the list, by its row's link (each row also links its picture to share).
+GAME_LINK = r'<td class="players"><a href="/games/([0-9a-f]+)[/"]'
+
 
 def board_shown(html: str) -> dict[str, str]:
     return dict(SPACE_RE.findall(html))
@@ -79,13 +82,11 @@ def test_games_list_pages(client: Any, store: Any) -> None:
     second = text(client.get(f"/?after={after[1]}"))
     assert re.search(r'<a rel="prev" href="/\?before=[\w-]+"', second)
     assert '<a rel="first" href="/"' in second
-    ids_first = set(re.findall(r'href="/games/([0-9a-f]+)[/"]', first))
-    ids_second = set(re.findall(r'href="/games/([0-9a-f]+)[/"]', second))
+    ids_first = set(re.findall(GAME_LINK, first))
+    ids_second = set(re.findall(GAME_LINK, second))
     assert ids_first and ids_second and not ids_first & ids_second
     back = re.search(r'<a rel="prev" href="(/\?before=[\w-]+)"', second)
-    assert back and set(re.findall(r'href="/games/([0-9a-f]+)[/"]', text(client.get(back[1])))) == (
-        ids_first
-    )
+    assert back and set(re.findall(GAME_LINK, text(client.get(back[1])))) == (ids_first)
 
 
 def test_games_list_paging_keeps_the_filters(client: Any) -> None:
@@ -99,7 +100,7 @@ def test_an_old_page_number_leads_to_that_page_by_its_place(client: Any, store: 
     address of the same page, which keeps showing those games as others are added."""
     r = client.get("/?page=2&per_page=3")
     assert r.status_code == 302 and r.headers["Location"].startswith("/?per_page=3&after=")
-    shown = re.findall(r'href="/games/([0-9a-f]+)[/"]', text(client.get(r.headers["Location"])))
+    shown = re.findall(GAME_LINK, text(client.get(r.headers["Location"])))
     assert shown == [g.id for g in store.list_games(limit=3, offset=3)]
     r = client.get("/api/games?page=2&per_page=3")
     assert r.status_code == 302 and "after=" in r.headers["Location"]
@@ -121,7 +122,7 @@ def test_games_list_page_beyond_the_last_leads_to_the_last(client: Any, store: A
     assert r.status_code == 302 and r.headers["Location"] == "/?page=last"
     last = text(client.get("/?page=last"))
     assert 'rel="next"' not in last and '<a rel="first" href="/"' in last
-    shown = re.findall(r'href="/games/([0-9a-f]+)[/"]', last)
+    shown = re.findall(GAME_LINK, last)
     assert shown == [g.id for g in store.list_games(limit=1000)][-len(shown) :]
 
 
