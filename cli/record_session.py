@@ -25,7 +25,6 @@ appends), so it goes with the next move logged, as the notation's ``{TEXT}`` aft
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +56,6 @@ COMMANDS: dict[str, str] = {
 }
 
 #: A line of the table whose value says there is nothing (``reserved none``, ``none (0)``).
-_EMPTY_VALUE = re.compile(r"\s(none|empty)( \(0\))?$")
 
 #: Answers that record a refused move as played.
 YES = ("y", "yes")
@@ -153,13 +151,15 @@ class Session:
         return str(self.rules.text_view(self.state)).splitlines()
 
     def compact_board(self) -> list[str]:
-        """The table without the lines that say nothing (``reserved none``) and without
-        blank lines: what the session prints after each turn (``show``: all of it)."""
-        return [line for line in self.board() if line.strip() and not _EMPTY_VALUE.search(line)]
+        """The table in at most 19 lines of at most 80 characters (the game's compact
+        text view): what the session prints after each step, so that on a terminal of
+        80 by 24 the table, the mover's tokens and the prompt are on screen together
+        (``show``: all of it)."""
+        return str(self.rules.text_view(self.state, compact=True)).splitlines()
 
     def opening(self) -> list[str]:
         """What the session prints first (and on resuming): the table, what is due."""
-        lines = [*self.compact_board(), "", self.standing()]
+        lines = [*self.compact_board(), self.standing()]
         if self.question.kind == "card":
             lines.append(self.question.prompt)
         lines.append("(help: the commands; TAB: the legal decisions)")
@@ -377,12 +377,9 @@ class Session:
         except (EngineError, StoreError) as err:
             return [f"not logged: {err}"]
         self.comment = ""
-        turn_before = (self.status.turn, self.status.to_move)
         lines = written_lines(logged)
         self.reload()
-        if (self.status.turn, self.status.to_move) != turn_before:
-            lines += ["", *self.compact_board(), ""]
-        lines.append(self.standing())
+        lines += [*self.compact_board(), self.standing()]
         if self.question.kind == "card":
             lines.append(self.question.prompt)
         return lines
@@ -477,4 +474,4 @@ class Session:
             return [f"nothing undone: {err}"]
         lines = written_lines(logged)
         self.reload()
-        return [*lines, "", *self.compact_board(), "", self.standing()]
+        return [*lines, *self.compact_board(), self.standing()]

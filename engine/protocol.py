@@ -510,8 +510,9 @@ class Presentation(Protocol):
         the facts a stored summary keeps, for listings that do not fold the game."""
         ...
 
-    def text_view(self, state: Any) -> str:
-        """The table as text for a terminal."""
+    def text_view(self, state: Any, compact: bool = False) -> str:
+        """The table as text for a terminal; ``compact``, in at most 19 lines of at most
+        80 characters (with a prompt, one screen of 80 by 24)."""
         ...
 
     def cards(self) -> Mapping[str, Card]:

@@ -190,10 +190,10 @@ class Splendor(_game.SplendorRules):
     def result_short(self, winner: int, condition: str, names: Sequence[str]) -> str:
         return _describe.short_result(names[winner], condition)
 
-    def text_view(self, state: State) -> str:
+    def text_view(self, state: State, compact: bool = False) -> str:
         from .view import text_view
 
-        return text_view(state)
+        return text_view(state, compact)
 
     # --- reference data and random games ----------------------------------------------
 

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, END_POINTS, NOBLES
@@ -248,9 +249,14 @@ def event_lines(before: State, event: Event, after: State) -> list[str]:
     return lines
 
 
-def text_view(state: State) -> str:
+def text_view(state: State, compact: bool = False) -> str:
     """The table as text for a terminal: the bank, the nobles and the face-up cards as
-    printed (a player at the table reads the cards, not their ids), then the players."""
+    printed (a player at the table reads the cards, not their ids), then the players.
+    ``compact``: in at most 19 lines of at most 80 characters (a noble by its id and what
+    it requires, a player on one line, what is due left to the caller), for a terminal
+    where the table and the prompt must fit one screen."""
+    if compact:
+        return _compact_text_view(state)
     lines = [f"bank {counts_text(state.bank)}"]
     lines.append("nobles " + (" ".join(state.nobles) or "none"))
     for nid in state.nobles:
@@ -272,3 +278,28 @@ def text_view(state: State) -> str:
         )
     lines.append(due(state))
     return "\n".join(lines) + "\n"
+
+
+def _compact_text_view(state: State) -> str:
+    lines = [f"bank {counts_text(state.bank)}"]
+    # each noble kept whole on its line (its words joined by no-break spaces, which
+    # textwrap does not break at)
+    nobles = [
+        f"{nid} {NOBLES[nid].points}pt {counts_text(NOBLES[nid].requires)}" for nid in state.nobles
+    ]
+    text = "nobles " + (" · ".join(n.replace(" ", "\u00a0") for n in nobles) or "none")
+    lines += [w.replace("\u00a0", " ") for w in textwrap.wrap(text, 80, subsequent_indent="  ")]
+    for lv in (2, 1, 0):
+        for slot, cid in enumerate(state.display[lv]):
+            deck = f"  (deck {state.decks[lv]})" if slot == 0 else ""
+            lines.append(f"  {_card_line(cid) if cid else f'L{lv + 1} (empty)'}{deck}")
+    for seat, p in enumerate(state.players):
+        mark = "*" if seat == state.current and state.outcome is None else " "
+        reserved = " ".join(cid or f"L{lv}?" for lv, cid in p.reserved)
+        lines.append(
+            f"{mark}{state.names[seat]}: {p.points}pt, tokens {counts_text(p.tokens)},"
+            f" bonuses {counts_text(p.bonuses)}"
+            + (f", reserved {reserved}" if reserved else "")
+            + (f", nobles {' '.join(p.nobles)}" if p.nobles else "")
+        )
+    return "\n".join(line[:80] for line in lines) + "\n"

@@ -200,10 +200,10 @@ class SplendorDuel(_game.DuelRules):
     def result_short(self, winner: int, condition: str, names: Sequence[str]) -> str:
         return _describe.short_result(names[winner], condition)
 
-    def text_view(self, state: State) -> str:
-        from .text import render_state
+    def text_view(self, state: State, compact: bool = False) -> str:
+        from .text import render_compact, render_state
 
-        return render_state(state)
+        return render_compact(state) if compact else render_state(state)
 
     # --- reference data and random games ----------------------------------------------
 

@@ -140,4 +140,52 @@ def render_state(
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["board_grid", "render_state"]
+def render_compact(state: State) -> str:
+    """The position in at most 18 lines of at most 80 characters, for a terminal where
+    the table and the prompt must fit one screen (80 by 24): whose turn, the board with
+    the bag, Privileges and Royal cards beside the pyramid, and two lines a player (their
+    points, crowns and Privileges, tokens, bonuses and reserve).
+
+    >>> import random
+    >>> from engine.splendor_duel import GAME, simulate
+    >>> state = GAME.replay(simulate.random_game(random.Random(2)), upto=12)
+    >>> lines = render_compact(state).splitlines()
+    >>> len(lines) <= 18 and max(map(len, lines)) <= 80
+    True
+    """
+    first = render_state(state).splitlines()[0]
+    if state.awaiting == SETUP:
+        return first + "\n"
+    left = board_grid(state)
+    left.append(f"  bag {_tokens(state.bag, 'empty')}")
+    left.append(f"  privileges {state.table_privileges}")
+    left.append(f"  royals {' '.join(state.royals) if state.royals else 'none'}")
+    right = []
+    for level in (2, 1, 0):
+        for slot, cid in enumerate(state.pyramid[level]):
+            deck = f"  (deck {state.decks[level]})" if slot == 0 else ""
+            right.append(f"{_card(cid) if cid else f'L{level + 1} (empty)'}{deck}")
+    width = max(map(len, left))
+    lines = [first]
+    for i in range(max(len(left), len(right))):
+        a = left[i] if i < len(left) else ""
+        b = right[i] if i < len(right) else ""
+        lines.append(f"{a:<{width}}  {b}".rstrip())
+    for seat in (0, 1):
+        p = state.players[seat]
+        points = p.card_points + p.royal_points
+        mark = "*" if seat == state.current and state.outcome is None else " "
+        lines.append(
+            f"{mark}{state.names[seat]}: {_count(points, 'point')}, {_count(p.crowns, 'crown')},"
+            f" {_count(p.privileges, 'privilege')}"
+            + (f", royals {' '.join(p.royals)}" if p.royals else "")
+        )
+        reserved = [cid if cid is not None else f"L{lv}?" for lv, cid in p.reserved]
+        lines.append(
+            f"   tokens {_tokens(p.tokens)} ({p.token_count})  bonuses {_tokens(p.bonuses)}"
+            + (f"  reserved {' '.join(reserved)}" if reserved else "")
+        )
+    return "\n".join(line[:80] for line in lines) + "\n"
+
+
+__all__ = ["board_grid", "render_compact", "render_state"]

@@ -110,7 +110,7 @@ def test_record_classic_splendor_through_a_terminal(tmp_path: Path):
 
     child = spawn(db, game)
     try:
-        child.expect_exact("*Dana: 0 points")  # the compact table, whose turn it is
+        child.expect_exact("*Dana: 0pt")  # the compact table, whose turn it is
         child.expect_exact("3 Dana>")
         child.send("res 2-1\t")
         menu = offered(child, ["res 2-18 +Y", "res 2-12 +Y"])
@@ -129,3 +129,58 @@ def test_record_classic_splendor_through_a_terminal(tmp_path: Path):
         child.close(force=True)
     with EventStore.open(db) as store:
         assert store.game(game).event_count == 4
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_whole_game_at_80_by_24_keeps_the_table_on_screen_at_every_prompt(tmp_path: Path):
+    """``fixtures/games/points.tl`` logged turn by turn through a terminal of 80 columns
+    and 24 rows, drawn by a terminal emulator: at every prompt the screen shows the
+    board, the pyramid and the mover's tokens, and the game ends as the fixture does."""
+    import pyte
+
+    db = tmp_path / "t.db"
+    with EventStore.open(db) as store:
+        game = new_game(store, setup_text(POINTS))
+    turns = [
+        line.split(": ", 1)[1]
+        for line in POINTS.read_text(encoding="utf-8").splitlines()
+        if line[:1].isdigit()
+    ]
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+
+    class Screen:
+        def write(self, data: str) -> None:
+            stream.feed(data)
+
+        def flush(self) -> None:
+            pass
+
+    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm"}
+    env.pop("COLUMNS", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", "from cli.main import cli; cli()", "record", "--db", str(db), game],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=TIMEOUT,
+    )
+    child.logfile_read = Screen()
+    prompt = r"\d+ (Alice|Bob)>|reveal>"
+    try:
+        for number, turn in enumerate(turns, start=1):
+            child.expect(prompt)
+            shown = "\n".join(screen.display)
+            mover = child.match.group(1) or ""
+            assert "    a b c d e" in shown, (number, shown)  # the board
+            assert "(deck " in shown, (number, shown)  # the pyramid
+            assert f"*{mover}: " in shown and "tokens " in shown, (number, shown)
+            child.sendline(turn)
+            child.expect(r"step \d+: ")  # (past the prompt drawn again with the line)
+        child.expect_exact("Bob won")
+    finally:
+        child.close(force=True)
+    with EventStore.open(db) as store:
+        assert store.game(game).status == "finished"

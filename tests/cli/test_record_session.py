@@ -52,7 +52,10 @@ def game(store: EventStore) -> str:
 def test_the_opening_shows_the_table_and_what_is_due(store, game):
     session = Session(store, game)
     text = "\n".join(session.opening())
-    assert "Pyramid" in text
+    assert "3-08 L3 black 4pt cost W2 R2 K6  (deck 10)" in text  # the pyramid, compact
+    assert "*Alice: 0 points, 0 crowns, 1 privilege" in text  # the mover, marked
+    board = session.compact_board()
+    assert len(board) <= 19 and max(map(len, board)) <= 80
     assert "reserved none" not in text  # compact: what says nothing is left out
     assert "reserved none" in "\n".join(session.handle("show"))  # the whole table
     assert "step 7, turn 6: Alice to play" in text
@@ -249,8 +252,8 @@ def test_classic_splendor_at_the_table(store):
 
     session = Session(store, new_game(store, setup_text(CLASSIC)))
     text = "\n".join(session.opening())
-    assert "nobles N-06 N-08 N-01 N-04" in text and "*Chloe: 0 points" in text
-    assert "  N-06: 3 points, requires " in text and "level 2 (26 left in the deck)" in text
+    assert "nobles N-06 3pt W4 B4 · N-08 3pt B4 G4 · N-01" in text and "*Chloe: 0pt" in text
+    assert "N-06 3pt W4 B4" in text and "(deck 26)" in text
     assert "  2-18: " in text and ", cost " in text  # each face-up card as printed
     assert "step 1, turn 1: Chloe must take gems" in text and session.prompt() == "2 Chloe> "
     takes = [t for t, _ in session.completions("take R")]
