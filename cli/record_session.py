@@ -82,6 +82,17 @@ class Question:
     undo_to: int | None = None
 
 
+def _comment_apart(line: str) -> tuple[str, str]:
+    """An answer and the comment in braces at its end (``1-11 {nice draw}`` →
+    ``("1-11", "nice draw")``); braces inside the comment are made parentheses."""
+    start = line.find("{")
+    if start < 0:
+        return line, ""
+    comment = line[start + 1 :].rstrip()
+    comment = comment[:-1] if comment.endswith("}") else comment
+    return line[:start].strip(), comment.replace("{", "(").replace("}", ")").strip()
+
+
 class Session:
     """One game being logged at the table (see the module's docstring)."""
 
@@ -276,9 +287,15 @@ class Session:
                 self.question = due
                 return ["nothing logged"]
             return []
-        if q.kind == "card":
-            return self._card_answer(line)
-        if q.kind == "text":
+        if q.kind in ("card", "text"):
+            # an answer may carry the comment of what it logs: ``1-11 {nice draw}``
+            line, comment = _comment_apart(line)
+            if comment:
+                self.comment = f"{self.comment} {comment}".strip()
+            if not line:
+                return [f"the comment goes with the {q.keyword} logged next", q.prompt]
+            if q.kind == "card":
+                return self._card_answer(line)
             self.question = self._due_question()
             return self._log(f"{q.keyword} {line}")
         obs = self.observations.get(word.lower())

@@ -325,3 +325,17 @@ def test_tab_shows_what_is_printed_on_the_card_a_decision_names(store):
     session = Session(store, gid)
     buys = session.completions("buy")
     assert buys and all(note == session.cards()[text.split()[1]].words for text, note in buys)
+
+
+def test_an_answer_to_the_tables_question_may_carry_its_comment(store, game):
+    """``reveal> 1-11 {lucky}``: the comment goes with the card revealed, not with the
+    decision after it; a comment alone is kept for the answer."""
+    session = Session(store, game)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    assert session.prompt() == "reveal> "
+    out = session.handle("{the last green one}")
+    assert out[-1].startswith("Card revealed") and session.steps == 8
+    out = session.handle("green cost W1 B1 R1 K1 {drawn at last}")
+    assert "step 9: reveal 1-11" in out
+    assert store.events(game)[-1].meta["comment"] == "the last green one drawn at last"
+    assert session.comment == ""
