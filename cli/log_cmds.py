@@ -56,10 +56,12 @@ def _refused(err: MoveRefused) -> None:
 @db_option
 def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
     """Start a new game and print its id: its headers and its setup in notation, read
-    from FILE (``-``: standard input), as an exported game reads up to its first turn.
-    Without FILE, asks for them: the game, the players in seat order, who starts, the
-    date and place, then the setup as the players lay it out.  Always a new game, with
-    a fresh random id, even when another has the same headers and setup.
+    from FILE (``-``: standard input) as an exported game writes them; turns written
+    after the setup are logged too, so a game begun on paper goes on from where it
+    stands.  Without FILE, asks for them: the game, the players in seat order, who
+    starts, the date, event, round and place, then the setup as the players lay it out
+    (``<`` at any question goes back to the one before).  Always a new game, with a
+    fresh random id, even when another has the same headers and setup.
 
     \b
     Examples:

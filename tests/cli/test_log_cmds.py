@@ -256,6 +256,8 @@ def test_new_asks_for_the_game_when_given_no_file(tmp_path: Path):
             "Bo",
             "Bo",
             "2025-03-14",
+            "",  # no event
+            "",  # no round
             "Kitchen",
             "GGRWY RWBRG YBRWK GYBKP PBWKK",
             "3-10",
@@ -283,13 +285,67 @@ def test_new_asks_for_the_game_when_given_no_file(tmp_path: Path):
         assert row.players == ["Ann", "Bo"] and row.to_move == 1
 
 
+def test_new_goes_back_a_question_at_a_time_and_keeps_event_and_round(tmp_path: Path):
+    """A wrong answer costs a question: ``<`` asks the one before again (a player, a card
+    of the pyramid, the whole line before), and Event and Round are headers."""
+    db = tmp_path / "t.db"
+    answers = [
+        "splendor",  # the wrong game
+        "<",  # back to the game from its first player
+        "splendor-duel",
+        "Ann",
+        "Bob",  # a typo
+        "<",
+        "Bo",
+        "Bo",
+        "2025-03-14",
+        "Club night",
+        "3",
+        "<",  # the round again
+        "2",
+        "Kitchen",
+        "GGRWY RWBRG YBRWK GYBKP PBWKK",
+        "3-10",
+        "3-01",
+        "3-05",
+        "2-10",
+        "<",  # the first level-2 card again
+        "<",  # and back to the level-3 line, asked whole
+        "3-10",
+        "3-01",
+        "3-05",
+        "2-10",
+        "2-24",
+        "2-20",
+        "2-17",
+        "1-11",
+        "1-25",
+        "1-16",
+        "1-10",
+        "1-27",
+        "",
+    ]
+    result = _run(db, "new", input="\n".join(answers))
+    assert result.exit_code == 0, result.output
+    game = result.output.strip().splitlines()[-1]
+    exported = _run(db, "export", game).output
+    assert '[Event "Club night"]' in exported and '[Round "2"]' in exported
+    assert '[Player2 "Bo"]' in exported and '[First "Bo"]' in exported
+    laid_out = [line.split() for line in exported.splitlines() if line.startswith("level")]
+    assert laid_out[:2] == [
+        ["level3", "3-10", "3-01", "3-05"],
+        ["level2", "2-10", "2-24", "2-20", "2-17"],
+    ]
+
+
 def test_new_asks_a_refused_setup_line_again_keeping_the_other_answers(tmp_path: Path):
     """A board of 10 tokens is refused once the setup is read whole: its reasons are said
     once each, the board alone is asked again, and the cards typed are kept."""
     db = tmp_path / "t.db"
     cards = ["3-10", "3-01", "3-05", "2-10", "2-24", "2-20", "2-17"]
     cards += ["1-11", "1-25", "1-16", "1-10", "1-27"]
-    answers = ["splendor-duel", "Ann", "Bo", "Ann", "2025-03-14", "", "GGRWY RWBRG", *cards]
+    answers = ["splendor-duel", "Ann", "Bo", "Ann", "2025-03-14", "", "", ""]
+    answers += ["GGRWY RWBRG", *cards]
     answers += ["GGRWY RWBRG YBRWK GYBKP PBWKK", ""]
     result = _run(db, "new", input="\n".join(answers))
     assert result.exit_code == 0, result.output
@@ -361,6 +417,8 @@ def test_new_asks_classic_splendor_for_its_players_and_its_display(tmp_path: Pat
             "",  # no fourth player
             "Chloe",
             "2026-10-16",
+            "",
+            "",
             "Club house, Grenoble",
             "N-06",
             "noble B4",  # two fit (N-06 is taken, N-08 is left): found
