@@ -54,7 +54,7 @@ def main() -> None:
     sets = [texts_for(range(10_000 + r * n, 10_000 + (r + 1) * n)) for r in range(args.repeats + 1)]
     events_per_game = sum(e for _, e in sets) / (n * len(sets))
 
-    notation._TEXT_CACHE.clear()
+    notation.GRAMMAR.cache.clear()
     cold = parse_all(sets[0][0])
     warm = [parse_all(texts) for texts, _ in sets[1:]]
 

@@ -11,25 +11,27 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 #: Move assessments, as in chess annotation.
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 #: The mark of a decision that stood at the table although the rules refuse it.
 ILLEGAL_MARK = "!illegal"
 
+#: The pieces of a token.  Bracketed texts are matched by runs (``[^}\\]*+``) between
+#: escapes, possessively: in linear time and constant memory however long (one character
+#: at a time, a 10 MB comment took 2 GB of the regex engine's backtracking stack).
+_COMMENT = r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}?"
+_QUOTED = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?'
+_NOTE = r"\([^)\\\n]*+(?:\\.[^)\\\n]*+)*+\)?"
+_MARK = r"[!?]+[a-z]*"
+#: A character of a word (anything but a space, a bracket, a quote or a mark).
+_WORD_CHAR = r'[^\s{}()"!?]'
+_TOKEN = rf"{_COMMENT}|{_QUOTED}|{_NOTE}|{_MARK}|{_WORD_CHAR}+|[}})]"
+
 #: One token: a comment ``{...}``, a quoted text, a note ``(...)`` (each possibly left
 #: open), a mark (``!``, ``?!``, ``!illegal``), a word, or a stray closing bracket.
-#: Bracketed texts are matched by runs (``[^}\\]*+``) between escapes, possessively: in
-#: linear time and constant memory however long (one character at a time, a 10 MB
-#: comment took 2 GB of the regex engine's backtracking stack).
-TOKEN_RE = re.compile(
-    r"""\{[^}\\]*+(?:\\.[^}\\]*+)*+\}?"""
-    r"""|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?"""
-    r"""|\([^)\\\n]*+(?:\\.[^)\\\n]*+)*+\)?"""
-    r"""|[!?]+[a-z]*|[^\s{}()"!?]+|[})]""",
-    re.S,
-)
+TOKEN_RE = re.compile(_TOKEN, re.S)
 COMMENT_RE = re.compile(r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}", re.S)
 HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]\s*')
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -42,9 +44,6 @@ TURN_DIGITS = 9
 LONG_TURN_RE = re.compile(rf"\s*(\d{{{TURN_DIGITS + 1},}})\.(?=\s|$)")
 #: A player's name as the writer puts it in a turn prefix.
 _PREFIX_NAME = r'[^\s:{}()"\[\]]+'
-#: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
-#: the general TURN_RE, which gives the same result on these lines.
-TURN_FAST_RE = re.compile(rf"(\d{{1,9}})\. (?:({_PREFIX_NAME}): )?")
 
 #: A turn line's number and player as people type them before a decision (``12. Ann: ``,
 #: spaces as they come): left out when a typed decision is read or completed.
@@ -54,44 +53,55 @@ TYPED_TURN_RE = re.compile(rf"\s*\d+\.\s+(?:{_PREFIX_NAME}:\s+)?")
 LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 #: A player's name that may stand bare in a decision (``id 2-07 by Alice``).
 SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
-#: An argument of a plain decision: no space, bracket, quote, mark, backslash or colon,
-#: and a character that is not a lowercase letter (so never a keyword: c3, 1-05, =WWB,
-#: @a1, L2).  Possessive, as what follows it never starts with such a character.
-PLAIN_ARG = r'(?:[a-z]*+[^\s{}()\[\]"!?\\:a-z][^\s{}()\[\]"!?\\:]*+)'
 
 
-def plain_turns_re(keywords: Sequence[str], decision: str) -> re.Pattern[str]:
-    """The scanner of plain turn lines, one match per decision: lines as the writer puts
-    them (``12. Alice: take c2 c3 =WB buy 1-05``), whose decisions a reader may take
-    from a cache of decision texts without tokens or places.
+def items_re(
+    keywords: Sequence[str], bracketed: Mapping[str, str] | None = None
+) -> re.Pattern[str]:
+    """The scanner of a turn line's body, one match per item: a decision with its marks,
+    a comment, or a run of stray tokens.  A match's groups are
 
-    ``decision`` is the pattern of one plain decision (its keyword and arguments, single
-    spaces); ``keywords`` are every word that starts one (what ends the arguments
-    before it).  A match's groups are the turn number and the player's name (the
-    first decision of a line: None for the others; the name None when not written),
-    the decision, and what is not plain from a line's start to its end; a match with
-    none of them is what is not plain from within a line to its end.  A line with
-    anything else (a comment, a mark, a note, a description, ``by``, a colon without a
-    name, spaces more or fewer, no turn number) is not plain from there on.  A
-    decision matches only when the next word starts another decision or its line ends,
-    so it is one decision as the token-by-token reading splits the line.
+    * ``decision``: a keyword (one of ``keywords`` but ``undo``) and its arguments, as
+      written: the tokens after it up to the next keyword (but right after ``by``, which
+      names a player), mark, note, comment or closing bracket.  ``bracketed`` gives the
+      keywords that take one bracketed argument and its pattern (a payment: ``buy 2-05
+      (B1 R2)``), which a note never matches;
+    * ``undo``: a correction (``undo``, ``undo to 12``), read alike;
+    * ``marks``: the marks and notes after either (``!illegal``, ``!?``, ``(note)``, and
+      marks that are none, which the reader reports);
+    * ``comment``: a comment ``{...}`` (perhaps never closed);
+    * ``stray``: what stands where a decision should: a token that starts none, with the
+      tokens after it up to the next keyword or comment.
 
-    >>> scan = plain_turns_re(["take", "buy"], rf"(?:take|buy)(?: {PLAIN_ARG})*")
-    >>> for m in scan.finditer("3. Al: take c3 buy x9\\n4. take e1 take e2 {hm}"):
-    ...     print(m.groups())
-    ('3', 'Al', 'take c3', None)
-    (None, None, 'buy x9', None)
-    ('4', None, 'take e1', None)
-    (None, None, None, None)
-    >>> scan.match("take e3 {no turn number}").groups()
-    (None, None, None, 'take e3 {no turn number}')
+    Tokens are those of :data:`TOKEN_RE`, so the text of a decision splits into its
+    keyword and arguments with ``TOKEN_RE.findall``.
+
+    >>> scan = items_re(["take", "buy", "undo"], {"buy": r"\\(B\\d\\)"})
+    >>> for m in scan.finditer("take c3 =W ! (a) {b} buy 1-05 (B1) (n) tkae x undo"):
+    ...     print([g for g in m.groups() if g])
+    ['take c3 =W', ' ! (a)']
+    ['{b}']
+    ['buy 1-05 (B1)', ' (n)']
+    ['tkae x']
+    ['undo']
     """
-    starts = "|".join(sorted(keywords, key=len, reverse=True))
-    prefix = rf"^(\d{{1,9}})\. (?:({_PREFIX_NAME}): |(?=[^:\n]*$))"
-    after = rf"(?: (?=(?:{starts})(?:[ \n]|$))|$\n?)"
-    # anything else: the rest of its line at once (a scan goes on past it cheaply)
-    other = r"^(.[^\n]*)|.[^\n]*"
-    return re.compile(rf"(?:{prefix}|(?<= ))({decision}){after}|{other}", re.M | re.S)
+    bracketed = dict(bracketed or {})
+    words = sorted({*keywords, "undo"}, key=len, reverse=True)
+    keyword = rf"(?:{'|'.join(map(re.escape, words))})(?!{_WORD_CHAR})"
+    by = rf"by(?!{_WORD_CHAR})(?:\s*+by(?!{_WORD_CHAR}))*+(?:\s*+{_WORD_CHAR}++)?"
+    args = rf"(?:\s*+(?:{by}|(?!{keyword}){_WORD_CHAR}++|{_QUOTED}))*+"
+    plain = [k for k in words if k not in bracketed and k != "undo"]
+    decisions = [rf"(?:{'|'.join(map(re.escape, plain))})(?!{_WORD_CHAR}){args}"]
+    for word, pattern in bracketed.items():
+        decisions.insert(0, rf"{re.escape(word)}(?!{_WORD_CHAR}){args}(?:\s*+{pattern}{args})?")
+    return re.compile(
+        rf"\s*+(?:"
+        rf"(?:(?P<decision>{'|'.join(decisions)})|(?P<undo>undo(?!{_WORD_CHAR}){args}))"
+        rf"(?P<marks>(?:\s*+(?:{_MARK}|{_NOTE}))*+)"
+        rf"|(?P<comment>{_COMMENT})"
+        rf"|(?P<stray>(?:{_TOKEN})(?:\s*+(?!{keyword}|\{{)(?:{_TOKEN}))*+))",
+        re.S,
+    )
 
 
 def long_turn_number(text: str) -> str | None:

@@ -11,7 +11,7 @@ TokensTaken(spaces=(7, 12))
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...errors import Violation
@@ -107,6 +107,23 @@ def take_colors(args: list[str]) -> tuple[tuple[int, int], ...] | None:
     if not args or args[-1][0] != "=":
         return None
     return tuple((SPACES[args[k]], LETTER[letter]) for k, letter in enumerate(args[-1][1:]))
+
+
+def take_claim(keyword: str, args: list[str]) -> Callable[[State], None] | None:
+    """What a decision claims of the board beside its event: a take's written colours
+    (``take c2 c3 =WB``), checked each time it is read (:func:`check_take_colors`)."""
+    if keyword != "take" or not args or args[-1][0] != "=":
+        return None
+    pairs = take_colors(args)
+
+    def claim(state: State) -> None:
+        board = state.board
+        for s, c in pairs:  # type: ignore[union-attr]
+            if board[s] != c:
+                check_take_colors(state, args)
+                return
+
+    return claim
 
 
 def check_take_colors(state: State, args: list[str]) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..state import ACTION, BONUS_TOKEN, COLOR, DISCARD, REVEAL, ROYAL, STEAL, State
-from .lexer import KEYWORDS
+from .keywords import KEYWORDS
 
 _SPACE = r"[a-eA-E][1-5]"
 #: Board spaces written together or apart: ``c2c3c4``, ``C2 c3``.

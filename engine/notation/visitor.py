@@ -1,8 +1,9 @@
 """What the reader calls while it walks a game: the :class:`Visitor` hooks and the light
-visitors (skip the game, collect its headers, check the syntax of every decision).  The
+visitors (skip the game, collect its headers, check the syntax of every decision), for
+every game: a game's visitors name its :class:`.grammar.Grammar` (``grammar``).  The
 visitor that folds the game with the rules is :class:`.builder.GameBuilder`.
 
->>> from .reader import read_game
+>>> from engine.splendor_duel.notation import HeadersBuilder, read_game
 >>> v = HeadersBuilder()
 >>> read_game('[Game "Splendor Duel"]\\n[Player1 "Ann"]\\n\\nboard nonsense', v)
 >>> v.headers, v.names, v.errors
@@ -13,60 +14,156 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from ...errors import Violation
-from ...protocol import SeatsError
-from .arguments import Context, Fail
-from .corrections import read_undo
-from .decisions import READERS
-from .lexer import Line
-from .players import SEAT_TAG, default_names, game, seat_tag, seats
+from ..corrections import UNDO
+from ..errors import Violation
+from ..protocol import SeatsError
+from .grammar import Fail, Grammar
+from .lexer import TOKEN_RE, Line
 from .results import NotationError
 
 #: The headers kept under their own key (the rest go to ``tags``).
 KNOWN_TAGS = (("Event", "event"), ("Date", "date"), ("Place", "place"))
 _READ_TAGS = KNOWN_TAGS + (("Result", "result"),)
+#: A header that names a seat: ``Player1`` .. ``PlayerN``.
+SEAT_TAG = re.compile(r"Player([1-9][0-9]?)")
+_UNDO_USAGE = "expected undo, or undo to STEP (a step number: the setup is step 1)"
 
 
 class Stop(Exception):
-    """Ends the reading at the first error."""
+    """Ends the reading (at the first error)."""
 
 
-@dataclass(slots=True)
+class SkipLine(Exception):
+    """Ends the reading of a line: the reader goes on with the next one."""
+
+
+def seat_tag(seat: int) -> str:
+    """The header naming seat ``seat`` (0-based): ``Player1``..."""
+    return f"Player{seat + 1}"
+
+
+def seat_number(ref: str, count: int) -> int | None:
+    """The seat ``#2`` stands for (0-based), None if it names no seat."""
+    for seat in range(count):
+        if ref == f"#{seat + 1}":
+            return seat
+    return None
+
+
+def listing(names: Sequence[str]) -> str:
+    """``'Ann' and 'Bob'`` (``'Ann', 'Bob' and 'Cid'`` for more seats)."""
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def read_undo(args: list[str], illegal: bool = False) -> int | None:
+    """The step ``undo to K`` goes back to, None for a plain ``undo``; ``illegal`` when
+    it was marked ``!illegal`` (an error: a correction is not a move).
+
+    >>> read_undo([]), read_undo(["to", "12"])
+    (None, 12)
+    """
+    if illegal:
+        raise Fail(
+            "syntax",
+            len(args),
+            f"{UNDO} takes steps back: it is not a move, and cannot be marked !illegal",
+        )
+    if not args:
+        return None
+    if args[0] != "to" or len(args) != 2:
+        raise Fail("syntax", 0, _UNDO_USAGE)
+    if not args[1].isdigit() or int(args[1]) < 1:
+        raise Fail("syntax", 1, _UNDO_USAGE)
+    return int(args[1])
+
+
 class Decision:
-    """One decision as written: its ``keyword`` (the ``index``-th token of ``body``, the
-    line's text from ``body_at`` on), its arguments, the ``!illegal`` mark and the notes
-    after it, on the turn its line starts (None before any turn number)."""
+    """One decision (or correction) as written: its text (``written``: the keyword and
+    its arguments as they stand in the line), the ``!illegal`` mark and the notes after
+    it, on the turn its line starts (None before any turn number).  It is the
+    ``item``-th match of ``items`` (the game's scanner, :func:`.lexer.items_re`) in its
+    line's text from ``body_at`` on; its words and places are found when asked for."""
 
-    line: Line
-    body_at: int
-    body: str
-    index: int
-    keyword: str
-    args: list[str]
-    illegal: bool
-    notes: list[str] | None
-    turn: int | None
+    __slots__ = (
+        "items", "line", "body_at", "item", "written", "illegal", "notes", "turn", "_words"
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        items: re.Pattern[str],
+        line: Line,
+        body_at: int,
+        item: int,
+        written: str,
+        illegal: bool,
+        notes: list[str] | None,
+        turn: int | None,
+    ):
+        self.items = items
+        self.line = line
+        self.body_at = body_at
+        self.item = item
+        self.written = written
+        self.illegal = illegal
+        self.notes = notes
+        self.turn = turn
+        self._words: list[str] | None = None
+
+    @property
+    def words(self) -> list[str]:
+        """The keyword and the arguments, each a token."""
+        words = self._words
+        if words is None:
+            words = self._words = TOKEN_RE.findall(self.written)
+        return words
+
+    @property
+    def keyword(self) -> str:
+        return self.words[0]
+
+    @property
+    def args(self) -> list[str]:
+        return self.words[1:]
 
     @property
     def text(self) -> str:
         """The keyword and arguments as one text (``take c2 c3``)."""
-        return " ".join([self.keyword, *self.args])
+        return " ".join(self.words)
+
+    def start(self) -> int:
+        """Where the keyword stands in the line."""
+        for k, m in enumerate(self.items.finditer(self.line.text, self.body_at)):
+            if k == self.item:
+                return m.start("decision") if m.group("decision") else m.start("undo")
+        raise AssertionError("a decision outside its line")  # pragma: no cover
 
     def place(self, arg: int = -1) -> tuple[int, int]:
-        """(line, column) of argument ``arg`` (-1: the keyword)."""
-        k = self.index + 1 + arg if arg >= 0 else self.index
-        return self.line.token_place(self.body_at, self.body, k)
+        """(line, column) of argument ``arg`` (-1: the keyword; past the last
+        argument: the marks and what follows, or the end of the line)."""
+        line = self.line
+        want = arg + 1 if arg >= 0 else 0
+        for k, m in enumerate(TOKEN_RE.finditer(line.text, self.start())):
+            if k == want:
+                return line.place(m.start())
+        return line.place(len(line.text.rstrip()))
 
 
 class Visitor:
     """The hooks the reader calls, in order: ``begin_game``, ``visit_header``...,
     ``end_headers``, ``visit_setup_comment`` / ``visit_setup_note``..., ``end_setup``,
-    then ``plain_lines`` and per line not taken ``visit_turn``, ``visit_comment`` /
-    ``visit_decision`` / ``visit_correction``..., and ``end_game``.  This base class
-    collects the errors and does nothing else."""
+    then per turn line ``visit_turn`` (when it starts with a number), ``visit_comment``
+    / ``visit_decision`` / ``visit_correction``..., and ``end_game``.  This base class
+    collects the errors and does nothing else.
+
+    An error ends the reading (:class:`Stop`) unless every error is asked for; then
+    the reading goes on (a visitor may raise :class:`SkipLine` to go on with the next
+    line)."""
+
+    #: The game's notation (a game's visitors set it).
+    grammar: ClassVar[Grammar]
 
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         self.source = source
@@ -86,9 +183,27 @@ class Visitor:
         violations: Sequence[Violation] = (),
         *,
         with_position: bool = False,
+        fatal: bool = False,
     ) -> None:
         """Record an error; raises :class:`Stop` when reading ends at the first one.
-        ``with_position`` adds the turn, event number and position string it occurs at."""
+        ``with_position`` adds the turn, event number and position string it occurs at;
+        ``fatal``: the reading cannot go on after it (see :meth:`after_error`)."""
+        self.record(kind, line, column, message, violations, with_position=with_position)
+        if self.stop:
+            raise Stop
+        self.after_error(fatal)
+
+    def record(
+        self,
+        kind: str,
+        line: int,
+        column: int,
+        message: str,
+        violations: Sequence[Violation] = (),
+        *,
+        with_position: bool = False,
+    ) -> None:
+        """Record an error, and nothing else."""
         turn, number, position = self.position_facts() if with_position else (None, None, None)
         self.errors.append(
             NotationError(
@@ -103,8 +218,10 @@ class Visitor:
                 position=position,
             )
         )
-        if self.stop:
-            raise Stop
+
+    def after_error(self, fatal: bool) -> None:
+        """What follows an error when every error is asked for: here, the rest of the
+        text is read for its syntax only."""
         self.live = False
 
     def position_facts(self) -> tuple[int | None, int | None, str | None]:
@@ -138,18 +255,11 @@ class Visitor:
         """A note or assessment among the setup lines."""
 
     def end_setup(self, parts: dict[str, Any], line: Line | None, at_end: bool) -> None:
-        """The setup read (``board``, ``levels``, ``privileges``); ``at_end`` when no
-        turn follows."""
+        """The setup read (the parts the game's setup lines filled in); ``at_end`` when
+        no turn follows."""
 
     def visit_turn(self, line: Line, m: re.Match[str], number: int) -> None:
         """A turn line starts (``m`` is its prefix: number, and name when written)."""
-
-    def plain_lines(self, text: str, pos: int, turn: int | None) -> tuple[int, int, int | None]:
-        """Take what can be taken of the plain turn lines of ``text`` from offset ``pos``
-        (a line's start) on, ``turn`` being the turn so far: where the first line not
-        taken whole starts, how many of its decisions were taken (its turn number
-        visited when any), and the turn then.  This base class takes nothing."""
-        return pos, 0, turn
 
     def visit_comment(self, text: str) -> None:
         """A comment after a decision."""
@@ -177,18 +287,19 @@ class HeadersBuilder(Visitor):
 
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
+        self.rules = self.grammar.game()
         self.headers: dict[str, Any] = {}
         self.tags: dict[str, str] = {}
         #: Where each header's value starts: (line, offset).
         self.tag_lines: dict[str, tuple[int, int]] = {}
         self.seat_names: dict[int, tuple[str, int, int]] = {}
-        self.names: tuple[str, ...] = default_names()
+        self.names: tuple[str, ...] = self.rules.seats.default_names()
         self.first: tuple[str, int] | None = None
 
     def visit_header(self, name: str, value: str, line: int, offset: int) -> None:
         self.tag_lines[name] = (line, offset)
         if name == "Game":
-            rules = game()
+            rules = self.rules
             if value.strip().lower() not in (rules.title.lower(), rules.kind):
                 self.error(
                     "unknown",
@@ -219,15 +330,16 @@ class HeadersBuilder(Visitor):
         """Name the seats from their headers (the default name where one is missing)."""
         if not self.seat_names:
             return
-        count = max(max(self.seat_names) + 1, seats().minimum)
+        seats = self.rules.seats
+        count = max(max(self.seat_names) + 1, seats.minimum)
         try:
-            seats().check(count)
+            seats.check(count)
             problem = None
         except SeatsError as err:
             _, line, offset = self.seat_names[count - 1]
             problem = (line, offset + 1, f"{seat_tag(count - 1)} names seat {count}: {err}")
-            count = seats().maximum
-        defaults = seats().default_names(count)
+            count = seats.maximum
+        defaults = seats.default_names(count)
         given = {seat: value for seat, (value, _, _) in self.seat_names.items()}
         self.names = tuple(given.get(seat) or defaults[seat] for seat in range(count))
         self.headers["players"] = list(self.names)
@@ -247,16 +359,16 @@ class SyntaxChecker(HeadersBuilder):
 
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
-        self.ctx = Context(self.names)
+        self.ctx = self.grammar.context(self.names)
 
     def end_headers(self) -> bool:
         self.finish_headers()
-        self.ctx = Context(self.names)
+        self.ctx = self.grammar.context(self.names)
         return True
 
     def visit_decision(self, decision: Decision) -> None:
         try:
-            READERS[decision.keyword](decision.args, None, self.ctx)
+            self.grammar.readers[decision.keyword](decision.args, None, self.ctx)
         except Fail as f:
             self.fail(f, decision)
 

@@ -1,0 +1,473 @@
+"""The visitor that builds a game, for every game: each decision read is checked against
+the game's rules and applied through its contract (:class:`engine.contract.Game`:
+``check``, ``apply``, ``force``; :func:`engine.fold.fold` after a correction), the meta
+(comments, notes, ``!illegal``) kept beside the events, and what was read is an
+:class:`engine.protocol.ParsedGame`.
+
+A game's builder names its grammar and says what only it knows: how a turn line's number
+and player are checked against the position (:meth:`GameBuilder.visit_turn`) and the
+setup event its setup lines make (:meth:`GameBuilder.setup_event`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ..corrections import UNDO, CorrectionRefused, retraction_at, undo_text
+from ..errors import IllegalMoveError
+from ..fold import fold
+from ..protocol import ParsedGame
+from .grammar import Fail
+from .lexer import Line
+from .reader import read_game, read_turns
+from .results import Flagged
+from .visitor import Decision, SyntaxChecker, listing, read_undo, seat_number
+
+#: What the state awaits before the setup, and once the game is over (every game's
+#: states name them so).
+SETUP = "setup"
+OVER = "over"
+
+
+class GameBuilder(SyntaxChecker):
+    """Folds the game as it is read, with full rule checks.  After the first error (when
+    every error is asked for) it only checks the syntax, as :class:`SyntaxChecker`
+    (a game may go on with the table instead: :meth:`after_error`)."""
+
+    #: Whether the ``Result`` header is checked against how the moves end.
+    checks_result: ClassVar[bool] = True
+    #: Whether a turn's decisions must stand on its own line (one turn, one line).
+    one_turn_a_line: ClassVar[bool] = True
+
+    def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
+        super().__init__(source, stop_at_first_error=stop_at_first_error)
+        rules = self.rules
+        self.state = rules.new_state(self.names)
+        self.check = rules.check
+        self.apply = rules.apply
+        #: The game's events (a correction as a Retraction) and their meta: with
+        #: :meth:`continuing`, those before the text first (from ``read_from`` on: read).
+        self.events: list[Any] = []
+        self.meta: list[dict[str, Any] | None] = []
+        self.read_from = 0
+        #: Whether ``events`` holds the whole game (its steps are then numbered).
+        self.whole = True
+        self.flagged: list[Flagged] = []
+        #: The canonical text of each event read, when reading what is played next
+        #: (:meth:`continuing`); None for a whole game, which has no use for them.
+        self.texts: list[str] | None = None
+        self.pending_comments: list[str] = []
+        self.pending_notes: list[str] = []
+
+    @classmethod
+    def continuing(
+        cls,
+        state: Any,
+        events: Sequence[Any] | None = None,
+        meta: Sequence[Mapping[str, Any] | None] | None = None,
+        source: str = "<move>",
+    ) -> GameBuilder:
+        """A builder for what is played next in ``state`` (read with
+        :func:`.reader.read_turns`), which it does not change.  ``events`` (and their
+        ``meta``) are the game's so far, ``state`` their fold: an ``undo`` needs them,
+        and they number the steps."""
+        builder = cls(source)
+        builder.names = tuple(state.names)
+        builder.ctx = cls.grammar.context(builder.names)
+        builder.state = state.copy()
+        builder.texts = []
+        if events is not None:
+            builder.events = list(events)
+            builder.meta = [dict(m) if m else None for m in meta or ()][: len(events)]
+            builder.meta += [None] * (len(events) - len(builder.meta))
+            builder.read_from = len(events)
+        else:
+            builder.whole = False
+        return builder
+
+    def step(self) -> int | None:
+        """The step number of the next event (None when the game before is not known)."""
+        return len(self.events) + 1 if self.whole else None
+
+    def position_facts(self) -> tuple[int | None, int | None, str | None]:
+        state = self.state
+        return state.turn, self.step(), self.rules.position(state)
+
+    def parsed(self) -> ParsedGame:
+        """What was read: the headers, the events and meta of the legal prefix, the
+        errors, the state after the prefix, the decisions kept as played illegally."""
+        first = self.read_from
+        events = self.events[first:] if first else self.events
+        meta = self.meta[first:] if first else self.meta
+        return ParsedGame(
+            self.result(),
+            events,
+            meta,
+            self.errors,
+            self.state,
+            self.flagged,
+            self.names,
+            self.texts or [],
+        )
+
+    def said(self, decision: Decision, event: Any) -> str:
+        """A decision as an error or a flag quotes it: as it is written."""
+        return decision.text
+
+    # -- headers and setup -------------------------------------------------------------
+
+    def end_headers(self) -> bool:
+        try:
+            super().end_headers()
+        finally:  # named even when a header error ends the reading
+            if len(self.names) != len(self.state.names):
+                self.state = self.rules.new_state(self.names)
+            self.state.names = self.names
+        return True
+
+    def visit_setup_comment(self, text: str) -> None:
+        self.pending_comments.append(text)
+
+    def visit_setup_note(self, text: str) -> None:
+        self.pending_notes.append(text)
+
+    def end_setup(self, parts: dict[str, Any], line: Line | None, at_end: bool) -> None:
+        number = line.number if line is not None else 1
+        if not self.live and not self.stop:
+            return
+        missing = self.grammar.setup_missing(parts)
+        if missing:
+            if at_end and not parts:
+                if not self.tag_lines and not self.errors:
+                    self.error(
+                        "syntax", 1, 1, "no game here: expected headers, the setup and turns"
+                    )
+                return  # headers only: a game not set up yet
+            self.error(
+                "syntax",
+                number,
+                1,
+                f"the setup is incomplete: {', '.join(missing)} missing before turn 1",
+                fatal=True,
+            )
+            return
+        first = self.first_seat(number)
+        if first is None:
+            return
+        event, at = self.setup_event(parts, first)
+        violations = self.check(self.state, event)
+        if violations:
+            self.error(
+                "illegal",
+                at,
+                1,
+                "the setup breaks the rules",
+                violations,
+                with_position=True,
+                fatal=True,
+            )
+            return
+        self.apply(self.state, event)
+        self.events.append(event)
+        self.meta.append(self._take_pending())
+
+    def first_seat(self, number: int) -> int | None:
+        """The seat the ``First`` header names (a name, a seat number, ``#2``), or None
+        after an error (reported on line ``number`` when the header is missing)."""
+        if self.first is None:
+            self.error(
+                "syntax",
+                number,
+                1,
+                'the First header names the first player, e.g. [First "Alice"]',
+                fatal=True,
+            )
+            return None
+        value, first_line = self.first
+        first = None
+        for seat, name in enumerate(self.names):
+            if value == name:
+                first = seat
+        if first is None:
+            first = seat_number(value if value.startswith("#") else "#" + value, len(self.names))
+        if first is None:
+            who = "neither player" if len(self.names) == 2 else "none of the players"
+            self.error(
+                "unknown",
+                first_line,
+                self.tag_lines["First"][1] + 1,
+                f"First names {value!r}, who is {who} ({', '.join(repr(n) for n in self.names)})",
+                fatal=True,
+            )
+        return first
+
+    def setup_event(self, parts: dict[str, Any], first: int) -> tuple[Any, int]:
+        """The setup event the setup lines' ``parts`` make, the seat ``first`` playing
+        first, and the line where a setup the rules refuse is reported."""
+        raise NotImplementedError
+
+    def _take_pending(self) -> dict[str, Any] | None:
+        m: dict[str, Any] = {}
+        if self.pending_comments:
+            m["comment"] = " ".join(c for c in self.pending_comments if c)
+            if not m["comment"]:
+                del m["comment"]
+        if self.pending_notes:
+            m["annotations"] = list(self.pending_notes)
+        self.pending_comments = []
+        self.pending_notes = []
+        return m or None
+
+    # -- turns -------------------------------------------------------------------------
+
+    def visit_comment(self, text: str) -> None:
+        if not text or not self.live:
+            return
+        if len(self.events) == self.read_from:  # before the setup, or the first move read
+            self.pending_comments.append(text)
+            return
+        m = self.meta[-1]
+        if m is None:
+            m = self.meta[-1] = {}
+        old = m.get("comment")
+        m["comment"] = f"{old} {text}" if old else text
+
+    def read(self, decision: Decision) -> Any:
+        """The event a decision stands for in the state (None when its words are read
+        for their syntax only); raises Fail.  A decision that needs no position is read
+        once by its text and then taken from the grammar's cache."""
+        grammar = self.grammar
+        entry = grammar.cache.get(decision.written)
+        if entry is None:
+            keyword = decision.keyword
+            reader = grammar.readers[keyword]
+            args = decision.args
+            event = reader(args, None, self.ctx)
+            if event is None or keyword in grammar.uncached:
+                return reader(args, self.state, self.ctx)
+            entry = (event, grammar.claim(keyword, args))
+            grammar.remember(decision.written, entry)
+        event, claim = entry
+        if claim is not None:
+            claim(self.state)
+        return event
+
+    def visit_decision(self, decision: Decision) -> None:
+        if not self.live:
+            super().visit_decision(decision)
+            return
+        state = self.state
+        try:
+            event = self.read(decision)
+        except Fail as f:
+            self.fail(f, decision)
+            return
+        if event is None:
+            return
+        awaiting = state.awaiting
+        if awaiting == SETUP:
+            where = decision.place()
+            self.error("syntax", where[0], where[1], "the game has no setup")
+            return
+        turn = decision.turn
+        if turn is not None and state.turn != turn and awaiting != OVER and self.one_turn_a_line:
+            where = decision.place()
+            self.error(
+                "syntax",
+                where[0],
+                where[1],
+                f"turn {turn} ended before {decision.keyword!r}; turn {state.turn} starts on "
+                f"a new line ('{state.turn}.')",
+                with_position=True,
+            )
+            return
+        texts = self.texts
+        canonical = "" if texts is None else self.grammar.move_text(state, event, self.names)
+        illegal = decision.illegal
+        if illegal:
+            where = decision.place()
+            before = self.rules.position(state)
+            try:
+                violations = self.rules.force(state, event)
+            except IllegalMoveError as err:
+                self.error(
+                    "illegal",
+                    where[0],
+                    where[1],
+                    "marked !illegal, but it cannot be replayed even as played",
+                    err.violations,
+                    with_position=True,
+                    fatal=True,
+                )
+                return
+            # one turn a line: the line's turn; else the turn the decision was played on
+            played_on = (turn or state.turn) if self.one_turn_a_line else state.turn
+            self.flagged.append(
+                Flagged(
+                    self.step() or 0,
+                    where[0],
+                    where[1],
+                    played_on,
+                    self.said(decision, event),
+                    violations,
+                    before,
+                )
+            )
+        else:
+            violations = self.check(state, event)
+            if violations:
+                if not self.refused(decision, event, violations):
+                    return
+                illegal = True
+            else:
+                self.apply(state, event)
+        self.events.append(event)
+        if texts is not None:
+            texts.append(canonical)
+        if illegal or decision.notes:
+            m: dict[str, Any] = {}
+            if decision.notes:
+                m["annotations"] = decision.notes
+            if illegal:
+                m["played_illegally"] = True
+            self.meta.append(m)
+        else:
+            self.meta.append(None)
+
+    def refused(self, decision: Decision, event: Any, violations: list[Any]) -> bool:
+        """A decision the rules refuse: an error.  True when it is kept as played all
+        the same (forced), so that the reading goes on with the table."""
+        where = decision.place()
+        self.error(
+            "illegal",
+            where[0],
+            where[1],
+            f"{self.said(decision, event)} is not allowed here",
+            violations,
+            with_position=True,
+        )
+        return False
+
+    def visit_correction(self, decision: Decision) -> None:
+        """``undo`` / ``undo to K``: a Retraction appended, the standing steps folded
+        again (those played illegally forced again)."""
+        if not self.live:
+            super().visit_correction(decision)
+            return
+        try:
+            back_to = read_undo(decision.args, decision.illegal)
+        except Fail as f:
+            self.fail(f, decision)
+            return
+        where = decision.place()
+        if self.state.awaiting == SETUP:
+            self.error("syntax", where[0], where[1], "the game has no setup")
+            return
+        if not self.whole:
+            self.error(
+                "syntax",
+                where[0],
+                where[1],
+                f"{decision.text} takes back logged steps: it is read with the game's events",
+            )
+            return
+        events = self.events
+        rules = self.rules
+        try:
+            retraction = retraction_at(rules, events, back_to)
+        except CorrectionRefused as refused:
+            self.error(
+                "illegal",
+                where[0],
+                where[1],
+                f"{decision.text} cannot stand here",
+                refused.violations,
+                with_position=True,
+                fatal=True,
+            )
+            return
+        if self.texts is not None:
+            self.texts.append(undo_text(rules, events, retraction))
+        events.append(retraction)
+        self.meta.append({"annotations": decision.notes} if decision.notes else None)
+        marks = [bool(m and m.get("played_illegally")) for m in self.meta]
+        self.state = fold(rules, events, self.names, marks).head
+
+    # -- the end -----------------------------------------------------------------------
+
+    def end_game(self) -> None:
+        if not self.live:
+            return
+        if self.read_from or not self.whole:
+            self._end_moves()
+        elif self.events and self.checks_result:
+            self._check_result()
+
+    def _end_moves(self) -> None:
+        """What was read after a game's events: a comment before the first event goes
+        with it; a text with no event at all is an error."""
+        if len(self.events) == self.read_from:
+            self.error(
+                "syntax",
+                1,
+                1,
+                f"expected a turn or a decision ({', '.join(self.grammar.keywords)}), or {UNDO}",
+            )
+            return
+        if self.pending_comments:
+            comment = " ".join(self.pending_comments)
+            m = self.meta[self.read_from] or {}
+            m["comment"] = f"{comment} {m['comment']}" if m.get("comment") else comment
+            self.meta[self.read_from] = m
+            self.pending_comments = []
+
+    def _check_result(self) -> None:
+        """The Result (and Victory) headers must agree with how the moves end."""
+        problem = self.rules.result_problem({**self.headers, "tags": self.tags}, self.state)
+        if problem is not None:
+            header, message, violation = problem
+            line, col = self.tag_lines.get("Result" if header == "result" else header, (1, 0))
+            self.error("illegal", line, col + 1, message, [violation], with_position=True)
+
+
+def parse_game(
+    builder: type[GameBuilder],
+    text: str,
+    source: str = "<string>",
+    *,
+    stop_at_first_error: bool = True,
+) -> ParsedGame:
+    """Read a game written in notation with ``builder`` (a game's), checking every
+    decision against the rules.
+
+    With ``stop_at_first_error`` (the default) reading ends at the first problem; without
+    it, every problem is reported (what the reading does after one is the builder's:
+    :meth:`GameBuilder.after_error`).  A decision marked ``!illegal`` is applied as played
+    (``game.force``) and listed in ``flagged`` instead of being an error.  Never raises
+    for bad input.
+    """
+    visitor = builder(source, stop_at_first_error=stop_at_first_error)
+    read_game(text, visitor)
+    return visitor.parsed()
+
+
+def read_moves(
+    builder: type[GameBuilder],
+    state: Any,
+    text: str,
+    events: Sequence[Any] | None = None,
+    meta: Sequence[Mapping[str, Any] | None] | None = None,
+    source: str = "<move>",
+) -> ParsedGame:
+    """What was played next in ``state``, read with ``builder`` (a game's) exactly as
+    the turn lines of a game read, with or without the turn number and player; ``state``
+    is not changed.  ``events`` (with their ``meta``) are the game's so far, ``state``
+    their fold: ``undo`` needs them, and errors and flags then carry the game's step
+    numbers.  Each event read comes with its canonical text (``texts``)."""
+    visitor = builder.continuing(state, events, meta, source)
+    read_turns(text, visitor, state.turn)
+    return visitor.parsed()
+
+
+__all__ = ["GameBuilder", "listing", "parse_game", "read_moves"]

@@ -1,0 +1,116 @@
+"""What a game supplies to the shared reader: its :class:`Grammar`.
+
+The reader (:mod:`.reader`) knows the layout every game's notation shares: headers, the
+setup lines, numbered turn lines, comments, marks and notes, ``undo``.  A game names
+its decision keywords and gives, for each, the function that reads a decision's words
+into its event (:data:`Reader`), the writer of an event's canonical text, and the reader
+of its setup lines.  The builder (:mod:`.builder`) folds what is read with the game's
+rules through its contract (:class:`engine.contract.Game`).
+
+A decision reader takes the words after the keyword, the state (None: read the words
+only, without the position, as after the first error, or to cache the event) and the
+game's reading context (the seat names); it returns the event, or None when the words
+alone do not say which (a payment left out, a card named by a description), and raises
+:class:`Fail` with the index of the word at fault.
+
+>>> g = Grammar(lambda: None, ["take"], {"take": lambda args, state, ctx: tuple(args)},
+...             lambda state, event, names: "take " + " ".join(event), lambda *a: 0)
+>>> g.items.findall("take c3 =W {hm}")
+[('take c3 =W', '', '', '', ''), ('', '', '', '{hm}', '')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Violation
+from .lexer import items_re
+
+if TYPE_CHECKING:
+    from .lexer import LogicalLines
+    from .visitor import Visitor
+
+#: Reads one decision's words after its keyword: ``(args, state or None, context)``.
+Reader = Callable[[list[str], Any, Any], Any]
+#: Writes an event's canonical text in the state before it, naming the seats.
+Writer = Callable[[Any, Any, Sequence[str]], str]
+#: Reads the setup line ``lines[k]`` into ``parts``: ``(visitor, lines, k, parts)``,
+#: returning the index of the next line.
+SetupReader = Callable[["Visitor", "LogicalLines", int, dict[str, Any]], int]
+#: What a decision's words claim of the table beside its event (a take's written
+#: colours): checked in the state, raising :class:`Fail` when the table says otherwise.
+Claim = Callable[[Any], None]
+#: What a decision text stands for: the event, with its claim (None when it makes none).
+Entry = tuple[Any, "Claim | None"]
+
+
+class Fail(Exception):
+    """Raised inside a decision reader: ``arg`` is the index of the offending argument
+    (-1 for the keyword itself); the reader turns it into a positioned NotationError."""
+
+    def __init__(self, kind: str, arg: int, message: str, violations: Sequence[Violation] = ()):
+        super().__init__(message)
+        self.kind = kind
+        self.arg = arg
+        self.message = message
+        self.violations = list(violations)
+
+
+class Grammar:
+    """A game's notation as the shared reader needs it.
+
+    ``game`` returns the game (its title, seats and rules; called when first needed, as
+    the game package imports its notation lazily).  ``keywords`` are the decision
+    keywords in the order the docs list them, ``readers`` each keyword's
+    :data:`Reader`, ``move_text`` the :data:`Writer` of an event, ``read_setup_line``
+    the :data:`SetupReader`.
+
+    ``bracketed`` maps the keywords that take one bracketed argument to its pattern;
+    ``uncached`` are the keywords whose event depends on more than their words (the seat
+    names: never kept by text, read in the position); ``context`` makes the reading
+    context from the seat names; ``claim`` gives what a decision's words claim of the
+    table beside its event (a take's written colours), checked each time it is read.
+    ``setup_words`` (the words a setup line starts with) and ``setup_missing`` (what a
+    setup still lacks, from its parts) describe the setup; ``numbered``: a turn line
+    must start with its number until the first one does."""
+
+    def __init__(
+        self,
+        game: Callable[[], Any],
+        keywords: Sequence[str],
+        readers: Mapping[str, Reader],
+        move_text: Writer,
+        read_setup_line: SetupReader,
+        *,
+        bracketed: Mapping[str, str] | None = None,
+        uncached: Collection[str] = (),
+        context: Callable[[Sequence[str]], Any] = tuple,
+        setup_words: Sequence[str] = (),
+        setup_missing: Callable[[Mapping[str, Any]], list[str]] = lambda parts: [],
+        numbered: bool = True,
+        claim: Callable[[str, list[str]], Claim | None] = lambda keyword, args: None,
+    ):
+        self.game = game
+        self.keywords = tuple(keywords)
+        self.readers = dict(readers)
+        self.move_text = move_text
+        self.read_setup_line = read_setup_line
+        self.uncached = frozenset(uncached)
+        self.context = context
+        self.setup_words = tuple(setup_words)
+        self.setup_missing = setup_missing
+        self.numbered = numbered
+        self.claim = claim
+        #: The scanner of a turn line's decisions (:func:`.lexer.items_re`).
+        self.items = items_re(self.keywords, bracketed)
+        #: Events read from decisions that need no position, by their text as written:
+        #: events are immutable, so the same text always stands for the same event.
+        self.cache: dict[str, Entry] = {}
+
+    def remember(self, text: str, entry: Entry) -> None:
+        """Keep the event a decision text stands for (the cache is emptied when full)."""
+        cache = self.cache
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[text] = entry
