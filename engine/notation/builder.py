@@ -46,6 +46,7 @@ class GameBuilder(SyntaxChecker):
         self.state = rules.new_state(self.names)
         self.check = rules.check
         self.apply = rules.apply
+        self.cache = self.grammar.cache
         #: The game's events (a correction as a Retraction) and their meta: with
         #: :meth:`continuing`, those before the text first (from ``read_from`` on: read).
         self.events: list[Any] = []
@@ -240,9 +241,8 @@ class GameBuilder(SyntaxChecker):
         grammar = self.grammar
         entry = grammar.cache.get(decision.written)
         if entry is None:
-            keyword = decision.keyword
+            keyword, *args = decision.words
             reader = grammar.readers[keyword]
-            args = decision.args
             event = reader(args, None, self.ctx)
             if event is None or keyword in grammar.uncached:
                 return reader(args, self.state, self.ctx)
@@ -253,69 +253,77 @@ class GameBuilder(SyntaxChecker):
             claim(self.state)
         return event
 
-    def visit_decision(self, decision: Decision) -> None:
+    def visit_decision(
+        self,
+        text: str,
+        at: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> None:
         if not self.live:
-            super().visit_decision(decision)
+            super().visit_decision(text, at, turn, illegal, notes)
             return
         state = self.state
+        entry = self.cache.get(text)
         try:
-            event = self.read(decision)
+            if entry is not None:  # the usual case: a decision read before
+                event, claim = entry
+                if claim is not None:
+                    claim(state)
+            else:
+                event = self.read(self.decision(text, at, turn, illegal, notes))
+                if event is None:
+                    return
         except Fail as f:
-            self.fail(f, decision)
+            self.fail(f, self.decision(text, at, turn, illegal, notes))
             return
-        if event is None:
+        if state.awaiting == SETUP or (
+            turn != state.turn
+            and turn is not None
+            and self.one_turn_a_line
+            and state.awaiting != OVER
+        ):
+            self.misplaced(self.decision(text, at, turn))
             return
-        awaiting = state.awaiting
-        if awaiting == SETUP:
-            where = decision.place()
+        if illegal or notes or self.texts is not None:
+            self.fold(self.decision(text, at, turn, illegal, notes), event)
+        elif violations := self.check(state, event):
+            self.fold(self.decision(text, at, turn), event, violations)
+        else:  # the usual case: a legal decision without marks
+            self.apply(state, event)
+            self.events.append(event)
+            self.meta.append(None)
+
+    def misplaced(self, decision: Decision) -> None:
+        """A decision before the setup, or after its line's turn is over."""
+        state = self.state
+        where = decision.place()
+        if state.awaiting == SETUP:
             self.error("syntax", where[0], where[1], "the game has no setup")
             return
-        turn = decision.turn
-        if turn is not None and state.turn != turn and awaiting != OVER and self.one_turn_a_line:
-            where = decision.place()
-            self.error(
-                "syntax",
-                where[0],
-                where[1],
-                f"turn {turn} ended before {decision.keyword!r}; turn {state.turn} starts on "
-                f"a new line ('{state.turn}.')",
-                with_position=True,
-            )
-            return
+        self.error(
+            "syntax",
+            where[0],
+            where[1],
+            f"turn {decision.turn} ended before {decision.keyword!r}; turn {state.turn} "
+            f"starts on a new line ('{state.turn}.')",
+            with_position=True,
+        )
+
+    def fold(self, decision: Decision, event: Any, violations: list[Any] | None = None) -> None:
+        """Fold the event of a decision: forced when marked ``!illegal``, else checked
+        (``violations``, when known) and applied; kept with its meta and canonical text."""
+        state = self.state
         texts = self.texts
         canonical = "" if texts is None else self.grammar.move_text(state, event, self.names)
         illegal = decision.illegal
         if illegal:
-            where = decision.place()
-            before = self.rules.position(state)
-            try:
-                violations = self.rules.force(state, event)
-            except IllegalMoveError as err:
-                self.error(
-                    "illegal",
-                    where[0],
-                    where[1],
-                    "marked !illegal, but it cannot be replayed even as played",
-                    err.violations,
-                    with_position=True,
-                    fatal=True,
-                )
+            if not self.forced(decision, event):
                 return
-            # one turn a line: the line's turn; else the turn the decision was played on
-            played_on = (turn or state.turn) if self.one_turn_a_line else state.turn
-            self.flagged.append(
-                Flagged(
-                    self.step() or 0,
-                    where[0],
-                    where[1],
-                    played_on,
-                    self.said(decision, event),
-                    violations,
-                    before,
-                )
-            )
         else:
-            violations = self.check(state, event)
+            if violations is None:
+                violations = self.check(state, event)
             if violations:
                 if not self.refused(decision, event, violations):
                     return
@@ -325,15 +333,51 @@ class GameBuilder(SyntaxChecker):
         self.events.append(event)
         if texts is not None:
             texts.append(canonical)
-        if illegal or decision.notes:
+        notes = decision.notes
+        if illegal or notes:
             m: dict[str, Any] = {}
-            if decision.notes:
-                m["annotations"] = decision.notes
+            if notes:
+                m["annotations"] = notes
             if illegal:
                 m["played_illegally"] = True
             self.meta.append(m)
         else:
             self.meta.append(None)
+
+    def forced(self, decision: Decision, event: Any) -> bool:
+        """A decision marked ``!illegal``: forced as played and flagged with its
+        violations; False (an error) when it cannot be replayed even as played."""
+        state = self.state
+        where = decision.place()
+        before = self.rules.position(state)
+        try:
+            violations = self.rules.force(state, event)
+        except IllegalMoveError as err:
+            self.error(
+                "illegal",
+                where[0],
+                where[1],
+                "marked !illegal, but it cannot be replayed even as played",
+                err.violations,
+                with_position=True,
+                fatal=True,
+            )
+            return False
+        turn = decision.turn
+        # one turn a line: the line's turn; else the turn the decision was played on
+        played_on = (turn or state.turn) if self.one_turn_a_line else state.turn
+        self.flagged.append(
+            Flagged(
+                self.step() or 0,
+                where[0],
+                where[1],
+                played_on,
+                self.said(decision, event),
+                violations,
+                before,
+            )
+        )
+        return True
 
     def refused(self, decision: Decision, event: Any, violations: list[Any]) -> bool:
         """A decision the rules refuse: an error.  True when it is kept as played all
@@ -349,12 +393,20 @@ class GameBuilder(SyntaxChecker):
         )
         return False
 
-    def visit_correction(self, decision: Decision) -> None:
+    def visit_correction(
+        self,
+        text: str,
+        at: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> None:
         """``undo`` / ``undo to K``: a Retraction appended, the standing steps folded
         again (those played illegally forced again)."""
         if not self.live:
-            super().visit_correction(decision)
+            super().visit_correction(text, at, turn, illegal, notes)
             return
+        decision = self.decision(text, at, turn, illegal, notes)
         try:
             back_to = read_undo(decision.args, decision.illegal)
         except Fail as f:

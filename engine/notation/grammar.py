@@ -15,8 +15,8 @@ alone do not say which (a payment left out, a card named by a description), and 
 
 >>> g = Grammar(lambda: None, ["take"], {"take": lambda args, state, ctx: tuple(args)},
 ...             lambda state, event, names: "take " + " ".join(event), lambda *a: 0)
->>> g.items.findall("take c3 =W {hm}")
-[('take c3 =W', '', '', '', ''), ('', '', '', '{hm}', '')]
+>>> [m.group("decision") or m.group("comment") for m in g.turns.finditer("take c3 =W {hm}")]
+['take c3 =W', '{hm}']
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..corrections import UNDO
 from ..errors import Violation
-from .lexer import items_re
+from .lexer import turns_re
 
 if TYPE_CHECKING:
     from .lexer import LogicalLines
@@ -93,6 +94,8 @@ class Grammar:
     ):
         self.game = game
         self.keywords = tuple(keywords)
+        if any(k.startswith(UNDO) for k in self.keywords):
+            raise ValueError(f"a keyword starting with {UNDO!r} reads as a correction")
         self.readers = dict(readers)
         self.move_text = move_text
         self.read_setup_line = read_setup_line
@@ -102,8 +105,8 @@ class Grammar:
         self.setup_missing = setup_missing
         self.numbered = numbered
         self.claim = claim
-        #: The scanner of a turn line's decisions (:func:`.lexer.items_re`).
-        self.items = items_re(self.keywords, bracketed)
+        #: The scanner of the turn lines (:func:`.lexer.turns_re`).
+        self.turns = turns_re(self.keywords, bracketed)
         #: Events read from decisions that need no position, by their text as written:
         #: events are immutable, so the same text always stands for the same event.
         self.cache: dict[str, Entry] = {}

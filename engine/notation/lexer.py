@@ -25,23 +25,35 @@ _COMMENT = r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}?"
 _QUOTED = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?'
 _NOTE = r"\([^)\\\n]*+(?:\\.[^)\\\n]*+)*+\)?"
 _MARK = r"[!?]+[a-z]*"
+#: A space within a line.
+_SPACE = r"[^\S\n]"
 #: A character of a word (anything but a space, a bracket, a quote or a mark).
 _WORD_CHAR = r'[^\s{}()"!?]'
 _TOKEN = rf"{_COMMENT}|{_QUOTED}|{_NOTE}|{_MARK}|{_WORD_CHAR}+|[}})]"
 
-#: One token: a comment ``{...}``, a quoted text, a note ``(...)`` (each possibly left
-#: open), a mark (``!``, ``?!``, ``!illegal``), a word, or a stray closing bracket.
-TOKEN_RE = re.compile(_TOKEN, re.S)
+#: One token: a comment ``{...}`` (which may go on over several lines), a quoted text, a
+#: note ``(...)`` (each possibly left open), a mark (``!``, ``?!``, ``!illegal``), a word,
+#: or a stray closing bracket.
+TOKEN_RE = re.compile(_TOKEN.replace(_COMMENT, rf"(?s:{_COMMENT})", 1))
 COMMENT_RE = re.compile(r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}", re.S)
 HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]\s*')
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-TURN_RE = re.compile(
-    r"\s*(\d{1,9})\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?"
+#: A character of a player's name in a turn prefix, but a space.
+_NAME_CHAR = r'[^\s:{}()"\[\]]'
+#: A turn line's prefix after its first spaces: the ``number``, and the player's ``name``
+#: before a colon when written (the words of the name, spaces between them, none
+#: around; a line without a colon has none, which a look ahead sees at once).
+_PREFIX = (
+    rf"(?P<number>\d{{1,9}})\.(?=\s|$){_SPACE}*+"
+    rf"(?:(?=[^:\n]*+:)(?P<name>{_NAME_CHAR}++(?:{_SPACE}++{_NAME_CHAR}++)*+){_SPACE}*+:(?=\s|$))?"
 )
+#: A turn line's prefix (``12.``, ``12. Ann:``) at the start of a line.
+TURN_RE = re.compile(rf"\s*+{_PREFIX}", re.M)
 #: The most digits a turn number has: a longer run of digits before a dot is refused by
 #: its length (:func:`long_turn_number`), never converted to a number.
 TURN_DIGITS = 9
-LONG_TURN_RE = re.compile(rf"\s*(\d{{{TURN_DIGITS + 1},}})\.(?=\s|$)")
+_LONG_NUMBER = rf"\d{{{TURN_DIGITS + 1},}}"
+LONG_TURN_RE = re.compile(rf"\s*({_LONG_NUMBER})\.(?=\s|$)")
 #: A player's name as the writer puts it in a turn prefix.
 _PREFIX_NAME = r'[^\s:{}()"\[\]]+'
 
@@ -55,52 +67,71 @@ LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
 
 
-def items_re(
+def turns_re(
     keywords: Sequence[str], bracketed: Mapping[str, str] | None = None
 ) -> re.Pattern[str]:
-    """The scanner of a turn line's body, one match per item: a decision with its marks,
-    a comment, or a run of stray tokens.  A match's groups are
+    """The scanner of the turn lines, over the whole text: each match is what stands at
+    a place of the text, in order, each part perhaps missing: a line's end, then what a
+    line starts with, then one item.  A comment may go on over several lines (a logical
+    line); everything else stays on its line.  Each match starts where the one before
+    ends.  A match's groups are
 
-    * ``decision``: a keyword (one of ``keywords`` but ``undo``) and its arguments, as
-      written: the tokens after it up to the next keyword (but right after ``by``, which
-      names a player), mark, note, comment or closing bracket.  ``bracketed`` gives the
-      keywords that take one bracketed argument and its pattern (a payment: ``buy 2-05
-      (B1 R2)``), which a note never matches;
-    * ``undo``: a correction (``undo``, ``undo to 12``), read alike;
-    * ``marks``: the marks and notes after either (``!illegal``, ``!?``, ``(note)``, and
+    * ``whole``: the whole match (a line's end first, when it starts with ``\n``);
+    * ``number``, ``name``: a turn line's prefix (``12.``, ``12. Ann:``; the words of
+      the name, spaces between them, none around, and a line without a colon has none,
+      which a look ahead sees at once);
+    * ``start``: another start of a line, up to the line's end: a header (``[``) or a
+      turn number of too many digits;
+    * ``decision``: a keyword (one of ``keywords``, or ``undo``) and its arguments, as
+      written: the tokens after it up to the next keyword (but right after ``by``,
+      which names a player), mark, note, comment or closing bracket.  ``bracketed``
+      gives the keywords that take one bracketed argument and its pattern (a payment:
+      ``buy 2-05 (B1 R2)``), which a note never matches;
+    * ``marks``: the marks and notes after it (``!illegal``, ``!?``, ``(note)``, and
       marks that are none, which the reader reports);
-    * ``comment``: a comment ``{...}`` (perhaps never closed);
-    * ``stray``: what stands where a decision should: a token that starts none, with the
-      tokens after it up to the next keyword or comment.
+    * ``item``: a comment ``{...}`` (perhaps never closed), or what stands where a
+      decision should: a token that starts none, with the tokens after it up to the
+      next keyword or comment.
 
     Tokens are those of :data:`TOKEN_RE`, so the text of a decision splits into its
-    keyword and arguments with ``TOKEN_RE.findall``.
+    keyword and arguments with ``TOKEN_RE.findall``.  (Few groups: each costs the
+    scanner time.)
 
-    >>> scan = items_re(["take", "buy", "undo"], {"buy": r"\\(B\\d\\)"})
-    >>> for m in scan.finditer("take c3 =W ! (a) {b} buy 1-05 (B1) (n) tkae x undo"):
-    ...     print([g for g in m.groups() if g])
-    ['take c3 =W', ' ! (a)']
-    ['{b}']
-    ['buy 1-05 (B1)', ' (n)']
-    ['tkae x']
-    ['undo']
+    >>> scan = turns_re(["take", "buy"], {"buy": r"\\(B\\d\\)"})
+    >>> text = "3. Al: take c3 =W ! (a) {b\\nc} buy 1-05 (B1) (n) tkae x undo\\n4. take"
+    >>> for m in scan.finditer(text):
+    ...     print({k: v for k, v in m.groupdict().items() if v and k != "whole"} or "(end)")
+    {'number': '3', 'name': 'Al', 'decision': 'take c3 =W', 'marks': ' ! (a)'}
+    {'item': '{b\\nc}'}
+    {'decision': 'buy 1-05 (B1)', 'marks': ' (n)'}
+    {'item': 'tkae x'}
+    {'decision': 'undo'}
+    {'number': '4', 'decision': 'take'}
+    (end)
     """
     bracketed = dict(bracketed or {})
     words = sorted({*keywords, "undo"}, key=len, reverse=True)
-    keyword = rf"(?:{'|'.join(map(re.escape, words))})(?!{_WORD_CHAR})"
-    by = rf"by(?!{_WORD_CHAR})(?:\s*+by(?!{_WORD_CHAR}))*+(?:\s*+{_WORD_CHAR}++)?"
-    args = rf"(?:\s*+(?:{by}|(?!{keyword}){_WORD_CHAR}++|{_QUOTED}))*+"
-    plain = [k for k in words if k not in bracketed and k != "undo"]
-    decisions = [rf"(?:{'|'.join(map(re.escape, plain))})(?!{_WORD_CHAR}){args}"]
+    w = _WORD_CHAR
+    keyword = rf"(?:{'|'.join(map(re.escape, words))})(?!{w})"
+    # A word with a character no keyword has (a digit, a capital, =, @, -) is never one;
+    # an all-lowercase word is an argument when it is no keyword, or follows "by".
+    other = rf"[a-z]*+[^\sa-z{{}}()\"!?]{w}*+"
+    by = rf"by(?!{w})(?:{_SPACE}*+by(?!{w}))*+(?:{_SPACE}*+{w}++)?"
+    args = rf"(?:{_SPACE}*+(?:{other}|(?!{keyword})(?:{by}|[a-z]++(?!{w})|{_QUOTED})))*+"
+    plain = [k for k in words if k not in bracketed]
+    decisions = [rf"(?:{'|'.join(map(re.escape, plain))})(?!{w}){args}"]
     for word, pattern in bracketed.items():
-        decisions.insert(0, rf"{re.escape(word)}(?!{_WORD_CHAR}){args}(?:\s*+{pattern}{args})?")
+        decisions.insert(0, rf"{re.escape(word)}(?!{w}){args}(?:{_SPACE}*+{pattern}{args})?")
+    token = _TOKEN.replace(_COMMENT, rf"(?s:{_COMMENT})")
+    rest = rf"(?:{_SPACE}++|{token})*+"  # the rest of a logical line
     return re.compile(
-        rf"\s*+(?:"
-        rf"(?:(?P<decision>{'|'.join(decisions)})|(?P<undo>undo(?!{_WORD_CHAR}){args}))"
-        rf"(?P<marks>(?:\s*+(?:{_MARK}|{_NOTE}))*+)"
-        rf"|(?P<comment>{_COMMENT})"
-        rf"|(?P<stray>(?:{_TOKEN})(?:\s*+(?!{keyword}|\{{)(?:{_TOKEN}))*+))",
-        re.S,
+        rf"(?P<whole>\n?"
+        rf"(?:(?<![^\n]){_SPACE}*+(?:{_PREFIX}"  # at a line's start
+        rf"|(?P<start>\[{rest}|{_LONG_NUMBER}\.(?=\s|$){rest})))?"
+        rf"{_SPACE}*+(?:(?P<decision>{'|'.join(decisions)})"
+        rf"(?P<marks>(?:{_SPACE}*+(?:{_MARK}|{_NOTE}))*+)"
+        rf"|(?P<item>(?s:{_COMMENT})|(?:{token})(?:{_SPACE}*+(?!{keyword}|\{{)(?:{token}))*+))?)",
+        re.M,
     )
 
 

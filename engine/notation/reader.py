@@ -9,8 +9,9 @@ the visitor's business (:mod:`.visitor`, :mod:`.builder`); the game's
 ``visitor.error``, which raises :class:`.visitor.Stop` to end the reading at the first
 one (or :class:`.visitor.SkipLine` to go on with the next line).
 
-A turn line's body is scanned one item at a time (:func:`.lexer.items_re`): a decision
-is handed to the visitor as it is written, its words split only when the visitor asks.
+The turn lines are scanned in one pass, one item at a time (:func:`.lexer.turns_re`):
+a decision is handed to the visitor as it is written, its words split and its place
+found only when the visitor asks.
 """
 
 from __future__ import annotations
@@ -29,13 +30,12 @@ from .lexer import (
     LogicalLines,
     comment_text,
     did_you_mean,
-    logical_line,
     long_turn_number,
     no_decision,
     normalize,
     unescape,
 )
-from .visitor import Decision, SkipLine, Stop, Visitor
+from .visitor import Places, SkipLine, Stop, Visitor
 
 
 def read_game(text: str, visitor: Visitor) -> None:
@@ -51,11 +51,14 @@ def read_turns(text: str, visitor: Visitor, turn: int) -> None:
     """Walk turn lines only, as they follow the setup of a game now at ``turn``: what was
     played next, with or without its turn number (the visitor knows the game so far).
     Never raises for bad input."""
+    text = normalize(text)
+    visitor.places = Places(text)
     with contextlib.suppress(Stop):
-        _turns(normalize(text), 0, 1, visitor, turn)
+        _turns(text, 0, visitor, turn)
 
 
 def _walk(lines: LogicalLines, visitor: Visitor) -> None:
+    visitor.places = Places(lines.text)
     k = 0
     # Headers.
     while (line := lines.get(k)) is not None:
@@ -86,7 +89,7 @@ def _walk(lines: LogicalLines, visitor: Visitor) -> None:
             break
         if stripped.startswith("["):
             with contextlib.suppress(SkipLine):
-                _late_header(line, visitor)
+                _late_header(visitor, line.number, line.text.index("[") + 1)
             k += 1
             continue
         try:
@@ -96,60 +99,91 @@ def _walk(lines: LogicalLines, visitor: Visitor) -> None:
     end_line = lines.get(k)
     with contextlib.suppress(SkipLine):
         visitor.end_setup(parts, end_line or setup_line, end_line is None)
-    _turns(lines.text, *lines.start(k), visitor, None)
+    _turns(lines.text, lines.start(k)[0], visitor, None)
 
 
-def _turns(text: str, pos: int, number: int, visitor: Visitor, current: int | None) -> None:
-    """The turn lines from offset ``pos`` of ``text`` (the start of line ``number``) on;
-    ``current`` is the turn a line without a number continues (None: such a line is an
-    error in a game whose turn lines are numbered)."""
-    end = len(text)
-    while pos <= end:
-        line, pos, number = logical_line(text, pos, number)
-        text_ = line.text
-        if not text_ or text_.isspace():
-            continue
+def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
+    """The turn lines of ``text`` from offset ``pos`` (a line's start) on, scanned in
+    one pass (:func:`.lexer.turns_re`: each match follows the one before, so its offset
+    is counted from their lengths); ``current`` is the turn a line without a number
+    continues (None: such a line is an error in a game whose turn lines are numbered)."""
+    places = visitor.places
+    visit_decision = visitor.visit_decision
+    visit_turn = visitor.visit_turn
+    start = pos  # where the line being read starts
+    fresh = True  # nothing read on the line yet
+    skip = False  # the rest of the line is not read (the visitor said so)
+    for whole, number, name, other, decision, marks, item in visitor.grammar.turns.findall(
+        text, pos
+    ):
+        at = pos
+        pos += len(whole)  # where the match ends
         try:
-            current = _line(visitor, line, current)
+            if not fresh and whole[:1] != "\n":  # within a line
+                if skip:
+                    continue
+                if decision and not marks and decision[:4] != UNDO:  # the usual item
+                    visit_decision(decision, pos - len(decision), current)
+                    continue
+            else:
+                if whole[:1] == "\n":  # a line ends; what follows in the match is on the next
+                    start, fresh, skip = at + 1, True, False
+                if number:
+                    fresh = False
+                    current = int(number)
+                    visit_turn(current, name or None, start)
+                    if not decision and not item:
+                        # a line cut short, or left unfinished (``9. Bob:``)
+                        line, column = places.at(at + len(whole.rstrip()))
+                        visitor.error("syntax", line, column, no_decision(current, name or None))
+                        continue
+                elif other:
+                    fresh = False
+                    where = places.at(pos - len(other))
+                    if other[0] == "[":
+                        _late_header(visitor, *where)
+                    else:
+                        visitor.error("syntax", where[0], 1, long_turn_number(other) or "")
+                    continue
+                elif not decision and not item:
+                    continue
+                elif fresh:  # a line without a turn number
+                    fresh = False
+                    if current is None and visitor.grammar.numbered:
+                        _no_number(visitor, places, start)
+            if decision:
+                if decision[:4] == UNDO:  # (no other keyword starts so)
+                    illegal, notes = _marks(visitor, places, pos - len(marks), marks)
+                    at = pos - len(marks) - len(decision)
+                    visitor.visit_correction(decision, at, current, illegal, notes)
+                elif marks:
+                    illegal, notes = _marks(visitor, places, pos - len(marks), marks)
+                    at = pos - len(marks) - len(decision)
+                    visit_decision(decision, at, current, illegal, notes)
+                else:
+                    visit_decision(decision, pos - len(decision), current)
+            elif item[:1] == "{":
+                body = comment_text(item)
+                if body is None:
+                    line, column = places.at(pos - len(item))
+                    visitor.error("syntax", line, column, "this comment is never closed with }")
+                    body = ""
+                visitor.visit_comment(body)
+            elif item:
+                _stray(visitor, places.at(pos - len(item)), item)
         except SkipLine:
-            m = TURN_RE.match(text_)
-            if m:
-                current = int(m.group(1))
+            skip = True
     with contextlib.suppress(SkipLine):
         visitor.end_game()
 
 
-def _line(visitor: Visitor, line: Line, current: int | None) -> int | None:
-    """Read one turn line; returns the turn it is on."""
-    text = line.text
-    m = TURN_RE.match(text)
-    if m:
-        current = int(m.group(1))
-        visitor.visit_turn(line, m, current)
-        body_at = m.end()
-        if not text[body_at:].strip():  # a line cut short, or left unfinished
-            visitor.error(
-                "syntax", line.number, len(text.rstrip()) + 1, no_decision(current, m.group(2))
-            )
-            return current
-    else:
-        if text.lstrip().startswith("["):
-            _late_header(line, visitor)
-            return current
-        too_long = long_turn_number(text)
-        if too_long:
-            visitor.error("syntax", line.number, 1, too_long)
-            return current
-        body_at = 0
-        if current is None and visitor.grammar.numbered:
-            visitor.error(
-                "syntax",
-                line.number,
-                1,
-                "expected a turn number such as '1.' before the decisions",
-            )
-    _decisions(visitor, line, body_at, current)
-    return current
+def _no_number(visitor: Visitor, places: Places, start: int) -> None:
+    visitor.error(
+        "syntax",
+        places.at(start)[0],
+        1,
+        "expected a turn number such as '1.' before the decisions",
+    )
 
 
 def _header(line: Line, visitor: Visitor) -> None:
@@ -165,85 +199,41 @@ def _header(line: Line, visitor: Visitor) -> None:
     visitor.visit_header(m.group(1), unescape(m.group(2)), line.number, m.start(2))
 
 
-def _late_header(line: Line, visitor: Visitor) -> None:
-    visitor.error(
-        "syntax", line.number, line.text.index("[") + 1, "headers come first, before the setup"
-    )
+def _late_header(visitor: Visitor, line: int, column: int) -> None:
+    visitor.error("syntax", line, column, "headers come first, before the setup")
 
 
-def _decisions(visitor: Visitor, line: Line, body_at: int, turn: int | None) -> None:
-    """Hand the items of one line's body to the visitor: each decision and correction
-    as written, with its marks and notes; each comment; each stray token (an error)."""
-    items = visitor.grammar.items
-    text = line.text
-    for item, (decision, undo, marks, comment, stray) in enumerate(items.findall(text, body_at)):
-        if decision or undo:
-            illegal = False
-            notes = None
-            if marks:
-                illegal, notes = _marks(visitor, line, items, body_at, item, marks)
-            d = Decision(items, line, body_at, item, decision or undo, illegal, notes, turn)
-            if decision:
-                visitor.visit_decision(d)
-            else:
-                visitor.visit_correction(d)
-        elif comment:
-            body = comment_text(comment)
-            if body is None:
-                where = _item_place(line, items, body_at, item)
-                visitor.error("syntax", where[0], where[1], "this comment is never closed with }")
-                body = ""
-            visitor.visit_comment(body)
-        else:
-            _stray(visitor, line, _item_place(line, items, body_at, item), stray)
-
-
-def _marks(
-    visitor: Visitor, line: Line, items: Any, body_at: int, item: int, marks: str
-) -> tuple[bool, list[str] | None]:
-    """The ``!illegal`` mark and the notes (assessments and ``(text)``) after a decision;
-    a note never closed and a mark that is none are errors."""
+def _marks(visitor: Visitor, places: Places, at: int, marks: str) -> tuple[bool, list[str] | None]:
+    """The ``!illegal`` mark and the notes (assessments and ``(text)``) after a decision
+    (``marks``, at offset ``at``); a note never closed and a mark that is none are
+    errors."""
     illegal = False
     notes: list[str] | None = None
-    for k, t in enumerate(TOKEN_RE.findall(marks)):
+    if not marks:
+        return illegal, notes
+    for m in TOKEN_RE.finditer(marks):
+        t = m.group()
         if t == ILLEGAL_MARK:
             illegal = True
         elif t in GLYPHS:
             (notes := notes or []).append(t)
         elif t[0] == "(":
             if not t.endswith(")") or t.endswith("\\)"):
-                where = _mark_place(line, items, body_at, item, k)
-                visitor.error("syntax", where[0], where[1], "this note is never closed with )")
+                line, column = places.at(at + m.start())
+                visitor.error("syntax", line, column, "this note is never closed with )")
             (notes := notes or []).append(unescape(t[1:-1]).strip())
         else:
-            where = _mark_place(line, items, body_at, item, k)
+            line, column = places.at(at + m.start())
             visitor.error(
                 "syntax",
-                where[0],
-                where[1],
+                line,
+                column,
                 f"unknown mark {t!r} (assessments {' '.join(GLYPHS)}, or {ILLEGAL_MARK})",
             )
     return illegal, notes
 
 
-def _item_place(line: Line, items: Any, body_at: int, item: int) -> tuple[int, int]:
-    """(line, column) of the first token of the ``item``-th item from ``body_at``."""
-    for k, m in enumerate(items.finditer(line.text, body_at)):
-        if k == item:
-            return line.place(TOKEN_RE.search(line.text, m.start()).start())  # type: ignore[union-attr]
-    raise AssertionError("an item outside its line")  # pragma: no cover
-
-
-def _mark_place(line: Line, items: Any, body_at: int, item: int, k: int) -> tuple[int, int]:
-    """(line, column) of the ``k``-th mark of the ``item``-th item from ``body_at``."""
-    for j, m in enumerate(items.finditer(line.text, body_at)):
-        if j == item:
-            found = list(TOKEN_RE.finditer(line.text, m.start("marks"), m.end("marks")))
-            return line.place(found[k].start())
-    raise AssertionError("a mark outside its line")  # pragma: no cover
-
-
-def _stray(visitor: Visitor, line: Line, where: tuple[int, int], stray: str) -> None:
+def _stray(visitor: Visitor, where: tuple[int, int], stray: str) -> None:
     tok = TOKEN_RE.match(stray).group()  # type: ignore[union-attr]
     if tok in ("}", ")"):
         msg = f"a {tok!r} without its opening"

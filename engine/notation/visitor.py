@@ -12,6 +12,7 @@ visitor that folds the game with the rules is :class:`.builder.GameBuilder`.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -20,7 +21,7 @@ from ..corrections import UNDO
 from ..errors import Violation
 from ..protocol import SeatsError
 from .grammar import Fail, Grammar
-from .lexer import TOKEN_RE, Line
+from .lexer import TOKEN_RE, TURN_RE, Line
 from .results import NotationError
 
 #: The headers kept under their own key (the rest go to ``tags``).
@@ -80,45 +81,53 @@ def read_undo(args: list[str], illegal: bool = False) -> int | None:
     return int(args[1])
 
 
+class Places:
+    """Where an offset of a text stands: its line and column, both from 1 (the offsets of
+    the lines' starts are found when first asked for)."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str):
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def at(self, offset: int) -> tuple[int, int]:
+        """(line, column) of ``offset``."""
+        starts = self._starts
+        if starts is None:
+            starts = self._starts = [0, *(m.end() for m in re.finditer("\n", self.text))]
+        k = bisect.bisect_right(starts, offset) - 1
+        return k + 1, offset - starts[k] + 1
+
+
 class Decision:
     """One decision (or correction) as written: its text (``written``: the keyword and
-    its arguments as they stand in the line), the ``!illegal`` mark and the notes after
-    it, on the turn its line starts (None before any turn number).  It is the
-    ``item``-th match of ``items`` (the game's scanner, :func:`.lexer.items_re`) in its
-    line's text from ``body_at`` on; its words and places are found when asked for."""
+    its arguments as they stand in the text, from offset ``at``), the ``!illegal`` mark
+    and the notes after it, on the turn its line is on (None before any turn number).
+    Its words and places are found when asked for."""
 
-    __slots__ = (
-        "items", "line", "body_at", "item", "written", "illegal", "notes", "turn", "_words"
-    )  # fmt: skip
+    __slots__ = ("places", "at", "written", "illegal", "notes", "turn")
 
     def __init__(
         self,
-        items: re.Pattern[str],
-        line: Line,
-        body_at: int,
-        item: int,
+        places: Places,
+        at: int,
         written: str,
         illegal: bool,
         notes: list[str] | None,
         turn: int | None,
     ):
-        self.items = items
-        self.line = line
-        self.body_at = body_at
-        self.item = item
+        self.places = places
+        self.at = at
         self.written = written
         self.illegal = illegal
         self.notes = notes
         self.turn = turn
-        self._words: list[str] | None = None
 
     @property
     def words(self) -> list[str]:
         """The keyword and the arguments, each a token."""
-        words = self._words
-        if words is None:
-            words = self._words = TOKEN_RE.findall(self.written)
-        return words
+        return TOKEN_RE.findall(self.written)
 
     @property
     def keyword(self) -> str:
@@ -133,22 +142,19 @@ class Decision:
         """The keyword and arguments as one text (``take c2 c3``)."""
         return " ".join(self.words)
 
-    def start(self) -> int:
-        """Where the keyword stands in the line."""
-        for k, m in enumerate(self.items.finditer(self.line.text, self.body_at)):
-            if k == self.item:
-                return m.start("decision") if m.group("decision") else m.start("undo")
-        raise AssertionError("a decision outside its line")  # pragma: no cover
-
     def place(self, arg: int = -1) -> tuple[int, int]:
         """(line, column) of argument ``arg`` (-1: the keyword; past the last
-        argument: the marks and what follows, or the end of the line)."""
-        line = self.line
+        argument: the marks and what follows on the line, or the line's end)."""
+        text = self.places.text
         want = arg + 1 if arg >= 0 else 0
-        for k, m in enumerate(TOKEN_RE.finditer(line.text, self.start())):
+        last = self.at
+        for k, m in enumerate(TOKEN_RE.finditer(text, self.at)):
+            if "\n" in text[last : m.start()]:
+                break  # the line ended (a comment over several lines is one token)
             if k == want:
-                return line.place(m.start())
-        return line.place(len(line.text.rstrip()))
+                return self.places.at(m.start())
+            last = m.end()
+        return self.places.at(last)
 
 
 class Visitor:
@@ -171,6 +177,8 @@ class Visitor:
         #: False once an error was met (with every error asked for, reading goes on).
         self.live = True
         self.errors: list[NotationError] = []
+        #: The places of the text being read (the reader sets them).
+        self.places = Places("")
 
     # -- errors ------------------------------------------------------------------------
 
@@ -228,6 +236,29 @@ class Visitor:
         """The turn, the number of the next event and the position string, where known."""
         return None, None, None
 
+    def where(self, offset: int) -> tuple[int, int]:
+        """(line, column) of an offset of the text being read."""
+        return self.places.at(offset)
+
+    def turn_places(self, at: int) -> tuple[int, int, int]:
+        """The line of the turn line starting at offset ``at``, and the columns of its
+        number and of the player's name (the number's when none is written)."""
+        m = TURN_RE.match(self.places.text, at)
+        assert m is not None
+        line, number = self.where(m.start("number"))
+        return line, number, self.where(m.start("name"))[1] if m.group("name") else number
+
+    def decision(
+        self,
+        text: str,
+        at: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> Decision:
+        """A decision the reader handed over, with its words and places."""
+        return Decision(self.places, at, text, illegal, notes, turn)
+
     def fail(self, f: Fail, decision: Decision) -> None:
         """Report a decision reader's failure at the argument it names."""
         where = decision.place(f.arg)
@@ -258,17 +289,35 @@ class Visitor:
         """The setup read (the parts the game's setup lines filled in); ``at_end`` when
         no turn follows."""
 
-    def visit_turn(self, line: Line, m: re.Match[str], number: int) -> None:
-        """A turn line starts (``m`` is its prefix: number, and name when written)."""
+    def visit_turn(self, number: int, name: str | None, at: int) -> None:
+        """A turn line starts at offset ``at``: turn ``number``, the player's ``name``
+        (None when not written); :meth:`turn_places` says where they stand."""
 
     def visit_comment(self, text: str) -> None:
         """A comment after a decision."""
 
-    def visit_decision(self, decision: Decision) -> None:
-        """A decision as written, with its marks and notes."""
+    def visit_decision(
+        self,
+        text: str,
+        at: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> None:
+        """A decision as written (``text``, its keyword and arguments, at offset ``at``)
+        on turn ``turn`` (the turn its line is on; None before any turn number), marked
+        ``!illegal`` or not, with its notes; :meth:`decision` makes it a
+        :class:`Decision` (its words and places)."""
 
-    def visit_correction(self, decision: Decision) -> None:
-        """An ``undo`` (``undo to K``) as written, with its marks and notes."""
+    def visit_correction(
+        self,
+        text: str,
+        at: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> None:
+        """An ``undo`` (``undo to K``) as written, as :meth:`visit_decision` has it."""
 
     def end_game(self) -> None:
         """The text is read."""
@@ -366,14 +415,30 @@ class SyntaxChecker(HeadersBuilder):
         self.ctx = self.grammar.context(self.names)
         return True
 
-    def visit_decision(self, decision: Decision) -> None:
+    def visit_decision(
+        self,
+        text: str,
+        at: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> None:
+        keyword, *args = TOKEN_RE.findall(text)
         try:
-            self.grammar.readers[decision.keyword](decision.args, None, self.ctx)
+            self.grammar.readers[keyword](args, None, self.ctx)
         except Fail as f:
-            self.fail(f, decision)
+            self.fail(f, self.decision(text, at, turn, illegal, notes))
 
-    def visit_correction(self, decision: Decision) -> None:
+    def visit_correction(
+        self,
+        text: str,
+        at: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> None:
+        decision = self.decision(text, at, turn, illegal, notes)
         try:
-            read_undo(decision.args, decision.illegal)
+            read_undo(decision.args, illegal)
         except Fail as f:
             self.fail(f, decision)

@@ -7,7 +7,6 @@ a refused decision kept as played, and the table followed again from the turn du
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,7 +14,6 @@ from ...corrections import Retraction
 from ...errors import IllegalMoveError
 from ...notation import builder as _builder
 from ...notation import visitor as _visitor
-from ...notation.lexer import Line
 from ...notation.visitor import Decision, SkipLine, Stop
 from ...protocol import ParsedGame
 from ..events import Event, GameSetUp
@@ -90,24 +88,22 @@ class GameBuilder(_builder.GameBuilder):
         last = max(line, *(levels[lv][1] for lv in (1, 2, 3)))
         return GameSetUp(first, display, nobles), last
 
-    def visit_turn(self, line: Line, m: re.Match[str], number: int) -> None:
+    def visit_turn(self, number: int, name: str | None, at: int) -> None:
         state = self.state
         if not self.live:
             if number != state.turn:
                 return  # the table is not known here: the decisions' words only
             self.live = True  # the turn due written again (the line skipped, corrected)
+        line, _, name_column = self.turn_places(at)
         if state.awaiting == SETUP:
-            self.error(
-                "syntax", line.number, 1, "the setup (nobles, level3, level2, level1) comes first"
-            )
+            self.error("syntax", line, 1, "the setup (nobles, level3, level2, level1) comes first")
         if number != state.turn:
-            self.error("syntax", line.number, 1, f"turn {state.turn} is due here, not {number}")
-        name = m.group(2)
+            self.error("syntax", line, 1, f"turn {state.turn} is due here, not {number}")
         if name is not None and name != state.names[state.current]:
             self.error(
                 "unknown",
-                line.number,
-                m.start(2) + 1,
+                line,
+                name_column,
                 f"{name!r} is not the player to move ({state.names[state.current]})",
             )
 

@@ -5,13 +5,11 @@ against the position, and the setup event the setup lines make."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...errors import Violation
 from ...notation import builder as _builder
 from ...notation import visitor as _visitor
-from ...notation.lexer import Line
 from ...protocol import ParsedGame
 from .. import describe, rules
 from .. import game as _game
@@ -57,9 +55,8 @@ class GameBuilder(_builder.GameBuilder):
         board, line = parts["board"]
         return GameSetUp(first, board, pyramid, parts.get("privileges")), line
 
-    def visit_turn(self, line: Line, m: re.Match[str], number: int) -> None:
+    def visit_turn(self, number: int, name: str | None, at: int) -> None:
         state = self.state
-        name = m.group(2)
         if (
             number == state.turn
             and self.live
@@ -69,15 +66,16 @@ class GameBuilder(_builder.GameBuilder):
             return  # the usual case: the turn the game is at, its player named or not
         if not self.live:
             return
+        line, column, name_column = self.turn_places(at)
         if state.awaiting == SETUP:
-            self.error("syntax", line.number, 1, "the game has no setup before turn 1")
+            self.error("syntax", line, 1, "the game has no setup before turn 1")
             return
         if number != state.turn and state.awaiting != OVER:
             if number > state.turn:
                 self.error(
                     "illegal",
-                    line.number,
-                    m.start(1) + 1,
+                    line,
+                    column,
                     f"turn {number} starts here, but turn {state.turn} is not over",
                     [_due_violation(state)],
                     with_position=True,
@@ -87,37 +85,37 @@ class GameBuilder(_builder.GameBuilder):
                 f"this is turn {state.turn}, not {number} (turns are numbered from 1; an "
                 f"extra turn counts as a turn): {describe.due(state)}"
             )
-            self.error("syntax", line.number, m.start(1) + 1, msg, with_position=True)
+            self.error("syntax", line, column, msg, with_position=True)
             return
         if number != state.turn:
             self.error(
                 "syntax",
-                line.number,
-                m.start(1) + 1,
+                line,
+                column,
                 f"the game ended on turn {state.turn}; turn {number} cannot follow",
                 with_position=True,
             )
             return
         if name is not None:
-            self._turn_player(line, m, number, name.strip())
+            self._turn_player(number, name.strip(), (line, name_column))
 
-    def _turn_player(self, line: Line, m: re.Match[str], number: int, name: str) -> None:
+    def _turn_player(self, number: int, name: str, where: tuple[int, int]) -> None:
         state = self.state
         names = self.names
         seat = names.index(name) if name in names else seat_number(name, len(names))
         if seat is None:
             self.error(
                 "unknown",
-                line.number,
-                m.start(2) + 1,
+                where[0],
+                where[1],
                 f"no player {name!r} (the players are {listing(names)})",
             )
             return
         if seat != state.current and state.awaiting != OVER:
             self.error(
                 "illegal",
-                line.number,
-                m.start(2) + 1,
+                where[0],
+                where[1],
                 f"turn {number} is {names[state.current]}'s, not {name}'s: {describe.due(state)}",
                 [
                     Violation(
