@@ -22,7 +22,7 @@ from .grammar import Fail
 from .lexer import Line
 from .reader import read_game, read_turns
 from .results import Flagged
-from .visitor import Decision, SyntaxChecker, listing, read_undo, seat_number
+from .visitor import Decision, SyntaxChecker, read_undo, seat_number
 
 #: What the state awaits before the setup, and once the game is over (every game's
 #: states name them so).
@@ -522,4 +522,4 @@ def read_moves(
     return visitor.parsed()
 
 
-__all__ = ["GameBuilder", "listing", "parse_game", "read_moves"]
+__all__ = ["GameBuilder", "parse_game", "read_moves"]
