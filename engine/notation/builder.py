@@ -287,9 +287,9 @@ class GameBuilder(SyntaxChecker):
             self.misplaced(self.decision(text, at, turn))
             return
         if illegal or notes or self.texts is not None:
-            self.fold(self.decision(text, at, turn, illegal, notes), event)
+            self.fold_decision(self.decision(text, at, turn, illegal, notes), event)
         elif violations := self.check(state, event):
-            self.fold(self.decision(text, at, turn), event, violations)
+            self.fold_decision(self.decision(text, at, turn), event, violations)
         else:  # the usual case: a legal decision without marks
             self.apply(state, event)
             self.events.append(event)
@@ -311,7 +311,9 @@ class GameBuilder(SyntaxChecker):
             with_position=True,
         )
 
-    def fold(self, decision: Decision, event: Any, violations: list[Any] | None = None) -> None:
+    def fold_decision(
+        self, decision: Decision, event: Any, violations: list[Any] | None = None
+    ) -> None:
         """Fold the event of a decision: forced when marked ``!illegal``, else checked
         (``violations``, when known) and applied; kept with its meta and canonical text."""
         state = self.state

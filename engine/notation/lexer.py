@@ -129,7 +129,7 @@ def turns_re(
         rf"(?:(?<![^\n]){_SPACE}*+(?:{_PREFIX}"  # at a line's start
         rf"|(?P<start>\[{rest}|{_LONG_NUMBER}\.(?=\s|$){rest})))?"
         rf"{_SPACE}*+(?:(?P<decision>{'|'.join(decisions)})"
-        rf"(?P<marks>(?:{_SPACE}*+(?:{_MARK}|{_NOTE}))*+)"
+        rf"(?P<marks>(?={_SPACE}*+[!?(])(?:{_SPACE}*+(?:{_MARK}|{_NOTE}))*+)?"
         rf"|(?P<item>(?s:{_COMMENT})|(?:{token})(?:{_SPACE}*+(?!{keyword}|\{{)(?:{token}))*+))?)",
         re.M,
     )
