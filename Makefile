@@ -1,4 +1,5 @@
-# tablelog: `make run` serves the sample games, `make test` runs every check.
+# tablelog: `make run` serves the sample games, `make test` runs every check (the tests,
+# ruff, mypy, and the import contracts of pyproject.toml's [tool.importlinter]).
 # Both create the local virtualenv (.venv) and install the project into it first.
 
 PYTHON ?= python3
@@ -23,14 +24,16 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python bench/report.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

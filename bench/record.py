@@ -4,7 +4,7 @@
     python bench/record.py --samples 50 --processes 10     # a quick run
 
 * in-process: ``--samples`` games of 149 steps (seeded random games, each stored under
-  its own id), then :func:`recorder.table.log` of the 150th step's decision, as a turn
+  its own id), then :func:`recorder.logbook.log` of the 150th step's decision, as a turn
   line reads, into each: median and p95 ms, with the store that logged the first 149
   steps (its memory of the head warm, as in ``tablelog record``) and with a store opened
   afresh for each (the stored snapshot at the head);
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.games import get_game  # noqa: E402
 from recorder import EventStore  # noqa: E402
-from recorder.table import log  # noqa: E402
+from recorder.logbook import log  # noqa: E402
 
 #: The step a sample logs (the setup is step 1).
 STEP = 150
@@ -157,7 +157,7 @@ def main() -> None:
             "help_process": _ms(startup),
             "import_ms_cli_main": _import_ms("import cli.main", env),
             "import_ms_cli_main_and_log": _import_ms(
-                "import cli.main, recorder.table, engine.splendor_duel.notation", env
+                "import cli.main, recorder.logbook, engine.splendor_duel.notation", env
             ),
         }
         print(f"log the {STEP}th step, in process (store warm): {figures['log_in_process_warm']}")

@@ -28,7 +28,11 @@
   games would take several minutes more), then ``--samples`` random (game, step) pairs
   are folded from a fresh connection: median and p95 ms, with the parsed-payload cache
   warm (as in a running server) and cold;
-* bytes per game on disk.
+* an append's latency: one writer logging ``--appends`` moves, one at a time, as a phone
+  does, into that file (median and p95 ms);
+* bytes per game on disk, and bytes per stored event: the imported file's size after
+  ``VACUUM`` over its events (everything in the file counted: events, games, summaries,
+  snapshots, indexes).
 
 Filling 100,000 games takes a few minutes and about 2.5 GB in the temporary folder, which
 is removed at the end (``--keep`` keeps it).
@@ -72,7 +76,8 @@ from engine.splendor_duel import events as ev  # noqa: E402
 from engine.splendor_duel import simulate  # noqa: E402
 from recorder import EventStore, GameImport, core, open_store, pipeline, prepare  # noqa: E402
 from recorder.io import import_files  # noqa: E402
-from recorder.stores import shown  # noqa: E402
+from recorder.places import shown  # noqa: E402
+from recorder.sqlite import bytes_per_event  # noqa: E402
 
 
 def simulate_payloads(seed: int) -> list[dict]:
@@ -222,12 +227,12 @@ def where_time_goes(path: Path, recs: list[GameImport]) -> dict:
     }
 
 
-#: The events table's columns with none of its guarantees: no primary key, constraint,
-#: foreign key, index or trigger (what SQLite costs at the least, see sqlite_floor).
-_BARE_EVENTS = (
-    "CREATE TABLE events (game_id, sequence, event_id, type, payload, payload_version,"
-    " meta, recorded_at, hash)"
-)
+def _bare_events(insert: str) -> str:
+    """The events table with the columns ``insert`` fills and none of its guarantees: no
+    primary key, constraint, foreign key, index or trigger (what SQLite costs at the
+    least, see sqlite_floor)."""
+    columns = insert[insert.index("(") + 1 : insert.index(")")]
+    return f"CREATE TABLE events ({columns})"
 
 
 def sqlite_floor(path: Path, prepared: list, batch: int) -> float:
@@ -243,7 +248,7 @@ def sqlite_floor(path: Path, prepared: list, batch: int) -> float:
         conn = sqlite3.connect(path, isolation_level=None)
         conn.execute("PRAGMA journal_mode = wal")
         conn.execute("PRAGMA synchronous = FULL")
-        conn.execute(_BARE_EVENTS)
+        conn.execute(_bare_events(_INSERT_EVENTS[1]))
         t0 = time.perf_counter()
         for start in range(0, len(prepared), batch):
             conn.execute("BEGIN IMMEDIATE")
@@ -418,7 +423,7 @@ def main() -> None:
         help="a PostgreSQL URL (or temp-postgresql): bench it side by side with SQLite",
     )
     parser.add_argument("--writers", type=int, default=8, help="appending processes (--db)")
-    parser.add_argument("--appends", type=int, default=200, help="appends per writer (--db)")
+    parser.add_argument("--appends", type=int, default=200, help="appends per writer")
     args = parser.parse_args()
     if args.db:
         compare(args)
@@ -460,11 +465,15 @@ def main() -> None:
         with EventStore.open(tmp / "single.db") as store:
             store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         bytes_per_game = round(os.path.getsize(tmp / "single.db") / len(recs))
+        per_event = round(bytes_per_event(tmp / "single.db"), 1)
+        print(f"bytes per event (after VACUUM): {per_event}", file=sys.stderr)
 
         total = fill(tmp / "store.db", games, args.state_games, w)
         warm = state_times(tmp / "store.db", args.samples, cold=False, seed=1)
         cold = state_times(tmp / "store.db", args.samples, cold=True, seed=2)
         print(f"state at a step, warm: {warm}, cold: {cold}", file=sys.stderr)
+        appends = p95(append_writer((str(tmp / "store.db"), 0, args.appends)))
+        print(f"append, one writer: {appends}", file=sys.stderr)
         figures = {
             "bench": "store",
             "games_imported": len(recs),
@@ -494,7 +503,10 @@ def main() -> None:
             "state_at_p95_ms": warm["p95_ms"],
             "state_at_cold_median_ms": cold["median_ms"],
             "state_at_cold_p95_ms": cold["p95_ms"],
+            "append_median_ms": appends["median_ms"],
+            "append_p95_ms": appends["p95_ms"],
             "bytes_per_game": bytes_per_game,
+            "bytes_per_event": per_event,
             "cores": cores,
             "load_average_1min": round(os.getloadavg()[0], 2),
         }

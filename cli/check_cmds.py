@@ -11,16 +11,17 @@ cannot be read at all (a missing file, an unknown game, a malformed position or 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
+from .lines import completion_lines, verdict_lines, violation_lines
 from .options import (
     EXIT_ILLEGAL,
     EXIT_OK,
     EXIT_UNREADABLE,
+    LazyHelpOption,
     Unreadable,
     db_option,
     echo_json,
@@ -38,27 +39,14 @@ _ERROR_KINDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": 
 _POSITION_FAULTS = (KeyError, IndexError, ValueError, TypeError)
 
 
-def violation_lines(violations: Iterable[Any]) -> list[str]:
-    """One line per violation (dicts, or the engine's Violation records)."""
-    out = []
-    for v in violations:
-        v = v if isinstance(v, dict) else v.to_dict()
-        out.append(f"  - {v['code']}: {v['message']} ({v['citation']})")
-    return out
+def _jobs_help() -> str:
+    from recorder.io import PARALLEL_FROM, SPAWNED_FROM
 
-
-def verdict_lines(verdict: Any, text: str, where: str) -> list[str]:
-    """A verdict on the move ``text`` checked ``where`` (a position, in words): cannot be
-    read (the column and why), legal (what it changes), or illegal (each rule broken)."""
-    shown = verdict.text or text
-    err = verdict.error
-    if err is not None and err.kind != "illegal":
-        head = f"cannot read the move {text!r}: column {err.column}: {err.message}"
-        return [head, *violation_lines(err.violations)]
-    if verdict.legal:
-        return [f"legal: {shown} ({where})", *(f"  {change}" for change in verdict.changes)]
-    reason = f": {err.message}" if err is not None else ""
-    return [f"illegal: {shown} ({where}){reason}", *violation_lines(verdict.violations)]
+    return (
+        "Processes reading and checking the files [default: 0, which chooses 1, or with "
+        f"{PARALLEL_FROM} files or more ({SPAWNED_FROM} where they cannot be forked from "
+        "this one) on 2 cores or more, one per core]."
+    )
 
 
 def _print_report(report: GameReport, strict: bool) -> None:
@@ -114,9 +102,17 @@ def _print_report(report: GameReport, strict: bool) -> None:
     is_flag=True,
     help="Count moves marked !illegal (played though illegal) as failures.",
 )
+@click.option(
+    "--jobs", "-j", type=click.IntRange(0, 64), default=0, cls=LazyHelpOption, lazy_help=_jobs_help
+)
 @db_option
 def validate_cmd(
-    files: tuple[Path, ...], as_json: bool, all_errors: bool, strict: bool, db_path: str | None
+    files: tuple[Path, ...],
+    as_json: bool,
+    all_errors: bool,
+    strict: bool,
+    jobs: int,
+    db_path: str | None,
 ) -> None:
     """Check game logs (notation or JSON) against the rules.
 
@@ -125,7 +121,9 @@ def validate_cmd(
     violations and the rulebook pages they cite, and exits 1.  Moves marked !illegal
     (they stood at the table) are reported as notes; --strict makes them failures.
 
-    A folder stands for the game files in it and its subfolders (*.tl, *.json).
+    A folder stands for the game files in it and its subfolders (*.tl, *.json).  Many
+    files are checked in processes, one per core (--jobs); the reports come in the
+    order of the files all the same.
 
     \b
     Examples:
@@ -133,16 +131,22 @@ def validate_cmd(
       tablelog validate fixtures/splendor/games
       tablelog validate --strict fixtures/games/dispute.tl    # exit 1
     """
-    from recorder.io import game_files
-    from recorder.validate import validate_file
+    from recorder.io import default_jobs, game_files
+    from recorder.validate import validate_files
 
     paths = game_files(files)
-    reports = [r for path in paths for r in validate_file(path, all_errors=all_errors)]
-    failed = any(r.failed(strict) for r in reports)
+    jobs = jobs or default_jobs(len(paths), writing=False)
+    reports = validate_files(paths, all_errors=all_errors, jobs=jobs)
+    failed = False
     if as_json:
-        echo_json({"ok": not failed, "games": [r.to_dict() for r in reports]})
-    else:
+        games = []
         for report in reports:
+            failed = failed or report.failed(strict)
+            games.append(report.to_dict())
+        echo_json({"ok": not failed, "games": games})
+    else:
+        for report in reports:  # each printed as soon as it and those before it are done
+            failed = failed or report.failed(strict)
             _print_report(report, strict)
     raise SystemExit(EXIT_ILLEGAL if failed else EXIT_OK)
 
@@ -175,9 +179,7 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: str | 
         shown = verdict.text or text
         echo_json({**verdict.to_dict(), "move": shown, "text": text, "where": where})
     else:
-        from recorder.table import completions
-
-        from .log_cmds import completion_lines
+        from recorder.logbook import completions
 
         unreadable = err is not None and err.kind != "illegal"
         meant = [] if verdict.legal else completion_lines(completions(at.rules, at.state, text))

@@ -27,7 +27,7 @@ def copy_cmd(source: str, target: str, quiet: bool) -> None:
       $ tablelog copy data/tablelog.db postgresql://club@db.local/tablelog
     """
     from recorder.copy import Copied, copy_games
-    from recorder.stores import shown
+    from recorder.places import shown
 
     if shown(source) == shown(target):
         raise CommandError(f"{shown(source)}: the source and the destination are one store")

@@ -1,6 +1,6 @@
 """Logging a game at the table: ``tablelog new``, ``log`` and ``undo``.
 
-Each command is a few lines over :mod:`recorder.table`.  Exit codes: 0 written; 1 a move
+Each command is a few lines over :mod:`recorder.logbook`.  Exit codes: 0 written; 1 a move
 the rules refuse (the verdict is printed with the rule and page), an unknown game, or a
 correction that cannot stand; 2 text that does not read as a move; 3 ``--expect N`` and
 the game has another number of steps.  A refusal writes nothing.
@@ -14,57 +14,21 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .lines import completion_lines, violation_lines, written_lines
 from .options import EXIT_ILLEGAL, db_option, echo_json, json_option, opened
 
 if TYPE_CHECKING:
-    from recorder.table import Logged, MoveRefused
+    from recorder.logbook import Logged, MoveRefused
 
 
 def _print_logged(logged: Logged, as_json: bool) -> None:
     """What was written, step by step, then what the game waits for."""
-    first = logged.steps_before + 1
     if as_json:
-        echo_json(
-            {
-                "id": logged.game_id,
-                "steps_before": logged.steps_before,
-                "steps": logged.steps,
-                "written": [
-                    {
-                        "step": first + i,
-                        "text": text,
-                        "violations": [v.to_dict() for v in flagged],
-                    }
-                    for i, (text, flagged) in enumerate(
-                        zip(logged.texts, logged.flagged, strict=True)
-                    )
-                ],
-                "status": logged.status.phase,
-                "due": logged.status.due,
-                "result": None if logged.status.result is None else logged.status.result.text,
-            }
-        )
+        echo_json(logged.to_dict())  # the API's answer (docs/api.md), without the step's url
         return
     for line in written_lines(logged):
         click.echo(line)
     click.echo(_standing(logged.status))
-
-
-def written_lines(logged: Logged) -> list[str]:
-    """What a write stored, one line per step: a correction says where the game stands
-    now, a move played illegally lists its violations (``log``, ``undo``, ``record``)."""
-    from .check_cmds import violation_lines
-
-    first = logged.steps_before + 1
-    lines = []
-    for i, (text, flagged) in enumerate(zip(logged.texts, logged.flagged, strict=True)):
-        mark = " (played illegally)" if flagged else ""
-        back_to = getattr(logged.events[i], "back_to", None)
-        if back_to is not None:
-            mark = f" (the game stands as after step {back_to})"
-        lines.append(f"step {first + i}: {text}{mark}")
-        lines += violation_lines(flagged)
-    return lines
 
 
 def _standing(status: Any) -> str:
@@ -72,19 +36,7 @@ def _standing(status: Any) -> str:
     return status.result.text if status.result is not None else f"next: {status.due}"
 
 
-def completion_lines(completions: list[str]) -> list[str]:
-    """What a refusal says of the legal decisions that complete the text written
-    (:func:`recorder.table.completions`): nothing when there are none."""
-    if not completions:
-        return []
-    if len(completions) == 1:
-        return [f"did you mean: {completions[0]}"]
-    return ["did you mean one of:", *(f"  {text}" for text in completions)]
-
-
 def _refused(err: MoveRefused) -> None:
-    from .check_cmds import violation_lines
-
     click.echo(f"illegal: {err.text}", err=True)
     for line in [*violation_lines(err.violations), *completion_lines(err.completions)]:
         click.echo(line, err=True)
@@ -115,7 +67,7 @@ def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
       tablelog new --json - < docs/examples/evening.tl
     """
     from recorder.io import decode
-    from recorder.table import new_game
+    from recorder.logbook import new_game
 
     with opened(db_path) as store:
         if file is None:
@@ -172,7 +124,7 @@ def log_cmd(
       tablelog log $(tablelog new docs/examples/evening.tl) "1. Ann: take d1 d2 d3 {pearl}"
       tablelog log 6138631be858 "take c4 b5" --expect 3    # exit 3
     """
-    from recorder.table import MoveRefused, log
+    from recorder.logbook import MoveRefused, log
 
     with opened(db_path) as store:
         try:
@@ -205,7 +157,7 @@ def undo_cmd(
       tablelog undo 6138631be858 --to 40
       tablelog undo 6138631be858 --expect 3     # exit 3
     """
-    from recorder.table import undo
+    from recorder.logbook import undo
 
     with opened(db_path) as store:
         logged = undo(store, game, to=to, expect=expect)

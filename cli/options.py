@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from .lines import completion_lines
+
 if TYPE_CHECKING:
     from recorder import Recorder
 
@@ -79,13 +81,11 @@ class Stale(CommandError):
 def error_for(err: Exception, default: type[CommandError]) -> CommandError:
     """The command error (and so the exit code) of a library error: a stale expected step
     exits 3, text that does not read as a move 2, anything else ``default``'s code."""
-    from recorder.table import BadMove, StaleStep
+    from recorder.logbook import BadMove, StaleStep
 
     if isinstance(err, StaleStep):
         return Stale(str(err))
     if isinstance(err, BadMove):
-        from .log_cmds import completion_lines
-
         return Unreadable("\n".join([str(err), *completion_lines(err.completions)]))
     return default(str(err))
 
@@ -97,13 +97,13 @@ def opened(
     must_exist: bool = False,
     error: type[CommandError] = CommandError,
 ) -> Iterator[Recorder]:
-    """The store ``db_path`` names (else the default: see :mod:`recorder.stores`), with
+    """The store ``db_path`` names (else the default: see :mod:`recorder.places`), with
     the store's and the engine's errors raised inside the block turned into ``error``
     (:class:`CommandError`, or :class:`Unreadable` for a store only read from).
     ``must_exist``: refuse to create an SQLite file that is only to be read."""
     import recorder
     from engine.errors import EngineError
-    from recorder.stores import where
+    from recorder.places import where
 
     place = where(db_path)
     if must_exist and isinstance(place, Path) and not place.exists():

@@ -6,7 +6,7 @@ A :class:`Session` holds one stored game and the question it asks now: a move (a
 or decision in notation, or a command), a card only the table has seen (the card revealed
 to refill the table, a blind reserve shown), the tokens drawn from the bag, or whether to
 record a refused move as played.  :meth:`Session.handle` takes one answer and returns
-the lines to print.  Every move is one call to :func:`recorder.table.log` with ``expect``
+the lines to print.  Every move is one call to :func:`recorder.logbook.log` with ``expect``
 (the steps the session last saw), so nothing is held in the session but a comment waiting
 for its move: when another logger wrote meanwhile, the session reloads and says what was
 logged, and a session ended any way (``quit``, Ctrl-C, a closed terminal) loses nothing.
@@ -29,6 +29,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from engine.corrections import (
+    UNDO,
+    CorrectionRefused,
+    Retraction,
+    effective_steps,
+    retraction_at,
+    step_ranges,
+)
+from engine.errors import EngineError
+from engine.games import get_game
+from recorder.errors import StoreError
+from recorder.logbook import BadMove, MoveRefused, StaleStep, log, steps, undo
+
+from .lines import completion_lines, verdict_lines, violation_lines, written_lines
 
 #: The session's own commands, each with what ``help`` says of it.
 COMMANDS: dict[str, str] = {
@@ -73,8 +88,6 @@ class Session:
     """One game being logged at the table (see the module's docstring)."""
 
     def __init__(self, store: Any, game_id: str) -> None:
-        from engine.games import get_game
-
         self.store = store
         self.game_id = game_id
         self.rules = get_game(store.game(game_id).kind)
@@ -91,8 +104,6 @@ class Session:
 
     def reload(self) -> None:
         """Read the game as it stands in the store, and ask what it waits for."""
-        from recorder.table import steps
-
         self.steps = steps(self.store, self.game_id)
         self.state = self.store.state_at(self.game_id)
         self.status = self.rules.status(self.state)
@@ -315,8 +326,6 @@ class Session:
     def _find(self, query: str, quiet: bool = False, unseen: bool = True) -> Any:
         """The cards (still unseen, or any) that ``query`` describes, or the reason it
         fits none."""
-        from engine.errors import EngineError
-
         try:
             return self.rules.find_cards(query, self.state if unseen else None)
         except EngineError as err:
@@ -324,13 +333,6 @@ class Session:
 
     def _log(self, text: str, as_played: bool = False) -> list[str]:
         """Log ``text`` (with the waiting comment) as the next step; the lines to print."""
-        from engine.errors import EngineError
-        from recorder.errors import StoreError
-        from recorder.table import BadMove, MoveRefused, StaleStep, log
-
-        from .check_cmds import violation_lines
-        from .log_cmds import completion_lines, written_lines
-
         full = f"{text} {{{self.comment}}}" if self.comment else text
         try:
             logged = log(self.store, self.game_id, full, expect=self.steps, as_played=as_played)
@@ -381,12 +383,9 @@ class Session:
 
     def _step_text(self, stored: Any) -> str:
         """The notation of one stored step, in the position it was played in."""
-        from engine.corrections import Retraction
-        from engine.errors import EngineError
-
         event = stored.event
         if isinstance(event, Retraction):
-            return f"undo to {event.back_to}"
+            return f"{UNDO} to {event.back_to}"
         try:
             return str(
                 self.rules.move_text(self.store.state_at(self.game_id, stored.sequence - 1), event)
@@ -427,8 +426,6 @@ class Session:
     def _cmd_check(self, rest: str) -> list[str]:
         if not rest:
             return ["check MOVE: is MOVE legal here?"]
-        from .check_cmds import verdict_lines
-
         verdict = self.rules.check_move(self.state, rest)
         return verdict_lines(verdict, rest, f"step {self.steps}; nothing written")
 
@@ -439,13 +436,6 @@ class Session:
         if len(words) != 2 or words[0] != "to" or not words[1].isdigit():
             return ["undo, or undo to STEP"]
         to = int(words[1])
-        from engine.corrections import (
-            CorrectionRefused,
-            effective_steps,
-            retraction_at,
-            step_ranges,
-        )
-
         events = [e.event for e in self.store.events(self.game_id)]
         try:
             retraction_at(self.rules, events, to)
@@ -463,11 +453,6 @@ class Session:
         ]
 
     def _undo(self, to: int | None) -> list[str]:
-        from engine.errors import EngineError
-        from recorder.table import StaleStep, undo
-
-        from .log_cmds import written_lines
-
         try:
             logged = undo(self.store, self.game_id, to=to, expect=self.steps)
         except StaleStep:

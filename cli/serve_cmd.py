@@ -72,7 +72,7 @@ def serve(
     import logging
 
     from recorder import StoreError, open_store
-    from recorder.stores import is_postgres, shown, where
+    from recorder.places import is_postgres, shown, where
 
     server_name = server_name or ("gunicorn" if _gunicorn_available() else "waitress")
     if server_name == "gunicorn" and not _gunicorn_available():

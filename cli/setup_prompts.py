@@ -17,13 +17,13 @@ from typing import Any
 
 import click
 
+from engine.errors import EngineError
+from engine.games import DEFAULT_KIND, GAMES, get_game
 from engine.protocol import SetupLine
 
 
 def ask_setup() -> str:
     """Ask for a new game's headers and setup; its notation."""
-    from engine.games import DEFAULT_KIND, GAMES, get_game
-
     kind = click.prompt("Game", type=click.Choice(sorted(GAMES)), default=DEFAULT_KIND)
     rules = get_game(kind)
     names: list[str] = []
@@ -109,8 +109,6 @@ def taken_ids(lines: Sequence[str]) -> set[str]:
 def find_one(rules: Any, query: str, level: int | None, taken: set[str]) -> str | None:
     """The one card ``query`` names (at ``level``, not already laid out), or None after
     saying why (nothing fits, or which cards fit)."""
-    from engine.errors import EngineError
-
     try:
         found = [
             c

@@ -12,23 +12,30 @@ it, and telling observations from decisions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .corrections import Retraction, check_retraction
 from .errors import EngineError, EventFormatError, IllegalMoveError, Violation
 from .fold import Fold
 from .notation.results import Flagged, PayloadProblem
+from .protocol import Seats
 
 
 class Game:
     """The shared half of :class:`engine.protocol.GameRules`; a game supplies the rest.
 
     What a subclass must define for the members here to work: :meth:`new_state`,
-    :meth:`check`, :meth:`apply`, :meth:`due`, :meth:`consistent`,
+    :meth:`check`, :attr:`appliers`, :meth:`due`, :meth:`consistent`,
     :meth:`event_from_dict`, :meth:`move_text` and :meth:`position`, and the event types
     the table observes in :attr:`observation_types`.
     """
+
+    #: The game's kind (its key in the registry), its title as a ``Game`` header names
+    #: it, and how many players it seats.
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    seats: ClassVar[Seats]
 
     #: Event types that the table observes (a card revealed, a blind reserve shown)
     #: rather than a player decides: an undo takes them back with the decision before.
@@ -42,9 +49,12 @@ class Game:
     def check(self, state: Any, event: Any) -> list[Violation]:
         raise NotImplementedError
 
+    #: Event type -> its effect on the state, the event checked (or forced) already.
+    appliers: ClassVar[Mapping[str, Callable[[Any, Any], None]]] = {}
+
     def apply(self, state: Any, event: Any) -> None:
         """The effect of an event already checked (or forced), in place."""
-        raise NotImplementedError
+        self.appliers[event.type](state, event)
 
     def due(self, state: Any) -> Iterable[str]:
         """The event types that may happen now: only these can be forced."""

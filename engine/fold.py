@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .corrections import CorrectionRefused, Retraction, check_retraction
+from .corrections import CorrectionRefused, Retraction, check_retraction, effective_steps
 from .errors import EngineError, IllegalMoveError, Violation
 
 #: A snapshot of the state is kept every this many steps (the replay's and the store's).
@@ -55,14 +55,15 @@ class Fold:
     __slots__ = (
         "rules",
         "events",
-        "marks",
+        "forced",
         "flagged",
-        "_standing",
         "_head",
         "_first",
         "_snapshots",
         "_every",
         "_earlier",
+        "_check",
+        "_appliers",
     )
 
     def __init__(
@@ -77,18 +78,21 @@ class Fold:
     ) -> None:
         self.rules = rules
         head = rules.new_state(names) if state is None else state
-        #: The events folded by this fold (steps ``first + 1`` ...), with their marks.
+        #: The events folded by this fold (steps ``first + 1`` ...).
         self.events: list[Any] = []
-        self.marks: list[bool] = []
+        #: The steps forced as played though illegal.
+        self.forced: set[int] = set()
         #: The violations of each step forced though illegal, by step.
         self.flagged: dict[int, list[Violation]] = {}
         self._first = step
-        #: The standing steps, or None while the steps before ``first`` are unknown.
-        self._standing: list[int] | None = list(range(1, step + 1)) if step == 0 else None
         self._head = head
-        self._snapshots: dict[int, Any] = {step: head.copy()}
+        # the state a fold starts from; the new table is made again when asked for
+        self._snapshots: dict[int, Any] = {step: None if state is None else head.copy()}
         self._every = every
         self._earlier = earlier
+        # the game's own check and effect, called for every event with no layer between
+        self._check = rules.check
+        self._appliers = rules.appliers
 
     @classmethod
     def resume(
@@ -120,10 +124,8 @@ class Fold:
     @property
     def standing(self) -> list[int]:
         """The steps that stand: neither retracted nor a correction."""
-        if self._standing is None:
-            self._load_earlier()
-        assert self._standing is not None
-        return self._standing
+        self._load_earlier()
+        return effective_steps(self.events)
 
     def event(self, step: int) -> Any:
         """The event of ``step`` (1-based) as folded by this fold."""
@@ -140,7 +142,8 @@ class Fold:
         if step < self._first:
             self._load_earlier()
         base = max(s for s in self._snapshots if s <= step)
-        state = self._snapshots[base].copy()
+        snapshot = self._snapshots[base]
+        state = self.rules.new_state(self._head.names) if snapshot is None else snapshot.copy()
         for i in range(base - self._first, step - self._first):
             event = self.events[i]
             if type(event) is Retraction:
@@ -163,40 +166,60 @@ class Fold:
             problems = check_retraction(self.standing, step, event)
             if problems:
                 raise CorrectionRefused(problems)
-            head = self.state_at(event.back_to)
-            standing = self.standing
-            while standing and standing[-1] > event.back_to:
-                standing.pop()
-            self._head = head
+            self._head = self.state_at(event.back_to)
             forced = False
         else:
-            try:
-                if forced:
+            if forced:
+                try:
                     violations = self.rules.force(self._head, event)
-                else:
-                    self.rules.play(self._head, event)
-            except IllegalMoveError as err:
-                raise IllegalMoveError(err.violations, step) from None
+                except IllegalMoveError as err:
+                    raise IllegalMoveError(err.violations, step) from None
+            else:
+                refused = self._check(self._head, event)
+                try:
+                    if refused:
+                        raise IllegalMoveError(refused)
+                    self._appliers[event.type](self._head, event)
+                except IllegalMoveError as err:  # an effect may refuse a template too
+                    raise IllegalMoveError(err.violations, step) from None
             if violations:
                 self.flagged[step] = violations
-            if self._standing is not None:
-                self._standing.append(step)
         self.events.append(event)
-        self.marks.append(forced)
+        if forced:
+            self.forced.add(step)
         every = self._every
         if every and step % every == 0:
             self._snapshots[step] = self._head.copy()
         return violations
 
     def extend(self, events: Iterable[Any], marks: Sequence[bool] | None = None) -> Fold:
-        """Fold ``events`` in order (those marked in ``marks`` forced); returns self."""
-        push = self.push
-        if not marks:
-            for event in events:
-                push(event)
-            return self
+        """Fold ``events`` in order (those marked in ``marks`` forced); returns self.
+
+        The same as :meth:`push` of each, with the common step (an event checked and
+        applied, no snapshot due) taken here: a fold calls it for every stored event."""
+        marks = marks or ()
+        n_marks = len(marks)
+        check, appliers, every = self._check, self._appliers, self._every
+        folded, head = self.events, self._head
         for i, event in enumerate(events):
-            push(event, i < len(marks) and marks[i])
+            forced = i < n_marks and marks[i]
+            if (
+                forced
+                or type(event) is Retraction
+                or (every and (self._first + len(folded) + 1) % every == 0)
+            ):
+                self.push(event, forced)
+                # a correction may read the earlier events and change the head
+                folded, head = self.events, self._head
+                continue
+            refused = check(head, event)
+            try:
+                if refused:
+                    raise IllegalMoveError(refused)
+                appliers[event.type](head, event)
+            except IllegalMoveError as err:
+                raise IllegalMoveError(err.violations, self._first + len(folded) + 1) from None
+            folded.append(event)
         return self
 
     def _load_earlier(self) -> None:
@@ -213,21 +236,12 @@ class Fold:
         full.extend(events, marks)
         if full.step != self._first:
             raise ValueError(f"{full.step} earlier events given for a fold from step {self._first}")
-        later, later_marks, head = self.events, self.marks, self._head
+        later, head = self.events, self._head
         self.events = full.events + later
-        self.marks = full.marks + later_marks
+        self.forced |= full.forced
         self.flagged = {**full.flagged, **self.flagged}
-        standing = full.standing
         self._snapshots = {**full._snapshots, **self._snapshots}
         self._first = 0
-        # replay the standing of the later steps (their states are already known)
-        for offset, event in enumerate(later, start=len(full.events) + 1):
-            if type(event) is Retraction:
-                while standing and standing[-1] > event.back_to:
-                    standing.pop()
-            else:
-                standing.append(offset)
-        self._standing = standing
         self._head = head
         self._earlier = None
 
@@ -259,33 +273,3 @@ def refold_for_writing(
         return fold(rules, events, names, marks).head
     except EngineError as err:
         raise ValueError(f"event {len(events)} (retraction) cannot be written: {err}") from None
-
-
-def force(
-    state: Any,
-    event: Any,
-    check: Callable[[Any, Any], list[Violation]],
-    apply: Callable[[Any, Any], None],
-    due: Iterable[str],
-    consistent: Callable[[Any], bool],
-) -> list[Violation]:
-    """Apply an event that stood at the table although the rules refuse it; returns its
-    violations (empty if it was legal after all).  It must be of a kind ``due`` now and
-    must leave the table ``consistent`` (nobody pays what they do not hold, no card in two
-    places); otherwise IllegalMoveError is raised with its violations."""
-    violations = check(state, event)
-    if not violations:
-        apply(state, event)
-        return []
-    if state.outcome is not None or event.type not in due:
-        raise IllegalMoveError(violations)
-    trial = state.copy()
-    try:
-        apply(trial, event)
-    except (IndexError, KeyError, ValueError, AssertionError, TypeError):
-        raise IllegalMoveError(violations) from None
-    if not consistent(trial):
-        raise IllegalMoveError(violations)
-    for slot in type(state).__slots__:
-        setattr(state, slot, getattr(trial, slot))
-    return violations

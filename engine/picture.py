@@ -46,7 +46,9 @@ DOWN_INK = "#a3261b"
 WIN = "#b8860b"
 
 #: Each colour a piece can have: its fill, the ink of a letter or number on it, and its rim.
-#: The same colours as the site's stylesheet.
+#: The one definition of the pieces' colours: the site's pieces take their fills from here,
+#: and the stylesheet's custom properties (``--white`` ... ``--none`` in
+#: web/static/site.css) repeat them, held the same by tests/web/test_pictures.py.
 COLOURS: dict[str, tuple[str, str, str]] = {
     "white": ("#f4f0e6", "#4a4336", "#a89f8c"),
     "blue": ("#2563c9", "#ffffff", "#173f86"),

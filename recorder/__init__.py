@@ -2,8 +2,9 @@
 
 >>> from recorder import EventStore, GameImport, ConcurrencyError, StoreError, ImportRejected
 
-* :func:`open_store` — the store a path or URL names (:mod:`recorder.stores`): SQLite
-  for a path or ``sqlite:``, PostgreSQL (:mod:`recorder.postgres`) for ``postgresql://``;
+* :func:`open_store` — the store a path or URL names (:mod:`recorder.places`,
+  :mod:`recorder.stores`): SQLite for a path or ``sqlite:``, PostgreSQL
+  (:mod:`recorder.postgres`) for ``postgresql://``;
 * :class:`Recorder` — what the site and the command line use of a store
   (:mod:`recorder.protocol`); :class:`EventStore` is the SQLite one (:mod:`recorder.sqlite`):
   open a database file, import and append events (each checked by the game's rules), read

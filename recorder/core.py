@@ -49,13 +49,14 @@ from .prepare import (
     canonical,
     chain_hashes,
     check_event_ids,
+    checked_rows,
     clean_meta,
     derived_event_id,
     fold_new,
     parse_payload,
     user_meta_json,
 )
-from .records import AppendResult, GameRow, StoredEvent
+from .records import AppendResult, Checked, GameRow, StoredEvent, time_ms, time_text
 from .stored import decode, parse_stored, violation_from_dict
 
 #: Engine events of stored payloads, by (kind, stored version, current version, text):
@@ -66,6 +67,15 @@ _PARSED: dict[tuple[str, int, int, str], Any] = {}
 #: parameters, returning a cursor (``fetchone``, ``fetchall``, iteration), and
 #: ``executemany``.
 Conn = Any
+
+
+def stored_time(game_id: str, seq: int, ms: Any) -> str:
+    """A stored time (milliseconds, :func:`recorder.records.time_ms`) as text;
+    :class:`CorruptEvent` for one that is not a number of milliseconds."""
+    try:
+        return time_text(int(ms))
+    except (TypeError, ValueError, OverflowError):
+        raise CorruptEvent(game_id, seq, f"stored time is not a time: {ms!r}") from None
 
 
 def _headers(text: str) -> dict[str, Any]:
@@ -110,6 +120,12 @@ class SqlStore:
     def close(self) -> None:
         raise NotImplementedError
 
+    def _now(self) -> tuple[str, int]:
+        """Now, as the clock says it, in the two forms the store keeps: the text (as a
+        stored time reads back) and its milliseconds (:func:`recorder.records.time_ms`)."""
+        ms = time_ms(self._clock())
+        return time_text(ms), ms
+
     def __enter__(self) -> Any:
         return self
 
@@ -122,13 +138,17 @@ class SqlStore:
         self,
         game_id: str,
         expected_sequence: int,
-        events: Sequence[Mapping[str, Any]],
+        events: Sequence[Mapping[str, Any]] | Checked,
         meta: Sequence[Mapping[str, Any] | None] | None = None,
         event_ids: Sequence[str] | None = None,
     ) -> AppendResult:
         """Append ``events`` (current-version payloads) after event ``expected_sequence``
         of ``game_id``: each is checked by the engine against the state folded so far,
-        and all are written in one transaction or none are.
+        and all are written in one transaction or none are.  ``events`` may instead be
+        :class:`Checked`: events the engine read, checked and applied already after the
+        state this store gave for ``expected_sequence`` (a move logged at the table), which
+        are stored as they are, not folded again.  The result says what was stored: each
+        event's id and canonical text, the events flagged as played illegally.
 
         * a stale ``expected_sequence`` raises :class:`ConcurrencyError` (expected and
           actual named);
@@ -139,6 +159,9 @@ class SqlStore:
           events whose meta says ``played_illegally`` are applied as played and their
           violations kept in the meta.
         """
+        checked = events if isinstance(events, Checked) else None
+        if checked is not None:
+            events = checked.events
         if not isinstance(events, list | tuple) or not events:
             raise AppendRejected(None, "expected a non-empty list of events", "events")
         if (
@@ -159,9 +182,13 @@ class SqlStore:
         metas = [clean_meta(m, first + i, AppendRejected) for i, m in enumerate(meta or [None] * n)]
         kind, names = self._kind_and_names(game_id)
         rules = get_game(kind)
-        parsed = [
-            parse_payload(rules, raw, first + i, AppendRejected) for i, raw in enumerate(events)
-        ]
+        parsed = (
+            checked.events
+            if checked is not None
+            else [
+                parse_payload(rules, raw, first + i, AppendRejected) for i, raw in enumerate(events)
+            ]
+        )
         try:
             with self._transaction() as conn:
                 actual = self._last_sequence(conn, game_id)
@@ -171,18 +198,22 @@ class SqlStore:
                         return retry
                 if actual != expected_sequence:
                     raise ConcurrencyError(game_id, expected_sequence, actual)
-                state = self._state_after(conn, game_id, kind, rules, actual, names)
-                folded, flagged, state = fold_new(
-                    kind,
-                    rules,
-                    state,
-                    parsed,
-                    metas,
-                    first,
-                    AppendRejected,
-                    lambda: self._history(conn, game_id, rules),
-                )
-                now = self._clock()
+                if checked is not None:
+                    folded, flagged = checked_rows(kind, rules, checked, metas, first)
+                    texts, state = list(checked.texts), checked.state
+                else:
+                    state = self._state_after(conn, game_id, kind, rules, actual, names)
+                    folded, texts, flagged, state = fold_new(
+                        kind,
+                        rules,
+                        state,
+                        parsed,
+                        metas,
+                        first,
+                        AppendRejected,
+                        lambda: self._history(conn, game_id, rules),
+                    )
+                now, now_ms = self._now()
                 ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
                 version = rules.payload_version
                 (headers_json,) = conn.execute(
@@ -191,20 +222,21 @@ class SqlStore:
                 hashes = chain_hashes(
                     kind, json.loads(headers_json), folded, self._hash(conn, game_id, actual)
                 )
+                # The batch's time on its first event only: the others share it.
                 conn.executemany(
-                    "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-                    " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
+                    " meta, recorded_at, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             game_id,
                             first + i,
-                            ids[i],
+                            given[i],
                             row[0],
-                            row[1],
                             version,
-                            row[2],
-                            now,
+                            row[1],
+                            None if i else now_ms,
                             hashes[i],
+                            texts[i],
                         )
                         for i, row in enumerate(folded)
                     ],
@@ -252,6 +284,7 @@ class SqlStore:
             already_stored=False,
             flagged=flagged,
             status=summary["status"],
+            texts=texts,
         )
 
     def _idempotent_retry(
@@ -289,7 +322,7 @@ class SqlStore:
         flagged: list[tuple[int, list[Violation]]] = []
         for eid, event, sent in zip(ids, parsed, metas, strict=True):
             stored_game, seq, payload, meta = found[eid]
-            payload_json = canonical(kind, rules, event)[1]
+            payload_json = canonical(kind, rules, event)[0]
             if stored_game != game_id:
                 raise EventIdConflict(eid, f"is already stored in game {stored_game}")
             if payload != payload_json:
@@ -517,7 +550,8 @@ class SqlStore:
         rules = get_game(kind)
         rows = self._event_rows(game_id, upto, full=True)
         out = []
-        for seq, eid, etype, payload_text, version, meta_text, recorded in rows:
+        recorded = ""
+        for seq, eid, payload_text, version, meta_text, ms, text in rows:
             payload = decode(game_id, seq, payload_text, "payload")
             meta = decode(game_id, seq, meta_text, "meta") if meta_text else {}
             if not isinstance(payload, dict) or not isinstance(meta, dict):
@@ -529,13 +563,28 @@ class SqlStore:
                 event = rules.event_from_dict(current)
             except EngineError as err:
                 raise CorruptEvent(game_id, seq, f"stored payload cannot be read: {err}") from None
-            # (the payload is this call's own: decoded here, or upcast from what was)
-            out.append(StoredEvent(seq, eid, etype, current, version, recorded, meta, event))
+            if ms is not None:
+                # (a time is stored where it differs from the event before's)
+                recorded = stored_time(game_id, seq, ms)
+            out.append(
+                StoredEvent(
+                    seq,
+                    eid if eid is not None else derived_event_id(game_id, seq),
+                    str(current.get("type", "")),
+                    # (the payload is this call's own: decoded here, or upcast from what was)
+                    current,
+                    version,
+                    recorded,
+                    meta,
+                    event,
+                    text,
+                )
+            )
         return out
 
     def _event_rows(self, game_id: str, upto: int | None, *, full: bool) -> list[Any]:
         cols = (
-            "sequence, event_id, type, payload, payload_version, meta, recorded_at"
+            "sequence, event_id, payload, payload_version, meta, recorded_at, text"
             if full
             else "sequence, payload, payload_version, meta"
         )

@@ -9,13 +9,17 @@ six migrations were steps toward it, and a PostgreSQL database never held their 
 forms): its migration 7 makes the whole schema, and a later version adds its statements
 to both lists under the same number, so one number means the same tables on both.
 
+Migration 8 (each event's text; no repeats, see :mod:`recorder.migrations`) is Python as
+SQLite's is: it folds each stored game once to compute the texts (:func:`migration_8`).
+
 What the database refuses, whoever connects (as the store's role):
 
 * ``events``: ``UPDATE``, ``DELETE`` and ``TRUNCATE`` (triggers); an insert that is not
   the next sequence of its game (a trigger: one index look-up); two events at one step
   (the primary key ``(game_id, sequence)``: the expected-step check of concurrent
   writers is this unique constraint); a given event id used twice (a partial unique
-  index), a derived id (``<game>:<sequence>``) on another row (a CHECK);
+  index), an event id holding ``:`` (a CHECK: a derived id, ``<game>:<sequence>``, is
+  not stored but read from the event's place);
 * ``games``: ``DELETE`` and ``TRUNCATE``, and changing a game's id, kind, players, date,
   place, tags, headers or creation time (a trigger: only ``status``, ``last_activity``
   and ``head`` move as a game grows).
@@ -27,6 +31,9 @@ superuser can anything): run the site as a role that does not own them, and see
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 #: The store's refusal, raised by every guard: its message is the trigger's argument.
 _REFUSE = """
@@ -212,13 +219,144 @@ SELECT
 FROM events AS e, LATERAL (SELECT e.payload::jsonb AS j) AS p;
 """
 
-#: (version, description, SQL), applied in order.
-MIGRATIONS: list[tuple[int, str, str]] = [
+#: The events table since version 8 (SQLite's :data:`recorder.migrations.EVENTS_V8`):
+#: an event id only where a writer gave one, no type (the payload's), the time as
+#: milliseconds since 1970 (UTC) only where it differs from the event before's, and each
+#: event's canonical text.
+_EVENTS_V8 = """
+CREATE TABLE events (
+    game_id text NOT NULL REFERENCES games(id),
+    sequence integer NOT NULL CHECK (sequence >= 1),
+    event_id text CHECK (event_id IS NULL OR strpos(event_id, ':') = 0),
+    payload text NOT NULL CHECK (payload::json IS NOT NULL),
+    payload_version integer NOT NULL,
+    meta text CHECK (meta IS NULL OR meta::json IS NOT NULL),
+    recorded_at bigint CHECK (recorded_at IS NOT NULL OR sequence > 1),
+    hash bytea NOT NULL CHECK (length(hash) = 32),
+    text text NOT NULL,
+    PRIMARY KEY (game_id, sequence)
+);
+CREATE UNIQUE INDEX events_by_given_id ON events (event_id) WHERE event_id IS NOT NULL;
+-- a setup payload may outgrow a B-tree entry; a hash index has no such limit
+CREATE INDEX events_setup ON events USING hash (payload) WHERE sequence = 1;
+"""
+
+_EVENTS_TRIGGERS = _TABLES[
+    _TABLES.index("CREATE TRIGGER events_no_update") : _TABLES.index(
+        "CREATE TRIGGER games_keep_identity"
+    )
+]
+
+_EVENT_LOG_V8 = """
+CREATE VIEW event_log AS
+SELECT
+    e.game_id,
+    e.sequence,
+    p.j ->> 'type' AS type,
+    e.text,
+    e.meta::jsonb ->> 'comment' AS comment,
+    COALESCE((e.meta::jsonb ->> 'played_illegally')::boolean, false) AS played_illegally,
+    e.payload,
+    e.payload_version,
+    COALESCE(e.event_id, e.game_id || ':' || e.sequence) AS event_id,
+    to_char(timestamp 'epoch' + t.ms * interval '1 millisecond',
+        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at
+FROM events AS e
+    CROSS JOIN LATERAL (SELECT e.payload::jsonb AS j) AS p
+    LEFT JOIN LATERAL (
+        SELECT r.recorded_at AS ms FROM events AS r
+        WHERE r.game_id = e.game_id AND r.sequence <= e.sequence AND r.recorded_at IS NOT NULL
+        ORDER BY r.sequence DESC LIMIT 1) AS t ON true;
+"""
+
+#: Migration 8 before the rows: the version 7 table set aside, the new one made.
+_MIGRATION_8_BEFORE = (
+    """
+DROP VIEW event_log;
+DROP INDEX events_by_given_id;
+DROP INDEX events_setup;
+ALTER TABLE events RENAME TO events_v7;
+ALTER INDEX events_pkey RENAME TO events_v7_pkey;
+DO $$
+DECLARE c record;
+BEGIN
+    -- the new table's constraints take the names a fresh schema gives them
+    FOR c IN SELECT conname FROM pg_constraint
+            WHERE conrelid = 'events_v7'::regclass AND contype <> 'p' LOOP
+        EXECUTE format('ALTER TABLE events_v7 RENAME CONSTRAINT %I TO %I',
+            c.conname, c.conname || '_v7');
+    END LOOP;
+END $$;
+"""
+    + _EVENTS_V8
+    + _EVENTS_TRIGGERS
+    + _EVENT_LOG_V8
+)
+
+
+def migration_8(conn: Any) -> None:
+    """Rebuild the events table with each event's text and without repeats (see
+    :func:`recorder.migrations.migration_8`), on a psycopg connection, in its
+    transaction: the version 7 table is set aside, each game's rows go into the new one
+    (the triggers and constraints check each), and the old one is dropped."""
+    from .migrations import v8_rows
+    from .records import time_text
+
+    conn.execute(_MIGRATION_8_BEFORE.encode())
+    games = conn.execute("SELECT id, kind, headers, created_at FROM games ORDER BY id").fetchall()
+    for game_id, kind, headers_json, created in games:
+        rows = conn.execute(
+            "SELECT sequence, event_id, payload, payload_version, meta, recorded_at, hash"
+            " FROM events_v7 WHERE game_id = %s ORDER BY sequence",
+            (game_id,),
+        ).fetchall()
+        if not rows:
+            continue
+        new, last = v8_rows(game_id, kind, headers_json, created, rows)
+        with (
+            conn.cursor() as cur,
+            cur.copy(
+                "COPY events (game_id, sequence, event_id, payload, payload_version, meta,"
+                " recorded_at, hash, text) FROM STDIN"
+            ) as copy,
+        ):
+            for row in new:
+                copy.write_row(row)
+        _canonical_activity(conn, game_id, time_text(last))
+    conn.execute(b"DROP TABLE events_v7")
+
+
+def _canonical_activity(conn: Any, game_id: str, last: str) -> None:
+    """:func:`recorder.migrations._canonical_activity` on a psycopg connection."""
+    from .records import canonical_time
+
+    for table, key in (("games", "id"), ("game_summaries", "game_id")):
+        found = conn.execute(
+            f"SELECT last_activity FROM {table} WHERE {key} = %s", (game_id,)
+        ).fetchone()
+        if found is None or found[0] == last:
+            continue
+        try:
+            same = canonical_time(found[0]) == last
+        except (TypeError, ValueError):
+            same = False
+        if same:
+            conn.execute(f"UPDATE {table} SET last_activity = %s WHERE {key} = %s", (last, game_id))
+
+
+#: (version, description, SQL or a function of a psycopg connection), applied in order.
+MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
     (
         7,
         "the whole schema of version 7: games, append-only events (triggers refuse UPDATE,"
         " DELETE and TRUNCATE), the chain, projections, snapshots, recorder keys, views",
         _REFUSE + _TABLES,
+    ),
+    (
+        8,
+        "events: each event's canonical text; no repeats (derived ids, the type, the time"
+        " as milliseconds once per batch)",
+        migration_8,
     ),
 ]
 

@@ -16,14 +16,14 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import ImportRejected
 from .prepare import Prepared, prepare_or_error
 from .records import GameImport, ImportResult
 
 #: Games per import transaction: each game is still whole or absent, and one sync to disk
-#: serves them all (500 measured about 7% faster than 100, and more gains little).
+#: serves them all (past a few hundred games, the syncs saved no longer show).
 DEFAULT_BATCH = 500
 #: Games per task, checked here or sent to a checking process: enough to make the
 #: hand-over cheap, few enough to keep every process busy until the end.
@@ -31,13 +31,16 @@ TASK_GAMES = 25
 #: Games handed to the writer at a time.  A batch's transaction is written a group at a
 #: time, each as soon as it is checked, so that the writer starts after the first 32
 #: games rather than the first 500 and ends soon after the last game is checked.
-#: Smaller groups cost more statements; 32 wrote as fast as 500 (0.76-0.80 ms a game).
+#: Smaller groups would cost more statements; a group this size already writes a game
+#: as cheaply as a whole batch.
 WRITE_GROUP = 32
 
 #: A prepared game (or the error that refused it) with the caller's tag.
 Tagged = tuple[Any, Prepared | ImportRejected]
 #: A written game's result (or the error that refused it) with the caller's tag.
 Written = tuple[Any, ImportResult | ImportRejected]
+#: What a task of :func:`prepared_chunks` makes.
+T = TypeVar("T")
 
 
 def prepare_chunk(records: Sequence[GameImport]) -> list[Tagged]:
@@ -48,20 +51,38 @@ def prepare_chunk(records: Sequence[GameImport]) -> list[Tagged]:
 def worker_init() -> None:
     """Set up a checking process: its heap is mostly modules and caches that live as long
     as it does, and the games it checks make no reference cycles worth chasing often, so
-    the cyclic garbage collector runs far less often (about 5% of the checking time)."""
+    the cyclic garbage collector runs far less often (its passes over the modules and
+    caches would find nothing to free)."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
 
 
+def fork_is_safe() -> bool:
+    """Whether processes may start as copies of this one (fork): on Linux, with no other
+    thread (a lock another thread holds would stay held in the copy forever).  A copy
+    starts with the modules already loaded: a spawned process imports them again, 0.2 to
+    0.3 s of CPU each, as much as validating 60 to 90 games."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
 def prepared_chunks(
     tasks: Iterable[Any],
-    prepare: Callable[[Any], list[Tagged]],
+    prepare: Callable[[Any], T],
     workers: int,
     ahead: int,
-) -> Iterator[list[Tagged]]:
+    *,
+    start: str = "spawn",
+) -> Iterator[T]:
     """``prepare(task)`` for each task, in order: here, or in ``workers`` processes (more
     than one) with up to ``ahead`` tasks in flight, so that they keep checking while the
-    writer writes a batch, and prepared games never pile up in memory."""
+    writer writes a batch, and prepared games never pile up in memory.
+
+    The import's checking processes, and validation's (:func:`recorder.validate.
+    validate_files`, whose tasks make reports): ``prepare`` is a module-level function
+    (sent to the processes by name), its task and result plain data.  The processes
+    ``start`` as :mod:`multiprocessing` starts them: spawn, clean rather than as copies
+    of a caller that may hold threads, locks and an open database connection; or fork,
+    for a caller that holds none (see :func:`fork_is_safe`)."""
     if workers <= 1:
         for task in tasks:
             yield prepare(task)
@@ -69,11 +90,9 @@ def prepared_chunks(
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    # spawn: the processes start clean rather than as copies of a caller that may hold
-    # threads, locks and an open database connection.
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context(start)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=worker_init)
-    window: deque[Future[list[Tagged]]] = deque()
+    window: deque[Future[T]] = deque()
     try:
         for task in tasks:
             window.append(pool.submit(prepare, task))
@@ -115,8 +134,8 @@ _switch_saved = 0.005
 def prompt_thread_switches() -> Iterator[None]:
     """While it lasts, a thread waiting for the interpreter's lock gets it within 0.05 ms
     rather than 5: the import's writer thread needs it back after every game's SQLite
-    statement (~0.7 ms), and waiting 5 ms each time made the thread useless (importing
-    measured ~630 games/s with 1 ms, ~870 with 0.2 ms, ~990 with 0.05 ms).  The interval
+    statement, which takes far less than 5 ms, so at the default interval the writer
+    would spend most of its time waiting for the lock rather than writing.  The interval
     is restored when the last import that asked for it ends."""
     global _switch_users, _switch_saved
     with _SWITCHES:

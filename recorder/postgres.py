@@ -36,9 +36,9 @@ from . import pg_schema, projections
 from .core import SqlStore
 from .errors import SchemaVersionError, StoreError
 from .migrations import SCHEMA_VERSION
+from .places import is_postgres, redact
 from .prepare import Prepared
 from .records import utc_now
-from .stores import redact
 from .verify import Finding, StoreVerify
 from .writer import GameWriter
 
@@ -56,15 +56,7 @@ POOL_TIMEOUT = 10.0
 #: Connections a store keeps at most (``TABLELOG_PG_POOL`` overrides).
 POOL_SIZE = 8
 
-#: URL schemes of a PostgreSQL database.
-SCHEMES = ("postgresql", "postgres")
-
 _PASSWORD_RE = re.compile(r"(password\s*=\s*)(\S+)", re.IGNORECASE)
-
-
-def is_url(where: object) -> bool:
-    """Whether ``where`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
-    return isinstance(where, str) and where.split("://", 1)[0].lower() in SCHEMES
 
 
 def _reason(err: BaseException, url: str) -> str:
@@ -149,10 +141,13 @@ def _migrate(conn: psycopg.Connection[Any], shown: str, clock: Callable[[], str]
                 f"{shown}: schema version {version} is newer than this tablelog "
                 f"understands ({SCHEMA_VERSION}); upgrade tablelog"
             )
-        for number, description, sql in pg_schema.MIGRATIONS:
+        for number, description, script in pg_schema.MIGRATIONS:
             if number <= version:
                 continue
-            conn.execute(sql.encode())
+            if callable(script):
+                script(conn)
+            else:
+                conn.execute(script.encode())
             conn.execute(
                 "INSERT INTO schema_migrations (version, description, applied_at)"
                 " VALUES (%s, %s, %s)",
@@ -190,7 +185,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         any libpq parameter in the query) and create or migrate its schema."""
         if url is None:
             url = os.environ.get("TABLELOG_DB", "")
-        if not is_url(url):
+        if not is_postgres(url):
             raise StoreError(f"{url!r} is not a PostgreSQL URL (postgresql://...)")
         shown = redact(url)
         clock = clock or utc_now
@@ -298,8 +293,8 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         with (
             raw.cursor() as cur,
             cur.copy(
-                "COPY events (game_id, sequence, event_id, type, payload, payload_version,"
-                " meta, recorded_at, hash) FROM STDIN"
+                "COPY events (game_id, sequence, event_id, payload, payload_version, meta,"
+                " recorded_at, hash, text) FROM STDIN"
             ) as copy,
         ):
             for p in games:

@@ -12,18 +12,19 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
-from engine.corrections import Retraction
+from engine.corrections import Retraction, undo_text
 from engine.errors import EngineError, EventFormatError, IllegalMoveError, Violation
-from engine.fold import fold
+from engine.fold import Fold, fold
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
 from . import chain, projections
 from .chain import dumps_sorted
 from .errors import ImportRejected
-from .records import GameImport
+from .records import Checked, GameImport, canonical_time, time_ms
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -51,8 +52,10 @@ class Prepared:
     #: ``game_summaries`` row without last_activity: game_id .. flagged_count.
     summary_row: tuple[Any, ...]
     #: The events as one JSON array, which SQLite turns into rows (:func:`_insert_events_sql`):
-    #: of their payload JSON texts, or with ``with_meta`` of ``[type, payload JSON, stored
-    #: meta JSON]`` (the meta left out for an event without).
+    #: of their payload JSON texts each followed by a newline and the event's text (compact
+    #: JSON holds no raw newline, so the first one ends the payload), or with ``with_meta``
+    #: of ``[payload JSON, text, stored meta JSON]`` (the meta left out for an event
+    #: without).
     events_json: str
     with_meta: bool
     event_count: int
@@ -87,38 +90,46 @@ class Prepared:
 
     def rows(self, now: str) -> list[tuple[Any, ...]]:
         """The ``events`` rows of the game, every column in the table's order (game id,
-        sequence, event id, type, payload, payload version, meta, recorded at, hash),
-        recorded ``now`` unless the game keeps its times."""
+        sequence, event id, payload, payload version, meta, recorded at, hash, text),
+        recorded ``now`` unless the game keeps its times: an event id only where one was
+        given (a derived one is read back from the event's place), and a time (ms, see
+        :func:`recorder.records.time_ms`) only where it differs from the event before's."""
         version = get_game(self.kind).payload_version
         given = self.event_ids or [None] * self.event_count
         times = [now] * self.event_count if self.times is None else self.times[1]
-        return [
-            (
-                self.game_id,
-                seq,
-                eid or derived_event_id(self.game_id, seq),
-                etype,
-                payload,
-                version,
-                meta,
-                times[seq - 1],
-                hash_,
+        out = []
+        previous: int | None = None
+        for seq, ((payload, text, meta, hash_), eid) in enumerate(
+            zip(self.event_rows(), given, strict=True), start=1
+        ):
+            ms = time_ms(times[seq - 1])
+            out.append(
+                (
+                    self.game_id,
+                    seq,
+                    eid,
+                    payload,
+                    version,
+                    meta,
+                    None if ms == previous else ms,
+                    hash_,
+                    text,
+                )
             )
-            for seq, ((etype, payload, meta, hash_), eid) in enumerate(
-                zip(self.event_rows(), given, strict=True), start=1
-            )
-        ]
+            previous = ms
+        return out
 
     def event_rows(self) -> list[tuple[str, str, str | None, bytes]]:
-        """(type, payload JSON, stored meta JSON, raw chain hash) per event, for the slow
+        """(payload JSON, text, stored meta JSON, raw chain hash) per event, for the slow
         paths."""
         items = json.loads(self.events_json)
         h = self.hashes
         if not self.with_meta:
-            return [
-                (json.loads(payload)["type"], payload, None, h[i * HASH : i * HASH + HASH])
-                for i, payload in enumerate(items)
-            ]
+            out: list[tuple[str, str, str | None, bytes]] = []
+            for i, item in enumerate(items):
+                payload, text = item.split("\n", 1)
+                out.append((payload, text, None, h[i * HASH : i * HASH + HASH]))
+            return out
         return [
             (item[0], item[1], item[2] if len(item) > 2 else None, h[i * HASH : i * HASH + HASH])
             for i, item in enumerate(items)
@@ -133,11 +144,14 @@ HASH = 32
 SNAPSHOT_EVERY = 32
 
 
-#: Per event, as :func:`_fold_new` returns it: type, payload JSON, stored meta JSON, the
-#: logger's meta JSON (what a file holds), for an event without meta its element in a
-#: game's events JSON (the payload as a JSON string; empty for an event with meta), and
-#: its canonical content as the chain hashes it (:func:`recorder.chain.content`).
-_Row = tuple[str, str, str | None, str | None, str, bytes]
+#: Per event, as :func:`fold_new` returns it: payload JSON, stored meta JSON, the
+#: logger's meta JSON (what a file holds), its canonical content as the chain hashes it
+#: (:func:`recorder.chain.content`), and for an event without meta the start of its
+#: element in a game's events JSON (the payload as a JSON string, its closing quote left
+#: for the text to follow an escaped newline; empty for an event with meta).  The
+#: event's text goes beside it (it depends on the position, where the row depends on the
+#: event alone).
+_Row = tuple[str, str | None, str | None, bytes, str]
 
 _CANONICAL: dict[str, dict[Any, _Row]] = {}
 CACHE_LIMIT = 200_000
@@ -167,20 +181,79 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
         cache = _CANONICAL[kind] = {}
     row = cache.get(event)
     if row is None:
-        payload = rules.event_to_dict(event)
-        etype = payload["type"]
-        payload_json = dumps(payload)
+        payload_json = dumps(rules.event_to_dict(event))
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
         row = cache[event] = (
-            etype,
             payload_json,
             None,
             None,
-            dumps(payload_json),
             chain.content(payload_json, None),
+            dumps(payload_json)[:-1] + "\\n",
         )
     return row
+
+
+#: The end of an event's element in a game's events JSON, by its text: the text as a
+#: JSON string without its opening quote (most texts recur from game to game).
+_TEXT_JSON: dict[str, str] = {}
+
+
+def _text_json(text: str) -> str:
+    """``text`` as a JSON string without its opening quote (cached)."""
+    out = _TEXT_JSON.get(text)
+    if out is None:
+        if len(_TEXT_JSON) >= CACHE_LIMIT:
+            _TEXT_JSON.clear()
+        out = _TEXT_JSON[text] = encode_basestring(text)[1:]
+    return out
+
+
+#: What a game's ``move_text`` may raise for an event it cannot write.
+_UNWRITTEN = (EngineError, IndexError, KeyError, ValueError, TypeError, AttributeError)
+
+
+def event_text(rules: GameRules, state: Any, event: Any) -> str:
+    """The canonical notation of ``event`` in ``state``, the position before it
+    (``rules.move_text``): the text the store keeps with every event but a correction
+    (:func:`correction_text`).  An event the notation cannot write (none the rules
+    accept) keeps its payload's type."""
+    try:
+        return rules.move_text(state, event)
+    except _UNWRITTEN:
+        return _unwritten(event)
+
+
+def _unwritten(event: Any) -> str:
+    """The text of an event the notation cannot write: its type."""
+    return str(getattr(event, "type", "") or type(event).__name__)
+
+
+def correction_text(rules: GameRules, before: Sequence[Any], event: Retraction) -> str:
+    """A correction's text as the notation writes it after the events ``before`` it
+    (every stored one, retracted or not): ``undo``, or ``undo to K``."""
+    return undo_text(rules, before, event)
+
+
+def stored_texts(
+    rules: GameRules, events: Sequence[Any], marks: Sequence[bool], names: Sequence[str]
+) -> list[str]:
+    """The text of each of a stored game's events (engine events, in order, with their
+    played-illegally marks), as an import or an append writes it: each in the position
+    before it, a correction's after the events before it.  Stops at an event that no
+    longer replays (the texts before it are returned)."""
+    out: list[str] = []
+    folded = Fold(rules, names, every=None)
+    for i, event in enumerate(events):
+        if type(event) is Retraction:
+            out.append(correction_text(rules, events[:i], event))
+        else:
+            out.append(event_text(rules, folded.head, event))
+        try:
+            folded.push(event, marks[i] and type(event) is not Retraction)
+        except EngineError:
+            return out
+    return out
 
 
 def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
@@ -200,6 +273,11 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     return out or None
 
 
+#: What :func:`fold_new` returns: a :data:`_Row` per event, each event's text, the
+#: events flagged as played illegally with their violations, and the state after them.
+Folded = tuple[list[_Row], list[str], list[tuple[int, list[Violation]]], Any]
+
+
 def fold_new(
     kind: str,
     rules: GameRules,
@@ -209,33 +287,42 @@ def fold_new(
     first_number: int,
     cls: type[Any],
     history: Callable[[], Sequence[tuple[Any, bool]]] | None = None,
-) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+) -> Folded:
     """Check and apply ``parsed`` events to ``state`` (``metas`` None: no event has meta);
-    returns a :data:`_Row` per event, the events flagged as played illegally with their
+    returns a :data:`_Row` per event, each event's canonical text (:func:`event_text`, in
+    the position before it), the events flagged as played illegally with their
     violations, and the state after them: ``state`` changed in place, or, after a
     correction, the game's standing events folded anew (``history`` gives the game's
     events before ``first_number`` with their played-illegally marks)."""
     if any(type(e) is Retraction for e in parsed):
         return _fold_with_corrections(kind, rules, state, parsed, metas, first_number, cls, history)
     out: list[_Row] = []
+    texts: list[str] = []
     flagged: list[tuple[int, list[Violation]]] = []
     play = rules.play
     if metas is None:
         # The common case, kept lean: no meta, every event checked and applied.
         cache = _CANONICAL.get(kind) or {}
+        move_text = rules.move_text
+        said = texts.append
         number = first_number
         try:
             for event in parsed:
                 row = cache.get(event) or canonical(kind, rules, event)
+                try:
+                    said(move_text(state, event))
+                except _UNWRITTEN:
+                    said(_unwritten(event))
                 play(state, event)
                 out.append(row)
                 number += 1
         except IllegalMoveError as err:
             raise cls(number, err.violations) from None
-        return out, flagged, state
+        return out, texts, flagged, state
     for i, event in enumerate(parsed):
+        texts.append(event_text(rules, state, event))
         out.append(_fold_one(kind, rules, state, event, metas[i], first_number + i, cls, flagged))
-    return out, flagged, state
+    return out, texts, flagged, state
 
 
 def _fold_one(
@@ -249,8 +336,6 @@ def _fold_one(
     flagged: list[tuple[int, list[Violation]]],
 ) -> _Row:
     """Check and apply one event with its meta; its :data:`_Row`."""
-    row = canonical(kind, rules, event)
-    etype, payload_json = row[0], row[1]
     if meta is not None and meta.get("played_illegally"):
         try:
             violations = rules.force(state, event)
@@ -260,29 +345,56 @@ def _fold_one(
                 "marked as played illegally, but it cannot be replayed even as played: "
                 + "; ".join(str(v) for v in err.violations),
             ) from None
-        user_json = dumps_sorted(meta)
-        stored_json = user_json
         if violations:
             flagged.append((number, violations))
-            stored = dict(meta)
-            stored["violations"] = [v.to_dict() for v in violations]
-            stored_json = dumps_sorted(stored)
-        return (
-            etype,
-            payload_json,
-            stored_json,
-            user_json,
-            "",
-            chain.content(payload_json, user_json),
-        )
+        return event_row(kind, rules, event, meta, violations)
     try:
         rules.play(state, event)
     except IllegalMoveError as err:
         raise cls(number, err.violations) from None
+    return event_row(kind, rules, event, meta)
+
+
+def event_row(
+    kind: str,
+    rules: GameRules,
+    event: Any,
+    meta: dict[str, Any] | None,
+    violations: Sequence[Violation] = (),
+) -> _Row:
+    """The :data:`_Row` of an event checked or forced already, with its meta and, for one
+    played though illegal, its violations (kept in the stored meta, outside the chain)."""
+    row = canonical(kind, rules, event)
     if meta is None:
         return row
+    payload_json = row[0]
     user_json = dumps_sorted(meta)
-    return (etype, payload_json, user_json, user_json, "", chain.content(payload_json, user_json))
+    stored_json = user_json
+    if violations:
+        stored = dict(meta)
+        stored["violations"] = [v.to_dict() for v in violations]
+        stored_json = dumps_sorted(stored)
+    return (payload_json, stored_json, user_json, chain.content(payload_json, user_json), "")
+
+
+def checked_rows(
+    kind: str,
+    rules: GameRules,
+    checked: Checked,
+    metas: Sequence[dict[str, Any] | None],
+    first_number: int,
+) -> tuple[list[_Row], list[tuple[int, list[Violation]]]]:
+    """The rows of events the engine checked and applied already (:class:`Checked`), and
+    those flagged as played illegally with their violations, numbered from
+    ``first_number``."""
+    rows: list[_Row] = []
+    flagged: list[tuple[int, list[Violation]]] = []
+    for i, event in enumerate(checked.events):
+        violations = checked.violations.get(i, [])
+        if violations:
+            flagged.append((first_number + i, violations))
+        rows.append(event_row(kind, rules, event, metas[i], violations))
+    return rows, flagged
 
 
 def _fold_with_corrections(
@@ -294,7 +406,7 @@ def _fold_with_corrections(
     first_number: int,
     cls: type[Any],
     history: Callable[[], Sequence[tuple[Any, bool]]] | None,
-) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+) -> Folded:
     """:func:`fold_new` of a batch holding a correction: after each one, the state is
     the game's standing events folded anew (:func:`engine.fold.fold`)."""
     before = list(history()) if history is not None and first_number > 1 else []
@@ -302,16 +414,20 @@ def _fold_with_corrections(
     marks = [m for _, m in before]
     names = getattr(state, "names", None)
     out: list[_Row] = []
+    texts: list[str] = []
     flagged: list[tuple[int, list[Violation]]] = []
     for i, event in enumerate(parsed):
         number = first_number + i
         meta = metas[i] if metas is not None else None
-        events.append(event)
-        marks.append(bool(meta and meta.get("played_illegally")))
         if type(event) is not Retraction:
+            events.append(event)
+            marks.append(bool(meta and meta.get("played_illegally")))
+            texts.append(event_text(rules, state, event))
             out.append(_fold_one(kind, rules, state, event, meta, number, cls, flagged))
             continue
-        marks[-1] = False
+        texts.append(correction_text(rules, events, event))
+        events.append(event)
+        marks.append(False)
         try:
             state = fold(rules, events, names, marks).head
         except EngineError as err:
@@ -319,9 +435,9 @@ def _fold_with_corrections(
         row = canonical(kind, rules, event)
         if meta is not None:
             user_json = dumps_sorted(meta)
-            row = (row[0], row[1], user_json, user_json, "", chain.content(row[1], user_json))
+            row = (row[0], user_json, user_json, chain.content(row[0], user_json), "")
         out.append(row)
-    return out, flagged, state
+    return out, texts, flagged, state
 
 
 def _fold_in_stretches(
@@ -331,7 +447,7 @@ def _fold_in_stretches(
     parsed: Sequence[Any],
     metas: Sequence[dict[str, Any] | None] | None,
     snapshots: list[tuple[int, str]],
-) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+) -> Folded:
     """:func:`fold_new` of a whole game, :data:`SNAPSHOT_EVERY` events at a time, with
     the position after each stretch but the last appended to ``snapshots``.  A game
     holding a correction is folded in one go (a stretch after it would need the events
@@ -340,20 +456,22 @@ def _fold_in_stretches(
     if n <= SNAPSHOT_EVERY or any(type(e) is Retraction for e in parsed):
         return fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
     rows: list[_Row] = []
+    texts: list[str] = []
     flagged: list[tuple[int, list[Violation]]] = []
     for start in range(0, n, SNAPSHOT_EVERY):
         end = min(start + SNAPSHOT_EVERY, n)
         stretch_metas = None if metas is None else metas[start:end]
         if stretch_metas is not None and all(m is None for m in stretch_metas):
             stretch_metas = None
-        done, marked, state = fold_new(
+        done, said, marked, state = fold_new(
             kind, rules, state, parsed[start:end], stretch_metas, start + 1, ImportRejected
         )
         rows += done
+        texts += said
         flagged += marked
         if end < n:
             snapshots.append((end, rules.position(state)))
-    return rows, flagged, state
+    return rows, texts, flagged, state
 
 
 def content_digest(
@@ -387,12 +505,29 @@ def derived_game_id(digest: str) -> str:
 def derived_event_id(game_id: str, sequence: int) -> str:
     """The id of an event stored without one: ``<game id>:<sequence>``.  Caller-given ids
     never contain ``:``, so the two kinds never collide; ids that follow their game keep
-    the unique index's inserts local, which measured 4x faster than random UUIDs."""
+    the unique index's inserts local (each lands beside the last, in a page already at
+    hand), where random UUIDs would scatter them over the whole index."""
     return f"{game_id}:{sequence}"
 
 
-def prepare_game(record: GameImport) -> Prepared:
-    """Validate a whole game and check every event with the engine (no database)."""
+@dataclass(slots=True)
+class _Fields:
+    """A game's import record with its fields validated, before any event is folded."""
+
+    kind: str
+    rules: GameRules
+    headers: dict[str, Any]
+    headers_json: str
+    metas: list[dict[str, Any] | None] | None
+    parsed: list[Any]
+    given_ids: list[str | None]
+    times: tuple[str, tuple[str, ...]] | None
+    names: tuple[str, ...]
+
+
+def _checked_fields(record: GameImport) -> _Fields:
+    """Every field of ``record`` validated (kind, headers, events, meta, ids, times) and
+    its payloads parsed; ImportRejected names the first that is not right."""
     kind = record.kind
     if not isinstance(kind, str) or kind not in GAMES:
         raise ImportRejected(
@@ -417,7 +552,6 @@ def prepare_game(record: GameImport) -> Prepared:
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = check_event_ids(record.event_ids, n, ImportRejected)
     times = _times(record, n)
-    explicit = any(g is not None for g in given_ids)
 
     metas: list[dict[str, Any] | None] | None = None
     if any(m is not None for m in raw_meta):
@@ -432,30 +566,65 @@ def prepare_game(record: GameImport) -> Prepared:
             for i, raw in enumerate(raw_events, start=1)
         ]
     names = seat_names(headers, rules.seats)
-    state = rules.new_state(names)
-    snapshots: list[tuple[int, str]] = []
-    if record.players is not None:
-        folded, flagged, state = _fold_by_player(kind, rules, state, parsed, metas, record.players)
-    else:
-        folded, flagged, state = _fold_in_stretches(kind, rules, state, parsed, metas, snapshots)
-    if n:
-        snapshots.append((n, rules.position(state)))
+    return _Fields(kind, rules, headers, headers_json, metas, parsed, given_ids, times, names)
+
+
+def _check_result(rules: GameRules, headers: dict[str, Any], state: Any) -> None:
+    """ImportRejected when the outcome the headers state is not where the moves end."""
     problem_of_result = rules.result_problem(headers, state)
     if problem_of_result is not None:
         header, message, violation = problem_of_result
         field = "headers.result" if header == "result" else f"headers.tags.{header}"
         said = f" ({violation.rule.cite()})" if violation.message in message else f": {violation}"
         raise ImportRejected(None, message + said, field)
+
+
+def check_import(record: GameImport, state: Any = None) -> None:
+    """What an import would refuse in ``record``, storing nothing (``tablelog validate``
+    says it): its fields, and every event checked by the engine, unless ``state`` is
+    given: the table after the record's events as the reader that made the record folded
+    them (each checked, once); then the outcome the headers state against it."""
+    c = _checked_fields(record)
+    if state is None or record.players is not None:
+        state = c.rules.new_state(c.names)
+        if record.players is not None:
+            state = _fold_by_player(c.kind, c.rules, state, c.parsed, c.metas, record.players)[3]
+        else:
+            state = fold_new(c.kind, c.rules, state, c.parsed, c.metas, 1, ImportRejected)[3]
+    _check_result(c.rules, c.headers, state)
+
+
+def prepare_game(record: GameImport) -> Prepared:
+    """Validate a whole game and check every event with the engine (no database)."""
+    c = _checked_fields(record)
+    kind, rules, headers, headers_json = c.kind, c.rules, c.headers, c.headers_json
+    metas, parsed, given_ids, times, names = c.metas, c.parsed, c.given_ids, c.times, c.names
+    n = len(parsed)
+    explicit = any(g is not None for g in given_ids)
+    state = rules.new_state(names)
+    snapshots: list[tuple[int, str]] = []
+    if record.players is not None:
+        folded, texts, flagged, state = _fold_by_player(
+            kind, rules, state, parsed, metas, record.players
+        )
+    else:
+        folded, texts, flagged, state = _fold_in_stretches(
+            kind, rules, state, parsed, metas, snapshots
+        )
+    if n:
+        snapshots.append((n, rules.position(state)))
+    _check_result(rules, headers, state)
     if metas is None and not explicit:
-        digest = _digest_plain(kind, headers_json, [r[1] for r in folded])
+        digest = _digest_plain(kind, headers_json, [r[0] for r in folded])
     else:
         digest = content_digest(
-            kind, headers_json, [(r[1], r[3], e) for r, e in zip(folded, given_ids, strict=True)]
+            kind, headers_json, [(r[0], r[2], e) for r, e in zip(folded, given_ids, strict=True)]
         )
     game_id = record.game_id or derived_game_id(digest)
     hashes = chain_hashes(kind, headers, folded)
     head = (hashes[-1] if hashes else chain.origin(kind, headers)).hex()
     tags = headers.get("tags")
+    known = _TEXT_JSON.get
     flagged_count = 0 if metas is None else sum(1 for m in metas if m and m.get("played_illegally"))
     summary = projections.summary_record(rules, state, names)
     return Prepared(
@@ -477,15 +646,24 @@ def prepare_game(record: GameImport) -> Prepared:
             game_id, kind, headers.get("date"), summary, n, flagged_count
         ),
         events_json=(
-            "[" + ",".join([r[4] for r in folded]) + "]"
+            "["
+            + ",".join(
+                [r[4] + (known(t) or _text_json(t)) for r, t in zip(folded, texts, strict=True)]
+            )
+            + "]"
             if metas is None
-            else dumps([[r[0], r[1]] if r[2] is None else [r[0], r[1], r[2]] for r in folded])
+            else dumps(
+                [
+                    [r[0], t] if r[1] is None else [r[0], t, r[1]]
+                    for r, t in zip(folded, texts, strict=True)
+                ]
+            )
         ),
         with_meta=metas is not None,
         event_count=n,
         event_ids=given_ids if explicit else None,
         flagged=flagged,
-        setup_json=folded[0][1] if folded else None,
+        setup_json=folded[0][0] if folded else None,
         derived=record.game_id is None and not explicit,
         head=head,
         hashes=b"".join(hashes),
@@ -501,12 +679,13 @@ def _fold_by_player(
     parsed: Sequence[Any],
     metas: Sequence[dict[str, Any] | None] | None,
     players: Sequence[str | None],
-) -> tuple[list[_Row], list[tuple[int, list[Violation]]], Any]:
+) -> Folded:
     """:func:`fold_new` of a game whose file names who made events: each named player
     must be the one the rules say acts (:meth:`GameRules.acting_seat`), so a move or a
     pass entered for the wrong player is refused rather than applied to the other."""
     names = list(getattr(state, "names", ()))
     rows: list[_Row] = []
+    texts: list[str] = []
     flagged: list[tuple[int, list[Violation]]] = []
     history: list[tuple[Any, bool]] = []
     for i, event in enumerate(parsed):
@@ -525,7 +704,7 @@ def _fold_by_player(
                     "by",
                 )
         meta = metas[i] if metas is not None else None
-        done, marked, state = fold_new(
+        done, said, marked, state = fold_new(
             kind,
             rules,
             state,
@@ -536,9 +715,10 @@ def _fold_by_player(
             lambda: history,
         )
         rows += done
+        texts += said
         flagged += marked
         history.append((event, bool(meta and meta.get("played_illegally"))))
-    return rows, flagged, state
+    return rows, texts, flagged, state
 
 
 def _times(record: GameImport, n: int) -> tuple[str, tuple[str, ...]] | None:
@@ -551,11 +731,24 @@ def _times(record: GameImport, n: int) -> tuple[str, tuple[str, ...]] | None:
         or not isinstance(recorded, list)
         or len(recorded) != n
         or not all(isinstance(t, str) and t for t in recorded)
+        or not _times_read(record.created_at, recorded)
     ):
         raise ImportRejected(
             None, f"expected a creation time and {n} recorded-at times, one per event", "times"
         )
-    return record.created_at, tuple(recorded)
+    # (each recorded time as it reads back: the store keeps milliseconds)
+    return record.created_at, tuple([canonical_time(t) for t in recorded])
+
+
+def _times_read(created: str, recorded: Sequence[str]) -> bool:
+    """Whether every kept time reads as a time (the store keeps each as milliseconds)."""
+    try:
+        time_ms(created)
+        for t in recorded:
+            time_ms(t)
+    except ValueError:
+        return False
+    return True
 
 
 def chain_hashes(
@@ -568,7 +761,7 @@ def chain_hashes(
     out: list[bytes] = []
     append = out.append
     for row in folded:
-        h = link(h, row[5])
+        h = link(h, row[3])
         append(h)
     return out
 

@@ -17,6 +17,7 @@ from engine.protocol import GameRules, seat_names, summary_fields
 
 from .errors import StoreError
 from .listing import fold_name
+from .records import time_text
 
 
 def json_columns(n: int) -> str:
@@ -131,7 +132,7 @@ def rebuild(
         (last,) = conn.execute(
             "SELECT MAX(recorded_at) FROM events WHERE game_id = ?", (gid,)
         ).fetchone()
-        last = last or created
+        last = created if last is None else time_text(int(last))
         flagged = sum(1 for r in rows if r[3] and json.loads(r[3]).get("played_illegally"))
         conn.execute(
             "UPDATE games SET status = ?, last_activity = ? WHERE id = ?",

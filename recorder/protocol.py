@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 from .errors import ImportRejected
 from .listing import PlayerStats
 from .pipeline import DEFAULT_BATCH, Tagged, Written
-from .records import AppendResult, GameImport, GameRow, ImportResult, StoredEvent
+from .records import AppendResult, Checked, GameImport, GameRow, ImportResult, StoredEvent
 from .verify import Finding
 
 
@@ -83,11 +83,12 @@ class Recorder(Protocol):
         self,
         game_id: str,
         expected_sequence: int,
-        events: Sequence[Mapping[str, Any]],
+        events: Sequence[Mapping[str, Any]] | Checked,
         meta: Sequence[Mapping[str, Any] | None] | None = None,
         event_ids: Sequence[str] | None = None,
     ) -> AppendResult:
-        """Append checked events after ``expected_sequence`` (ConcurrencyError if stale)."""
+        """Append events after ``expected_sequence`` (ConcurrencyError if stale): payloads,
+        each checked here, or :class:`Checked` events, stored as the engine read them."""
         ...
 
     # --- reading ---------------------------------------------------------------------

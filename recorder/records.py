@@ -27,6 +27,42 @@ def utc_now() -> str:
     return now.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
+_MS = _dt.timedelta(milliseconds=1)
+
+
+def time_ms(text: str) -> int:
+    """A time as the events table keeps it: milliseconds since 1970 (UTC) of an ISO 8601
+    text (``2024-05-01T20:15:03.123Z``; one without a zone is UTC).  ValueError for a
+    text that is not a time.
+
+    >>> time_ms("2024-05-01T20:15:03.123Z"), time_ms("1970-01-01T00:00:01")
+    (1714594503123, 1000)
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"not a time: {text!r}")
+    when = _dt.datetime.fromisoformat(text)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=_dt.UTC)
+    return (when - _EPOCH) // _MS
+
+
+def time_text(ms: int) -> str:
+    """The text of a stored time (:func:`time_ms`), as :func:`utc_now` writes it.
+
+    >>> time_text(1714594503123)
+    '2024-05-01T20:15:03.123Z'
+    """
+    when = _EPOCH + _dt.timedelta(milliseconds=ms)
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def canonical_time(text: str) -> str:
+    """``text`` as :func:`utc_now` would write the same millisecond (ValueError for a
+    text that is not a time): what a stored time reads back as."""
+    return time_text(time_ms(text))
+
+
 def seats_of(kind: str) -> Seats:
     """The seats of game ``kind`` (two when the kind is unknown, as a stored row may be)."""
     rules = GAMES.get(kind)
@@ -88,6 +124,23 @@ class AppendResult:
     already_stored: bool
     flagged: list[tuple[int, list[Violation]]]
     status: str
+    #: The canonical text of each event stored (empty for an idempotent retry).
+    texts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """Events the engine has read, checked and applied already, after the state the store
+    gave for the step they follow (:meth:`recorder.protocol.Recorder.state_at`): what
+    :meth:`~recorder.protocol.Recorder.append` then stores without folding them again.
+    ``texts`` is each event's canonical notation, ``violations`` those of each event
+    played though illegal (by its index; forced as its meta says), ``state`` the table
+    after them (the game's own: the store keeps it as the head)."""
+
+    events: list[Any]
+    texts: list[str]
+    violations: dict[int, list[Violation]]
+    state: Any
 
 
 @dataclass(frozen=True)
@@ -119,7 +172,8 @@ class GameRow:
 
 class StoredEvent(NamedTuple):
     """One stored event, read back (a named tuple: immutable, and made for every event
-    a replay reads, three times faster than a frozen dataclass)."""
+    a replay reads, so made cheaply: a tuple is built in one step, where a frozen
+    dataclass sets each field through ``object.__setattr__``)."""
 
     sequence: int
     event_id: str
@@ -133,3 +187,6 @@ class StoredEvent(NamedTuple):
     meta: dict[str, Any]
     #: The engine's event object for the payload.
     event: Any = None
+    #: The event's canonical notation text, as stored with it (``take a1 b1 c1 =WBG``;
+    #: a correction ``undo`` or ``undo to K``).
+    text: str = ""

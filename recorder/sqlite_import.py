@@ -16,6 +16,7 @@ from engine.games import get_game
 from . import projections
 from .prepare import HASH, Prepared, dumps
 from .projections import json_columns
+from .records import time_ms
 from .writer import GameWriter
 
 #: SQLite's page cache while importing, as ``PRAGMA cache_size`` takes it (negative: KiB).
@@ -26,31 +27,36 @@ GAMES_PER_STATEMENT = 8
 
 def _insert_events_sql(games: int) -> str:
     """New games' events in one statement: SQLite's ``json_each`` turns the games' events
-    JSON (their arrays of payload texts, see :class:`Prepared`, joined into one) into
-    rows, numbered from 1 in each game, with derived event ids, and takes each event's
+    JSON (their arrays of payload texts each followed by a newline and the event's text,
+    see :class:`Prepared`, joined into one) into rows, numbered from 1 in each game,
+    splits each at its first newline (compact JSON holds none), and takes each event's
     chain hash from the games' hashes (their :attr:`Prepared.hashes` joined into one
-    blob: ``substr`` of a blob is a slice at a byte offset).  Parameters: payload
-    version, recorded-at time, the JSON, the hashes, the first game's id, then per
-    further game its id and the index of its first event in the JSON.
+    blob: ``substr`` of a blob is a slice at a byte offset).  The time goes on each
+    game's first event (the others share it), and no event id (each is derived from its
+    place).  Parameters: payload version, recorded-at time (ms), the JSON, the hashes,
+    the first game's id, then per further game its id and the index of its first event in
+    the JSON.
 
     One call per few games instead of eight parameters per event, so the writer does
-    almost nothing in Python, and nothing per event.  The type is read back from the
-    payload, which measured cheaper than sending it alongside.  Several games per call,
-    because the writer thread needs Python's global lock back after every statement:
-    eight games a statement imported about 6% faster than one (sixteen, no faster).
+    almost nothing in Python, and nothing per event.  Several games per call, because the
+    writer thread needs Python's global lock back after every statement: fewer
+    statements, fewer waits for it (a few games a statement are enough; more gain
+    nothing once the statement's own work dominates).
 
     ``json_each`` walks an array in order, so each game's events arrive in sequence; were
     it ever not to, the append trigger would refuse the insert (nothing would be stored
-    out of order), and sorting them here measured 4% of the writing."""
+    out of order), so they are not sorted here: sorting would cost every import something
+    for a case the trigger already refuses."""
     game, first = "?5", "0"
     for i in range(1, games):
         game = f"CASE WHEN key >= ?{5 + 2 * i} THEN ?{4 + 2 * i} ELSE {game} END"
         first = f"CASE WHEN key >= ?{5 + 2 * i} THEN ?{5 + 2 * i} ELSE {first} END"
     return (
-        "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        " meta, recorded_at, hash) SELECT game, sequence, game || ':' || sequence,"
-        " json_extract(payload, '$.type'), payload, ?1, NULL, ?2, hash FROM (SELECT"
-        f" {game} AS game, key + 1 - {first} AS sequence, value AS payload,"
+        "INSERT INTO events (game_id, sequence, payload, payload_version, recorded_at, hash,"
+        " text) SELECT game, sequence, substr(item, 1, cut - 1), ?1,"
+        " CASE WHEN sequence = 1 THEN ?2 END, hash, substr(item, cut + 1) FROM (SELECT"
+        f" {game} AS game, key + 1 - {first} AS sequence, value AS item,"
+        " instr(value, char(10)) AS cut,"
         f" substr(?4, key * {HASH} + 1, {HASH}) AS hash FROM json_each(?3))"
     )
 
@@ -58,8 +64,8 @@ def _insert_events_sql(games: int) -> str:
 _INSERT_EVENTS = {n: _insert_events_sql(n) for n in range(1, GAMES_PER_STATEMENT + 1)}
 #: One event, every column (:meth:`Prepared.rows`).
 _INSERT_EVENT = (
-    "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
-    " recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO events (game_id, sequence, event_id, payload, payload_version, meta,"
+    " recorded_at, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -70,13 +76,13 @@ _INSERT_GAMES = (
     "INSERT INTO games (id, kind, players, date, place, tags, headers, status, head,"
     f" created_at, last_activity) SELECT {json_columns(9)}, ?2, ?3 FROM json_each(?1)"
 )
-#: The same for a game whose events carry meta: ``[[type, payload, meta], ...]``, and
+#: The same for a game whose events carry meta: ``[[payload, text, meta], ...]``, and
 #: its hashes (``?5``).
 _INSERT_EVENTS_WITH_META = (
-    "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version, meta,"
-    " recorded_at, hash) SELECT ?1, key + 1, ?1 || ':' || (key + 1),"
-    " json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2,"
-    f" json_extract(value, '$[2]'), ?3, substr(?5, key * {HASH} + 1, {HASH}) FROM json_each(?4)"
+    "INSERT INTO events (game_id, sequence, payload, payload_version, meta, recorded_at, hash,"
+    " text) SELECT ?1, key + 1, json_extract(value, '$[0]'), ?2, json_extract(value, '$[2]'),"
+    f" CASE WHEN key = 0 THEN ?3 END, substr(?5, key * {HASH} + 1, {HASH}),"
+    " json_extract(value, '$[1]') FROM json_each(?4)"
 )
 
 
@@ -130,6 +136,7 @@ class SqliteImports(GameWriter):
             return
         games_json = dumps([p.game_row for p in games])
         conn.execute(_INSERT_GAMES, (games_json, now, now))
+        now_ms = time_ms(now)
         plain: dict[str, list[Prepared]] = {}
         for p in games:
             version = get_game(p.kind).payload_version
@@ -137,7 +144,7 @@ class SqliteImports(GameWriter):
                 plain.setdefault(p.kind, []).append(p)
             elif p.event_ids is None:
                 conn.execute(
-                    _INSERT_EVENTS_WITH_META, (p.game_id, version, now, p.events_json, p.hashes)
+                    _INSERT_EVENTS_WITH_META, (p.game_id, version, now_ms, p.events_json, p.hashes)
                 )
             else:
                 conn.executemany(_INSERT_EVENT, p.rows(now))
@@ -147,7 +154,7 @@ class SqliteImports(GameWriter):
                 part = same[start : start + GAMES_PER_STATEMENT]
                 events = ",".join([p.events_json[1:-1] for p in part if p.event_count])
                 hashes = b"".join([p.hashes for p in part])
-                params: list[Any] = [version, now, f"[{events}]", hashes, part[0].game_id]
+                params: list[Any] = [version, now_ms, f"[{events}]", hashes, part[0].game_id]
                 first = part[0].event_count
                 for p in part[1:]:
                     params += (p.game_id, first)

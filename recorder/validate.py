@@ -21,6 +21,7 @@ validates imports, and one that does not is refused by an import for the same re
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +29,9 @@ from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
 from .errors import ImportRejected
-from .io import FileRead, _games_of, read_file
-from .prepare import prepare_game
+from .io import TASK_FILES, FileRead, _games_of, read_file
+from .pipeline import fork_is_safe, prepared_chunks
+from .prepare import check_import
 from .records import GameImport
 
 
@@ -97,23 +99,52 @@ def validate_file(path: str | os.PathLike[str], *, all_errors: bool = False) -> 
     if read.notation is not None:
         report = _notation_report(name, read)
         if report.ok:
-            _import_check(report, _games_of(read)[0])
+            _import_check(report, _games_of(read)[0], read.notation.state)
         return [report]
     reports = []
     for index, record in enumerate(read.games or [], 1):
-        report = _json_report(name, index, record)
+        report, state = _json_report(name, index, record)
         if report.ok:
-            _import_check(report, record)
+            _import_check(report, record, state)
         reports.append(report)
     return reports
 
 
-def _import_check(report: GameReport, record: GameImport) -> None:
-    """The import's own check of a game the reader passed (:func:`prepare_game`: the
-    headers against the outcome, who made each event, the meta, the ids), so a file
-    that validates imports; its refusal becomes the report's error."""
+def validate_files(
+    paths: Sequence[str | os.PathLike[str]], *, all_errors: bool = False, jobs: int = 1
+) -> Iterator[GameReport]:
+    """:func:`validate_file` of each path, the reports in the order of the paths (and of
+    the games in a file): here, or with ``jobs`` > 1 in that many processes, each given
+    :data:`~recorder.io.TASK_FILES` files at a time (the import's checking processes,
+    :func:`recorder.pipeline.prepared_chunks`).  Never raises for bad input.
+
+    >>> [r.label for r in validate_files(["fixtures/games/points.tl", "missing.tl"])]
+    ['fixtures/games/points.tl', 'missing.tl']
+    """
+    names = [str(p) for p in paths]
+    if jobs > 1 and len(names) > 1:
+        size = TASK_FILES
+    else:
+        jobs, size = 0, 1
+    tasks = ((names[i : i + size], all_errors) for i in range(0, len(names), size))
+    start = "fork" if fork_is_safe() else "spawn"  # the copies only read files
+    for reports in prepared_chunks(tasks, _validate_task, jobs, 4 * jobs, start=start):
+        yield from reports
+
+
+def _validate_task(task: tuple[Sequence[str], bool]) -> list[GameReport]:
+    """A validating process's task for :func:`validate_files`: some files' reports."""
+    names, all_errors = task
+    return [report for name in names for report in validate_file(name, all_errors=all_errors)]
+
+
+def _import_check(report: GameReport, record: GameImport, state: Any) -> None:
+    """The import's own check of a game the reader passed and folded (``state``, the
+    table after its events; :func:`recorder.prepare.check_import`: the headers against
+    the outcome, who made each event, the meta, the ids), so a file that validates
+    imports; its refusal becomes the report's error."""
     try:
-        prepare_game(record)
+        check_import(record, state)
     except ImportRejected as err:
         report.ok = False
         message = err.message
@@ -146,7 +177,8 @@ def _notation_report(name: str, read: FileRead) -> GameReport:
     )
 
 
-def _json_report(name: str, index: int, record: GameImport) -> GameReport:
+def _json_report(name: str, index: int, record: GameImport) -> tuple[GameReport, Any]:
+    """The report of one game of a JSON file, and the table after its events."""
     rules = get_game(record.kind)
     names = seat_names(record.headers, rules.seats)
     state, problem, flagged = rules.validate_payloads(record.events, record.meta, names)
@@ -159,7 +191,7 @@ def _json_report(name: str, index: int, record: GameImport) -> GameReport:
                 **problem.to_dict(),
             }
         )
-    return GameReport(
+    report = GameReport(
         name,
         index,
         problem is None,
@@ -169,6 +201,7 @@ def _json_report(name: str, index: int, record: GameImport) -> GameReport:
         [f.to_dict() for f in flagged],
         summary_text(rules, state, len(record.events)),
     )
+    return report, state
 
 
 def _unreadable_report(name: str, message: str) -> GameReport:

@@ -4,11 +4,11 @@
 from the stored events (:mod:`recorder.chain`) and names every
 step whose stored hash does not follow from the step before it and its own content, and a
 head that is not the last step's; it folds the events afresh and compares the summary,
-the players, the game's columns and the snapshots with what the fold gives; and for the
-database, each store's own findings: for SQLite the file's ``PRAGMA integrity_check``,
-the foreign keys and the triggers that keep the record append-only; for PostgreSQL the
-triggers (there and enabled) and the constraints (validated).  Each :class:`Finding`
-names its game and step.
+the players, the game's columns, each event's text and the snapshots with what the fold
+gives; and for the database, each store's own findings: for SQLite the file's ``PRAGMA
+integrity_check``, the foreign keys and the triggers that keep the record append-only; for
+PostgreSQL the triggers (there and enabled) and the constraints (validated).  Each
+:class:`Finding` names its game and step.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from engine.protocol import GameRules, seat_names
 
 from . import chain, projections
 from .errors import CorruptEvent, GameNotFound
+from .prepare import stored_texts
+from .records import time_text
+from .stored import parse_stored
 
 #: The triggers that keep the record append-only and the games whole (migrations 2, 6).
 TRIGGERS = (
@@ -41,7 +44,8 @@ TRIGGERS = (
 class Finding:
     """One thing that does not hold: in which game (None for the file) and at which step
     (None for the game as a whole), which check (``chain``, ``head``, ``fold``,
-    ``projection``, ``snapshot``, ``integrity``, ``foreign_key``, ``trigger``), and what."""
+    ``projection``, ``text``, ``snapshot``, ``integrity``, ``foreign_key``, ``trigger``),
+    and what."""
 
     game: str | None
     step: int | None
@@ -238,7 +242,7 @@ class StoreVerify:
                 (game_id,),
             ).fetchone()
             rows = conn.execute(
-                "SELECT sequence, payload, payload_version, meta, recorded_at FROM events"
+                "SELECT sequence, payload, payload_version, meta, recorded_at, text FROM events"
                 " WHERE game_id = ? ORDER BY sequence",
                 (game_id,),
             ).fetchall()
@@ -295,7 +299,8 @@ class StoreVerify:
         expected = projections.summary_row(
             game_id, kind, headers.get("date"), record, len(rows), flagged
         )
-        last = max((r[4] for r in rows), default=created)
+        times = [r[4] for r in rows if isinstance(r[4], int)]
+        last = time_text(max(times)) if times else created
         if summary is None:
             out.append(Finding(game_id, None, "projection", "the game has no summary row"))
         else:
@@ -309,6 +314,7 @@ class StoreVerify:
         differs("the game's status", status, record["status"])
         differs("the game's last activity", last_activity, last)
         differs("the players index", [tuple(s) for s in seats], list(enumerate(names)))
+        out += _text_findings(game_id, rules, rows, names)
         for step, position in snapshots:
             if step > len(rows):
                 out.append(Finding(game_id, step, "snapshot", "a snapshot past the last step"))
@@ -320,6 +326,26 @@ class StoreVerify:
             if rules.position(at) != position:
                 out.append(Finding(game_id, step, "snapshot", "the snapshot differs from the fold"))
         return out
+
+
+def _text_findings(
+    game_id: str, rules: GameRules, rows: Sequence[Any], names: Sequence[str]
+) -> list[Finding]:
+    """Each event whose stored text is not the one a fresh fold gives (derived data, like
+    the summaries: not chained, so checked against the record)."""
+    current = rules.payload_version
+    events = [parse_stored(game_id, r[0], rules, r[1], r[2], current) for r in rows]
+    marks = [bool(r[3]) and _marked(r[3]) for r in rows]
+    return [
+        Finding(
+            game_id,
+            row[0],
+            "text",
+            f"the stored text {row[5]!r} is not the event's text: {text!r}",
+        )
+        for row, text in zip(rows, stored_texts(rules, events, marks, names), strict=False)
+        if row[5] != text
+    ]
 
 
 def _marked(meta_text: str) -> bool:

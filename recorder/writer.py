@@ -21,8 +21,8 @@ from . import chain, pipeline, projections
 from .chain import identity_headers
 from .errors import ImportRejected
 from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
-from .prepare import Prepared, derived_event_id, prepare_game, user_meta_json
-from .records import GameImport, GameRow, ImportResult
+from .prepare import Prepared, prepare_game, user_meta_json
+from .records import GameImport, GameRow, ImportResult, time_ms
 
 #: Most ``?`` parameters in one statement.
 _MAX_PARAMS = 500
@@ -64,6 +64,10 @@ class GameWriter:
 
     def _transaction(self) -> AbstractContextManager[Conn]:
         """One write transaction (the store's own)."""
+        raise NotImplementedError
+
+    def _now(self) -> tuple[str, int]:
+        """Now, as text and as milliseconds (the store's own, :meth:`SqlStore._now`)."""
         raise NotImplementedError
 
     def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:
@@ -192,7 +196,7 @@ class GameWriter:
         for group in groups:
             out: list[Written] = []
             with self._transaction() as conn:
-                now = self._clock()
+                now = self._now()[0]
                 out += self._write_tagged(conn, group, now)
                 while len(out) < batch_size and (more := next(groups, None)) is not None:
                     out += self._write_tagged(conn, more, now)
@@ -208,7 +212,7 @@ class GameWriter:
         """Write prepared games in one transaction, each whole or not at all; returns per
         game its result or the error that refused it."""
         with self._transaction() as conn:
-            return self._write_games(conn, prepared, self._clock())
+            return self._write_games(conn, prepared, self._now()[0])
 
     def _write_games(
         self,
@@ -290,7 +294,7 @@ class GameWriter:
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (prepared.game_id,)).fetchone():
                 raise ImportRejected(None, f"game {prepared.game_id} already exists", "id")
-            self._insert_games(conn, [prepared], self._clock())
+            self._insert_games(conn, [prepared], self._now()[0])
         return self.game(prepared.game_id)
 
     def _write_prepared(self, conn: Conn, p: Prepared, now: str) -> ImportResult:
@@ -355,7 +359,7 @@ class GameWriter:
                 )
             ]
             shared = min(len(payloads), len(rows))
-            if any(payloads[i] != rows[i][1] for i in range(shared)):
+            if any(payloads[i] != rows[i][0] for i in range(shared)):
                 continue
             if len(rows) <= len(payloads):
                 return ImportResult(gid, False, len(payloads), [])
@@ -379,7 +383,8 @@ class GameWriter:
         now: str,
     ) -> None:
         """Append to stored game ``gid`` the events of ``p`` after its first ``stored``
-        (checked: ``p`` was folded whole), and bring its summary up to date."""
+        (checked: ``p`` was folded whole: their texts are the stored game's too, the
+        same events in the same positions), and bring its summary up to date."""
         version = get_game(p.kind).payload_version
         # The stored game's chain goes on from its own last hash: its events may carry
         # meta that ``p``'s do not (only their payloads were compared).
@@ -387,15 +392,15 @@ class GameWriter:
             "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (gid, stored)
         ).fetchone()
         h = bytes(last)
+        now_ms = time_ms(now)
         new = []
-        for seq, (etype, payload, meta, _) in enumerate(rows[stored:], start=stored + 1):
+        for seq, (payload, text, meta, _) in enumerate(rows[stored:], start=stored + 1):
             h = chain.link(h, chain.content(payload, chain.logger_meta(meta)))
-            new.append(
-                (gid, seq, derived_event_id(gid, seq), etype, payload, version, meta, now, h)
-            )
+            ms = now_ms if seq == stored + 1 else None
+            new.append((gid, seq, None, payload, version, meta, ms, h, text))
         conn.executemany(
-            "INSERT INTO events (game_id, sequence, event_id, type, payload,"
-            " payload_version, meta, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (game_id, sequence, event_id, payload, payload_version, meta,"
+            " recorded_at, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             new,
         )
         summary = (gid, *p.summary_row[1:])
@@ -420,11 +425,11 @@ class GameWriter:
         if len(stored) != len(rows):
             return False
         given = p.event_ids or [None] * len(rows)
-        for (seq, eid, payload, meta), (_, ppayload, pmeta, _), geid in zip(
+        for (_, eid, payload, meta), (ppayload, _, pmeta, _), geid in zip(
             stored, rows, given, strict=True
         ):
             if payload != ppayload or user_meta_json(meta) != user_meta_json(pmeta):
                 return False
-            if eid != (geid if geid is not None else derived_event_id(p.game_id, seq)):
+            if eid != geid:  # (a derived id is stored as NULL)
                 return False
         return True

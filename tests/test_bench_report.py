@@ -49,3 +49,12 @@ def test_the_table_says_which_targets_are_met() -> None:
     assert rows["a whole `tablelog log`, p95"].endswith("NO")
     assert rows["`tablelog --help` start"].endswith("?")
     assert not any(line.startswith("fold with full checks") for line in lines)
+
+
+def test_a_figure_without_a_bar_is_shown_and_not_judged() -> None:
+    report = _report()
+    lines = report.table({"cli": {"import_cli_events_per_s": 90_000}})  # type: ignore[attr-defined]
+    rows = {line.split("  ")[0]: line for line in lines[2:]}
+    row = rows["`tablelog import FOLDER`"]
+    assert "90,000 events/s" in row and row.split()[-2:] == ["-", "-"]
+    assert rows["`tablelog validate FOLDER`"].endswith("?")

@@ -23,11 +23,13 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from recorder.stores import default_place
+from engine.picture import COLOURS
+from recorder import StoreError
+from recorder.places import default_place
 
 from . import db
 from .cache import ResponseCache, code_token
-from .timeline import TimelineCache
+from .timeline import ReplayError, TimelineCache
 
 log = logging.getLogger("tablelog.web")
 
@@ -76,13 +78,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, auth, boards, live, newgame, record, site
+    from . import api, auth, boards, fragments, live, newgame, record, site
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
 
     app.jinja_env.globals["game_titles"] = boards.titles()
     app.jinja_env.globals["static_url"] = _static_urls()
+    app.jinja_env.globals["remembered"] = fragments.remembered
+    # each colour's fill, from the one palette the pictures draw with too
+    app.jinja_env.globals["fills"] = {name: fill for name, (fill, _, _) in COLOURS.items()}
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
@@ -137,10 +142,6 @@ def _wants_json() -> bool:
 
 
 def _register_errors(app: Flask) -> None:
-    from recorder import StoreError
-
-    from .timeline import ReplayError
-
     def _render(status: int, title: str, message: str) -> tuple[Any, int]:
         if _wants_json():
             return jsonify(

@@ -12,8 +12,8 @@ from werkzeug.wrappers import Response
 from . import auth, boards, params, writes
 from .cache import cached_answer
 from .db import get_store
-from .moves import check_text
 from .summary import game_summary
+from .verdict import check_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -3,11 +3,13 @@
 The site reaches a game only through the registry (:func:`engine.games.get_game`) and the
 :class:`engine.protocol.GameRules` it returns.  What a game draws is its own: the folder
 ``templates/<kind>/`` (``splendor-duel`` → ``splendor_duel``) holds the board's templates
-(``table.html`` for the board, ``player.html`` for a seat's panel) and, when the game
-draws its pieces in Python, the module ``pieces`` that they call.
+(``table.html`` for the board, ``player.html`` for a seat's panel) and ``pieces.html``, the
+macros that draw its pieces (tokens, cards...), which they import.
 
 >>> folder("splendor-duel")
 'splendor_duel'
+>>> pieces("splendor")
+'splendor/pieces.html'
 >>> rules("splendor-duel").title
 'Splendor Duel'
 """
@@ -15,10 +17,8 @@ draws its pieces in Python, the module ``pieces`` that they call.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from engine.games import GAMES, get_game
@@ -38,18 +38,16 @@ def names(row: Any) -> tuple[str, ...]:
 
 
 def folder(kind: str) -> str:
-    """The templates folder of a game kind (a Python name: it may hold a module)."""
+    """The templates folder of a game kind."""
     return kind.replace("-", "_")
 
 
 @functools.cache
-def pieces(kind: str) -> ModuleType | None:
-    """The module that draws the pieces of ``kind`` (``templates/<kind>/pieces.py``),
-    None when the game's templates need none."""
-    name = folder(kind)
-    if not (TEMPLATES / name / "pieces.py").is_file():
-        return None
-    return importlib.import_module(f"{__package__}.templates.{name}.pieces")
+def pieces(kind: str) -> str | None:
+    """The template of the macros that draw the pieces of ``kind``
+    (``<kind>/pieces.html``), None when the game has none."""
+    name = f"{folder(kind)}/pieces.html"
+    return name if (TEMPLATES / name).is_file() else None
 
 
 def titles() -> list[str]:

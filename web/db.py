@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app, g
 
 from recorder import open_store
-from recorder.stores import is_postgres
+from recorder.places import is_postgres
 
 
 def _os_thread_local() -> Any:

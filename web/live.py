@@ -56,7 +56,7 @@ from flask import (
 )
 
 from recorder import open_store
-from recorder.stores import is_postgres
+from recorder.places import is_postgres
 
 from . import params
 from .db import get_store, thread_store

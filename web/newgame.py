@@ -21,7 +21,7 @@ import segno
 from flask import Blueprint, abort, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from . import boards, params, picker
+from . import auth, boards, params, picker, writes
 from .db import get_store
 from .picker import picker_groups
 from .setup_form import SetupForm, board_facts, kinds, slot_name
@@ -47,7 +47,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
     max_seats = rules.seats.maximum
     levels = [row.level or 0 for row in form.rows]
     groups = picker_groups(rules, levels)
-    drawn = {c["id"]: c["html"] for g in groups for c in g["cards"]}
+    views = {c["id"]: c["view"] for g in groups for c in g["cards"]}
     rows = [
         {
             "row": row,
@@ -56,7 +56,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
                     "name": slot_name(row, i),
                     "index": i,
                     "value": form.values.get(slot_name(row, i), ""),
-                    "card": drawn.get(form.values.get(slot_name(row, i), "").strip()),
+                    "card": views.get(form.values.get(slot_name(row, i), "").strip()),
                 }
                 for i in range(1, row.needed(max_seats) + 1)
             ],
@@ -86,6 +86,7 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
         rows=rows,
         board=board,
         groups=groups,
+        pieces=boards.pieces(rules.kind),
         note=rules.setup_note,
         ask_secret=not may_create,
     )
@@ -95,8 +96,6 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
 @bp.route("/games/new", methods=["GET"])
 def new() -> Any:
     """The new-game page for ``?kind=`` (the first game the form sets up by default)."""
-    from . import auth
-
     rules = boards.rules(_kind(request.args.get("kind")))
     form = SetupForm.blank(rules)
     form.values["form_id"] = secrets.token_urlsafe(12)
@@ -107,8 +106,6 @@ def new() -> Any:
 def create() -> Any:
     """Create the game the form describes and show its recorder key; the form again,
     its values kept and each error beside its field, when something is wrong."""
-    from . import auth, writes
-
     rules = boards.rules(_kind(request.form.get("kind")))
     form = SetupForm.read(rules, request.form.to_dict())
     form_id = (request.form.get("form_id") or "")[:64]
@@ -178,8 +175,6 @@ def _key_page(game_id: str, key: str, form: SetupForm) -> Response:
 
 
 def _is_loopback(host: str) -> bool:
-    from . import auth
-
     return host == "localhost" or auth.is_loopback(host)
 
 

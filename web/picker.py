@@ -25,7 +25,6 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from flask import abort, jsonify, request
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from engine.errors import EngineError
@@ -43,16 +42,6 @@ class PickError(ValueError):
     """What a player typed names no card, or several, or one that is already taken."""
 
 
-def draw(kind: str, view: dict[str, Any], extra: str = "") -> Markup:
-    """One card (or a classic Splendor noble) of ``kind`` as the replay draws it."""
-    pieces = boards.pieces(kind)
-    if pieces is None:  # a game without pieces: its id
-        return Markup('<span class="card-plain">{}</span>').format(view["id"])
-    if "requires" in view and hasattr(pieces, "noble"):
-        return Markup(pieces.noble(view, extra))
-    return Markup(pieces.card(view, extra))
-
-
 def picker_groups(
     rules: GameRules,
     levels: Iterable[int] | None = None,
@@ -60,10 +49,12 @@ def picker_groups(
     state: Any | None = None,
 ) -> list[dict[str, Any]]:
     """The cards a picker shows, highest level first: ``[{"level", "label", "cards":
-    [{"id", "level", "words", "html"}]}]``.  ``levels`` keeps those levels (level 0:
-    classic Splendor's nobles); ``only`` keeps those ids; ``state`` keeps the cards still
-    unseen there (in a deck, or reserved blind), as the game's own look-up says (for
-    the card revealed into a game in progress)."""
+    [{"id", "level", "words", "view", "noble"}]}]`` (``view``: the card as the game's
+    view draws it, for ``templates/picker.html`` to draw with the game's pieces).
+    ``levels`` keeps those levels (level 0: classic Splendor's nobles); ``only`` keeps
+    those ids; ``state`` keeps the cards still unseen there (in a deck, or reserved
+    blind), as the game's own look-up says (for the card revealed into a game in
+    progress)."""
     by_level: dict[int, list[dict[str, Any]]] = {}
     keep = None if levels is None else set(levels)
     if state is not None:
@@ -80,7 +71,7 @@ def picker_groups(
                 "id": card.id,
                 "level": card.level,
                 "words": card.words,
-                "html": draw(rules.kind, view, "pickable"),
+                "view": view,
                 "noble": "requires" in view,
             }
         )

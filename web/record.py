@@ -34,7 +34,7 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
-from . import auth, boards, params, picker, writes
+from . import auth, boards, params, writes
 from .db import get_store
 from .summary import game_summary
 
@@ -273,12 +273,12 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         "cards": _printed(rules, [*choices, *observations]),
         "bag": bag if isinstance(bag, list) else [],
     }
-    # The cards a pick list shows (the one turned face up, a blind reserve shown) drawn
-    # as the table shows them, for the script to put beside their words.
+    # The cards a pick list shows (the one turned face up, a blind reserve shown), for
+    # the page to draw as the table shows them and the script to put beside their words.
     picked = [*(c for c in choices if c.group == "reveal"), *observations]
     known = rules.cards()
     pictures = {
-        cid: picker.draw(kind, rules.card_view(cid))
+        cid: rules.card_view(cid)
         for cid in sorted({c.targets[-1] for c in picked if c.targets})
         if cid in known
     }

@@ -17,16 +17,15 @@ arrival (the keep-alive timeout, 5 s, also bounds a client that sends a byte a s
 
 Connections are kept alive: a phone stepping through a replay, or following a game and
 opening its pages, sends every request on one connection instead of a new one each time
-(a round trip less on a slow network, and about a quarter less of the server's time a
-request here).  A worker takes its connections in turn: after each answer a connection waits
+(a round trip less on a slow network, and no connection set up and torn down per
+request).  A worker takes its connections in turn: after each answer a connection waits
 behind every other one of the worker with a request ready, and behind new connections
 (:func:`_take_turns`), so one busy client cannot hold the worker.  A worker that pauses
 holds every connection it keeps (a closed connection's next request went to the other
 worker), so its pauses are kept short: every few answers it collects its garbage and
-freezes what it keeps out of the collector's way (:func:`age_out`).  Without that, its
-collections took up to 0.2 s with full caches, and bench/web.py's state API 99th
-percentile rose from about 12 ms (connections closed) to 160-190 ms; with it, 6-8 ms.
-waitress's one process ages out its objects the same way (``create_waitress(age=True)``).
+freezes what it keeps out of the collector's way (:func:`age_out`): otherwise a
+collection over full caches pauses the worker long enough to hold up every connection it
+keeps.  waitress's one process ages out its objects the same way (``create_waitress(age=True)``).
 
 Monkey-patching: ``tablelog serve`` has gevent patch the process before it imports the
 site (``cli/serve_cmd.py``), so every lock, thread and sleep the app makes (the live
@@ -52,12 +51,15 @@ from typing import Any
 import waitress
 from flask import Flask
 
+from . import SECURITY_HEADERS
+from .watch import stop_hub
+
 log = logging.getLogger("tablelog.web")
 
 
 #: Collect young objects every 100,000 allocations instead of every 700: the cache of
-#: folded games keeps many long-lived objects, and frequent collections cost about a
-#: sixth of the serving time with pauses of up to 100 ms (measured by bench/web.py).
+#: folded games keeps many long-lived objects, which frequent collections would walk
+#: over and over, taking serving time and pausing the worker, to free nothing.
 GC_THRESHOLDS = (100_000, 50, 100)
 
 
@@ -79,18 +81,18 @@ def age_out() -> None:
     collector's way.  The caches of folded games and parsed events churn: each new entry
     (hundreds of objects) comes in as an old one leaves, so the frees of old objects
     offset the new ones in the young generation's count, the young generation grows far
-    past its threshold, and its collections took up to 0.2 s, as did each worker's full
-    collection over about 280,000 cached objects.  bench/web.py, 16 clients: the state
-    API's 99th percentile 150-190 ms, 6-8 ms with this; the page's 26-42 ms, 14-16 (every
-    32 answers measured as well as every 16 or 64, better than every 256 or 1024).
+    past its threshold, and a collection walks it all at once, as does a full collection
+    over every cached object: long pauses, which a worker keeping connections alive makes
+    every one of them wait through.  Collected every few dozen answers, each collection
+    has little to walk (:data:`AGE_EVERY`; much rarer, and the pauses grow again).
 
     Frozen objects are still freed by their reference counts when nothing refers to
     them (the caches hold no reference cycles).  The collection first frees what became
     unreachable since the last call; only a reference cycle still in use at that moment
     (a request of another connection, waiting on its socket) would stay frozen once
-    unreachable.  With bench/soak.py's fuzzing (37,000 requests, refusals and errors
-    included) the server's memory stayed at 160-180 MB, where it grew to 230 MB before
-    (garbage waited longer for the collector)."""
+    unreachable; and garbage waits less for the collector than with rare collections, so
+    the server's memory stays flat under a long run of requests (bench/soak.py's fuzzing,
+    refusals and errors included)."""
     gc.collect()
     gc.freeze()
 
@@ -122,8 +124,6 @@ def serve(
 
 
 def _security_header_lines() -> bytes:
-    from . import SECURITY_HEADERS
-
     return "".join(f"{name}: {value}\r\n" for name, value in SECURITY_HEADERS).encode("latin-1")
 
 
@@ -188,8 +188,6 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
 
     class SecuredErrorTask(ErrorTask):  # type: ignore[misc]  # no types shipped
         def execute(self) -> None:
-            from . import SECURITY_HEADERS
-
             self.response_headers.extend(SECURITY_HEADERS)
             super().execute()
 
@@ -233,10 +231,9 @@ def _take_turns(worker: Any) -> None:
     fifty of them before it looks at the sockets again (tens of milliseconds of pages).
     The timer lasts at least a millisecond when the loop has nothing else to do (the
     event loop's resolution), so a worker's only connection waits for it only when a new
-    connection is waiting to be accepted.
-    Measured by bench/web.py with 16 clients: the page's 95th percentile 13-15 ms on
-    kept-alive connections with these turns, over 700 ms without them, and 18-23 ms
-    closing every connection after its answer (as the server did before)."""
+    connection is waiting to be accepted.  With these turns, connections kept alive serve
+    every client as promptly as closing each connection after its answer would, without
+    setting each one up again."""
     if worker.connections > 1 or _connecting(worker.sockets):
         import gevent
 
@@ -327,8 +324,6 @@ class BackgroundServer:
     def stop(self) -> None:
         """End the live streams, close the listening socket and every connection, then
         wait for the loop."""
-        from .watch import stop_hub
-
         stop_hub(self.app)
         server = self._server
         server.task_dispatcher.shutdown()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from engine.picture import step_heading
@@ -16,10 +16,10 @@ from . import boards, params
 from .cache import cached_answer
 from .db import get_store
 from .images import svg_to_png
-from .move_list import mark_current, move_list, step_links, turn_groups, turn_steps
-from .moves import check_text
+from .move_list import step_links, turn_groups, turn_steps
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
+from .verdict import check_text
 
 bp = Blueprint("site", __name__)
 
@@ -189,8 +189,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         status=rules.status(state),
         view=rules.view(state, before),
         board=boards.folder(kind),
-        pieces=boards.pieces(kind),
-        moves_html=_moves_html(tl, n),
+        moves=_moves(tl, n),
         links=_links(tl, n),
         base=_moves_base(tl),
         verdict=check_text(rules, state, move) if move else None,
@@ -226,16 +225,20 @@ def _extra_headers(headers: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _links(tl: Timeline, step: int) -> dict[str, Markup]:
-    """The step links from ``step``; "previous turn" and "next turn" lead to the first
-    step of a turn, as the move list groups them."""
+def _turn_starts(tl: Timeline) -> list[int]:
+    """The first step of each turn, as the move list groups them."""
     starts = tl.memo.get("turn-starts")
     if starts is None:
         starts = tl.memo["turn-starts"] = [g[0].step for g in turn_groups(tl.entries)]
-    prev_turn, next_turn = turn_steps(starts, step, tl.last_step)
+    return starts
+
+
+def _links(tl: Timeline, step: int) -> list[dict[str, Any]]:
+    """The step links from ``step``; "previous turn" and "next turn" lead to the first
+    step of a turn, as the move list groups them."""
+    prev_turn, next_turn = turn_steps(_turn_starts(tl), step, tl.last_step)
     last = tl.last_step
     return step_links(
-        _moves_base(tl),
         {
             "first": 0 if step > 0 else None,
             "prev-turn": prev_turn,
@@ -255,9 +258,23 @@ def _moves_base(tl: Timeline) -> str:
     return base
 
 
-def _moves_html(tl: Timeline, step: int) -> Markup:
-    """The move list, rendered once per folded game, with ``step`` marked as current."""
-    html = tl.memo.get("moves-html")
-    if html is None:
-        html = tl.memo["moves-html"] = move_list(tl.entries, tl.names, _moves_base(tl))
-    return mark_current(html, step)
+def _moves(tl: Timeline, step: int) -> dict[str, Any]:
+    """The move list for ``templates/moves.html``: each turn as its ``turn`` macro drew it,
+    once per folded game (a turn is the same on every step's page), but the turn that
+    holds ``step``, which the page draws again with its step marked."""
+    names, base = tl.names, _moves_base(tl)
+    memo = tl.memo.get("moves")
+    if memo is None:
+        groups = turn_groups(tl.entries)
+        macros: Any = current_app.jinja_env.get_template("moves.html").module
+        turn = macros.turn
+        memo = tl.memo["moves"] = (groups, [turn(g, names, base) for g in groups])
+    groups, drawn = memo
+    at = bisect_right(_turn_starts(tl), step) - 1 if step else -1
+    return {
+        "before": drawn[:at] if at >= 0 else [],
+        "group": groups[at] if at >= 0 else None,
+        "after": drawn[at + 1 :],
+        "names": names,
+        "base": base,
+    }

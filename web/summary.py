@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.games import GAMES
+
 from . import boards
 
 #: The games list's result filters: the game's phase, or how it was won (any kind's ways).
@@ -23,8 +25,6 @@ RESULT_FILTERS = tuple(RESULT_LABELS)
 
 def kind_labels() -> dict[str, str]:
     """The games list's kind filter: each game the site knows, by its title."""
-    from engine.games import GAMES
-
     return {kind: rules.title for kind, rules in GAMES.items()}
 
 

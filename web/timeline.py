@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, NamedTuple
 
-from engine.corrections import Retraction, undo_text
+from engine.corrections import Retraction
 from engine.errors import EngineError
 from engine.fold import Fold
 from engine.protocol import GameRules
@@ -25,8 +25,9 @@ class ReplayError(Exception):
 
 class Entry(NamedTuple):
     """One step of the move list: the event that leads to state ``step`` (a named tuple:
-    immutable, and made for every step of every game folded, three times faster than a
-    frozen dataclass)."""
+    immutable, and made for every step of every game folded, so made cheaply: a tuple is
+    built in one step, where a frozen dataclass sets each field through
+    ``object.__setattr__``)."""
 
     step: int
     event: Any
@@ -116,12 +117,7 @@ def build(row: Any, stored: list[Any]) -> Timeline:
     rules = boards.rules(row.kind)
     fold = Fold(rules, boards.names(row))
     entries: list[Entry] = []
-    progress, move_text, acting_seat, push = (
-        rules.progress,
-        rules.move_text,
-        rules.acting_seat,
-        fold.push,
-    )
+    progress, acting_seat, push = rules.progress, rules.acting_seat, fold.push
     for stored_event in stored:
         n = stored_event.sequence
         meta = stored_event.meta or {}
@@ -131,18 +127,19 @@ def build(row: Any, stored: list[Any]) -> Timeline:
             if event is None:
                 event = rules.event_from_dict(stored_event.payload)
             if type(event) is Retraction:
-                text, actor, found = undo_text(rules, fold.events, event), None, []
+                actor, found = None, []
                 push(event)
                 # an undo is told on the turn it returns to (where the game stands after
                 # it), so the move list groups it with the turn played again
                 phase, turn = progress(fold.head)
             else:
                 phase, turn = progress(state)
-                text = move_text(state, event)
                 actor = acting_seat(state, event)
                 found = push(event, bool(meta.get("played_illegally")))
         except EngineError as exc:
             raise ReplayError(f"event {n} of game {row.id} cannot be replayed: {exc}") from exc
+        # the event's canonical text as the store wrote it (checked by verify)
+        text = stored_event.text
         stored_violations = meta.get("violations") if meta else None
         if isinstance(stored_violations, list) and stored_violations:
             violations = tuple(

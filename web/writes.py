@@ -1,7 +1,7 @@
 """The site's one write path: creating a game, logging what was played, undoing.
 
 The JSON API (:mod:`web.api`) and the site's forms both call these, after checking who
-may write (:mod:`web.auth`).  Each is one call of :mod:`recorder.table`, so each is atomic:
+may write (:mod:`web.auth`).  Each is one call of :mod:`recorder.logbook`, so each is atomic:
 a refusal writes nothing.  A success returns the JSON body of the answer; a refusal raises
 :class:`WriteError` with its status and body: ``{"error": {"status", "title", "message"}}``,
 plus ``"step"`` (the game's steps now) on 409, ``"verdict"`` on 422 (each violation with
@@ -10,16 +10,15 @@ its rule and the rulebook's page) and ``"column"`` on 400 when the text's error 
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import Any
 
 from flask import request, url_for
 
-from engine.corrections import CorrectionRefused
-from recorder import GameNotFound, ImportRejected
-from recorder import table as logbook
-from recorder.table import BadMove, Logged, MoveRefused, StaleStep
+from engine.corrections import UNDO, CorrectionRefused
+from recorder import GameNotFound, ImportRejected, logbook
+from recorder.errors import lone_surrogate_at
+from recorder.logbook import BadMove, Logged, MoveRefused, StaleStep
 
 from .db import get_store, off_loop
 
@@ -120,7 +119,7 @@ def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[s
             422,
             "Nothing to undo there",
             str(err),
-            verdict={"text": "undo", "violations": [v.to_dict() for v in err.violations]},
+            verdict={"text": UNDO, "violations": [v.to_dict() for v in err.violations]},
             step=store.game(game_id).event_count,
         ) from None
     return _logged(logged)
@@ -134,14 +133,8 @@ def _logged(logged: Logged) -> dict[str, Any]:
         request.remote_addr,
         "; ".join(logged.texts),
     )
-    status = dataclasses.asdict(logged.status)
     return {
-        "id": logged.game_id,
-        "step": logged.steps,
-        "steps_before": logged.steps_before,
-        "texts": logged.texts,
-        "flagged": [[v.to_dict() for v in vs] for vs in logged.flagged],
-        "status": status,
+        **logged.to_dict(),
         "url": url_for("site.step", game_id=logged.game_id, step=logged.steps),
     }
 
@@ -151,12 +144,9 @@ def _check_text(field: str, value: Any, limit: int) -> None:
         raise WriteError(400, "Bad request", f"{field}: expected a string")
     if len(value) > limit:
         raise WriteError(400, "Bad request", f"{field}: at most {limit} characters")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise WriteError(
-            400, "Bad request", f"{field}: not valid Unicode at character {err.start + 1}"
-        ) from None
+    at = lone_surrogate_at(value)
+    if at is not None:
+        raise WriteError(400, "Bad request", f"{field}: not valid Unicode at character {at + 1}")
 
 
 def _not_found(game_id: str) -> WriteError:

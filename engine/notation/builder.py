@@ -93,7 +93,7 @@ class GameBuilder(SyntaxChecker):
 
     def position_facts(self) -> tuple[int | None, int | None, str | None]:
         state = self.state
-        return state.turn, self.step(), self.rules.position(state)
+        return state.turn, self.step(), self.grammar.position(state)
 
     def parsed(self) -> ParsedGame:
         """What was read: the headers, the events and meta of the legal prefix, the
@@ -351,7 +351,7 @@ class GameBuilder(SyntaxChecker):
         violations; False (an error) when it cannot be replayed even as played."""
         state = self.state
         where = decision.place()
-        before = self.rules.position(state)
+        before = self.grammar.position(state)
         try:
             violations = self.rules.force(state, event)
         except IllegalMoveError as err:
@@ -478,7 +478,7 @@ class GameBuilder(SyntaxChecker):
 
     def _check_result(self) -> None:
         """The Result (and Victory) headers must agree with how the moves end."""
-        problem = self.rules.result_problem({**self.headers, "tags": self.tags}, self.state)
+        problem = self.grammar.result_problem({**self.headers, "tags": self.tags}, self.state)
         if problem is not None:
             header, message, violation = problem
             line, col = self.tag_lines.get("Result" if header == "result" else header, (1, 0))

@@ -13,8 +13,9 @@ game's reading context (the seat names); it returns the event, or None when the 
 alone do not say which (a payment left out, a card named by a description), and raises
 :class:`Fail` with the index of the word at fault.
 
->>> g = Grammar(lambda: None, ["take"], {"take": lambda args, state, ctx: tuple(args)},
-...             lambda state, event, names: "take " + " ".join(event), lambda *a: 0)
+>>> g = Grammar(None, ["take"], {"take": lambda args, state, ctx: tuple(args)},
+...             lambda state, event, names: "take " + " ".join(event), lambda *a: 0,
+...             position=str)
 >>> [m.group("decision") or m.group("comment") for m in g.turns.finditer("take c3 =W {hm}")]
 ['take c3 =W', '{hm}']
 """
@@ -29,6 +30,7 @@ from ..errors import Violation
 from .lexer import turns_re
 
 if TYPE_CHECKING:
+    from ..contract import Game
     from .lexer import LogicalLines
     from .visitor import Visitor
 
@@ -61,8 +63,9 @@ class Fail(Exception):
 class Grammar:
     """A game's notation as the shared reader needs it.
 
-    ``game`` returns the game (its title, seats and rules; called when first needed, as
-    the game package imports its notation lazily).  ``keywords`` are the decision
+    ``rules`` are the game's rules (:class:`engine.contract.Game`: its title, kind,
+    seats, new table, check, apply and force), ``position`` writes a state's position
+    string (an error's position).  ``keywords`` are the decision
     keywords in the order the docs list them, ``readers`` each keyword's
     :data:`Reader`, ``move_text`` the :data:`Writer` of an event, ``read_setup_line``
     the :data:`SetupReader`.
@@ -74,16 +77,19 @@ class Grammar:
     table beside its event (a take's written colours), checked each time it is read.
     ``setup_words`` (the words a setup line starts with) and ``setup_missing`` (what a
     setup still lacks, from its parts) describe the setup; ``numbered``: a turn line
-    must start with its number until the first one does."""
+    must start with its number until the first one does; ``result_problem`` says where
+    the ``Result`` header disagrees with how the moves end (None when it agrees)."""
 
     def __init__(
         self,
-        game: Callable[[], Any],
+        rules: Game,
         keywords: Sequence[str],
         readers: Mapping[str, Reader],
         move_text: Writer,
         read_setup_line: SetupReader,
         *,
+        position: Callable[[Any], str],
+        result_problem: Callable[[Mapping[str, Any], Any], Any] = lambda headers, state: None,
         bracketed: Mapping[str, str] | None = None,
         uncached: Collection[str] = (),
         context: Callable[[Sequence[str]], Any] = tuple,
@@ -92,7 +98,9 @@ class Grammar:
         numbered: bool = True,
         claim: Callable[[str, list[str]], Claim | None] = lambda keyword, args: None,
     ):
-        self.game = game
+        self.rules = rules
+        self.position = position
+        self.result_problem = result_problem
         self.keywords = tuple(keywords)
         if any(k.startswith(UNDO) for k in self.keywords):
             raise ValueError(f"a keyword starting with {UNDO!r} reads as a correction")

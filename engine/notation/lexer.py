@@ -33,8 +33,9 @@ _TOKEN = rf"{_COMMENT}|{_QUOTED}|{_NOTE}|{_MARK}|{_WORD_CHAR}+|[}})]"
 
 #: One token: a comment ``{...}`` (which may go on over several lines), a quoted text, a
 #: note ``(...)`` (each possibly left open), a mark (``!``, ``?!``, ``!illegal``), a word,
-#: or a stray closing bracket.
-TOKEN_RE = re.compile(_TOKEN.replace(_COMMENT, rf"(?s:{_COMMENT})", 1))
+#: or a stray closing bracket.  (An escape takes any character after it, a line break
+#: too; the turn lines' scanner, which keeps a note on its line, has its own pattern.)
+TOKEN_RE = re.compile(_TOKEN, re.S)
 COMMENT_RE = re.compile(r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}", re.S)
 HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]\s*')
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")

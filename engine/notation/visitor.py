@@ -336,7 +336,7 @@ class HeadersBuilder(Visitor):
 
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
-        self.rules = self.grammar.game()
+        self.rules = self.grammar.rules
         self.headers: dict[str, Any] = {}
         self.tags: dict[str, str] = {}
         #: Where each header's value starts: (line, offset).

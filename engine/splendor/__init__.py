@@ -18,13 +18,12 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..contract import Game
 from ..errors import IllegalMoveError, Violation
 from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
-from .state import SEATS, SETUP, State
+from .state import SETUP, State
 
 
 @functools.cache
@@ -37,17 +36,13 @@ def _move_text() -> Callable[[_events.Event], str]:
     return move_text
 
 
-class Splendor(Game):
-    """The :class:`engine.protocol.GameRules` implementation for classic Splendor."""
+class Splendor(_game.SplendorRules):
+    """The :class:`engine.protocol.GameRules` implementation for classic Splendor: the
+    rules (:class:`engine.splendor.game.SplendorRules`) with the notation and the
+    presentation."""
 
-    kind = "splendor"
-    title = "Splendor"
     payload_version = _events.PAYLOAD_VERSION
-    seats = SEATS
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
-    #: What the table observes rather than decides: the card turned face up to refill the
-    #: display, a blind reserve shown (rulebook, "The development cards").
-    observation_types = frozenset({"card_revealed", "card_identified"})
 
     #: The setup as the table lays it out (rulebook, "Game setup"): the nobles (one more
     #: than the players), then four face-up cards of each level, level 3 first.
@@ -72,19 +67,11 @@ class Splendor(Game):
     def setup_after(self, first: int, players: int) -> list[str]:
         return []
 
-    def new_state(self, names: Sequence[str] | None = None) -> State:
-        return State(self.seats.names(names))
-
     event_from_dict = staticmethod(_events.event_from_dict)
     event_to_dict = staticmethod(_events.event_to_dict)
 
     def upcast(self, payload: Mapping[str, Any], version: int) -> dict[str, Any]:
         return _events.upcast(payload, version)
-
-    check = staticmethod(_game.check)
-    apply = staticmethod(_game.apply)
-    due = staticmethod(_game.due)
-    consistent = staticmethod(_game.consistent)
 
     def legal_moves(self, state: State) -> list[_events.Event]:
         return _game.legal_moves(state)

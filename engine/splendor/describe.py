@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import Violation
 from ..protocol import Result, Status, phase_of
 from .catalogue import COLOR_LETTERS, DISPLAY_SIZE, MAX_TOKENS, nobles_revealed
+from .rules.facts import RULES, qualifying_nobles
 from .state import ACTION, NOBLE, RETURN, REVEAL, SETUP, State
 
 #: How a listing words each way of winning after the winner's name.
@@ -48,8 +49,6 @@ def due(state: State) -> str:
         excess = state.player.token_count - MAX_TOKENS
         return f"{name} must return {excess} token{'s' if excess != 1 else ''} down to 10"
     if aw == NOBLE:
-        from .rules.turn import qualifying_nobles
-
         return f"{name} must receive a noble: {' or '.join(qualifying_nobles(state))}"
     result = game_result(state)
     return "the game is over" if result is None else result.text
@@ -138,13 +137,17 @@ def _reserve_text(reserved: list[tuple[int, str | None]]) -> str:
     return " ".join(cid or f"L{lv}?" for lv, cid in reserved) or "none"
 
 
+def result_tag(state: State) -> str:
+    """``*`` while the game goes on, else the winning seats from 1 (``2``, ``1=3``)."""
+    if state.outcome is None:
+        return "*"
+    return "=".join(str(w + 1) for w in state.outcome.winners)
+
+
 def result_problem(headers: Mapping[str, Any], state: State) -> tuple[str, str, Violation] | None:
     """Whether a ``Result`` header (the winning seats from 1, ``2`` or ``1=3``; ``*``
     says nothing) agrees with how the moves end: None, or ``("result", message,
     violation)``."""
-    from .notation.writer import result_tag
-    from .rules.facts import RULES
-
     result = headers.get("result")
     if not isinstance(result, str) or result.strip() in ("", "*"):
         return None

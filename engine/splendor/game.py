@@ -32,20 +32,23 @@ least 4 there (GAME RULES: Take 2 gem tokens of the same color)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ..contract import Game
 from ..errors import Violation
 from .catalogue import CARDS, token_counts
 from .events import Event
 from .rules import cards, start, tokens, turn
 from .rules.facts import not_set_up
 from .rules.moves import action_possible, legal_moves, payments
-from .state import ACTION, NOBLE, OVER, RETURN, REVEAL, SETUP, State
+from .state import ACTION, NOBLE, OVER, RETURN, REVEAL, SEATS, SETUP, State
 
 __all__ = [
     "APPLIERS",
     "CHECKERS",
+    "RULES",
+    "SplendorRules",
     "action_possible",
     "apply",
     "check",
@@ -140,3 +143,31 @@ def due(state: State) -> Iterable[str]:
     """The event types that may happen now (what :func:`check` dispatches on): only an
     event of these can be forced as played."""
     return CHECKERS.get(state.awaiting, {}).keys()
+
+
+class SplendorRules(Game):
+    """Classic Splendor's rules as the fold plays them: its table, :func:`check`,
+    :func:`apply`, what may be forced (:func:`due`, :func:`consistent`) and what the table
+    observes; :class:`engine.contract.Game` adds ``play``, ``force``, ``fold`` and
+    ``is_observation``.  The package's ``GAME`` (:class:`engine.splendor.Splendor`) is
+    these rules with the notation and the presentation added; the notation, which ``GAME``
+    reads and writes through, plays and folds with :data:`RULES`, below it."""
+
+    kind = "splendor"
+    title = "Splendor"
+    seats = SEATS
+    #: What the table observes rather than decides: the card turned face up to refill the
+    #: display, a blind reserve shown (rulebook, "The development cards").
+    observation_types = frozenset({"card_revealed", "card_identified"})
+
+    def new_state(self, names: Sequence[str] | None = None) -> State:
+        return State(self.seats.names(names))
+
+    check = staticmethod(check)
+    appliers = APPLIERS
+    due = staticmethod(due)
+    consistent = staticmethod(consistent)
+
+
+#: The rules alone, for the notation (see :class:`SplendorRules`).
+RULES = SplendorRules()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..errors import EngineError
 from .catalogue import CARDS, CARDS_BY_LEVEL, NOBLES
+from .game import consistent
 from .rules.turn import outcome
 from .state import ACTION, NOBLE, OVER, RETURN, REVEAL, SEATS, State
 
@@ -82,8 +83,6 @@ def _list(text: str, known: object, what: str) -> list[str]:
 
 def parse_position(text: str) -> State:
     """The state a position string describes; PositionError says what is wrong."""
-    from .game import consistent
-
     fields = text.split()
     if len(fields) < 3 or fields[0] != "splendor":
         raise PositionError("a classic Splendor position starts with 'splendor' and the players")

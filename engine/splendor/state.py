@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..protocol import Seats
-from .catalogue import CARDS, CARDS_BY_LEVEL, NOBLES, token_counts
+from .catalogue import CARDS, CARDS_BY_LEVEL, token_counts
 
 # What the state waits for next (State.awaiting).
 SETUP = "setup"  # the game_set_up event
@@ -150,16 +150,7 @@ class State:
         """Blind reserves of ``level`` (1..3) not shown yet, every player."""
         return sum(1 for p in self.players for lv, cid in p.reserved if lv == level and cid is None)
 
-    def points_of(self, seat: int) -> int:
-        """Prestige points of a seat: its cards and its nobles."""
-        return self.players[seat].points
-
 
 def card_points(cards: Sequence[str]) -> int:
     """Points printed on ``cards``."""
     return sum(CARDS[c].points for c in cards)
-
-
-def noble_points(nobles: Sequence[str]) -> int:
-    """Points of the noble tiles ``nobles``."""
-    return sum(NOBLES[n].points for n in nobles)

@@ -15,13 +15,12 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..contract import Game
 from ..errors import IllegalMoveError, Violation
 from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
-from .state import SEATS, SETUP, State
+from .state import SETUP, State
 
 #: Event types made by a seat named in the event itself, not by the player to move.
 _ACTOR_IN_EVENT = ("card_identified", "player_resigned")
@@ -38,17 +37,12 @@ def _move_text() -> Callable[[State, _events.Event, Sequence[str] | None], str]:
     return move_text
 
 
-class SplendorDuel(Game):
-    """The :class:`engine.protocol.GameRules` implementation for Splendor Duel."""
+class SplendorDuel(_game.DuelRules):
+    """The :class:`engine.protocol.GameRules` implementation for Splendor Duel: the rules
+    (:class:`engine.splendor_duel.game.DuelRules`) with the notation and the presentation."""
 
-    kind = "splendor-duel"
-    title = "Splendor Duel"
     payload_version = _events.PAYLOAD_VERSION
-    seats = SEATS
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
-    #: What the table observes rather than decides: the card turned into the pyramid, a blind
-    #: reserve shown (rulebook p.6: the pyramid is refilled; a reserved card stays hidden).
-    observation_types = frozenset({"card_revealed", "card_identified"})
 
     #: The setup as the table lays it out (rulebook p.2): the board, then the pyramid.
     setup_lines: Sequence[SetupLine] = (
@@ -81,21 +75,13 @@ class SplendorDuel(Game):
         held = ["0" if seat == first else "1" for seat in range(players)]
         return ["privileges " + " ".join(held)]
 
-    def new_state(self, names: Sequence[str] | None = None) -> State:
-        return State(self.seats.names(names, 2))
-
-    # The rules' hot calls are the rule modules' own functions, bound here without a
-    # wrapper: the fold calls them for every event of every game.
+    # The payload parser is the events module's own function, bound here without a
+    # wrapper: an import parses every event of every game.
     event_from_dict = staticmethod(_events.event_from_dict)
     event_to_dict = staticmethod(_events.event_to_dict)
 
     def upcast(self, payload: Mapping[str, Any], version: int) -> dict[str, Any]:
         return _events.upcast(payload, version)
-
-    check = staticmethod(_game.check)
-    apply = staticmethod(_game.apply)
-    due = staticmethod(_game.due)
-    consistent = staticmethod(_game.consistent)
 
     def legal_moves(self, state: State) -> list[_events.Event]:
         return _game.legal_moves(state)
@@ -187,17 +173,6 @@ class SplendorDuel(Game):
 
     def progress(self, state: State) -> tuple[str, int]:
         return _describe.progress(state)
-
-    def summary(self, state: State) -> dict[str, Any]:
-        """The status as the store's summary record (kept while the store moves over)."""
-        s = _describe.status(state)
-        return {
-            "status": s.phase,
-            "winner": None if s.result is None else s.result.winner,
-            "condition": None if s.result is None else s.result.condition,
-            "turns": s.turn,
-            "to_move": s.to_move,
-        }
 
     def changes(self, before: State, after: State) -> list[str]:
         return _describe.changes(before, after)

@@ -129,10 +129,6 @@ class JewelCard:
     abilities: tuple[str, ...]
     cost: tuple[int, int, int, int, int, int]
 
-    @property
-    def has_bonus(self) -> bool:
-        return self.bonus > 0
-
     def describe(self) -> str:
         """A short readable description, e.g. ``L3 white 3pt 2cr cost B3 R5 K3 P1``."""
         kind = (

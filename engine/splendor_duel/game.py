@@ -37,9 +37,10 @@ take.gold - e3 holds a Gold token; Gold is only taken by reserving a card (p.5, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ..contract import Game
 from ..errors import Violation
 from .catalogue import CARDS, COLOR_LETTERS, PRIVILEGES, TOKEN_COUNTS
 from .events import Event
@@ -57,6 +58,7 @@ from .state import (
     OVER,
     REVEAL,
     ROYAL,
+    SEATS,
     SETUP,
     STEAL,
     State,
@@ -65,6 +67,8 @@ from .state import (
 __all__ = [
     "APPLIERS",
     "CHECKERS",
+    "RULES",
+    "DuelRules",
     "apply",
     "check",
     "consistent",
@@ -210,3 +214,33 @@ def due(state: State) -> Iterable[str]:
     """The event types that may happen now (what :func:`check` dispatches on): only an
     event of these can be forced as played."""
     return CHECKERS.get(state.awaiting, {}).keys()
+
+
+class DuelRules(Game):
+    """Splendor Duel's rules as the fold plays them: its table, :func:`check`,
+    :func:`apply`, what may be forced (:func:`due`, :func:`consistent`) and what the table
+    observes; :class:`engine.contract.Game` adds ``play``, ``force``, ``fold`` and
+    ``is_observation``.  The package's ``GAME`` (:class:`engine.splendor_duel.SplendorDuel`)
+    is these rules with the notation and the presentation added; the notation, which
+    ``GAME`` reads and writes through, plays and folds with :data:`RULES`, below it."""
+
+    kind = "splendor-duel"
+    title = "Splendor Duel"
+    seats = SEATS
+    #: What the table observes rather than decides: the card turned into the pyramid, a blind
+    #: reserve shown (rulebook p.6: the pyramid is refilled; a reserved card stays hidden).
+    observation_types = frozenset({"card_revealed", "card_identified"})
+
+    def new_state(self, names: Sequence[str] | None = None) -> State:
+        return State(self.seats.names(names, 2))
+
+    # The rules' hot calls are the rule modules' own functions, bound here without a
+    # wrapper: the fold calls them for every event of every game.
+    check = staticmethod(check)
+    appliers = APPLIERS
+    due = staticmethod(due)
+    consistent = staticmethod(consistent)
+
+
+#: The rules alone, for the notation (see :class:`DuelRules`).
+RULES = DuelRules()

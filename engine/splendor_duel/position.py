@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from ..errors import EngineError
 from .catalogue import (
@@ -548,9 +547,3 @@ def state_differences(a: State, b: State) -> list[str]:
 def states_equal(a: State, b: State) -> bool:
     """True when the two states agree in every field of State and PlayerState."""
     return not state_differences(a, b)
-
-
-def position_fields(text: str) -> dict[str, Any]:
-    """The named fields of a position string, for display (no validation)."""
-    parts = text.split()
-    return dict(zip(FIELDS, parts, strict=False))

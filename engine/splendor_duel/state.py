@@ -16,8 +16,6 @@ from .catalogue import (
     CARDS,
     CARDS_BY_LEVEL,
     EMPTY,
-    GOLD,
-    PEARL,
     PRIVILEGES,
     ROYAL_IDS,
     ROYALS,
@@ -241,9 +239,3 @@ class State:
     def hidden_reserved(self, level: int) -> int:
         """Blind reserves of ``level`` (1..3) not identified yet, both players."""
         return sum(1 for p in self.players for lv, cid in p.reserved if lv == level and cid is None)
-
-    def gold_on_board(self) -> bool:
-        return GOLD in self.board
-
-    def pearls_in_play(self) -> int:
-        return self.token_totals()[PEARL]

@@ -46,8 +46,9 @@ def rows(db: Path) -> list[tuple]:
     conn = sqlite3.connect(db)
     try:
         return conn.execute(
-            "SELECT game_id, sequence, event_id, type, payload, meta FROM events"
-            " ORDER BY game_id, sequence"
+            "SELECT l.game_id, l.sequence, l.event_id, l.type, l.payload, e.meta, e.text"
+            " FROM event_log AS l JOIN events AS e"
+            " ON e.game_id = l.game_id AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence"
         ).fetchall()
     finally:
         conn.close()

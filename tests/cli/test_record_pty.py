@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from recorder import EventStore
-from recorder.table import log, new_game
+from recorder.logbook import log, new_game
 
 from .test_record_session import CLASSIC, OPENING, POINTS, setup_text
 

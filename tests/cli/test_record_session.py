@@ -10,7 +10,7 @@ import pytest
 
 from cli.record_session import Session
 from recorder import EventStore
-from recorder.table import log, new_game
+from recorder.logbook import log, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A fixture's first turns: Bob starts; Alice's sixth turn buys 1-16 and 1-11 is revealed.

@@ -74,7 +74,7 @@ def test_init_creates_the_database(run, db):
     result = run("init")
     assert result.exit_code == 0, result.output
     assert db.exists()
-    assert "schema version 7" in result.output
+    assert "schema version 8" in result.output
 
 
 def test_the_db_option_overrides_the_environment(run, tmp_path):

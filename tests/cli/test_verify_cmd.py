@@ -161,7 +161,7 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
             [
                 "UPDATE events SET sequence = -sequence WHERE game_id = '{g}'"
                 " AND sequence IN (30, 31)",
-                "UPDATE events SET sequence = 61 + sequence, event_id = '{g}:' || (61 + sequence)"
+                "UPDATE events SET sequence = 61 + sequence"
                 " WHERE game_id = '{g}' AND sequence IN (-30, -31)",
             ],
             (30, "chain"),
@@ -180,6 +180,11 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
             "the summary",
             ["UPDATE game_summaries SET winner_name = 'Chloé' WHERE game_id = '{g}'"],
             (None, "projection"),
+        ),
+        (
+            "an event's text",
+            ["UPDATE events SET text = 'resign' WHERE game_id = '{g}' AND sequence = 40"],
+            (40, "text"),
         ),
     ],
 )

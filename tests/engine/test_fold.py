@@ -94,7 +94,7 @@ def test_a_forced_step_keeps_its_violations():
         folded.push(apart)
     assert folded.push(apart, forced=True) == found
     assert folded.flagged == {2: found}
-    assert folded.marks == [False, True]
+    assert folded.forced == {2}
     again = rules.parse_move(folded.state_at(1), "take a1 c3")
     with pytest.raises(IllegalMoveError):
         folded.push(again, forced=True)  # a1 is empty now: not even as played

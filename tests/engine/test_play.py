@@ -22,6 +22,7 @@ from duel_positions import (
 
 from engine.errors import IllegalMoveError
 from engine.games import get_game
+from engine.protocol import summary_fields
 from engine.splendor_duel import GAME, game, simulate
 from engine.splendor_duel.events import CardPurchased, RoyalTaken, TokensTaken
 from engine.splendor_duel.state import REVEAL
@@ -193,7 +194,7 @@ def test_the_protocol_object_forwards_to_the_engine():
         assert rules.event_from_dict(payload) == event
         assert rules.check(state, event) == []
         rules.play(state, event)
-    summary = rules.summary(state)
+    summary = summary_fields(rules.status(state), state.names)
     assert summary["status"] == "finished" and summary["winner"] == state.outcome.winner
     fresh = rules.new_state()
     rules.play(fresh, events[0])

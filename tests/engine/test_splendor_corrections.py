@@ -61,7 +61,7 @@ def test_undo_to_a_step_and_its_refusals() -> None:
 def test_a_logged_game_with_corrections_exports_and_reimports_the_same(tmp_path, seed) -> None:
     from recorder import EventStore
     from recorder.io import load_text
-    from recorder.table import log, new_game, undo
+    from recorder.logbook import log, new_game, undo
 
     events = _game(seed, 1)
     setup = RULES.write_game({"players": NAMES}, events)

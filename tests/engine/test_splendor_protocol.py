@@ -30,7 +30,6 @@ MODULES = [
     "engine.splendor.position",
     "engine.splendor.rules.facts",
     "engine.splendor.view",
-    "web.templates.splendor.pieces",
 ]
 
 

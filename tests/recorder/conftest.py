@@ -127,15 +127,15 @@ class SqliteBackend:
             f"DELETE FROM events WHERE game_id = '{g}'",
             f"INSERT OR REPLACE INTO events SELECT * FROM events WHERE game_id = '{g}'"
             " AND sequence = 2",
-            f"REPLACE INTO events (game_id, sequence, event_id, type, payload,"
-            f" payload_version, recorded_at) VALUES ('{g}', 2, 'other-id', 'tokens_taken',"
-            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 'now')""",
-            f"INSERT OR IGNORE INTO events (game_id, sequence, event_id, type, payload,"
-            f" payload_version, recorded_at) VALUES ('{g}', 2, 'other-id', 'tokens_taken',"
-            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 'now')""",
-            f"INSERT INTO events (game_id, sequence, event_id, type, payload,"
-            f" payload_version, recorded_at) VALUES ('{g}', 999, 'gap-id', 'tokens_taken',"
-            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 'now')""",
+            f"REPLACE INTO events (game_id, sequence, event_id, payload,"
+            f" payload_version, recorded_at, text) VALUES ('{g}', 2, 'other-id',"
+            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 0, 'take c3')""",
+            f"INSERT OR IGNORE INTO events (game_id, sequence, event_id, payload,"
+            f" payload_version, recorded_at, text) VALUES ('{g}', 2, 'other-id',"
+            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 0, 'take c3')""",
+            f"INSERT INTO events (game_id, sequence, event_id, payload,"
+            f" payload_version, recorded_at, text) VALUES ('{g}', 999, 'gap-id',"
+            """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 0, 'take c3')""",
             f"DELETE FROM games WHERE id = '{g}'",
         ]
 
@@ -251,18 +251,18 @@ class PostgresBackend:
         take = """'{"type":"tokens_taken","spaces":["c3"]}'"""
         return [
             f"UPDATE events SET payload = '{{}}' WHERE game_id = '{g}' AND sequence = 2",
-            f"UPDATE events SET recorded_at = 'x' WHERE game_id = '{g}'",
+            f"UPDATE events SET recorded_at = 0 WHERE game_id = '{g}'",
             f"DELETE FROM events WHERE game_id = '{g}' AND sequence = 2",
             f"DELETE FROM events WHERE game_id = '{g}'",
             "TRUNCATE events",
             f"INSERT INTO events SELECT * FROM events WHERE game_id = '{g}' AND sequence = 2"
             " ON CONFLICT (game_id, sequence) DO UPDATE SET payload = excluded.payload",
-            f"INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-            f" recorded_at, hash) VALUES ('{g}', 2, 'other-id', 'tokens_taken', {take}, 1,"
-            f" 'now', sha256('x')) ON CONFLICT DO NOTHING",
-            f"INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-            f" recorded_at, hash) VALUES ('{g}', 999, 'gap-id', 'tokens_taken', {take}, 1,"
-            " 'now', sha256('x'))",
+            f"INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
+            f" recorded_at, hash, text) VALUES ('{g}', 2, 'other-id', {take}, 1,"
+            f" 0, sha256('x'), 'take c3') ON CONFLICT DO NOTHING",
+            f"INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
+            f" recorded_at, hash, text) VALUES ('{g}', 999, 'gap-id', {take}, 1,"
+            " 0, sha256('x'), 'take c3')",
             f"DELETE FROM games WHERE id = '{g}'",
         ]
 
@@ -347,3 +347,34 @@ def record(seed: int, players: tuple[str, str] = ("Ann", "Bo"), **headers: Any) 
 @pytest.fixture
 def games() -> Any:
     return simulated
+
+
+@pytest.fixture
+def rules_calls(monkeypatch):
+    """``rules_calls(kind)``: a dict counting, from then on, how often the rules of
+    ``kind`` checked and applied an event (the real checks and effects still run).  A
+    game's check is its ``game.check`` (called by its notation, and by its rules object
+    for the fold); every effect goes through its table ``game.APPLIERS``."""
+    import importlib
+
+    from engine.games import get_game
+
+    def count(kind: str) -> dict[str, int]:
+        module = importlib.import_module(type(get_game(kind)).__module__ + ".game")
+        calls = {"check": 0, "apply": 0}
+
+        def counting(what, fn):
+            def call(state, event):
+                calls[what] += 1
+                return fn(state, event)
+
+            return call
+
+        check = counting("check", module.check)
+        monkeypatch.setattr(module, "check", check)
+        monkeypatch.setattr(type(module.RULES), "check", staticmethod(check))
+        for etype, fn in list(module.APPLIERS.items()):
+            monkeypatch.setitem(module.APPLIERS, etype, counting("apply", fn))
+        return calls
+
+    return count

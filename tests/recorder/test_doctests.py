@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "recorder",
     "recorder.io",
+    "recorder.places",
     "engine.splendor_duel.text",
 ]
 

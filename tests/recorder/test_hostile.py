@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from recorder import EventStore, ImportRejected, StoreError
-from recorder.table import BadMove, log, new_game
+from recorder.logbook import BadMove, log, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENING = (ROOT / "docs" / "examples" / "evening.tl").read_text(encoding="utf-8")

@@ -169,7 +169,7 @@ def test_meta_text_reaches_the_database_exactly(store, backend):
 def test_payloads_reach_the_database_exactly(store, backend):
     result = store.import_game(record(10))
     stored = backend.raw(
-        "SELECT type, payload, event_id FROM events WHERE game_id = ? ORDER BY sequence",
+        "SELECT type, payload, event_id FROM event_log WHERE game_id = ? ORDER BY sequence",
         (result.game_id,),
     )
     expected = [
@@ -188,9 +188,9 @@ def test_an_unexpected_refusal_in_a_batch_costs_only_that_game(store, backend):
     # off, as a SQLite shell would): the batch's insert of that game meets the append
     # trigger, so the batch is written again game by game, and only that game is refused.
     backend.raw(
-        "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        " recorded_at, hash) VALUES ('orphan', 1, 'orphan:1', 'player_resigned',"
-        """ '{"type":"player_resigned","player":0}', 1, 'then', zeroblob(32))"""
+        "INSERT INTO events (game_id, sequence, payload, payload_version, recorded_at, hash,"
+        " text) VALUES ('orphan', 1,"
+        """ '{"type":"player_resigned","player":0}', 1, 0, zeroblob(32), 'resign by 1')"""
     )
     batch = [record(11), replace(record(12), game_id="orphan"), record(13)]
     results = store.import_games(batch)
@@ -401,7 +401,7 @@ def test_games_written_together_keep_their_own_events_and_numbers(store, backend
     assert all(r.created for r in results)
     for result, seed, n in zip(results, seeds, lengths, strict=True):
         rows = backend.raw(
-            "SELECT sequence, event_id, type, payload FROM events WHERE game_id = ?"
+            "SELECT sequence, event_id, type, payload FROM event_log WHERE game_id = ?"
             " ORDER BY sequence",
             (result.game_id,),
         )

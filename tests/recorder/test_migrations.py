@@ -4,22 +4,32 @@ the current version with every row kept, and the append-only contract holds afte
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import psycopg
 import pytest
-from conftest import SqliteBackend, record, simulated
+from conftest import PostgresBackend, SqliteBackend, record, simulated
+from test_texts import check_texts
 
+from engine.games import get_game
 from engine.splendor_duel import events as ev
-from recorder import EventIdConflict, EventStore
+from recorder import EventIdConflict, EventStore, open_store, pg_schema
+from recorder.io import game_import_from_events
+from recorder.listing import FOLD_FUNCTION, fold_name
 from recorder.migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
+from recorder.sqlite import bytes_per_event
 
 TABLES = (
     "SELECT id, kind, players, date, place, tags, headers, status, created_at, last_activity"
     " FROM games ORDER BY id",
-    "SELECT game_id, sequence, event_id, type, payload, payload_version, meta, recorded_at"
-    " FROM events ORDER BY game_id, sequence",
+    # Each event as every schema reads it back (event_log: an event id derived from its
+    # place where none was given, the type, the time as text).
+    "SELECT l.game_id, l.sequence, l.event_id, l.type, l.payload, l.payload_version, e.meta,"
+    " l.recorded_at FROM event_log AS l JOIN events AS e"
+    " ON e.game_id = l.game_id AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence",
     # Every column but the two player columns migration 3 replaces with game_players.
     "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
     " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
@@ -46,10 +56,13 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
     with EventStore.open(scratch) as store:
         build(store)
     conn = sqlite3.connect(path, isolation_level=None)
+    conn.create_function(FOLD_FUNCTION, 1, fold_name, deterministic=True)
     try:
         conn.execute("BEGIN")
         for number, description, script in MIGRATIONS[:version]:
-            assert isinstance(script, str)
+            if callable(script):
+                script(conn)
+                continue
             for statement in split_sql(script):
                 conn.execute(statement)
             conn.execute(
@@ -70,9 +83,21 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
             if not old:
                 continue
             new = {row[1] for row in conn.execute(f"PRAGMA new.table_info({table})")}
-            columns = ", ".join(c for c in old if c in new)
+            shared = [c for c in old if c in new or (table == "events" and c in OLD_EVENTS)]
+            columns = ", ".join(shared)
+            if table == "events":
+                # Today's rows as an earlier schema kept them: every event id, the type,
+                # each time as text (what the new file's event_log reads back).
+                picked = ", ".join(f"l.{c}" if c in OLD_EVENTS else f"e.{c}" for c in shared)
+                source = (
+                    "new.events AS e JOIN new.event_log AS l"
+                    " ON l.game_id = e.game_id AND l.sequence = e.sequence"
+                )
+                order = "e.game_id, e.sequence"
+            else:
+                picked, source = columns, f"new.{table}"
             conn.execute(
-                f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM new.{table}"
+                f"INSERT INTO main.{table} ({columns}) SELECT {picked} FROM {source}"
                 f" ORDER BY {order}"
             )
         if version < 3:
@@ -86,6 +111,10 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
     finally:
         conn.close()
     return scratch
+
+
+#: The events' columns that an earlier schema kept otherwise (read from event_log).
+OLD_EVENTS = ("event_id", "type", "recorded_at")
 
 
 def some_games(store: EventStore) -> None:
@@ -112,7 +141,7 @@ def version_1(tmp_path: Path) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = [version_1.raw(sql) for sql in TABLES]
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 7
+        assert store.schema_version == SCHEMA_VERSION == 8
         assert [version_1.raw(sql) for sql in TABLES] == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 5
@@ -198,15 +227,18 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
     live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
     store.append(live, 0, payloads(2)[:1], event_ids=["given-1"])
     insert = (
-        "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_version,"
-        ' recorded_at, hash) VALUES (?, 2, ?, \'player_resigned\', \'{"type":"player_resigned",'
-        f"\"player\":0}}', 1, 'now', {backend.blob(bytes(32))})"
+        "INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
+        ' recorded_at, hash, text) VALUES (?, 2, ?, \'{"type":"player_resigned",'
+        f"\"player\":0}}', 1, NULL, {backend.blob(bytes(32))}, 'resign')"
     )
-    # A derived-looking id must be its own place's.
+    # A derived-looking id is not stored: not another place's, nor its own (it is read
+    # back from the event's place).
     with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
         backend.raw(insert, (live, f"{gid}:2"))
     with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
         backend.raw(insert, (live, "live:3"))
+    with pytest.raises(backend.integrity_errors, match="(?i)check constraint"):
+        backend.raw(insert, (live, "live:2"))
     # A given id must be new, whatever the conflict clause.
     if backend.name == "sqlite":
         for verb in ("INSERT", "INSERT OR REPLACE", "INSERT OR IGNORE"):
@@ -217,7 +249,7 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
             backend.raw(insert, (live, "given-1"))
         backend.raw(insert + " ON CONFLICT DO NOTHING", (live, "given-1"))  # nothing stored
     assert [e.event_id for e in store.events(live)] == ["given-1"]
-    backend.raw(insert, (live, "live:2"))
+    backend.raw(insert, (live, None))
     assert [e.event_id for e in store.events(live)] == ["given-1", "live:2"]
 
 
@@ -258,3 +290,132 @@ def test_new_games_players_are_written_for_any_number_of_seats():
         ("g2", 0, "Di", "di"),
         ("g2", 1, "Édouard", "edouard"),
     ]
+
+
+# --- schema 8: each event's text, and no repeats ----------------------------------------------
+
+
+def texts_to_migrate(store: EventStore) -> None:
+    """What :func:`some_games` writes, a classic game at three seats, a correction with a
+    comment and a move played though illegal, and random games enough to weigh a row."""
+    from test_contract import illegal_take
+
+    some_games(store)
+    classic = get_game("splendor").random_game(random.Random(3), ["Ann", "Bo", "Cy"])
+    store.import_game(
+        game_import_from_events(classic, {"players": ["Ann", "Bo", "Cy"]}, kind="splendor")
+    )
+    n = store.game("live").event_count
+    store.append("live", n, [{"type": "retraction", "back_to": n - 1}], meta=[{"comment": "oops"}])
+    n += 1
+    p = payloads(4)
+    while store.state_at("live").awaiting != "action":
+        store.append("live", n, [p[n - 2]])
+        n += 1
+    flagged = illegal_take(store.state_at("live"))
+    store.append("live", n, [flagged], meta=[{"played_illegally": True}])
+    store.import_games([record(seed) for seed in range(20, 40)])
+
+
+def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_path):
+    backend = SqliteBackend(tmp_path)
+    backend.path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = write_at_version(backend.path, 7, texts_to_migrate)
+    assert backend.raw("PRAGMA user_version") == [(7,)]
+    assert {"type", "event_id", "recorded_at"} <= backend.columns("events")
+    assert "text" not in backend.columns("events")
+    before = [backend.raw(sql) for sql in TABLES]
+    weight = bytes_per_event(backend.path)
+    with backend.open() as store:
+        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.verify() == []
+        ids = [gid for gid, _, _ in store.heads()]
+        assert {store.game(g).kind for g in ids} == {"splendor-duel", "splendor"}
+        for gid in ids:
+            check_texts(store, backend, gid)
+        assert any(e.text.startswith("undo") for e in store.events("live"))
+    # Every event reads back as it did (its id, type, payload, meta, time), and its text
+    # is the one today's code writes.
+    assert [backend.raw(sql) for sql in TABLES] == before
+    assert [backend.raw(sql) for sql in CHAIN] == [raw(scratch, sql) for sql in CHAIN]
+    texts = "SELECT game_id, sequence, text FROM events ORDER BY game_id, sequence"
+    assert backend.raw(texts) == raw(scratch, texts)
+    # Nothing twice: no type, an event id only where a writer gave one, a time only where
+    # it changes.
+    assert "type" not in backend.columns("events")
+    given = backend.raw("SELECT DISTINCT event_id FROM events WHERE event_id IS NOT NULL")
+    assert sorted(g for (g,) in given) == sorted(f"live-{i}" for i in range(10))
+    times = "SELECT game_id, sequence, recorded_at FROM events ORDER BY game_id, sequence"
+    assert backend.raw(times) == raw(scratch, times)
+    assert weight - bytes_per_event(backend.path) > 35
+    for sql in backend.tamper_statements("live"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            backend.raw(sql)
+
+
+def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_repeats(
+    tmp_path, pg_url, pg_cluster
+):
+    """The same migration on PostgreSQL: a schema made by version 7's SQL holding the
+    rows version 7 wrote is brought to version 8, with the layout of a fresh schema."""
+    scratch = tmp_path / "scratch.db"
+    with EventStore.open(scratch) as store:
+        texts_to_migrate(store)
+    copied = {
+        "games": "SELECT id, kind, players, date, place, tags, headers, status, created_at,"
+        " last_activity, head FROM games ORDER BY id",
+        # each event as version 7 kept it: every id, the type, the time as text
+        "events": "SELECT e.game_id, e.sequence, l.event_id, l.type, e.payload,"
+        " e.payload_version, e.meta, l.recorded_at, e.hash FROM events AS e JOIN event_log"
+        " AS l ON l.game_id = e.game_id AND l.sequence = e.sequence"
+        " ORDER BY e.game_id, e.sequence",
+        "game_summaries": "SELECT * FROM game_summaries ORDER BY game_id",
+        "game_players": "SELECT game_id, seat, name, folded FROM game_players",
+        "snapshots": "SELECT game_id, step, position FROM snapshots",
+        "recorder_keys": "SELECT game_id, key_hash, created_at FROM recorder_keys",
+    }
+    with psycopg.connect(pg_url, autocommit=True) as conn, conn.transaction():
+        number, description, script = pg_schema.MIGRATIONS[0]
+        assert number == 7 and isinstance(script, str)
+        conn.execute(script.encode())
+        conn.execute(
+            "INSERT INTO schema_migrations VALUES (7, %s, '2024-01-01T00:00:00.000Z')",
+            (description,),
+        )
+        for table, sql in copied.items():
+            rows = raw(scratch, sql)
+            if rows:
+                marks = ", ".join(["%s"] * len(rows[0]))
+                with conn.cursor() as cur:
+                    cur.executemany(f"INSERT INTO {table} VALUES ({marks})".encode(), rows)
+    backend = PostgresBackend(pg_url)
+    assert "text" not in backend.columns("events") and "type" in backend.columns("events")
+    with open_store(pg_url) as store:
+        assert store.schema_version == 8
+        assert store.verify() == []
+        for gid, _, _ in store.heads():
+            check_texts(store, backend, gid)
+    read_back = (
+        "SELECT game_id, sequence, event_id, type, payload, recorded_at FROM event_log"
+        " ORDER BY game_id, sequence"
+    )
+    assert backend.raw(read_back) == raw(scratch, read_back)
+    texts = "SELECT game_id, sequence, text, recorded_at FROM events ORDER BY game_id, sequence"
+    assert backend.raw(texts) == raw(scratch, texts)
+    assert backend.raw("SELECT count(*) FROM events WHERE event_id IS NOT NULL") == [(10,)]
+    # The layout of a fresh schema: the same columns, constraints, indexes and triggers.
+    fresh_url = pg_cluster.new_schema()
+    open_store(fresh_url).close()
+    layout = (
+        "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+        " WHERE conrelid = 'events'::regclass ORDER BY conname",
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'events'"
+        " AND schemaname = current_schema() ORDER BY indexname",
+        "SELECT tgname FROM pg_trigger WHERE tgrelid = 'events'::regclass AND NOT tgisinternal"
+        " ORDER BY tgname",
+        "SELECT column_name, data_type FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = 'events' ORDER BY column_name",
+    )
+    fresh = PostgresBackend(fresh_url)
+    assert [backend.raw(sql) for sql in layout] == [fresh.raw(sql) for sql in layout]
+    assert backend.raw("SELECT to_regclass('events_v7')::text") == [(None,)]

@@ -10,7 +10,7 @@ import pytest
 
 from recorder import ImportRejected
 from recorder.io import load_file
-from recorder.validate import GameReport, validate_file
+from recorder.validate import GameReport, validate_file, validate_files
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "fixtures" / "games"
@@ -123,3 +123,31 @@ def test_an_unfinished_game_says_what_is_due(tmp_path: Path):
     assert report.ok, report.errors
     assert report.summary.startswith("unfinished, turn ")
     assert report.summary.endswith(f", {report.events} events")
+
+
+def test_files_validated_in_processes_report_as_one_process_does(tmp_path: Path):
+    """validate_files: the reports of every file, in the order of the files, whatever the
+    processes (each given several files at a time)."""
+    paths = [*sorted(ILLEGAL.glob("*.tl")), tmp_path / "nowhere.tl", *sorted(GAMES.glob("*.tl"))]
+    alone = [r.to_dict() for r in validate_files(paths)]
+    assert alone == [r.to_dict() for p in paths for r in validate_file(p)]
+    for jobs in (2, 3):
+        assert [r.to_dict() for r in validate_files(paths, jobs=jobs)] == alone
+    every = [r.to_dict() for r in validate_files(paths, all_errors=True, jobs=2)]
+    assert every == [r.to_dict() for p in paths for r in validate_file(p, all_errors=True)]
+
+
+@pytest.mark.parametrize(
+    "path", ["fixtures/games/points.tl", "fixtures/splendor/games/three-players-tie-break.tl"]
+)
+def test_validate_checks_and_applies_each_event_once(rules_calls, path):
+    """validate reads and folds a file once: the import's own check reuses the table the
+    reading folded, so each event is checked and applied once."""
+    from engine.games import game_for_notation
+
+    text = (ROOT / path).read_text(encoding="utf-8")
+    rules = game_for_notation(text)
+    counted = rules_calls(rules.kind)
+    [report] = validate_file(ROOT / path)
+    assert report.ok
+    assert counted == {"check": report.events, "apply": report.events}

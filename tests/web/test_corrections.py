@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.games import get_game
 from recorder import EventStore
-from recorder.table import undo
+from recorder.logbook import undo
 from web import create_app
 from web.timeline import build
 

@@ -11,12 +11,12 @@ MODULES = [
     "web",
     "web.boards",
     "web.cache",
+    "web.fragments",
     "web.images",
     "web.move_list",
-    "web.moves",
+    "web.verdict",
     "web.summary",
     "web.server",
-    "web.templates.splendor_duel.pieces",
     "engine.splendor_duel.view",
 ]
 

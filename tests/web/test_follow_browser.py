@@ -1,5 +1,5 @@
 """Following a game live in real headless Chromium: the real server (waitress, loopback)
-over a real SQLite file, the moves logged by ``recorder.table.log`` on a connection of
+over a real SQLite file, the moves logged by ``recorder.logbook.log`` on a connection of
 the test's own, as a recorder at the table would.  Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from recorder import EventStore
-from recorder.table import log, new_game
+from recorder.logbook import log, new_game
 from web import create_app
 from web.server import BackgroundServer
 

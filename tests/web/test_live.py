@@ -1,5 +1,5 @@
 """Following a game live (``GET /api/games/<id>/stream``): the real server on a real SQLite
-file, moves logged on another connection (``recorder.table.log``) or by another process
+file, moves logged on another connection (``recorder.logbook.log``) or by another process
 (``tablelog log``), read back as server-sent events."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from recorder import EventStore
-from recorder.table import log, new_game, undo
+from recorder.logbook import log, new_game, undo
 from web import create_app
 from web.server import BackgroundServer
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from recorder import open_store
-from recorder.table import new_game
+from recorder.logbook import new_game
 from web import create_app
 from web.server import BackgroundServer
 

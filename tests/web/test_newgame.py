@@ -311,16 +311,34 @@ def test_the_pickers_search_is_the_games_own_lookup(client: Any) -> None:
     assert client.get("/cards/splendor-duel/find", query_string={"q": "x" * 500}).status_code == 400
 
 
-def test_the_picker_draws_every_card_once_by_level() -> None:
+def _picks(page: str) -> dict[str, str]:
+    """Each card the page's picker offers: its id and what its button draws."""
+    picker = page.split('<section class="picker"', 1)[1].split("</section>", 1)[0]
+    found = re.findall(
+        r'<button type="button" class="pick" data-card="([^"]+)"[^>]*>(.*?)</button>', picker
+    )
+    return dict(found)
+
+
+def test_the_picker_draws_every_card_once_by_level(client: Any) -> None:
     groups = picker_groups(DUEL)
     assert [g["level"] for g in groups] == [3, 2, 1]
     ids = [c["id"] for g in groups for c in g["cards"]]
     assert sorted(ids) == sorted(DUEL.cards()) and len(ids) == len(set(ids))
-    assert all('data-card="' + c["id"] + '"' in c["html"] for g in groups for c in g["cards"])
+    page = client.get("/games/new?kind=splendor-duel").get_data(as_text=True)
+    picks = _picks(page)
+    assert list(picks) == ids  # each card once, by level, as the groups list them
+    assert all(
+        '<div class="card c-' in html and f'data-card="{cid}"' in html
+        for cid, html in picks.items()
+    )
     unseen = picker_groups(DUEL, levels=[2], only={"2-01", "2-05"})
     assert [c["id"] for c in unseen[0]["cards"]] == ["2-01", "2-05"]
     nobles = picker_groups(CLASSIC, levels=[0])
-    assert nobles[0]["label"] == "Nobles" and 'class="royal noble' in nobles[0]["cards"][0]["html"]
+    assert nobles[0]["label"] == "Nobles"
+    page = client.get("/games/new?kind=splendor").get_data(as_text=True)
+    noble = nobles[0]["cards"][0]["id"]
+    assert _picks(page)[noble].startswith(f'<div class="royal noble pickable" data-noble="{noble}"')
     assert resolve(DUEL, "2-5").id == "2-05"
 
 

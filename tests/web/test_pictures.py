@@ -148,3 +148,16 @@ def test_the_png_draws_text_with_the_machines_fonts() -> None:
     blank = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40">{}</svg>'
     words = '<text x="4" y="28" font-family="DejaVu Sans" font-size="24">Chloé ♛ 12</text>'
     assert svg_to_png(blank.format(words)) != svg_to_png(blank.format(""))
+
+
+def test_the_stylesheet_draws_pieces_in_the_pictures_colours():
+    """One palette: the site's pieces take the fills of engine.picture.COLOURS (the
+    pictures' colours), and site.css's custom properties of the same names repeat them."""
+    from engine.picture import COLOURS
+
+    css = (ROOT / "web" / "static" / "site.css").read_text(encoding="utf-8")
+    root = css[css.index(":root {") : css.index("}", css.index(":root {"))]
+    declared = dict(re.findall(r"--([a-z]+):\s*(#[0-9a-f]{6});", root))
+    assert {name: declared.get(name) for name in COLOURS} == {
+        name: fill for name, (fill, _ink, _rim) in COLOURS.items()
+    }

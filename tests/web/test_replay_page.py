@@ -12,7 +12,6 @@ from markupsafe import escape
 
 from engine.games import get_game
 from engine.splendor_duel.state import ACTION
-from web.templates.splendor_duel.pieces import SYMBOLS
 
 RULES = get_game("splendor-duel")
 TURN_RE = re.compile(
@@ -91,7 +90,13 @@ def test_symbols_are_drawn_and_explained_without_hover(client: Any, games: Any, 
             rf' aria-label="[^"]+"><svg class="sym"',
             pyramid,
         )
-    for name, (_, about, _) in SYMBOLS.items():
+    # every symbol the game's pieces draw (their table, in templates/splendor_duel/)
+    with client.application.app_context():
+        pieces = client.application.jinja_env.get_template("splendor_duel/pieces.html")
+        symbols = pieces.module.symbols
+    assert set(symbols) == {"again", "wild", "token", "privilege", "steal", "crown"}
+    for name, symbol in symbols.items():
+        about = symbol["about"]
         assert re.search(
             rf'<div class="tip" id="tip-{name}" popover>.*?{re.escape(str(escape(about)))}', html
         )

@@ -295,7 +295,7 @@ def _timed_get(port: int, path: str) -> float:
 
 def _game_in_progress(tmp_path: Path) -> tuple[Path, str]:
     """The database ``_serving`` serves, holding a game in progress: its path and id."""
-    from recorder.table import new_game
+    from recorder.logbook import new_game
 
     db = tmp_path / "data" / "site.db"
     db.parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ from ...errors import EventFormatError
 from ...notation.results import NotationError
 from ...protocol import Verdict
 from .. import game as _game
+from ..describe import changes
 from ..events import Event, event_to_dict
 from ..state import State
 from .builder import GameBuilder, HeadersBuilder, SyntaxChecker, parse_game, read_moves
@@ -47,8 +48,6 @@ def parse_move(state: State, text: str) -> Event:
 
 def check_move(state: State, text: str) -> Verdict:
     """Is the decision ``text`` legal in ``state``?  Never raises for bad input."""
-    from ..describe import changes
-
     try:
         event = parse_move(state, text)
     except NotationError as err:

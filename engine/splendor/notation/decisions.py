@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...corrections import Retraction
+from ...corrections import UNDO, Retraction
 from ...errors import EventFormatError
 from ...notation.grammar import Fail, Grammar
 from ...notation.lexer import unescape
@@ -29,7 +29,9 @@ from ..events import (
     TokensTaken,
     TurnPassed,
 )
+from ..game import RULES
 from ..lookup import CardQueryError, find
+from ..position import position_string
 from ..state import State
 
 KEYWORDS = ("take", "res", "buy", "ret", "noble", "reveal", "id", "pass")
@@ -40,9 +42,24 @@ def _letters(counts: Counts) -> str:
     return "".join(COLOR_LETTERS[c] * n for c, n in enumerate(counts))
 
 
+#: The texts of events written so far (events are immutable, and a classic text needs no
+#: position): a store writes the text of every event it folds.
+_TEXTS: dict[Event | Retraction, str] = {}
+
+
 def move_text(event: Event) -> str:
     """The canonical notation of a decision or observation (the setup and a correction
     on one line, for a move list; a game writes :func:`setup_lines`)."""
+    text = _TEXTS.get(event)
+    if text is None:
+        text = _write(event)
+        if len(_TEXTS) > 100_000:
+            _TEXTS.clear()
+        _TEXTS[event] = text
+    return text
+
+
+def _write(event: Event) -> str:
     match event:
         case TokensTaken(colors=colors):
             return "take " + "".join(COLOR_LETTERS[c] for c in colors)
@@ -67,7 +84,7 @@ def move_text(event: Event) -> str:
                 " / ".join(line.replace("  ", " ") for line in setup_lines(event)),
             )
         case Retraction(back_to=back_to):
-            return f"undo to step {back_to}"
+            return f"{UNDO} to step {back_to}"
     raise ValueError(f"no notation for {event.type}")
 
 
@@ -216,12 +233,6 @@ def _reader(keyword: str) -> Any:
 READERS = {keyword: _reader(keyword) for keyword in KEYWORDS}
 
 
-def _rules() -> Any:
-    from .. import GAME
-
-    return GAME
-
-
 def _move_text(state: Any, event: Event, names: Sequence[str]) -> str:
     return move_text(event)
 
@@ -230,11 +241,12 @@ def _grammar() -> Grammar:
     from . import setup
 
     return Grammar(
-        _rules,
+        RULES,
         KEYWORDS,
         READERS,
         _move_text,
         setup.read_setup_line,
+        position=position_string,
         uncached=("id",),  # its seat is checked against the number of seats
         setup_words=setup.SETUP_WORDS,
         setup_missing=setup.setup_missing,

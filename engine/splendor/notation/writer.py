@@ -12,13 +12,14 @@ from ...fold import refold_for_writing
 from ...notation.lexer import TAG_NAME
 from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
+from ..describe import result_tag
 from ..events import Event, GameSetUp
+from ..game import RULES
 from ..state import SEATS, State
 from .decisions import move_text, setup_lines
 
 #: Header tags with a key of their own in the headers (the rest go to ``tags``).
 KNOWN_TAGS = (("Event", "event"), ("Date", "date"), ("Place", "place"))
-TITLE = "Splendor"
 _OWN_KEYS = ("players", "tags", "result", "event", "date", "place")
 
 
@@ -36,19 +37,12 @@ def header_names(
     return SEATS.default_names(count), False
 
 
-def result_tag(state: State) -> str:
-    """``*`` while the game goes on, else the winning seats from 1 (``2``, ``1=3``)."""
-    if state.outcome is None:
-        return "*"
-    return "=".join(str(w + 1) for w in state.outcome.winners)
-
-
 def fold(state: State, event: Event, meta: Mapping[str, Any] | None) -> None:
     """Apply an event as it was played: forced when flagged, else checked."""
     if meta and meta.get("played_illegally"):
-        _rules().force(state, event)
+        RULES.force(state, event)
     else:
-        _rules().play(state, event)
+        RULES.play(state, event)
 
 
 def write_game(
@@ -79,7 +73,7 @@ def write_game(
             for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), 2):
                 if isinstance(event, Retraction):
                     line.append(_undo_text(events, number, event) + correction_suffix(m))
-                    state = refold_for_writing(_rules(), events[:number], metas[:number], names)
+                    state = refold_for_writing(RULES, events[:number], metas[:number], names)
                     continue
                 if isinstance(event, GameSetUp):
                     raise ValueError(f"event {number}: a game has one setup")
@@ -99,7 +93,7 @@ def write_game(
         raise ValueError(
             f"the events cannot be written: {err}; mark a refused event as played illegally"
         ) from None
-    out = [_tag("Game", TITLE)]
+    out = [_tag("Game", RULES.title)]
     for tag, key in KNOWN_TAGS:
         if headers.get(key) not in (None, ""):
             out.append(_tag(tag, headers[key]))
@@ -119,12 +113,6 @@ def write_game(
     return text
 
 
-def _rules() -> Any:
-    from .. import GAME
-
-    return GAME
-
-
 def _undo_text(events: Sequence[Any], number: int, retraction: Retraction) -> str:
     """``undo``, or ``undo to K`` where a plain undo would go elsewhere."""
-    return corrections.undo_text(_rules(), events[: number - 1], retraction)
+    return corrections.undo_text(RULES, events[: number - 1], retraction)

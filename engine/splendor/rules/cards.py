@@ -11,6 +11,7 @@ from ..catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, GOLD, MAX_RESERVED
 from ..events import CardIdentified, CardPurchased, CardReserved, CardRevealed, TurnPassed
 from ..state import State
 from .facts import need, plural, violation
+from .moves import action_possible
 from .turn import after_action, after_refill
 
 
@@ -266,8 +267,6 @@ def apply_identify(state: State, event: CardIdentified) -> None:
 
 
 def check_pass(state: State, event: TurnPassed) -> list[Violation]:
-    from .moves import action_possible
-
     if action_possible(state):
         return violation(
             "pass.action_possible",

@@ -9,6 +9,8 @@ The classic rulebook's text has no page numbers: a citation names its section.
 from __future__ import annotations
 
 from ...errors import Rule, Violation
+from ..catalogue import REQUIRE_ITEMS
+from ..state import State
 
 #: Every rule a violation may cite, by a short key.
 RULES: dict[str, Rule] = {
@@ -52,3 +54,16 @@ def need(cost: tuple[int, ...], bonuses: list[int]) -> list[int]:
 def plural(n: int, word: str) -> str:
     """``1 token``, ``2 tokens``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def qualifying_nobles(state: State) -> list[str]:
+    """The nobles on the table whose requirement the current player's bonuses meet."""
+    bonuses = state.players[state.current].bonuses
+    out = []
+    for n in state.nobles:
+        for c, k in REQUIRE_ITEMS[n]:
+            if bonuses[c] < k:
+                break
+        else:
+            out.append(n)
+    return out

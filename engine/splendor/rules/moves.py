@@ -23,7 +23,7 @@ from ..events import (
     TurnPassed,
 )
 from ..state import ACTION, NOBLE, RETURN, REVEAL, State
-from .turn import qualifying_nobles
+from .facts import qualifying_nobles
 
 #: By the set of colours left in the bank (a 5-bit mask), the takes of 3 different gems;
 #: by the set of colours with at least 4 left, the takes of 2 of one colour.

@@ -8,23 +8,11 @@ with the fewest development cards."""
 from __future__ import annotations
 
 from ...errors import Violation
-from ..catalogue import END_POINTS, MAX_TOKENS, NOBLES, REQUIRE_ITEMS
+from ..catalogue import COLOR_LETTERS, COLOR_NAMES, END_POINTS, MAX_TOKENS, NOBLES
+from ..describe import due
 from ..events import Event, NobleVisited, TokensReturned
 from ..state import ACTION, NOBLE, OVER, RETURN, REVEAL, Outcome, State
-from .facts import plural, violation
-
-
-def qualifying_nobles(state: State) -> list[str]:
-    """The nobles on the table whose requirement the current player's bonuses meet."""
-    bonuses = state.players[state.current].bonuses
-    out = []
-    for n in state.nobles:
-        for c, k in REQUIRE_ITEMS[n]:
-            if bonuses[c] < k:
-                break
-        else:
-            out.append(n)
-    return out
+from .facts import plural, qualifying_nobles, violation
 
 
 def after_action(state: State) -> None:
@@ -144,8 +132,6 @@ def game_over(state: State) -> list[Violation]:
 
 def out_of_order(state: State, event: Event) -> list[Violation]:
     """An event of a kind not due now, refused with what is due in describe's wording."""
-    from ..describe import due
-
     rule = {
         REVEAL: "refill",
         RETURN: "ten_tokens",
@@ -171,12 +157,8 @@ _DECISION_NAMES = {
 
 
 def _color(c: int) -> str:
-    from ..catalogue import COLOR_NAMES
-
     return COLOR_NAMES[c]
 
 
 def _bonus_text(bonuses: list[int]) -> str:
-    from ..catalogue import COLOR_LETTERS
-
     return " ".join(f"{COLOR_LETTERS[c]}{n}" for c, n in enumerate(bonuses) if n) or "none"

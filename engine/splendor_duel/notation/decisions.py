@@ -18,12 +18,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...notation.grammar import Grammar
+from ..describe import result_problem
 from ..events import Event
+from ..game import RULES
+from ..position import position_string
 from ..state import State
 from . import cards, royal_resign, setup, tokens
 from .arguments import Context
 from .keywords import KEYWORDS
-from .players import default_names, game
+from .players import default_names
 
 #: Reads one decision's arguments (state None: the syntax only).
 Reader = Callable[[list[str], State | None, Context], Event | None]
@@ -65,13 +68,31 @@ WRITERS: dict[str, Writer] = {
 }
 
 
+#: Event types whose text depends on the position: a take names the colours on the board,
+#: an identification and a resignation name a seat unless it is the one to move.
+POSITIONAL = frozenset({"tokens_taken", "card_identified", "player_resigned"})
+#: The texts of the other events, by event (events are immutable, so one always reads
+#: the same): a store writes the text of every event it folds.
+_TEXTS: dict[Event, str] = {}
+
+
 def move_text(state_before: State, event: Event, names: Sequence[str] | None = None) -> str:
     """The canonical notation of ``event`` in the position before it; ``names`` are the
     seat names a decision may refer to (default ``Player 1``, ``Player 2``)."""
-    writer = WRITERS.get(event.type)
+    etype = event.type
+    if etype in POSITIONAL:
+        return WRITERS[etype](state_before, event, names or default_names())
+    text = _TEXTS.get(event)
+    if text is not None:
+        return text
+    writer = WRITERS.get(etype)
     if writer is None:
-        raise ValueError(f"unknown event type {event.type!r}")
-    return writer(state_before, event, names or default_names())
+        raise ValueError(f"unknown event type {etype!r}")
+    text = writer(state_before, event, names or default_names())
+    if len(_TEXTS) > 100_000:
+        _TEXTS.clear()
+    _TEXTS[event] = text
+    return text
 
 
 # --- the grammar the shared reader reads with --------------------------------------
@@ -85,11 +106,13 @@ PAYMENT = rf"\([^\S\n]*+(?:-|{_COUNTS}(?:[^\S\n]++{_COUNTS})*+)?[^\S\n]*+\)"
 #: The events of ``id`` and ``resign`` depend on the seat names, and a replenish's draws
 #: rarely repeat: those are never kept by their text.
 GRAMMAR = Grammar(
-    game,
+    RULES,
     KEYWORDS,
     READERS,
     move_text,
     setup.read_setup_line,
+    position=position_string,
+    result_problem=result_problem,
     bracketed={"buy": PAYMENT},
     uncached=("id", "resign", "repl"),
     context=Context,

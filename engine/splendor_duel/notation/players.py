@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...notation.lexer import SIMPLE_NAME, escape, unescape
 from ...notation.visitor import SEAT_TAG as SEAT_TAG
@@ -18,24 +18,14 @@ from ...notation.visitor import listing as listing
 from ...notation.visitor import seat_number as seat_number
 from ...notation.visitor import seat_tag as seat_tag
 from ...protocol import Seats
+from ..state import SEATS
 from .keywords import KEYWORDS
-
-if TYPE_CHECKING:
-    from .. import SplendorDuel
-
-
-@cache
-def game() -> SplendorDuel:
-    """The game this notation writes (its title, kind and seats)."""
-    from .. import GAME  # the package imports notation lazily: no cycle at import time
-
-    return GAME
 
 
 def seats() -> Seats:
     """How many players Splendor Duel seats and their default names (the game's one
     :class:`engine.protocol.Seats`)."""
-    return game().seats
+    return SEATS
 
 
 @cache

@@ -203,11 +203,20 @@ def write_take(state: State, event: Any, names: Sequence[str]) -> str:
     """``take a1 b1 c1 =WBG`` (the colours left out when a Gold or an empty space is
     among them)."""
     board = state.board
-    spaces = " ".join(SPACE_NAMES[s] for s in event.spaces)
-    colors = [board[s] for s in event.spaces]
-    if all(0 <= c < GOLD for c in colors):
-        return f"take {spaces} ={''.join(COLOR_LETTERS[c] for c in colors)}"
-    return f"take {spaces}"
+    spaces = _SPACES.get(event.spaces)
+    if spaces is None:
+        if len(_SPACES) > 10_000:
+            _SPACES.clear()
+        spaces = _SPACES[event.spaces] = "take " + " ".join(SPACE_NAMES[s] for s in event.spaces)
+    letters = "".join([_TAKEN[board[s]] for s in event.spaces])
+    return spaces if "#" in letters else f"{spaces} ={letters}"
+
+
+#: ``take`` and its spaces, by the spaces taken (a few hundred lines of one to three).
+_SPACES: dict[tuple[int, ...], str] = {}
+#: A space's letter in a take, by what it holds: ``#`` for a Gold, and for an empty space
+#: (-1, the last letter), whose colours a take does not write.
+_TAKEN = COLOR_LETTERS[:GOLD] + "##"
 
 
 def write_priv(state: State, event: Any, names: Sequence[str]) -> str:

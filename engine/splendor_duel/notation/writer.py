@@ -21,9 +21,10 @@ from ...notation.marks import tag as _tag
 from ...notation.visitor import KNOWN_TAGS
 from ..catalogue import COLOR_NAMES
 from ..events import Event, GameSetUp
+from ..game import RULES
 from ..state import State
 from .decisions import move_text
-from .players import distinct, game, header_names, seat_tag
+from .players import distinct, header_names, seat_tag
 from .setup import setup_lines
 
 #: Header keys written under their own tag (the rest of the headers' keys are tags).
@@ -65,8 +66,8 @@ def write_game(
         for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), start=2):
             if isinstance(event, Retraction):
                 # Where it happened: after the decisions it takes back, on their line.
-                line.append(undo_text(game(), events[: number - 1], event) + correction_suffix(m))
-                state = refold_for_writing(game(), events[:number], metas[:number], names)
+                line.append(undo_text(RULES, events[: number - 1], event) + correction_suffix(m))
+                state = refold_for_writing(RULES, events[:number], metas[:number], names)
                 continue
             if isinstance(event, GameSetUp):
                 raise ValueError(f"event {number}: a game has one setup")
@@ -82,7 +83,7 @@ def write_game(
             _fold(state, event, m, number)
         if line:
             body.append(" ".join(line))
-    out = [_tag("Game", game().title)]
+    out = [_tag("Game", RULES.title)]
     for tag, key in KNOWN_TAGS:
         if headers.get(key) not in (None, ""):
             out.append(_tag(tag, headers[key]))
@@ -129,9 +130,9 @@ def _fold(state: State, event: Event, meta: Mapping[str, Any] | None, number: in
     """Apply an event while writing: as played when flagged, else checked."""
     try:
         if meta and meta.get("played_illegally"):
-            game().force(state, event)
+            RULES.force(state, event)
         else:
-            game().play(state, event)
+            RULES.play(state, event)
     except IllegalMoveError as err:
         raise ValueError(
             f"event {number} ({event.type}) cannot be written: {err}; mark it as played "

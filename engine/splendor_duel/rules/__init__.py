@@ -29,7 +29,6 @@ ORDER_OF_OPTIONAL = Rule(
     " (1 Use a Privilege, 2 Replenish)",
     4,
 )
-TAKE_PRIVILEGE = Rule("Important: taking a Privilege", 4)
 MANDATORY = Rule("Mandatory Action", 5)
 TAKE_TOKENS = Rule("Take up to 3 tokens", 5)
 RESERVE = Rule("Take 1 Gold token and reserve 1 Jewel card", 6)

@@ -1,4 +1,4 @@
-"""Logging at the table (recorder/table.py): steps, corrections, snapshots, and the same
+"""Logging at the table (recorder/logbook.py): steps, corrections, snapshots, and the same
 game found again on re-import."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from engine.games import get_game
 from recorder import EventStore, GameNotFound, StepOutOfRange
 from recorder.core import SNAPSHOT_EVERY
 from recorder.io import export_json, game_import_from_events, load_file, load_text
-from recorder.table import StaleStep, new_game, pending, undo
+from recorder.logbook import StaleStep, new_game, pending, undo
 
 RULES = get_game("splendor-duel")
 ROOT = Path(__file__).resolve().parents[2]
@@ -220,7 +220,7 @@ def test_completions_are_the_legal_decisions_that_go_on_from_the_words_written()
     """A decision written without a part it needs is completed from the legal decisions:
     the text's words are the start of each one offered, and every one offered is legal;
     none when the words start too many (a guess, not a slip) or hold a comment."""
-    from recorder.table import MAX_COMPLETIONS, completions
+    from recorder.logbook import MAX_COMPLETIONS, completions
 
     events = RULES.random_game(random.Random(11))
     state = RULES.new_state(("Ann", "Bo"))
@@ -247,7 +247,7 @@ def test_completions_are_the_legal_decisions_that_go_on_from_the_words_written()
 def test_a_classic_reserve_without_its_gold_is_completed(store):
     """Classic Splendor: a reserve takes a Gold while any is left; ``res 1-13`` is refused
     with the rule, and its completion ``res 1-13 +Y`` offered, which logs."""
-    from recorder.table import MoveRefused, log
+    from recorder.logbook import MoveRefused, log
 
     setup = _setup_text(ROOT / "fixtures" / "splendor" / "games" / "two-players.tl")
     card = next(line.split()[1] for line in setup.splitlines() if line.startswith("level1"))
@@ -258,3 +258,36 @@ def test_a_classic_reserve_without_its_gold_is_completed(store):
     assert [v.code for v in refused.value.violations] == ["reserve.gold_left"]
     assert store.game(gid).event_count == 1
     assert log(store, gid, refused.value.completions[0]).texts == [f"res {card} +Y"]
+
+
+# --- one pass per logged move ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "seed", "names"),
+    [("splendor-duel", 22, ["Ann", "Bo"]), ("splendor", 3, ["Ann", "Bo", "Cy", "Di"])],
+)
+def test_logging_a_move_checks_and_applies_each_new_event_once(
+    tmp_path, rules_calls, kind, seed, names
+):
+    """A move logged to a game of 150 events: the store's snapshot of the head is at
+    hand (a fresh process: nothing in memory), so nothing is folded from the start; the
+    move's events are read, checked and applied once, then stored with their texts."""
+    from recorder.logbook import log
+
+    rules = get_game(kind)
+    events = rules.random_game(random.Random(seed), names)
+    assert len(events) > 151
+    path = tmp_path / "g.db"
+    with EventStore.open(path) as s:
+        gid = s.create_game({"players": names}, kind=kind).id
+        s.append(gid, 0, [rules.event_to_dict(e) for e in events[:150]])
+        text = rules.move_text(s.state_at(gid), events[150])
+    counted = rules_calls(kind)
+    with EventStore.open(path) as s:  # as a new `tablelog log` process opens it
+        logged = log(s, gid, text)
+        assert counted == {"check": 1, "apply": 1}
+        assert logged.steps == 151 and logged.texts == [text]
+        assert s.events(gid)[-1].text == text
+        fresh = fold(rules, events[:151], names).head
+        assert rules.position(s.state_at(gid)) == rules.position(fresh)

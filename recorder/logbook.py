@@ -31,17 +31,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.corrections import Retraction, retraction_at, undo_text
-from engine.errors import EngineError, Violation
+from engine.corrections import UNDO, retraction_at, undo_text
+from engine.errors import Violation
 from engine.games import get_game
-from engine.notation.lexer import TYPED_TURN_RE
+from engine.notation.lexer import ILLEGAL_MARK, TYPED_TURN_RE
 from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
 from .protocol import Recorder
+from .records import Checked
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
 #: appended between its reading and its writing (each time, the text is read anew against
@@ -78,6 +79,19 @@ class Logged:
     status: Status
     #: Per written event, the meta stored with it (comments, annotations, the mark).
     meta: list[dict[str, Any] | None] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What was written and where the game stands, as JSON: the one answer of the
+        API's logging calls (which add the step's ``url``, docs/api.md) and of ``tablelog
+        log --json`` and ``undo --json``."""
+        return {
+            "id": self.game_id,
+            "step": self.steps,
+            "steps_before": self.steps_before,
+            "texts": self.texts,
+            "flagged": [[v.to_dict() for v in vs] for vs in self.flagged],
+            "status": asdict(self.status),
+        }
 
 
 class StaleStep(ConcurrencyError):
@@ -206,25 +220,31 @@ def log(
         parsed = _read(
             rules, state.copy(), game_id, text, as_played, _history(store, game_id, text, before)
         )
-        payloads = [rules.event_to_dict(e) for e in parsed.events]
+        # Read, checked and applied once, by the reading: stored as it is.
+        forced = [i for i, m in enumerate(parsed.meta) if m and m.get("played_illegally")]
+        checked = Checked(
+            list(parsed.events),
+            list(parsed.texts),
+            {i: list(f.violations) for i, f in zip(forced, parsed.flagged, strict=True)},
+            parsed.state,
+        )
         try:
-            result = store.append(game_id, before, payloads, meta=list(parsed.meta))
+            result = store.append(game_id, before, checked, meta=list(parsed.meta))
         except ConcurrencyError as err:
             if expect is not None:
                 raise StaleStep(game_id, expect, err.actual) from None
             if attempt == RETRIES - 1:
                 raise
             continue
-        texts = _texts(rules, state.copy(), parsed.events, store, game_id, before)
         flagged = {seq: v for seq, v in result.flagged}
         return Logged(
             game_id=game_id,
             steps_before=before,
             steps=result.last_sequence,
             events=list(parsed.events),
-            texts=texts,
+            texts=result.texts,
             flagged=[flagged.get(before + 1 + i, []) for i in range(len(parsed.events))],
-            status=pending(store, game_id),
+            status=rules.status(parsed.state),
             meta=[None if m is None else dict(m) for m in parsed.meta],
         )
     raise AssertionError("unreachable")  # pragma: no cover
@@ -276,16 +296,12 @@ def _steps_or_stale(store: Recorder, game_id: str, expect: int | None) -> int:
     return actual
 
 
-#: The notation's keyword of a correction, which needs the game's events to be read.
-UNDO_WORD = "undo"
-
-
 def _history(
     store: Recorder, game_id: str, text: str, steps: int
 ) -> tuple[list[Any], list[Any]] | None:
     """The game's first ``steps`` events and meta, for a text that takes steps back
     (``undo``); None otherwise, so a plain move is read from the state alone."""
-    if UNDO_WORD not in text.lower():
+    if UNDO not in text.lower():
         return None
     stored = store.events(game_id, steps)
     return [e.event for e in stored], [e.meta or None for e in stored]
@@ -355,10 +371,6 @@ def _match_end(text: str) -> int:
     return m.end() if m else 0
 
 
-#: The notation's mark of a decision played although illegal.
-ILLEGAL_MARK = "!illegal"
-
-
 def _marked(text: str) -> str:
     """``text`` with the mark of a move played illegally after its decision."""
     if ILLEGAL_MARK in text:
@@ -372,33 +384,6 @@ def _marked(text: str) -> str:
 def _where(err: Any, text: str) -> str:
     column = getattr(err, "column", None)
     return f"{text!r}, column {column}" if column else repr(text)
-
-
-def _texts(
-    rules: GameRules,
-    state: Any,
-    events: Sequence[Any],
-    store: Recorder,
-    game_id: str,
-    before: int,
-) -> list[str]:
-    """The canonical notation of each written event, in the state it was played in
-    (``state``: a copy of the game before the first, which this folds on)."""
-    out: list[str] = []
-    current = state
-    for i, event in enumerate(events):
-        if isinstance(event, Retraction):
-            earlier = [e.event for e in store.events(game_id, before + i)]
-            out.append(undo_text(rules, earlier, event))
-            current = store.state_at(game_id, before + i + 1)
-            continue
-        try:
-            out.append(rules.move_text(current, event))
-            if i + 1 < len(events):
-                rules.force(current, event)
-        except EngineError:
-            out.append(str(rules.event_to_dict(event)))
-    return out
 
 
 __all__ += ["BadMove", "RETRIES", "steps"]
