@@ -47,6 +47,9 @@ class Game:
         raise NotImplementedError
 
     def check(self, state: Any, event: Any) -> list[Violation]:
+        """Every reason why ``event`` may not happen in ``state`` (empty if it may).  An
+        event type the game does not know, a correction among them, is refused: the fold
+        tells a correction apart only when the check refuses it."""
         raise NotImplementedError
 
     #: Event type -> its effect on the state, the event checked (or forced) already.

@@ -195,31 +195,41 @@ class Fold:
     def extend(self, events: Iterable[Any], marks: Sequence[bool] | None = None) -> Fold:
         """Fold ``events`` in order (those marked in ``marks`` forced); returns self.
 
-        The same as :meth:`push` of each, with the common step (an event checked and
-        applied, no snapshot due) taken here: a fold calls it for every stored event."""
-        marks = marks or ()
-        n_marks = len(marks)
+        The same as :meth:`push` of each.  A fold calls it for every stored event, so the
+        events between two that need :meth:`push` (one forced, one whose step takes a
+        snapshot, a correction) are checked and applied in a loop that does nothing else:
+        a correction is told apart only when the game's check refuses it, as every game
+        refuses an event type it does not know."""
+        events = events if isinstance(events, list) else list(events)
+        forced_at = [i for i, mark in enumerate(marks) if mark] if marks else []
         check, appliers, every = self._check, self._appliers, self._every
-        folded, head = self.events, self._head
-        for i, event in enumerate(events):
-            forced = i < n_marks and marks[i]
-            if (
-                forced
-                or type(event) is Retraction
-                or (every and (self._first + len(folded) + 1) % every == 0)
-            ):
-                self.push(event, forced)
-                # a correction may read the earlier events and change the head
-                folded, head = self.events, self._head
-                continue
-            refused = check(head, event)
-            try:
-                if refused:
-                    raise IllegalMoveError(refused)
-                appliers[event.type](head, event)
-            except IllegalMoveError as err:
-                raise IllegalMoveError(err.violations, self._first + len(folded) + 1) from None
-            folded.append(event)
+        i, n, f = 0, len(events), 0
+        while i < n:
+            folded, head = self.events, self._head
+            done = len(folded)
+            end = n
+            if every:
+                end = min(end, i + every - 1 - (self._first + done) % every)
+            while f < len(forced_at) and forced_at[f] < i:
+                f += 1
+            if f < len(forced_at):
+                end = min(end, forced_at[f])
+            append = folded.append
+            for event in events[i:end]:
+                refused = check(head, event)
+                try:
+                    if refused:
+                        if type(event) is Retraction:
+                            break
+                        raise IllegalMoveError(refused)
+                    appliers[event.type](head, event)
+                except IllegalMoveError as err:  # an effect may refuse a template too
+                    raise IllegalMoveError(err.violations, self.step + 1) from None
+                append(event)
+            i += len(folded) - done
+            if i < n:  # a correction, a forced event or a snapshot's step: the whole step
+                self.push(events[i], f < len(forced_at) and forced_at[f] == i)
+                i += 1
         return self
 
     def _load_earlier(self) -> None:

@@ -119,3 +119,22 @@ def test_read_moves_gives_each_event_its_canonical_text(kind):
     parsed = rules.read_moves(folded.head.copy(), "undo", folded.events, [None] * 60)
     assert not parsed.errors and parsed.texts == ["undo"]
     assert type(parsed.events[0]) is Retraction
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("every", [None, 1, 3, 8])
+def test_extend_folds_as_pushing_each_event_does(kind, every):
+    """extend checks the events between two whole steps in a loop of its own: it must
+    leave the fold as pushing them one at a time does (marks, corrections, snapshots)."""
+    rules = get_game(kind)
+    events = _game_with_corrections(rules, 6)
+    marks = [i % 7 == 3 and type(e) is not Retraction for i, e in enumerate(events)]
+    extended = Fold(rules, every=every).extend(events, marks)
+    pushed = Fold(rules, every=every)
+    for event, mark in zip(events, marks, strict=True):
+        pushed.push(event, mark)
+    assert extended.step == pushed.step == len(events)
+    assert extended.forced == pushed.forced == {i + 1 for i, m in enumerate(marks) if m}
+    assert extended._snapshots.keys() == pushed._snapshots.keys()
+    for step in range(len(events) + 1):
+        assert rules.position(extended.state_at(step)) == rules.position(pushed.state_at(step))
