@@ -39,6 +39,8 @@ class GameBuilder(SyntaxChecker):
     checks_result: ClassVar[bool] = True
     #: Whether a turn's decisions must stand on its own line (one turn, one line).
     one_turn_a_line: ClassVar[bool] = True
+    #: What a setup the rules refuse is told (the game's own words).
+    setup_refused: ClassVar[str] = "the setup breaks the rules"
 
     def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
@@ -46,9 +48,13 @@ class GameBuilder(SyntaxChecker):
         self.state = rules.new_state(self.names)
         self.check = rules.check
         self.apply = rules.apply
+        #: Each event type's effect (what ``apply`` looks up), for the usual decision.
+        self.appliers = rules.appliers
         self.cache = self.grammar.cache
         #: The game's events (a correction as a Retraction) and their meta: with
         #: :meth:`continuing`, those before the text first (from ``read_from`` on: read).
+        #: The usual decision (legal, without marks) appends no meta: ``meta`` may end
+        #: short of ``events``, the events past its end having none (:meth:`padded`).
         self.events: list[Any] = []
         self.meta: list[dict[str, Any] | None] = []
         self.read_from = 0
@@ -87,6 +93,14 @@ class GameBuilder(SyntaxChecker):
             builder.whole = False
         return builder
 
+    def padded(self) -> list[dict[str, Any] | None]:
+        """``meta``, one for each event (those the usual decisions left out: None)."""
+        meta = self.meta
+        missing = len(self.events) - len(meta)
+        if missing:
+            meta += [None] * missing
+        return meta
+
     def step(self) -> int | None:
         """The step number of the next event (None when the game before is not known)."""
         return len(self.events) + 1 if self.whole else None
@@ -100,7 +114,7 @@ class GameBuilder(SyntaxChecker):
         errors, the state after the prefix, the decisions kept as played illegally."""
         first = self.read_from
         events = self.events[first:] if first else self.events
-        meta = self.meta[first:] if first else self.meta
+        meta = self.padded()[first:] if first else self.padded()
         return ParsedGame(
             self.result(),
             events,
@@ -163,15 +177,15 @@ class GameBuilder(SyntaxChecker):
                 "illegal",
                 at,
                 1,
-                "the setup breaks the rules",
+                self.setup_refused,
                 violations,
                 with_position=True,
                 fatal=True,
             )
             return
         self.apply(self.state, event)
+        self.padded().append(self._take_pending())
         self.events.append(event)
-        self.meta.append(self._take_pending())
 
     def first_seat(self, number: int) -> int | None:
         """The seat the ``First`` header names (a name, a seat number, ``#2``), or None
@@ -228,9 +242,10 @@ class GameBuilder(SyntaxChecker):
         if len(self.events) == self.read_from:  # before the setup, or the first move read
             self.pending_comments.append(text)
             return
-        m = self.meta[-1]
+        meta = self.padded()
+        m = meta[-1]
         if m is None:
-            m = self.meta[-1] = {}
+            m = meta[-1] = {}
         old = m.get("comment")
         m["comment"] = f"{old} {text}" if old else text
 
@@ -247,7 +262,8 @@ class GameBuilder(SyntaxChecker):
             if event is None or keyword in grammar.uncached:
                 return reader(args, self.state, self.ctx)
             entry = (event, grammar.claim(keyword, args))
-            grammar.remember(decision.written, entry)
+            if keyword not in grammar.unkept:
+                grammar.remember(decision.written, entry)
         event, claim = entry
         if claim is not None:
             claim(self.state)
@@ -256,60 +272,81 @@ class GameBuilder(SyntaxChecker):
     def visit_decision(
         self,
         text: str,
-        at: int,
+        k: int,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> None:
-        if not self.live:
-            super().visit_decision(text, at, turn, illegal, notes)
-            return
-        state = self.state
         entry = self.cache.get(text)
-        try:
-            if entry is not None:  # the usual case: a decision read before
-                event, claim = entry
-                if claim is not None:
-                    claim(state)
-            else:
-                event = self.read(self.decision(text, at, turn, illegal, notes))
-                if event is None:
-                    return
-        except Fail as f:
-            self.fail(f, self.decision(text, at, turn, illegal, notes))
+        if entry is None or not self.live:
+            self.read_decision(text, k, turn, illegal, notes)
             return
-        if state.awaiting == SETUP or (
-            turn != state.turn
-            and turn is not None
-            and self.one_turn_a_line
-            and state.awaiting != OVER
-        ):
-            self.misplaced(self.decision(text, at, turn))
+        # The usual case: a decision read before, on its turn's line.
+        state = self.state
+        event, claim = entry
+        if claim is not None:
+            try:
+                claim(state)
+            except Fail as f:
+                self.fail(f, self.decision(text, k, turn, illegal, notes))
+                return
+        if (turn != state.turn or state.awaiting == SETUP) and self.misplaced(text, k, turn):
             return
         if illegal or notes or self.texts is not None:
-            self.fold_decision(self.decision(text, at, turn, illegal, notes), event)
+            self.fold_decision(self.decision(text, k, turn, illegal, notes), event)
         elif violations := self.check(state, event):
-            self.fold_decision(self.decision(text, at, turn), event, violations)
-        else:  # the usual case: a legal decision without marks
-            self.apply(state, event)
+            self.fold_decision(self.decision(text, k, turn), event, violations)
+        else:  # legal, without marks: applied, kept without meta
+            self.appliers[event.type](state, event)
             self.events.append(event)
-            self.meta.append(None)
 
-    def misplaced(self, decision: Decision) -> None:
-        """A decision before the setup, or after its line's turn is over."""
-        state = self.state
-        where = decision.place()
-        if state.awaiting == SETUP:
-            self.error("syntax", where[0], where[1], "the game has no setup")
+    def read_decision(
+        self,
+        text: str,
+        k: int,
+        turn: int | None,
+        illegal: bool = False,
+        notes: list[str] | None = None,
+    ) -> None:
+        """:meth:`visit_decision` for a decision not read before (or read for its syntax
+        only, after an error)."""
+        if not self.live:
+            super().visit_decision(text, k, turn, illegal, notes)
             return
+        decision = self.decision(text, k, turn, illegal, notes)
+        try:
+            event = self.read(decision)
+        except Fail as f:
+            self.fail(f, decision)
+            return
+        if event is None:
+            return
+        state = self.state
+        if (turn != state.turn or state.awaiting == SETUP) and self.misplaced(text, k, turn):
+            return
+        self.fold_decision(decision, event)
+
+    def misplaced(self, text: str, k: int, turn: int | None) -> bool:
+        """Whether a decision stands where none may (an error): before the setup, or
+        after its line's turn is over (when a turn's decisions are on its own line)."""
+        state = self.state
+        if state.awaiting == SETUP:
+            where = self.decision(text, k, turn).place()
+            self.error("syntax", where[0], where[1], "the game has no setup")
+            return True
+        if turn is None or not self.one_turn_a_line or state.awaiting == OVER:
+            return False
+        decision = self.decision(text, k, turn)
+        where = decision.place()
         self.error(
             "syntax",
             where[0],
             where[1],
-            f"turn {decision.turn} ended before {decision.keyword!r}; turn {state.turn} "
+            f"turn {turn} ended before {decision.keyword!r}; turn {state.turn} "
             f"starts on a new line ('{state.turn}.')",
             with_position=True,
         )
+        return True
 
     def fold_decision(
         self, decision: Decision, event: Any, violations: list[Any] | None = None
@@ -332,6 +369,7 @@ class GameBuilder(SyntaxChecker):
                 illegal = True
             else:
                 self.apply(state, event)
+        meta = self.padded()
         self.events.append(event)
         if texts is not None:
             texts.append(canonical)
@@ -342,9 +380,9 @@ class GameBuilder(SyntaxChecker):
                 m["annotations"] = notes
             if illegal:
                 m["played_illegally"] = True
-            self.meta.append(m)
+            meta.append(m)
         else:
-            self.meta.append(None)
+            meta.append(None)
 
     def forced(self, decision: Decision, event: Any) -> bool:
         """A decision marked ``!illegal``: forced as played and flagged with its
@@ -398,7 +436,7 @@ class GameBuilder(SyntaxChecker):
     def visit_correction(
         self,
         text: str,
-        at: int,
+        k: int,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
@@ -406,9 +444,9 @@ class GameBuilder(SyntaxChecker):
         """``undo`` / ``undo to K``: a Retraction appended, the standing steps folded
         again (those played illegally forced again)."""
         if not self.live:
-            super().visit_correction(text, at, turn, illegal, notes)
+            super().visit_correction(text, k, turn, illegal, notes)
             return
-        decision = self.decision(text, at, turn, illegal, notes)
+        decision = self.decision(text, k, turn, illegal, notes)
         try:
             back_to = read_undo(decision.args, decision.illegal)
         except Fail as f:
@@ -443,9 +481,10 @@ class GameBuilder(SyntaxChecker):
             return
         if self.texts is not None:
             self.texts.append(undo_text(rules, events, retraction))
+        meta = self.padded()
         events.append(retraction)
-        self.meta.append({"annotations": decision.notes} if decision.notes else None)
-        marks = [bool(m and m.get("played_illegally")) for m in self.meta]
+        meta.append({"annotations": decision.notes} if decision.notes else None)
+        marks = [bool(m and m.get("played_illegally")) for m in meta]
         self.state = fold(rules, events, self.names, marks).head
 
     # -- the end -----------------------------------------------------------------------
@@ -471,9 +510,10 @@ class GameBuilder(SyntaxChecker):
             return
         if self.pending_comments:
             comment = " ".join(self.pending_comments)
-            m = self.meta[self.read_from] or {}
+            meta = self.padded()
+            m = meta[self.read_from] or {}
             m["comment"] = f"{comment} {m['comment']}" if m.get("comment") else comment
-            self.meta[self.read_from] = m
+            meta[self.read_from] = m
             self.pending_comments = []
 
     def _check_result(self) -> None:

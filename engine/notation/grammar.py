@@ -72,9 +72,11 @@ class Grammar:
 
     ``bracketed`` maps the keywords that take one bracketed argument to its pattern;
     ``uncached`` are the keywords whose event depends on more than their words (the seat
-    names: never kept by text, read in the position); ``context`` makes the reading
-    context from the seat names; ``claim`` gives what a decision's words claim of the
-    table beside its event (a take's written colours), checked each time it is read.
+    to move: never kept by text, read in the position), ``unkept`` those whose event is
+    read from their words alone but seldom written twice (never kept by text);
+    ``context`` makes the reading context from the seat names; ``claim`` gives what a
+    decision's words claim of the table beside its event (a take's written colours),
+    checked each time it is read.
     ``setup_words`` (the words a setup line starts with) and ``setup_missing`` (what a
     setup still lacks, from its parts) describe the setup; ``numbered``: a turn line
     must start with its number until the first one does; ``result_problem`` says where
@@ -92,6 +94,7 @@ class Grammar:
         result_problem: Callable[[Mapping[str, Any], Any], Any] = lambda headers, state: None,
         bracketed: Mapping[str, str] | None = None,
         uncached: Collection[str] = (),
+        unkept: Collection[str] = (),
         context: Callable[[Sequence[str]], Any] = tuple,
         setup_words: Sequence[str] = (),
         setup_missing: Callable[[Mapping[str, Any]], list[str]] = lambda parts: [],
@@ -108,6 +111,7 @@ class Grammar:
         self.move_text = move_text
         self.read_setup_line = read_setup_line
         self.uncached = frozenset(uncached)
+        self.unkept = frozenset(unkept)
         self.context = context
         self.setup_words = tuple(setup_words)
         self.setup_missing = setup_missing

@@ -43,10 +43,12 @@ TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _NAME_CHAR = r'[^\s:{}()"\[\]]'
 #: A turn line's prefix after its first spaces: the ``number``, and the player's ``name``
 #: before a colon when written (the words of the name, spaces between them, none
-#: around; a line without a colon has none, which a look ahead sees at once).
+#: around; a line without a colon has none, which a look ahead sees at once).  A name of
+#: one word right before its colon, as the writer puts it, is tried first.
 _PREFIX = (
-    rf"(?P<number>\d{{1,9}})\.(?=\s|$){_SPACE}*+"
-    rf"(?:(?=[^:\n]*+:)(?P<name>{_NAME_CHAR}++(?:{_SPACE}++{_NAME_CHAR}++)*+){_SPACE}*+:(?=\s|$))?"
+    rf"(?P<number>\d{{1,9}})\.(?!\S){_SPACE}*+"
+    rf"(?:(?P<name>{_NAME_CHAR}++(?=:)|(?=[^:\n]*+:){_NAME_CHAR}++(?:{_SPACE}++{_NAME_CHAR}++)*+)"
+    rf"{_SPACE}*+:(?!\S)|)"
 )
 #: A turn line's prefix (``12.``, ``12. Ann:``) at the start of a line.
 TURN_RE = re.compile(rf"\s*+{_PREFIX}", re.M)
@@ -77,17 +79,21 @@ def turns_re(
     line); everything else stays on its line.  Each match starts where the one before
     ends.  A match's groups are
 
-    * ``whole``: the whole match (a line's end first, when it starts with ``\n``);
+    * ``nl``: a line's end (a match that starts a line but the first);
     * ``number``, ``name``: a turn line's prefix (``12.``, ``12. Ann:``; the words of
       the name, spaces between them, none around, and a line without a colon has none,
       which a look ahead sees at once);
     * ``start``: another start of a line, up to the line's end: a header (``[``) or a
       turn number of too many digits;
-    * ``decision``: a keyword (one of ``keywords``, or ``undo``) and its arguments, as
-      written: the tokens after it up to the next keyword (but right after ``by``,
-      which names a player), mark, note, comment or closing bracket.  ``bracketed``
-      gives the keywords that take one bracketed argument and its pattern (a payment:
-      ``buy 2-05 (B1 R2)``), which a note never matches;
+    * ``plain``: a decision as the writer puts it, one space between its words,
+      followed by the next decision or the line's end (no marks); its text, as
+      ``decision`` would have it.  Most decisions are so, and this pattern, tried first
+      (and after one space, before the rest), is the scan's quick way through them;
+    * ``decision``: any other decision: a keyword (one of ``keywords``, or ``undo``)
+      and its arguments, as written: the tokens after it up to the next keyword (but
+      right after ``by``, which names a player), mark, note, comment or closing
+      bracket.  ``bracketed`` gives the keywords that take one bracketed argument and
+      its pattern (a payment: ``buy 2-05 (B1 R2)``), which a note never matches;
     * ``marks``: the marks and notes after it (``!illegal``, ``!?``, ``(note)``, and
       marks that are none, which the reader reports);
     * ``item``: a comment ``{...}`` (perhaps never closed), or what stands where a
@@ -95,19 +101,21 @@ def turns_re(
       next keyword or comment.
 
     Tokens are those of :data:`TOKEN_RE`, so the text of a decision splits into its
-    keyword and arguments with ``TOKEN_RE.findall``.  (Few groups: each costs the
-    scanner time.)
+    keyword and arguments with ``TOKEN_RE.findall``.  (Few groups, and no group for the
+    whole match: each costs the scanner time; the reader finds a match's place again
+    only when it needs it.)
 
     >>> scan = turns_re(["take", "buy"], {"buy": r"\\(B\\d\\)"})
-    >>> text = "3. Al: take c3 =W ! (a) {b\\nc} buy 1-05 (B1) (n) tkae x undo\\n4. take"
+    >>> text = "3. Al: take c3 =W ! (a) {b\\nc} buy 1-05 (B1) (n) tkae x undo\\n4. take c3 buy 1-05"
     >>> for m in scan.finditer(text):
-    ...     print({k: v for k, v in m.groupdict().items() if v and k != "whole"} or "(end)")
+    ...     print({k: v for k, v in m.groupdict().items() if v} or "(end)")
     {'number': '3', 'name': 'Al', 'decision': 'take c3 =W', 'marks': ' ! (a)'}
     {'item': '{b\\nc}'}
     {'decision': 'buy 1-05 (B1)', 'marks': ' (n)'}
     {'item': 'tkae x'}
     {'decision': 'undo'}
-    {'number': '4', 'decision': 'take'}
+    {'nl': '\\n', 'number': '4', 'plain': 'take c3'}
+    {'plain': 'buy 1-05'}
     (end)
     """
     bracketed = dict(bracketed or {})
@@ -117,21 +125,34 @@ def turns_re(
     # A word with a character no keyword has (a digit, a capital, =, @, -) is never one;
     # an all-lowercase word is an argument when it is no keyword, or follows "by".
     other = rf"[a-z]*+[^\sa-z{{}}()\"!?]{w}*+"
-    by = rf"by(?!{w})(?:{_SPACE}*+by(?!{w}))*+(?:{_SPACE}*+{w}++)?"
+    by = rf"by(?!{w})(?:{_SPACE}*+by(?!{w}))*+(?:{_SPACE}*+{w}++|)"
     args = rf"(?:{_SPACE}*+(?:{other}|(?!{keyword})(?:{by}|[a-z]++(?!{w})|{_QUOTED})))*+"
-    plain = [k for k in words if k not in bracketed]
-    decisions = [rf"(?:{'|'.join(map(re.escape, plain))})(?!{w}){args}"]
+    simple = [k for k in words if k not in bracketed]
+    decisions = [rf"(?:{'|'.join(map(re.escape, simple))})(?!{w}){args}"]
     for word, pattern in bracketed.items():
-        decisions.insert(0, rf"{re.escape(word)}(?!{w}){args}(?:{_SPACE}*+{pattern}{args})?")
+        decisions.insert(0, rf"{re.escape(word)}(?!{w}){args}(?:{_SPACE}*+{pattern}{args}|)")
+    # As the writer puts them: words that are no keyword, one space apart, up to the next
+    # decision or the line's end (so exactly what ``decisions`` reads there); their
+    # characters printable ASCII (what ``other`` matches of it), checked in one look.
+    arg = r"[a-z]*+[#-'*->@-`|~][#-'*->@-z|~]*+"
+    end = rf"(?= {keyword}|$)"
+    plain = [rf"(?:{'|'.join(map(re.escape, (k for k in simple if k != 'undo')))})"]
+    plain[0] += rf"(?: {arg})*+{end}"
+    for word, pattern in bracketed.items():
+        plain.insert(0, rf"{re.escape(word)}(?: {arg})*+(?: {pattern}(?: {arg})*+|){end}")
     token = _TOKEN.replace(_COMMENT, rf"(?s:{_COMMENT})")
     rest = rf"(?:{_SPACE}++|{token})*+"  # the rest of a logical line
+    # (What may be missing is an alternative with nothing, ``(?:x|)``, not ``(?:x)?``:
+    # the regex engine keeps the groups matched so far at every alternative tried inside
+    # a repeat, and ``?`` is one.)
     return re.compile(
-        rf"(?P<whole>\n?"
-        rf"(?:(?<![^\n]){_SPACE}*+(?:{_PREFIX}"  # at a line's start
-        rf"|(?P<start>\[{rest}|{_LONG_NUMBER}\.(?=\s|$){rest})))?"
-        rf"{_SPACE}*+(?:(?P<decision>{'|'.join(decisions)})"
-        rf"(?P<marks>(?={_SPACE}*+[!?(])(?:{_SPACE}*+(?:{_MARK}|{_NOTE}))*+)?"
-        rf"|(?P<item>(?s:{_COMMENT})|(?:{token})(?:{_SPACE}*+(?!{keyword}|\{{)(?:{token}))*+))?)",
+        # one space before a word (within a line, mostly: the quick way to what follows)
+        rf"(?: (?=[a-z])"
+        rf"|(?:(?P<nl>\n)|)(?:(?<![^\n]){_SPACE}*+(?:{_PREFIX}"  # at a line's start
+        rf"|(?P<start>\[{rest}|{_LONG_NUMBER}\.(?!\S){rest}))|){_SPACE}*+)"
+        rf"(?:(?P<plain>{'|'.join(plain)})|(?P<decision>{'|'.join(decisions)})"
+        rf"(?:(?P<marks>(?={_SPACE}*+[!?(])(?:{_SPACE}*+(?:{_MARK}|{_NOTE}))*+)|)"
+        rf"|(?P<item>(?s:{_COMMENT})|(?:{token})(?:{_SPACE}*+(?!{keyword}|\{{)(?:{token}))*+)|)",
         re.M,
     )
 

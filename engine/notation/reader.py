@@ -35,7 +35,7 @@ from .lexer import (
     normalize,
     unescape,
 )
-from .visitor import Places, SkipLine, Stop, Visitor
+from .visitor import Places, Scan, SkipLine, Stop, Visitor
 
 
 def read_game(text: str, visitor: Visitor) -> None:
@@ -104,83 +104,86 @@ def _walk(lines: LogicalLines, visitor: Visitor) -> None:
 
 def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
     """The turn lines of ``text`` from offset ``pos`` (a line's start) on, scanned in
-    one pass (:func:`.lexer.turns_re`: each match follows the one before, so its offset
-    is counted from their lengths); ``current`` is the turn a line without a number
-    continues (None: such a line is an error in a game whose turn lines are numbered)."""
-    places = visitor.places
+    one pass (:func:`.lexer.turns_re`); ``current`` is the turn a line without a number
+    continues (None: such a line is an error in a game whose turn lines are numbered).
+
+    The matches are counted, not placed: the visitor is handed a decision's text and
+    the number of its match (:class:`.visitor.Scan` finds where it stands when asked,
+    for an error or a flag)."""
+    grammar = visitor.grammar
+    scan = grammar.turns
+    visitor.scan = Scan(visitor.places, scan, pos)
     visit_decision = visitor.visit_decision
     visit_turn = visitor.visit_turn
-    start = pos  # where the line being read starts
+    numbered = grammar.numbered
     fresh = True  # nothing read on the line yet
     skip = False  # the rest of the line is not read (the visitor said so)
-    for whole, number, name, other, decision, marks, item in visitor.grammar.turns.findall(
-        text, pos
+    for k, (nl, number, name, other, plain, decision, marks, item) in enumerate(
+        scan.findall(text, pos)
     ):
-        at = pos
-        pos += len(whole)  # where the match ends
+        if nl:  # a line ends; what follows in the match is on the next
+            fresh, skip = True, False
+        elif skip:
+            continue
         try:
-            if not fresh and whole[:1] != "\n":  # within a line
-                if skip:
-                    continue
-                if decision and not marks and decision[:4] != UNDO:  # the usual item
-                    visit_decision(decision, pos - len(decision), current)
-                    continue
-            else:
-                if whole[:1] == "\n":  # a line ends; what follows in the match is on the next
-                    start, fresh, skip = at + 1, True, False
+            if fresh:  # the line's first item
                 if number:
                     fresh = False
                     current = int(number)
-                    visit_turn(current, name or None, start)
-                    if not decision and not item:
+                    visit_turn(current, name or None, k)
+                    if not (plain or decision or item):
                         # a line cut short, or left unfinished (``9. Bob:``)
-                        line, column = places.at(at + len(whole.rstrip()))
-                        visitor.error("syntax", line, column, no_decision(current, name or None))
+                        _no_decision(visitor, k, current, name or None)
                         continue
                 elif other:
                     fresh = False
-                    where = places.at(pos - len(other))
+                    where = visitor.where(visitor.scan.start(k, "start"))
                     if other[0] == "[":
                         _late_header(visitor, *where)
                     else:
                         visitor.error("syntax", where[0], 1, long_turn_number(other) or "")
                     continue
-                elif not decision and not item:
-                    continue
-                elif fresh:  # a line without a turn number
+                elif plain or decision or item:  # a line without a turn number
                     fresh = False
-                    if current is None and visitor.grammar.numbered:
-                        _no_number(visitor, places, start)
-            if decision:
-                if decision[:4] == UNDO:  # (no other keyword starts so)
-                    illegal, notes = _marks(visitor, places, pos - len(marks), marks)
-                    at = pos - len(marks) - len(decision)
-                    visitor.visit_correction(decision, at, current, illegal, notes)
-                elif marks:
-                    illegal, notes = _marks(visitor, places, pos - len(marks), marks)
-                    at = pos - len(marks) - len(decision)
-                    visit_decision(decision, at, current, illegal, notes)
+                    if current is None and numbered:
+                        _no_number(visitor, k)
                 else:
-                    visit_decision(decision, pos - len(decision), current)
+                    continue
+            if plain:  # the usual item: a decision as the writer puts it
+                visit_decision(plain, k, current)
+            elif decision:
+                illegal, notes = _marks(visitor, k, marks) if marks else (False, None)
+                if decision[:4] == UNDO:  # (no other keyword starts so)
+                    visitor.visit_correction(decision, k, current, illegal, notes)
+                else:
+                    visit_decision(decision, k, current, illegal, notes)
             elif item[:1] == "{":
                 body = comment_text(item)
                 if body is None:
-                    line, column = places.at(pos - len(item))
+                    line, column = visitor.where(visitor.scan.start(k, "item"))
                     visitor.error("syntax", line, column, "this comment is never closed with }")
                     body = ""
                 visitor.visit_comment(body)
             elif item:
-                _stray(visitor, places.at(pos - len(item)), item)
+                _stray(visitor, visitor.where(visitor.scan.start(k, "item")), item)
         except SkipLine:
             skip = True
     with contextlib.suppress(SkipLine):
         visitor.end_game()
 
 
-def _no_number(visitor: Visitor, places: Places, start: int) -> None:
+def _no_decision(visitor: Visitor, k: int, turn: int, name: str | None) -> None:
+    """A turn line that ends after its prefix: the error points past it."""
+    m = visitor.scan.match(k)
+    line, column = visitor.where(m.start() + len(m.group().rstrip()))
+    visitor.error("syntax", line, column, no_decision(turn, name))
+
+
+def _no_number(visitor: Visitor, k: int) -> None:
+    m = visitor.scan.match(k)
     visitor.error(
         "syntax",
-        places.at(start)[0],
+        visitor.where(m.start() + len(m.group("nl") or ""))[0],
         1,
         "expected a turn number such as '1.' before the decisions",
     )
@@ -203,14 +206,11 @@ def _late_header(visitor: Visitor, line: int, column: int) -> None:
     visitor.error("syntax", line, column, "headers come first, before the setup")
 
 
-def _marks(visitor: Visitor, places: Places, at: int, marks: str) -> tuple[bool, list[str] | None]:
-    """The ``!illegal`` mark and the notes (assessments and ``(text)``) after a decision
-    (``marks``, at offset ``at``); a note never closed and a mark that is none are
-    errors."""
+def _marks(visitor: Visitor, k: int, marks: str) -> tuple[bool, list[str] | None]:
+    """The ``!illegal`` mark and the notes after a decision (``marks``, of the scan's
+    ``k``-th match); a note never closed and a mark that is none are errors."""
     illegal = False
     notes: list[str] | None = None
-    if not marks:
-        return illegal, notes
     for m in TOKEN_RE.finditer(marks):
         t = m.group()
         if t == ILLEGAL_MARK:
@@ -219,11 +219,11 @@ def _marks(visitor: Visitor, places: Places, at: int, marks: str) -> tuple[bool,
             (notes := notes or []).append(t)
         elif t[0] == "(":
             if not t.endswith(")") or t.endswith("\\)"):
-                line, column = places.at(at + m.start())
+                line, column = visitor.where(visitor.scan.start(k, "marks") + m.start())
                 visitor.error("syntax", line, column, "this note is never closed with )")
             (notes := notes or []).append(unescape(t[1:-1]).strip())
         else:
-            line, column = places.at(at + m.start())
+            line, column = visitor.where(visitor.scan.start(k, "marks") + m.start())
             visitor.error(
                 "syntax",
                 line,

@@ -21,7 +21,7 @@ from ..corrections import UNDO
 from ..errors import Violation
 from ..protocol import SeatsError
 from .grammar import Fail, Grammar
-from .lexer import TOKEN_RE, TURN_RE, Line
+from .lexer import TOKEN_RE, Line
 from .results import NotationError
 
 #: The headers kept under their own key (the rest go to ``tags``).
@@ -29,6 +29,8 @@ KNOWN_TAGS = (("Event", "event"), ("Date", "date"), ("Place", "place"))
 _READ_TAGS = KNOWN_TAGS + (("Result", "result"),)
 #: A header that names a seat: ``Player1`` .. ``PlayerN``.
 SEAT_TAG = re.compile(r"Player([1-9][0-9]?)")
+#: The scan of a text not read yet: it matches nothing.
+_NOTHING = re.compile(r"(?!)")
 _UNDO_USAGE = "expected undo, or undo to STEP (a step number: the setup is step 1)"
 
 
@@ -100,25 +102,57 @@ class Places:
         return k + 1, offset - starts[k] + 1
 
 
+class Scan:
+    """The scan of a text's turn lines (:func:`.lexer.turns_re` from offset ``pos`` on):
+    where its ``k``-th match and that match's groups stand, found by scanning the text
+    again when first asked for (only to place an error or a flag: the reading itself
+    counts matches, and keeps no offsets)."""
+
+    __slots__ = ("places", "pattern", "pos", "_matches")
+
+    def __init__(self, places: Places, pattern: re.Pattern[str], pos: int):
+        self.places = places
+        self.pattern = pattern
+        self.pos = pos
+        self._matches: list[re.Match[str]] | None = None
+
+    def match(self, k: int) -> re.Match[str]:
+        """The ``k``-th match (from 0)."""
+        matches = self._matches
+        if matches is None:
+            matches = self._matches = list(self.pattern.finditer(self.places.text, self.pos))
+        return matches[k]
+
+    def start(self, k: int, group: str) -> int:
+        """Where ``group`` of the ``k``-th match starts (-1 when it did not match)."""
+        return self.match(k).start(group)
+
+    def decision_start(self, k: int) -> int:
+        """Where the decision of the ``k``-th match starts (``plain`` or ``decision``)."""
+        m = self.match(k)
+        at = m.start("plain")
+        return at if at >= 0 else m.start("decision")
+
+
 class Decision:
     """One decision (or correction) as written: its text (``written``: the keyword and
-    its arguments as they stand in the text, from offset ``at``), the ``!illegal`` mark
-    and the notes after it, on the turn its line is on (None before any turn number).
-    Its words and places are found when asked for."""
+    its arguments as they stand in the text, the ``k``-th match of the ``scan``), the
+    ``!illegal`` mark and the notes after it, on the turn its line is on (None before
+    any turn number).  Its words and places are found when asked for."""
 
-    __slots__ = ("places", "at", "written", "illegal", "notes", "turn")
+    __slots__ = ("scan", "k", "written", "illegal", "notes", "turn")
 
     def __init__(
         self,
-        places: Places,
-        at: int,
+        scan: Scan,
+        k: int,
         written: str,
         illegal: bool,
         notes: list[str] | None,
         turn: int | None,
     ):
-        self.places = places
-        self.at = at
+        self.scan = scan
+        self.k = k
         self.written = written
         self.illegal = illegal
         self.notes = notes
@@ -145,16 +179,18 @@ class Decision:
     def place(self, arg: int = -1) -> tuple[int, int]:
         """(line, column) of argument ``arg`` (-1: the keyword; past the last
         argument: the marks and what follows on the line, or the line's end)."""
-        text = self.places.text
+        places = self.scan.places
+        text = places.text
+        at = self.scan.decision_start(self.k)
         want = arg + 1 if arg >= 0 else 0
-        last = self.at
-        for k, m in enumerate(TOKEN_RE.finditer(text, self.at)):
+        last = at
+        for k, m in enumerate(TOKEN_RE.finditer(text, at)):
             if "\n" in text[last : m.start()]:
                 break  # the line ended (a comment over several lines is one token)
             if k == want:
-                return self.places.at(m.start())
+                return places.at(m.start())
             last = m.end()
-        return self.places.at(last)
+        return places.at(last)
 
 
 class Visitor:
@@ -177,8 +213,10 @@ class Visitor:
         #: False once an error was met (with every error asked for, reading goes on).
         self.live = True
         self.errors: list[NotationError] = []
-        #: The places of the text being read (the reader sets them).
+        #: The places of the text being read, and the scan of its turn lines (the reader
+        #: sets them).
         self.places = Places("")
+        self.scan = Scan(self.places, _NOTHING, 0)
 
     # -- errors ------------------------------------------------------------------------
 
@@ -240,24 +278,26 @@ class Visitor:
         """(line, column) of an offset of the text being read."""
         return self.places.at(offset)
 
-    def turn_places(self, at: int) -> tuple[int, int, int]:
-        """The line of the turn line starting at offset ``at``, and the columns of its
-        number and of the player's name (the number's when none is written)."""
-        m = TURN_RE.match(self.places.text, at)
-        assert m is not None
+    def turn_places(self, k: int) -> tuple[int, int, int]:
+        """The line of the turn line that the scan's ``k``-th match starts, and the
+        columns of its number and of the player's name (the number's when none is
+        written)."""
+        m = self.scan.match(k)
         line, number = self.where(m.start("number"))
-        return line, number, self.where(m.start("name"))[1] if m.group("name") else number
+        name = m.start("name")
+        return line, number, self.where(name)[1] if name >= 0 else number
 
     def decision(
         self,
         text: str,
-        at: int,
+        k: int,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> Decision:
-        """A decision the reader handed over, with its words and places."""
-        return Decision(self.places, at, text, illegal, notes, turn)
+        """A decision the reader handed over (the scan's ``k``-th match), with its words
+        and places."""
+        return Decision(self.scan, k, text, illegal, notes, turn)
 
     def fail(self, f: Fail, decision: Decision) -> None:
         """Report a decision reader's failure at the argument it names."""
@@ -289,9 +329,10 @@ class Visitor:
         """The setup read (the parts the game's setup lines filled in); ``at_end`` when
         no turn follows."""
 
-    def visit_turn(self, number: int, name: str | None, at: int) -> None:
-        """A turn line starts at offset ``at``: turn ``number``, the player's ``name``
-        (None when not written); :meth:`turn_places` says where they stand."""
+    def visit_turn(self, number: int, name: str | None, k: int) -> None:
+        """A turn line starts (with the scan's ``k``-th match): turn ``number``, the
+        player's ``name`` (None when not written); :meth:`turn_places` says where they
+        stand."""
 
     def visit_comment(self, text: str) -> None:
         """A comment after a decision."""
@@ -299,20 +340,20 @@ class Visitor:
     def visit_decision(
         self,
         text: str,
-        at: int,
+        k: int,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> None:
-        """A decision as written (``text``, its keyword and arguments, at offset ``at``)
-        on turn ``turn`` (the turn its line is on; None before any turn number), marked
+        """A decision as written (``text``, its keyword and arguments: the scan's ``k``-th
+        match) on turn ``turn`` (the turn its line is on; None before any turn number), marked
         ``!illegal`` or not, with its notes; :meth:`decision` makes it a
         :class:`Decision` (its words and places)."""
 
     def visit_correction(
         self,
         text: str,
-        at: int,
+        k: int,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
@@ -418,7 +459,7 @@ class SyntaxChecker(HeadersBuilder):
     def visit_decision(
         self,
         text: str,
-        at: int,
+        k: int,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
@@ -427,17 +468,17 @@ class SyntaxChecker(HeadersBuilder):
         try:
             self.grammar.readers[keyword](args, None, self.ctx)
         except Fail as f:
-            self.fail(f, self.decision(text, at, turn, illegal, notes))
+            self.fail(f, self.decision(text, k, turn, illegal, notes))
 
     def visit_correction(
         self,
         text: str,
-        at: int,
+        k: int,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> None:
-        decision = self.decision(text, at, turn, illegal, notes)
+        decision = self.decision(text, k, turn, illegal, notes)
         try:
             read_undo(decision.args, illegal)
         except Fail as f:

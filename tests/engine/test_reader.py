@@ -72,9 +72,11 @@ def _expected(tokens: list[str], keywords: set[str], bracketed: set[str]) -> lis
 
 def _scanned(grammar, body: str) -> list[tuple]:
     items: list[tuple] = []
-    for whole, number, _name, start, decision, marks, item in grammar.turns.findall(body):
-        assert not (number or start), whole  # the body starts with a comment
-        if decision:
+    for nl, number, _name, start, plain, decision, marks, item in grammar.turns.findall(body):
+        assert not (nl or number or start), body  # the body starts with a comment
+        if plain:
+            items.append(("decision", TOKEN_RE.findall(plain), []))
+        elif decision:
             items.append(("decision", TOKEN_RE.findall(decision), TOKEN_RE.findall(marks)))
         elif item:
             items.append(("item", TOKEN_RE.findall(item)))

@@ -48,6 +48,7 @@ class GameBuilder(_builder.GameBuilder):
     grammar = GRAMMAR
     checks_result = False
     one_turn_a_line = False
+    setup_refused = "the setup is not allowed"
 
     def said(self, decision: Decision, event: Any) -> str:
         return move_text(event)
@@ -88,13 +89,13 @@ class GameBuilder(_builder.GameBuilder):
         last = max(line, *(levels[lv][1] for lv in (1, 2, 3)))
         return GameSetUp(first, display, nobles), last
 
-    def visit_turn(self, number: int, name: str | None, at: int) -> None:
+    def visit_turn(self, number: int, name: str | None, k: int) -> None:
         state = self.state
         if not self.live:
             if number != state.turn:
                 return  # the table is not known here: the decisions' words only
             self.live = True  # the turn due written again (the line skipped, corrected)
-        line, _, name_column = self.turn_places(at)
+        line, _, name_column = self.turn_places(k)
         if state.awaiting == SETUP:
             self.error("syntax", line, 1, "the setup (nobles, level3, level2, level1) comes first")
         if number != state.turn:

@@ -55,7 +55,7 @@ class GameBuilder(_builder.GameBuilder):
         board, line = parts["board"]
         return GameSetUp(first, board, pyramid, parts.get("privileges")), line
 
-    def visit_turn(self, number: int, name: str | None, at: int) -> None:
+    def visit_turn(self, number: int, name: str | None, k: int) -> None:
         state = self.state
         if (
             number == state.turn
@@ -66,7 +66,7 @@ class GameBuilder(_builder.GameBuilder):
             return  # the usual case: the turn the game is at, its player named or not
         if not self.live:
             return
-        line, column, name_column = self.turn_places(at)
+        line, column, name_column = self.turn_places(k)
         if state.awaiting == SETUP:
             self.error("syntax", line, 1, "the game has no setup before turn 1")
             return

@@ -103,8 +103,8 @@ _COUNTS = r"(?:[WBGRKPY]\d{0,2})+"
 PAYMENT = rf"\([^\S\n]*+(?:-|{_COUNTS}(?:[^\S\n]++{_COUNTS})*+)?[^\S\n]*+\)"
 
 #: Splendor Duel's notation for the shared reader (:mod:`engine.notation.reader`).
-#: The events of ``id`` and ``resign`` depend on the seat names, and a replenish's draws
-#: rarely repeat: those are never kept by their text.
+#: The events of ``id`` and ``resign`` depend on the seat to move, and a replenish's
+#: draws rarely repeat: those are never kept by their text.
 GRAMMAR = Grammar(
     RULES,
     KEYWORDS,
@@ -114,7 +114,8 @@ GRAMMAR = Grammar(
     position=position_string,
     result_problem=result_problem,
     bracketed={"buy": PAYMENT},
-    uncached=("id", "resign", "repl"),
+    uncached=("id", "resign"),
+    unkept=("repl",),
     context=Context,
     setup_words=setup.SETUP_WORDS,
     setup_missing=setup.setup_parts_missing,
