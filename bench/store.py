@@ -239,8 +239,11 @@ def sqlite_floor(path: Path, prepared: list, batch: int) -> float:
     """ms a game for SQLite to store the same events rows, by the import's own statement,
     in a file with the store's settings (WAL, synchronous=FULL), into a table without any
     of the store's guarantees: the floor under the writer, however it is tuned."""
-    from recorder.sqlite_import import _INSERT_EVENTS, GAMES_PER_STATEMENT
+    from recorder.sqlite_import import GAMES_PER_STATEMENT, insert_events_sql
 
+    # the event types numbered as a store numbers them, and each game its number
+    types = sorted({name for p in prepared for name in p.types})
+    codes = tuple((name, code) for code, name in enumerate(types, start=1))
     runs = []
     for _ in range(3):
         for suffix in ("", "-wal", "-shm"):
@@ -248,20 +251,21 @@ def sqlite_floor(path: Path, prepared: list, batch: int) -> float:
         conn = sqlite3.connect(path, isolation_level=None)
         conn.execute("PRAGMA journal_mode = wal")
         conn.execute("PRAGMA synchronous = FULL")
-        conn.execute(_bare_events(_INSERT_EVENTS[1]))
+        conn.execute(_bare_events(insert_events_sql(1, codes)))
         t0 = time.perf_counter()
         for start in range(0, len(prepared), batch):
             conn.execute("BEGIN IMMEDIATE")
             games = prepared[start : start + batch]
             for i in range(0, len(games), GAMES_PER_STATEMENT):
                 part = games[i : i + GAMES_PER_STATEMENT]
-                params: list = [1, "now", "[" + ",".join(p.events_json[1:-1] for p in part) + "]"]
-                params += [b"".join(p.hashes for p in part), part[0].game_id]
+                no = start + i + 1
+                params: list = [1, 0, "[" + ",".join(p.events_json[1:-1] for p in part) + "]"]
+                params += [b"".join(p.hashes for p in part), no]
                 first = part[0].event_count
-                for p in part[1:]:
-                    params += (p.game_id, first)
+                for j, p in enumerate(part[1:], start=1):
+                    params += (no + j, first)
                     first += p.event_count
-                conn.execute(_INSERT_EVENTS[len(part)], params)
+                conn.execute(insert_events_sql(len(part), codes), params)
             conn.execute("COMMIT")
         runs.append(time.perf_counter() - t0)
         conn.close()

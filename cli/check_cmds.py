@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from engine.notation.results import KIND_WORDS
+
 from .lines import completion_lines, verdict_lines, violation_lines
 from .options import (
     EXIT_ILLEGAL,
@@ -31,9 +33,6 @@ from .targets import load_target
 
 if TYPE_CHECKING:
     from recorder.validate import GameReport
-
-#: How a notation error's kind is named in a report.
-_ERROR_KINDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": "illegal move"}
 
 #: What a hand-made position the rules cannot work from raises instead of a verdict.
 _POSITION_FAULTS = (KeyError, IndexError, ValueError, TypeError)
@@ -56,7 +55,7 @@ def _print_report(report: GameReport, strict: bool) -> None:
     for err in report.errors:
         if err.get("line"):
             where = f"{err['source']}:{err['line']}:{err['column']}"
-            kind = _ERROR_KINDS.get(err["kind"], err["kind"])
+            kind = KIND_WORDS.get(err["kind"], err["kind"])
             click.echo(f"{where}: {kind}: {err['message']}")
         elif err.get("event_number"):
             field_note = f", field {err['field']}" if err.get("field") else ""

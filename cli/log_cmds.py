@@ -172,26 +172,48 @@ def undo_cmd(
     show_default=True,
     help="The site's address, for the logging page's link.",
 )
+@click.option(
+    "--revoke",
+    is_flag=True,
+    help="Remove the game's key without making a new one: nobody logs it until "
+    "`tablelog key GAME` makes one.",
+)
 @json_option
 @db_option
-def key_cmd(game: str, site: str, as_json: bool, db_path: str | None) -> None:
+def key_cmd(game: str, site: str, revoke: bool, as_json: bool, db_path: str | None) -> None:
     """Give GAME a new recorder key and print it with the link to the site's logging
     page: whoever holds the key may log the game from a phone (or the JSON API, as
-    ``Authorization: Bearer <key>``).  Any earlier key stops working.  The store keeps
-    only the key's hash, so this is the one time it is shown.
+    ``Authorization: Bearer <key>``).  Any earlier key stops working, and so does every
+    phone unlocked with it (it asks for the new link).  The store keeps only the key's
+    hash, so this is the one time it is shown.  With --revoke, the game keeps no key.
 
     \b
     Examples:
       tablelog key 6138631be858
       tablelog key 6138631be858 --site http://192.168.1.20:5000 --json
+      tablelog key 6138631be858 --revoke
     """
     from recorder import GameNotFound
 
     with opened(db_path) as store:
         try:
-            key = store.issue_recorder_key(game)
+            if revoke:
+                had = store.revoke_recorder_key(game)
+            else:
+                key = store.issue_recorder_key(game)
         except GameNotFound as err:
             raise click.ClickException(str(err)) from None
+    if revoke:
+        if as_json:
+            echo_json({"id": game, "revoked": had})
+        else:
+            click.echo(
+                f"game {game}: its recorder key was revoked; no key or phone logs it "
+                f"until `tablelog key {game}` makes a new one"
+                if had
+                else f"game {game}: it had no recorder key; no key or phone logs it"
+            )
+        return
     link = f"{site.rstrip('/')}/games/{game}/record#key={key}"
     if as_json:
         echo_json({"id": game, "key": key, "record_url": link})

@@ -52,6 +52,15 @@ COMMANDS: list[click.Command] = []
         "(default: the repository's fixtures/games and fixtures/*/games)."
     ),
 )
+@click.option(
+    "--trusted-proxies",
+    type=click.IntRange(0, 8),
+    default=None,
+    help="How many reverse proxies stand in front of the site, whose X-Forwarded-For, "
+    "-Proto and -Host headers are believed [default: $TABLELOG_TRUSTED_PROXIES, or 0]. "
+    "With 0, a request that came through a proxy on this machine is not taken for the "
+    "machine's own: creating a game then needs the secret.",
+)
 def serve(
     host: str,
     port: int,
@@ -60,6 +69,7 @@ def serve(
     server_name: str | None,
     threads: int | None,
     samples_dir: Path | None,
+    trusted_proxies: int | None,
 ) -> None:
     """Serve the replay site.
 
@@ -125,6 +135,8 @@ def serve(
     )
     click.echo(f"serving http://{_url_host(bound_host)}:{bound_port} with {how}", err=True)
     config: dict[str, object] = {"DATABASE": path, "STORE_PER_THREAD": True}
+    if trusted_proxies is not None:
+        config["TRUSTED_PROXIES"] = trusted_proxies
     if server_name == "waitress":
         config["LIVE_MAX_STREAMS"] = threads // 2
     app = create_app(config)

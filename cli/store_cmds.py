@@ -132,20 +132,30 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: str | N
 @click.command("export")
 @click.argument("game")
 @click.option(
-    "--format", "fmt", type=click.Choice(["json", "notation"]), default="json", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["notation", "json"]),
+    default=None,
+    help="notation (the default), or canonical JSON [default: json for an --output "
+    "file named *.json, else notation].",
 )
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
 @db_option
-def export_cmd(game: str, fmt: str, output: Path | None, db_path: str | None) -> None:
-    """Export a game as canonical JSON (re-importing it changes nothing) or notation.
+def export_cmd(game: str, fmt: str | None, output: Path | None, db_path: str | None) -> None:
+    """Export a game in notation, as the table wrote it, or as canonical JSON; either
+    imports again to the same game (re-importing it changes nothing).
 
     \b
-    Example:
-      tablelog export 6138631be858 --format notation
+    Examples:
+      tablelog export 6138631be858
+      tablelog export 6138631be858 -o evening.json
     """
     from recorder.io import export_json, export_notation
+
+    if fmt is None:
+        fmt = "json" if output is not None and output.suffix.lower() == ".json" else "notation"
 
     with opened(db_path) as store:
         text = export_json(store, game) if fmt == "json" else export_notation(store, game)

@@ -26,12 +26,29 @@ from .options import EXIT_ILLEGAL, Unreadable, db_option, echo_json, json_option
     default=None,
     help="A secret: also print each head keyed with it (HMAC) [env TABLELOG_CHAIN_KEY].",
 )
+@click.option(
+    "--heads",
+    "heads_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A list of heads kept elsewhere (as `tablelog heads` prints them): each game's "
+    "kept head must be one of its stored steps (a cut record is found).",
+)
+@click.option(
+    "--head",
+    "kept",
+    nargs=2,
+    multiple=True,
+    metavar="GAME HASH",
+    help="A game's head as someone kept it (plain, or keyed with --key); repeatable.",
+)
 @json_option
 @db_option
 def verify_cmd(
     games: tuple[str, ...],
     file_path: Path | None,
     key: str | None,
+    heads_path: Path | None,
+    kept: tuple[tuple[str, str], ...],
     as_json: bool,
     db_path: str | None,
 ) -> None:
@@ -43,22 +60,33 @@ def verify_cmd(
     With --file, compute the head of a shared notation or JSON file and compare it with
     the stored game's: a file exported earlier matches up to its last step.
 
+    A record cut short with its stored head made to match verifies on its own: keep the
+    heads elsewhere (`tablelog heads > heads.txt`, published or mailed) and check them
+    with --heads FILE or --head GAME HASH; a kept head must be one of the game's steps.
+
     \b
     Examples:
       tablelog verify
       tablelog verify 6138631be858 --json
       tablelog verify --file fixtures/games/dispute.tl 6138631be858
+      tablelog verify --heads heads.txt
     """
     if file_path is not None:
         if len(games) != 1:
             raise Unreadable("--file compares a file with one stored game: name one GAME")
         _verify_file(file_path, games[0], as_json, db_path)
         return
-    from recorder import chain
+    from recorder import GameNotFound, chain
+    from recorder.verify import kept_head_findings
 
+    given = list(kept) + (_read_heads(heads_path) if heads_path is not None else [])
     with opened(db_path, must_exist=True, error=Unreadable) as store:
-        heads = store.heads(games or None)
-        findings = store.verify(games or None)
+        try:
+            heads = store.heads(games or None)
+            findings = store.verify(games or None)
+        except GameNotFound as err:
+            raise Unreadable(str(err)) from None
+        findings += kept_head_findings(store, given, key)
     bad = {f.game for f in findings}
     summaries = []
     for game_id, steps, head in heads:
@@ -164,4 +192,61 @@ def _verify_file(path: Path, game_id: str, as_json: bool, db_path: str | None) -
         raise SystemExit(EXIT_ILLEGAL)
 
 
-COMMANDS: list[click.Command] = [verify_cmd]
+def _read_heads(path: Path) -> list[tuple[str, str]]:
+    """(game, head) of each line of a list of heads (``GAME STEPS HEAD`` as `tablelog
+    heads` prints it, or ``GAME HEAD``); blank lines and ``#`` comments are skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise Unreadable(f"{path}: {err}") from None
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        if len(fields) not in (2, 3) or not all(c in "0123456789abcdef" for c in fields[-1]):
+            raise Unreadable(
+                f"{path}:{number}:1: expected GAME STEPS HEAD (as tablelog heads prints them)"
+            )
+        out.append((fields[0], fields[-1]))
+    return out
+
+
+@click.command("heads")
+@click.argument("games", nargs=-1)
+@click.option(
+    "--key",
+    envvar="TABLELOG_CHAIN_KEY",
+    default=None,
+    help="A secret: print each head keyed with it (HMAC), which only its holder can make "
+    "for a changed record [env TABLELOG_CHAIN_KEY].",
+)
+@json_option
+@db_option
+def heads_cmd(games: tuple[str, ...], key: str | None, as_json: bool, db_path: str | None) -> None:
+    """Print each game's head, one line a game (GAME STEPS HEAD): keep the list outside
+    the store (publish it, mail it) and `tablelog verify --heads FILE` later finds a
+    record that was cut short or changed since, even with its stored head made to match.
+    Every game when none is named.
+
+    \b
+    Examples:
+      tablelog heads > heads.txt
+      tablelog verify --heads heads.txt
+    """
+    from recorder import GameNotFound, chain
+
+    with opened(db_path, must_exist=True, error=Unreadable) as store:
+        try:
+            heads = store.heads(games or None)
+        except GameNotFound as err:
+            raise Unreadable(str(err)) from None
+    rows = [(g, n, chain.keyed(h, key) if key else h) for g, n, h in heads]
+    if as_json:
+        echo_json([{"game": g, "steps": n, "head": h, "keyed": bool(key)} for g, n, h in rows])
+        return
+    for game, steps, head in rows:
+        click.echo(f"{game} {steps} {head}")
+
+
+COMMANDS: list[click.Command] = [verify_cmd, heads_cmd]

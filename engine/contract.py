@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .corrections import Retraction, check_retraction
-from .errors import EngineError, EventFormatError, IllegalMoveError, Violation
+from .errors import UNWRITABLE, EventFormatError, IllegalMoveError, Violation
 from .fold import Fold
 from .notation.results import Flagged, PayloadProblem
 from .protocol import Seats
@@ -155,8 +155,8 @@ class Game:
         refused in ``state`` may name what is not there)."""
         try:
             return self.move_text(state, event)
-        except (EngineError, KeyError, IndexError, ValueError, TypeError, AttributeError):
-            return str(getattr(event, "type", "event"))
+        except UNWRITABLE:
+            return str(getattr(event, "type", "") or type(event).__name__)
 
     def validate_payloads(
         self,

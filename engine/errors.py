@@ -93,3 +93,9 @@ class IllegalMoveError(EngineError):
         self.step = step
         where = f"event {step}: " if step is not None else ""
         super().__init__(where + "; ".join(str(v) for v in violations))
+
+
+#: What a game's ``move_text`` may raise for an event it cannot write in a position (an
+#: event the rules refuse there may name what is not on the table): its text is then its
+#: type (:meth:`engine.contract.Game.move_text_safe`, the fold's texts).
+UNWRITABLE = (EngineError, KeyError, IndexError, ValueError, TypeError, AttributeError)

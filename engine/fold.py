@@ -10,7 +10,10 @@ the logging page all fold through :class:`Fold`.  It owns what every game's even
   an earlier step: the steps in between stay in the record, retracted;
 * snapshots: a copy of the state every ``every`` steps, so the state at any step is the
   nearest snapshot plus a few events (``every=None``: none kept, for a fold that only
-  goes forward, as an import's).
+  goes forward);
+* with ``texts``, each event's canonical text, as the store keeps it: the game's
+  ``move_text`` in the position before the event (its type where the notation cannot
+  write it), a correction's ``undo`` or ``undo to K`` after the events before it.
 
 A fold may start from a snapshot (:meth:`Fold.resume`), the state after some step that a
 cache kept; the events before it are then read only if a correction needs them.
@@ -32,8 +35,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .corrections import CorrectionRefused, Retraction, check_retraction, effective_steps
-from .errors import EngineError, IllegalMoveError, Violation
+from .corrections import (
+    CorrectionRefused,
+    Retraction,
+    check_retraction,
+    effective_steps,
+    undo_text,
+)
+from .errors import UNWRITABLE, EngineError, IllegalMoveError, Violation
 
 #: A snapshot of the state is kept every this many steps (the replay's and the store's).
 SNAPSHOT_EVERY = 8
@@ -62,6 +71,7 @@ class Fold:
         "_snapshots",
         "_every",
         "_earlier",
+        "texts",
         "_check",
         "_appliers",
     )
@@ -75,6 +85,7 @@ class Fold:
         state: Any = None,
         step: int = 0,
         earlier: Earlier | None = None,
+        texts: bool = False,
     ) -> None:
         self.rules = rules
         head = rules.new_state(names) if state is None else state
@@ -90,6 +101,9 @@ class Fold:
         self._snapshots: dict[int, Any] = {step: None if state is None else head.copy()}
         self._every = every
         self._earlier = earlier
+        #: With ``texts``: the canonical text of each event this fold folded (not of the
+        #: earlier ones a resumed fold reads), in order; else None.
+        self.texts: list[str] | None = [] if texts else None
         # the game's own check and effect, called for every event with no layer between
         self._check = rules.check
         self._appliers = rules.appliers
@@ -103,11 +117,12 @@ class Fold:
         earlier: Earlier | None = None,
         *,
         every: int | None = SNAPSHOT_EVERY,
+        texts: bool = False,
     ) -> Fold:
         """A fold that goes on from ``state``, the state after ``step`` events (a snapshot
         a cache kept; the fold takes it over).  ``earlier`` reads the events before it,
         which only a correction going back before ``step`` needs."""
-        return cls(rules, every=every, state=state, step=step, earlier=earlier)
+        return cls(rules, every=every, state=state, step=step, earlier=earlier, texts=texts)
 
     # --- reading ---------------------------------------------------------------------
 
@@ -152,6 +167,13 @@ class Fold:
                 self.rules.force(state, event)
         return state
 
+    def snapshots(self) -> list[tuple[int, Any]]:
+        """(step, state) of each snapshot this fold took, in order: the fold's own
+        copies, to read and not to change (the state it started from is not one)."""
+        return [
+            (step, state) for step, state in sorted(self._snapshots.items()) if step > self._first
+        ]
+
     # --- folding ---------------------------------------------------------------------
 
     def push(self, event: Any, forced: bool = False) -> list[Violation]:
@@ -162,13 +184,18 @@ class Fold:
         folded then."""
         step = self.step + 1
         violations: list[Violation] = []
+        texts = self.texts
         if type(event) is Retraction:
             problems = check_retraction(self.standing, step, event)
             if problems:
                 raise CorrectionRefused(problems)
+            if texts is not None:
+                text = undo_text(self.rules, self.events, event)
             self._head = self.state_at(event.back_to)
             forced = False
         else:
+            if texts is not None:
+                text = self._text(event)
             if forced:
                 try:
                     violations = self.rules.force(self._head, event)
@@ -185,6 +212,8 @@ class Fold:
             if violations:
                 self.flagged[step] = violations
         self.events.append(event)
+        if texts is not None:
+            texts.append(text)
         if forced:
             self.forced.add(step)
         every = self._every
@@ -203,6 +232,8 @@ class Fold:
         events = events if isinstance(events, list) else list(events)
         forced_at = [i for i, mark in enumerate(marks) if mark] if marks else []
         check, appliers, every = self._check, self._appliers, self._every
+        texts = self.texts
+        said, text_of = (None, None) if texts is None else (texts.append, self._text)
         i, n, f = 0, len(events), 0
         while i < n:
             folded, head = self.events, self._head
@@ -222,15 +253,33 @@ class Fold:
                         if type(event) is Retraction:
                             break
                         raise IllegalMoveError(refused)
+                    text = text_of(event) if text_of else ""
                     appliers[event.type](head, event)
                 except IllegalMoveError as err:  # an effect may refuse a template too
                     raise IllegalMoveError(err.violations, self.step + 1) from None
                 append(event)
+                if said:
+                    said(text)
             i += len(folded) - done
             if i < n:  # a correction, a forced event or a snapshot's step: the whole step
                 self.push(events[i], f < len(forced_at) and forced_at[f] == i)
                 i += 1
         return self
+
+    def text(self, event: Any) -> str:
+        """The canonical text of ``event`` as the next step: a correction's after the
+        events before it, any other's in the position :attr:`head`."""
+        if type(event) is Retraction:
+            self._load_earlier()
+            return undo_text(self.rules, self.events, event)
+        return self._text(event)
+
+    def _text(self, event: Any) -> str:
+        """The canonical text of ``event`` (not a correction) in the position :attr:`head`."""
+        try:
+            return self.rules.move_text(self._head, event)  # type: ignore[no-any-return]
+        except UNWRITABLE:
+            return str(getattr(event, "type", "") or type(event).__name__)
 
     def _load_earlier(self) -> None:
         """Fold the steps before this fold's start from the first, so that every step is

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -52,12 +52,22 @@ from .prepare import (
     checked_rows,
     clean_meta,
     derived_event_id,
-    fold_new,
+    fold_events,
     parse_payload,
     user_meta_json,
 )
 from .records import AppendResult, Checked, GameRow, StoredEvent, time_ms, time_text
-from .stored import decode, parse_stored, violation_from_dict
+from .stored import (
+    EVENTS_OF_GAMES,
+    GAME_NO,
+    PAYLOAD,
+    decode,
+    pack_position,
+    parse_stored,
+    stored_payload,
+    unpack_position,
+    violation_from_dict,
+)
 
 #: Engine events of stored payloads, by (kind, stored version, current version, text):
 #: most events recur from game to game, and a replay parses each only once.
@@ -98,6 +108,10 @@ class SqlStore:
         #: Whether the schema has the snapshots table (a file kept at an older version
         #: by an older tablelog's migrations has not).
         self._snapshots = True
+        #: The numbers of event types (``event_types``) by kind and name, as committed:
+        #: a write uses only numbers that were stored before it began
+        #: (:meth:`_number_types`), so no rollback of it can take one back.
+        self._codes: dict[str, dict[str, int]] = {}
 
     # --- what each backend supplies ----------------------------------------------------
 
@@ -119,6 +133,55 @@ class SqlStore:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def _lock_event_types(self, conn: Conn) -> None:
+        """Keep other writers from numbering event types until this transaction ends
+        (SQLite's write transactions hold the file's write lock already)."""
+
+    # --- event types ---------------------------------------------------------------------
+
+    def _number_types(self, wanted: Mapping[str, Iterable[str]]) -> None:
+        """Make sure every event type of ``wanted`` (names by game kind) has its number in
+        ``event_types`` and in :attr:`_codes`: the numbers stored are read, and a type
+        not numbered yet gets the kind's next number in a transaction of its own, before
+        the write that stores events of that type.  Call it outside a transaction."""
+        missing = {
+            kind: sorted(set(names) - self._codes.get(kind, {}).keys())
+            for kind, names in wanted.items()
+        }
+        missing = {kind: names for kind, names in missing.items() if names}
+        if not missing:
+            return
+        with self._read() as conn:
+            stored = self._stored_codes(conn, missing)
+        if all(set(names) <= stored[kind].keys() for kind, names in missing.items()):
+            self._codes.update(stored)
+            return
+        with self._transaction() as conn:
+            self._lock_event_types(conn)
+            stored = self._stored_codes(conn, missing)
+            for kind, names in missing.items():
+                codes = stored[kind]
+                for name in names:
+                    if name not in codes:
+                        codes[name] = max(codes.values(), default=0) + 1
+                        conn.execute(
+                            "INSERT INTO event_types (kind, code, name) VALUES (?, ?, ?)",
+                            (kind, codes[name], name),
+                        )
+        self._codes.update(stored)
+
+    @staticmethod
+    def _stored_codes(conn: Conn, kinds: Iterable[str]) -> dict[str, dict[str, int]]:
+        return {
+            kind: {
+                str(name): int(code)
+                for name, code in conn.execute(
+                    "SELECT name, code FROM event_types WHERE kind = ?", (kind,)
+                )
+            }
+            for kind in kinds
+        }
 
     def _now(self) -> tuple[str, int]:
         """Now, as the clock says it, in the two forms the store keeps: the text (as a
@@ -189,6 +252,7 @@ class SqlStore:
                 parse_payload(rules, raw, first + i, AppendRejected) for i, raw in enumerate(events)
             ]
         )
+        self._number_types({kind: {canonical(kind, rules, e)[5] for e in parsed} - {""}})
         try:
             with self._transaction() as conn:
                 actual = self._last_sequence(conn, game_id)
@@ -202,36 +266,37 @@ class SqlStore:
                     folded, flagged = checked_rows(kind, rules, checked, metas, first)
                     texts, state = list(checked.texts), checked.state
                 else:
-                    state = self._state_after(conn, game_id, kind, rules, actual, names)
-                    folded, texts, flagged, state = fold_new(
-                        kind,
+                    fold = Fold.resume(
                         rules,
-                        state,
-                        parsed,
-                        metas,
-                        first,
-                        AppendRejected,
-                        lambda: self._history(conn, game_id, rules),
+                        self._state_after(conn, game_id, kind, rules, actual, names),
+                        actual,
+                        lambda: self._history(conn, game_id, kind, rules, actual),
+                        every=None,
+                        texts=True,
                     )
+                    folded, flagged = fold_events(kind, rules, fold, parsed, metas, AppendRejected)
+                    texts, state = fold.texts or [], fold.head
                 now, now_ms = self._now()
                 ids = [g or derived_event_id(game_id, first + i) for i, g in enumerate(given)]
                 version = rules.payload_version
-                (headers_json,) = conn.execute(
-                    "SELECT headers FROM games WHERE id = ?", (game_id,)
+                headers_json, game_no = conn.execute(
+                    "SELECT headers, no FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
                 hashes = chain_hashes(
                     kind, json.loads(headers_json), folded, self._hash(conn, game_id, actual)
                 )
+                codes = self._codes.get(kind, {})
                 # The batch's time on its first event only: the others share it.
                 conn.executemany(
-                    "INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
-                    " meta, recorded_at, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO events (game_no, sequence, event_id, type, payload,"
+                    " payload_version, meta, recorded_at, hash, text)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
-                            game_id,
+                            game_no,
                             first + i,
                             given[i],
-                            row[0],
+                            *stored_payload(codes, row[0]),
                             version,
                             row[1],
                             None if i else now_ms,
@@ -304,8 +369,8 @@ class SqlStore:
         found = {
             row[0]: row[1:]
             for row in conn.execute(
-                f"SELECT event_id, game_id, sequence, payload, meta FROM events"
-                f" WHERE event_id IN ({marks})",
+                f"SELECT e.event_id, g.id, e.sequence, {PAYLOAD}, e.meta FROM {EVENTS_OF_GAMES}"
+                f" WHERE e.event_id IN ({marks})",
                 ids,
             )
         }
@@ -373,14 +438,14 @@ class SqlStore:
         if not step:
             return None
         row = conn.execute(
-            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
+            f"SELECT hash FROM events WHERE game_no = {GAME_NO} AND sequence = ?", (game_id, step)
         ).fetchone()
         return bytes(row[0])
 
     @staticmethod
     def _last_sequence(conn: Conn, game_id: str) -> int:
         row = conn.execute(
-            "SELECT MAX(sequence) FROM events WHERE game_id = ?", (game_id,)
+            f"SELECT MAX(sequence) FROM events WHERE game_no = {GAME_NO}", (game_id,)
         ).fetchone()
         return int(row[0] or 0)
 
@@ -411,51 +476,41 @@ class SqlStore:
             and (last is None or step == last or step >= SNAPSHOT_EVERY)
         ):
             row = conn.execute(
-                "SELECT step, position FROM snapshots WHERE game_id = ? AND step <= ?"
+                f"SELECT step, position FROM snapshots WHERE game_no = {GAME_NO} AND step <= ?"
                 " ORDER BY step DESC LIMIT 1",
                 (game_id, step),
             ).fetchone()
             if row is not None:
                 try:
-                    state = rules.parse_position(row[1])
+                    state = rules.parse_position(unpack_position(row[1]))
                     state.names = tuple(names)
                     start = int(row[0])
-                except EngineError:
+                except (EngineError, ValueError):
                     state = None  # a cache that cannot be read is not used
         rows = conn.execute(
-            "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
-            " AND sequence > ? AND sequence <= ? ORDER BY sequence",
+            f"SELECT e.sequence, {PAYLOAD}, e.payload_version, e.meta FROM {EVENTS_OF_GAMES}"
+            " WHERE g.id = ? AND e.sequence > ? AND e.sequence <= ? ORDER BY e.sequence",
             (game_id, start, step),
         ).fetchall()
         if state is None:
             return self._replay_rows(game_id, kind, rules, rows, names)
 
         def earlier() -> tuple[list[Any], list[bool]]:
-            before = conn.execute(
-                "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
-                " AND sequence <= ? ORDER BY sequence",
-                (game_id, start),
-            ).fetchall()
-            return self._parsed_rows(game_id, kind, rules, before)
+            return self._history(conn, game_id, kind, rules, start)
 
         return self._replay_rows(game_id, kind, rules, rows, names, state, start, earlier)
 
-    def _history(self, conn: Conn, game_id: str, rules: GameRules) -> list[tuple[Any, bool]]:
-        """Every stored event of a game with its played-illegally mark (for a
-        correction, which folds the standing events anew)."""
-        current = rules.payload_version
-        out: list[tuple[Any, bool]] = []
-        for seq, text, version, meta_text in conn.execute(
-            "SELECT sequence, payload, payload_version, meta FROM events WHERE game_id = ?"
-            " ORDER BY sequence",
-            (game_id,),
-        ):
-            event = parse_stored(game_id, seq, rules, text, version, current)
-            marked = bool(
-                meta_text and decode(game_id, seq, meta_text, "meta").get("played_illegally")
-            )
-            out.append((event, marked))
-        return out
+    def _history(
+        self, conn: Conn, game_id: str, kind: str, rules: GameRules, step: int
+    ) -> tuple[list[Any], list[bool]]:
+        """The first ``step`` stored events of a game with their played-illegally marks
+        (what a correction going back before an append's start needs)."""
+        rows = conn.execute(
+            f"SELECT e.sequence, {PAYLOAD}, e.payload_version, e.meta FROM {EVENTS_OF_GAMES}"
+            " WHERE g.id = ? AND e.sequence <= ? ORDER BY e.sequence",
+            (game_id, step),
+        ).fetchall()
+        return self._parsed_rows(game_id, kind, rules, rows)
 
     def _write_snapshot(
         self,
@@ -471,11 +526,13 @@ class SqlStore:
         if not self._snapshots:
             return
         if before and before % SNAPSHOT_EVERY:
-            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND step = ?", (game_id, before))
+            conn.execute(
+                f"DELETE FROM snapshots WHERE game_no = {GAME_NO} AND step = ?", (game_id, before)
+            )
         conn.execute(
-            "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, step) DO UPDATE SET position = excluded.position",
-            (game_id, step, rules.position(state)),
+            f"INSERT INTO snapshots (game_no, step, position) VALUES ({GAME_NO}, ?, ?)"
+            " ON CONFLICT (game_no, step) DO UPDATE SET position = excluded.position",
+            (game_id, step, pack_position(rules.position(state))),
         )
 
     def _remember_state(self, game_id: str, sequence: int, state: Any) -> None:
@@ -501,6 +558,21 @@ class SqlStore:
         """Whether ``key`` is the game's recorder key (constant-time comparison)."""
         with self._read() as conn:
             return keys.key_matches(conn, game_id, key)
+
+    def recorder_key_fingerprint(self, game_id: str) -> str | None:
+        """The fingerprint a session keeps of the game's recorder key (None when the game
+        has none): a session unlocked with an older key holds another."""
+        with self._read() as conn:
+            return keys.key_fingerprint(conn, game_id)
+
+    def revoke_recorder_key(self, game_id: str) -> bool:
+        """Remove the game's recorder key: no key and no session writes it until
+        :meth:`issue_recorder_key` makes a new one.  Whether it had one;
+        :class:`GameNotFound` for an unknown id."""
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            return keys.revoke_key(conn, game_id)
 
     # --- reading -----------------------------------------------------------------------
 
@@ -584,17 +656,17 @@ class SqlStore:
 
     def _event_rows(self, game_id: str, upto: int | None, *, full: bool) -> list[Any]:
         cols = (
-            "sequence, event_id, payload, payload_version, meta, recorded_at, text"
+            f"e.sequence, e.event_id, {PAYLOAD}, e.payload_version, e.meta, e.recorded_at, e.text"
             if full
-            else "sequence, payload, payload_version, meta"
+            else f"e.sequence, {PAYLOAD}, e.payload_version, e.meta"
         )
-        sql = f"SELECT {cols} FROM events WHERE game_id = ?"
+        sql = f"SELECT {cols} FROM {EVENTS_OF_GAMES} WHERE g.id = ?"
         params: list[Any] = [game_id]
         if upto is not None:
-            sql += " AND sequence <= ?"
+            sql += " AND e.sequence <= ?"
             params.append(upto)
         with self._read() as conn:
-            rows: list[Any] = conn.execute(sql + " ORDER BY sequence", params).fetchall()
+            rows: list[Any] = conn.execute(sql + " ORDER BY e.sequence", params).fetchall()
         return rows
 
     def state_at(self, game_id: str, step: int | None = None, *, row: GameRow | None = None) -> Any:
@@ -652,14 +724,14 @@ class SqlStore:
             fold = Fold(rules, names, every=None)
         else:
             fold = Fold.resume(rules, start, start_step, earlier, every=None)
-        push = fold.push
-        for (seq, *_), event, mark in zip(rows, events, marks, strict=True):
-            try:
-                push(event, mark)
-            except IllegalMoveError as err:
+        try:
+            fold.extend(events, marks if any(marks) else None)
+        except (IllegalMoveError, CorrectionError) as err:
+            # (nothing of the refused event is folded: the fold stands before its row)
+            seq = rows[fold.step - start_step][0]
+            if isinstance(err, IllegalMoveError):
                 raise CorruptEvent(game_id, seq, f"stored event no longer replays: {err}") from None
-            except CorrectionError as err:
-                raise CorruptEvent(game_id, seq, f"stored correction: {err}") from None
+            raise CorruptEvent(game_id, seq, f"stored correction: {err}") from None
         return fold.head
 
     def _parsed_rows(

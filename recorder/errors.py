@@ -196,12 +196,38 @@ class AppendRejected(EventRejected):
     """A batch refused by ``append``: none of its events was written."""
 
 
-def lone_surrogate_at(text: str) -> int | None:
-    """The index of the first lone surrogate in ``text`` (half a character, which no
-    UTF-8 file holds but a caller's string may, and which the store cannot keep), or
-    None."""
+def unstorable_at(text: str) -> tuple[int, str] | None:
+    """The index of the first character of ``text`` that no store keeps, and what it is,
+    or None: a lone surrogate (half a character, which no UTF-8 file holds but a caller's
+    string may) or a NUL (U+0000, which PostgreSQL's text refuses; refused on SQLite too,
+    so that every store takes the same games)."""
+    nul = text.find("\x00")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as err:
-        return err.start
+        if nul < 0 or err.start < nul:
+            return err.start, "not valid Unicode (half a character)"
+    if nul >= 0:
+        return nul, "a NUL character (U+0000), which no store keeps"
+    return None
+
+
+def unstorable_in(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The dotted path (``players[1]``, ``tags.note``) of the first text in a JSON value
+    that no store keeps (:func:`unstorable_at`), and what is wrong with it, or None."""
+    if isinstance(value, str):
+        found = unstorable_at(value)
+        return None if found is None else (path, found[1])
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = unstorable_in(key, path) or unstorable_in(
+                item, f"{path}.{key}" if path else str(key)
+            )
+            if where is not None:
+                return where
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            where = unstorable_in(item, f"{path}[{i}]")
+            if where is not None:
+                return where
     return None

@@ -36,7 +36,7 @@ from engine.protocol import GameRules, ParsedGame, seat_names
 
 from . import schemas
 from .chain import dumps_sorted
-from .errors import ImportRejected, lone_surrogate_at
+from .errors import ImportRejected, unstorable_at, unstorable_in
 from .pipeline import DEFAULT_BATCH, Tagged, fork_is_safe
 from .prepare import (
     content_digest,
@@ -258,40 +258,20 @@ def _refuse_long_lines(text: str, source: str) -> None:
         line += 1
 
 
-def _refuse_lone_surrogates(text: str, source: str) -> None:
-    """ImportRejected at the line and column of a lone surrogate in ``text`` (which no
-    file decoded as UTF-8 holds, but a caller's string may)."""
-    at = lone_surrogate_at(text)
-    if at is not None:
+def _refuse_unstorable(text: str, source: str) -> None:
+    """ImportRejected at the line and column of a character no store keeps in ``text``
+    (:func:`recorder.errors.unstorable_at`)."""
+    found = unstorable_at(text)
+    if found is not None:
+        at, what = found
         line = text.count("\n", 0, at) + 1
         column = at - (text.rfind("\n", 0, at) + 1) + 1
-        raise ImportRejected(
-            None, "not valid Unicode (half a character)", source=source, line=line, column=column
-        )
-
-
-def _lone_surrogate_in(value: Any, path: str) -> str | None:
-    """The dotted path of the first text in a JSON value holding a lone surrogate."""
-    if isinstance(value, str):
-        return None if lone_surrogate_at(value) is None else path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            where = _lone_surrogate_in(key, path) or _lone_surrogate_in(
-                item, f"{path}.{key}" if path else str(key)
-            )
-            if where is not None:
-                return where
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            where = _lone_surrogate_in(item, f"{path}[{i}]")
-            if where is not None:
-                return where
-    return None
+        raise ImportRejected(None, what, source=source, line=line, column=column)
 
 
 def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool = True) -> FileRead:
     """:func:`read_file` of ``text``; ``source`` names it in errors."""
-    _refuse_lone_surrogates(text, source)
+    _refuse_unstorable(text, source)
     if not text.strip():
         raise ImportRejected(
             None,
@@ -326,13 +306,12 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
         ) from None
     if not _depth_within(data, MAX_JSON_DEPTH):
         raise ImportRejected(None, _TOO_DEEP, source=source)
-    if "\\ud" in text or "\\uD" in text:  # an escape may stand for half a character
-        where = _lone_surrogate_in(data, "")
-        if where is not None:
+    if "\\u" in text:  # an escape may stand for half a character, or a NUL
+        found = unstorable_in(data)
+        if found is not None:
+            where, what = found
             raise ImportRejected(
-                None,
-                f"{where or 'the document'}: half a character (a lone \\u escape)",
-                source=source,
+                None, f"{where or 'the document'}: {what} (a \\u escape)", source=source
             )
     if isinstance(data, list):
         if not data:

@@ -4,6 +4,10 @@ Each game may have one recorder key, a random secret shown once to whoever creat
 (or asked ``tablelog key`` for a new one).  The store keeps only its SHA-256: the key has
 256 bits of randomness, so a plain hash is as good as a slow one, and whoever reads the
 database learns nothing that lets them write.  Comparisons take constant time.
+
+A browser unlocked with a key keeps the key's fingerprint (:func:`fingerprint`), not the
+key: a new key, or none (:func:`revoke_key`), changes or removes the game's, and so ends
+every session unlocked with the old one.
 """
 
 from __future__ import annotations
@@ -27,6 +31,12 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def fingerprint(hashed: str) -> str:
+    """What a session keeps of the key whose hash is ``hashed``: enough to tell the key it
+    was unlocked with from a newer one, and nothing that lets anyone write."""
+    return hashlib.sha256(b"tablelog session:" + hashed.encode("ascii")).hexdigest()[:32]
+
+
 def store_key(conn: sqlite3.Connection, game_id: str, key: str, recorded_at: str) -> None:
     """Keep ``key`` (as its hash) as the game's only recorder key, replacing any other."""
     conn.execute(
@@ -44,3 +54,17 @@ def key_matches(conn: sqlite3.Connection, game_id: str, key: str) -> bool:
     ).fetchone()
     # compare the hashes: both have the same length whatever was sent
     return row is not None and hmac.compare_digest(row[0], key_hash(key))
+
+
+def key_fingerprint(conn: sqlite3.Connection, game_id: str) -> str | None:
+    """The :func:`fingerprint` of the game's recorder key (None when it has none)."""
+    row = conn.execute(
+        "SELECT key_hash FROM recorder_keys WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    return None if row is None else fingerprint(row[0])
+
+
+def revoke_key(conn: sqlite3.Connection, game_id: str) -> bool:
+    """Remove the game's recorder key, so that no key and no session unlocked with one
+    writes the game; whether it had one."""
+    return conn.execute("DELETE FROM recorder_keys WHERE game_id = ?", (game_id,)).rowcount > 0

@@ -40,9 +40,9 @@ from engine.games import get_game
 from engine.notation.lexer import ILLEGAL_MARK, TYPED_TURN_RE
 from engine.protocol import GameRules, Status
 
-from .errors import ConcurrencyError, ImportRejected, StoreError, lone_surrogate_at
+from .errors import ConcurrencyError, ImportRejected, StoreError, unstorable_at
 from .protocol import Recorder
-from .records import Checked
+from .records import Checked, ImportResult
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
 #: appended between its reading and its writing (each time, the text is read anew against
@@ -167,6 +167,16 @@ def new_game(store: Recorder, text: str, *, source: str = "<text>") -> str:
     is read too) under a fresh random id, and return the id.  Never finds a stored game:
     this is the one way to start a second game with the same setup.  ImportRejected names
     what is wrong, with its line and column."""
+    return start_game(store, text, source=source).game_id
+
+
+def start_game(
+    store: Recorder, text: str, *, source: str = "<text>", game_id: str | None = None
+) -> ImportResult:
+    """:func:`new_game` under ``game_id`` when given (else a fresh random one): the same
+    text sent again under the same id finds the game it stored (``created`` False), so a
+    creation retried after a lost answer makes no second game; other text under a stored
+    id is refused (ImportRejected, field ``id``)."""
     from .io import load_text  # here: its schemas are not needed to log a move
 
     records = load_text(text, source)
@@ -177,8 +187,8 @@ def new_game(store: Recorder, text: str, *, source: str = "<text>") -> str:
         raise ImportRejected(
             None, "no setup: a new game needs the table as laid out", source=source
         )
-    record.game_id = secrets.token_hex(6)
-    return store.import_game(record).game_id
+    record.game_id = game_id or secrets.token_hex(6)
+    return store.import_game(record)
 
 
 # --- logging -------------------------------------------------------------------------------
@@ -207,9 +217,9 @@ def log(
     unless ``as_played`` (or the text's own ``!illegal`` mark) records it as played,
     flagged.  Without ``expect``, a write that lost a race to another logger reads the
     text again against the new state (so the same move logged twice is refused)."""
-    at = lone_surrogate_at(text)
-    if at is not None:
-        raise BadMove(game_id, text, f"<move>:1:{at + 1}: not valid Unicode (half a character)")
+    found = unstorable_at(text)
+    if found is not None:
+        raise BadMove(game_id, text, f"<move>:1:{found[0] + 1}: {found[1]}")
     for attempt in range(RETRIES):
         before = _steps_or_stale(store, game_id, expect)
         kind = store.game(game_id).kind

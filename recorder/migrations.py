@@ -26,6 +26,9 @@ The tables, in the words of the game:
   event id only when a writer gave one (a derived one is read from the event's place), no
   type (the payload's), and the time as milliseconds, only where it differs from the
   event before's;
+* a row that costs what it carries (migration 9): games numbered in order of creation
+  (``games.no``), events and snapshots keyed by that number, and each event's type as a
+  number (``event_types``, per game kind) beside the rest of its payload;
 * views ``game_list`` and ``event_log`` for reading the file in any SQLite tool.
 """
 
@@ -33,7 +36,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from engine.errors import EngineError
@@ -44,7 +47,7 @@ from . import chain
 from .errors import CorruptEvent
 from .prepare import stored_texts
 from .records import canonical_time, time_ms, time_text
-from .stored import decode, parse_stored
+from .stored import PAYLOAD, decode, pack_position, parse_stored, split_type
 
 APPEND_ONLY = "events are append-only"
 
@@ -653,6 +656,266 @@ def _canonical_activity(conn: Any, game_id: str, last: str) -> None:
             conn.execute(f"UPDATE {table} SET last_activity = ? WHERE {key} = ?", (last, game_id))
 
 
+# Migration 9 makes a stored event cost what it carries: the game's text id in every
+# event's key and the type's name in every payload were most of what a row repeated, and
+# the snapshots' position strings a tenth of the file (now kept deflated,
+# :func:`recorder.stored.pack_position`).
+# Games get a number in order of creation (``games.no``, the table's rowid), by which
+# their events and snapshots are kept (an integer key of a byte or two, and a new game's
+# rows go at the end of the tables); the game's id stays its name everywhere else.  Each
+# event's type is kept as its number in ``event_types`` (per game kind, numbered as first
+# met; its rows can be neither changed nor removed) beside the rest of the payload, and
+# read back joined (:data:`recorder.stored.PAYLOAD`), byte for byte as written.  The
+# games table is made again (SQLite cannot add a primary key to a table): its rows are
+# set aside, the table dropped and made anew under its name, with the foreign keys of
+# the tables that refer to it checked at the commit (``defer_foreign_keys``), when every
+# game is back.  The events and snapshots tables are rebuilt with every row.
+GAMES_V9 = """
+CREATE TABLE games (
+    no INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    players TEXT NOT NULL CHECK (json_valid(players)),
+    date TEXT,
+    place TEXT,
+    tags TEXT CHECK (tags IS NULL OR json_valid(tags)),
+    headers TEXT NOT NULL CHECK (json_valid(headers)),
+    status TEXT NOT NULL CHECK (status IN ('setup', 'playing', 'finished')),
+    created_at TEXT NOT NULL,
+    last_activity TEXT NOT NULL,
+    head TEXT CHECK (head IS NULL OR length(head) = 64)
+);
+"""
+
+#: The games' guards since migration 9: a game's number is part of what it is.
+GAMES_TRIGGERS_V9 = f"""
+CREATE TRIGGER games_keep_identity
+BEFORE UPDATE OF no, id, kind, players, date, place, tags, headers, created_at ON games
+BEGIN
+    SELECT RAISE(ABORT, 'a game''s id, kind, headers and creation time cannot be changed');
+END;
+
+CREATE TRIGGER games_no_delete BEFORE DELETE ON games
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a game cannot be deleted (its record is kept)');
+END;
+
+-- Fires before any conflict resolution: an INSERT OR REPLACE of a stored game, by its
+-- id or its number (which, without recursive triggers, would delete the stored row
+-- without firing the delete trigger), is refused, whatever the connection's settings.
+CREATE TRIGGER games_no_replace BEFORE INSERT ON games
+WHEN EXISTS (SELECT 1 FROM games WHERE id = NEW.id OR no = NEW.no)
+BEGIN
+    SELECT RAISE(ABORT,
+        'a game''s id, kind, headers and creation time cannot be changed: the id is stored');
+END;
+"""
+
+EVENT_TYPES_V9 = f"""
+CREATE TABLE event_types (
+    kind TEXT NOT NULL,
+    code INTEGER NOT NULL CHECK (code >= 1),
+    name TEXT NOT NULL CHECK (name <> '' AND name NOT GLOB '*[^A-Za-z0-9_]*'),
+    PRIMARY KEY (kind, code),
+    UNIQUE (kind, name)
+) WITHOUT ROWID;
+
+CREATE TRIGGER event_types_no_update BEFORE UPDATE ON event_types
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: an event type keeps its number');
+END;
+
+CREATE TRIGGER event_types_no_delete BEFORE DELETE ON event_types
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: an event type keeps its number');
+END;
+
+-- Before any conflict resolution: a number or a name stored for the kind is not given
+-- again (INSERT OR REPLACE would otherwise rename every event of that type).
+CREATE TRIGGER event_types_no_replace BEFORE INSERT ON event_types
+WHEN EXISTS (SELECT 1 FROM event_types
+    WHERE kind = NEW.kind AND (code = NEW.code OR name = NEW.name))
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: an event type keeps its number');
+END;
+"""
+
+EVENTS_V9 = """
+CREATE TABLE events_v9 (
+    game_no INTEGER NOT NULL REFERENCES games(no),
+    sequence INTEGER NOT NULL CHECK (sequence >= 1),
+    event_id TEXT CHECK (event_id IS NULL OR instr(event_id, ':') = 0),
+    type INTEGER CHECK (type IS NULL OR type >= 1),
+    payload TEXT NOT NULL CHECK (json_valid(payload)),
+    payload_version INTEGER NOT NULL,
+    meta TEXT CHECK (meta IS NULL OR json_valid(meta)),
+    recorded_at INTEGER
+        CHECK (typeof(recorded_at) = 'integer' OR (recorded_at IS NULL AND sequence > 1)),
+    hash BLOB NOT NULL CHECK (typeof(hash) = 'blob' AND length(hash) = 32),
+    text TEXT NOT NULL,
+    PRIMARY KEY (game_no, sequence)
+) WITHOUT ROWID;
+
+CREATE TABLE snapshots_v9 (
+    game_no INTEGER NOT NULL REFERENCES games(no),
+    step INTEGER NOT NULL CHECK (step >= 1),
+    position BLOB NOT NULL CHECK (typeof(position) = 'blob'),
+    PRIMARY KEY (game_no, step)
+) WITHOUT ROWID;
+"""
+
+#: The ``event_log`` view since migration 9: as migration 8's (each event's game id,
+#: type, text, comment and mark, payload, event id and time as text), the game's id and
+#: the payload's type read from the tables that keep them once.
+EVENT_LOG_V9 = f"""
+CREATE VIEW event_log AS
+SELECT
+    g.id AS game_id,
+    e.sequence,
+    CASE WHEN e.type IS NULL THEN json_extract(e.payload, '$.type') ELSE t.name END AS type,
+    e.text,
+    json_extract(e.meta, '$.comment') AS comment,
+    COALESCE(json_extract(e.meta, '$.played_illegally'), 0) AS played_illegally,
+    {PAYLOAD} AS payload,
+    e.payload_version,
+    COALESCE(e.event_id, g.id || ':' || e.sequence) AS event_id,
+    strftime('%Y-%m-%dT%H:%M:%S', e.ms / 1000, 'unixepoch') || printf('.%03dZ', e.ms % 1000)
+        AS recorded_at
+FROM (
+    SELECT
+        events.*,
+        (SELECT r.recorded_at FROM events AS r
+            WHERE r.game_no = events.game_no AND r.sequence <= events.sequence
+                AND r.recorded_at IS NOT NULL
+            ORDER BY r.sequence DESC LIMIT 1) AS ms
+    FROM events
+) AS e
+    JOIN games AS g ON g.no = e.game_no
+    LEFT JOIN event_types AS t ON t.kind = g.kind AND t.code = e.type;
+"""
+
+
+def v9_snapshots(rows: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, bytes]]:
+    """Snapshot rows (game number, step, position string) as schema 9 keeps them: the
+    position packed (:func:`recorder.stored.pack_position`)."""
+    return [(no, step, pack_position(position)) for no, step, position in rows]
+
+
+_MIGRATION_9_AFTER = (
+    """
+DROP TABLE events;
+DROP TABLE snapshots;
+ALTER TABLE events_v9 RENAME TO events;
+ALTER TABLE snapshots_v9 RENAME TO snapshots;
+
+CREATE UNIQUE INDEX events_by_given_id ON events (event_id) WHERE event_id IS NOT NULL;
+CREATE INDEX events_setup ON events (payload) WHERE sequence = 1;
+"""
+    + MIGRATION_2[
+        MIGRATION_2.index("CREATE TRIGGER events_no_update") : MIGRATION_2.index(
+            "-- Fires before any conflict resolution"
+        )
+    ]
+    + """
+-- Fires before any conflict resolution, so INSERT OR REPLACE / OR IGNORE on a stored
+-- event is refused too (a REPLACE would otherwise delete the stored row without firing
+-- the delete trigger unless recursive_triggers is on).  One index look-up (the game's
+-- last sequence), and a second for an id given by a writer.
+CREATE TRIGGER events_append_in_sequence BEFORE INSERT ON events
+WHEN NEW.sequence <> 1 + COALESCE(
+        (SELECT MAX(sequence) FROM events WHERE game_no = NEW.game_no), 0)
+    OR (NEW.event_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM events WHERE event_id = NEW.event_id))
+BEGIN
+    SELECT RAISE(ABORT,
+        '{APPEND_ONLY}: a new event follows the last of its game, under a new event id');
+END;
+"""
+    + GAMES_TRIGGERS_V9
+    + EVENT_LOG_V9
+).replace("{APPEND_ONLY}", APPEND_ONLY)
+
+
+class TypeCodes:
+    """The numbers of event types, per game kind (``event_types``): :meth:`code` gives a
+    type's, numbering a type not met yet after the kind's last; :attr:`new` lists the
+    (kind, code, name) rows numbered here, for the caller to insert."""
+
+    def __init__(self, known: Iterable[tuple[str, int, str]] = ()):
+        self.codes: dict[str, dict[str, int]] = {}
+        for kind, code, name in known:
+            self.codes.setdefault(kind, {})[name] = code
+        self.new: list[tuple[str, int, str]] = []
+
+    def code(self, kind: str, name: str) -> int:
+        codes = self.codes.setdefault(kind, {})
+        found = codes.get(name)
+        if found is None:
+            found = codes[name] = max(codes.values(), default=0) + 1
+            self.new.append((kind, found, name))
+        return found
+
+
+def v9_rows(
+    game_no: int, kind: str, rows: Sequence[Any], types: TypeCodes
+) -> list[tuple[Any, ...]]:
+    """A game's version 8 event rows (sequence, event id, payload, version, meta,
+    recorded at, hash, text) as migration 9 stores them: keyed by the game's number, the
+    payload's type as its number for the game's kind (``types``) and the rest of the
+    payload; a payload that does not begin with its type is kept whole."""
+    out = []
+    for seq, eid, payload, version, meta, recorded, hash_, text in rows:
+        name, rest = split_type(payload)
+        code = types.code(kind, name) if name else None
+        out.append((game_no, seq, eid, code, rest, version, meta, recorded, hash_, text))
+    return out
+
+
+def migration_9(conn: sqlite3.Connection) -> None:
+    """Number the games, and rebuild the events and snapshots tables keyed by that number
+    with each event's type as a number (see the note above), in the caller's
+    transaction."""
+    conn.execute("PRAGMA defer_foreign_keys = ON")
+    conn.execute("DROP VIEW event_log")
+    conn.execute("CREATE TEMP TABLE games_v8 AS SELECT rowid AS r, * FROM games")
+    conn.execute("DROP TABLE games")
+    conn.execute(GAMES_V9)
+    conn.execute(
+        "INSERT INTO games (no, id, kind, players, date, place, tags, headers, status,"
+        " created_at, last_activity, head) SELECT row_number() OVER (ORDER BY created_at, r),"
+        " id, kind, players, date, place, tags, headers, status, created_at, last_activity,"
+        " head FROM temp.games_v8 ORDER BY created_at, r"
+    )
+    conn.execute("DROP TABLE temp.games_v8")
+    for statement in split_sql(EVENT_TYPES_V9 + EVENTS_V9):
+        conn.execute(statement)
+    types = TypeCodes()
+    for no, game_id, kind in conn.execute("SELECT no, id, kind FROM games ORDER BY no").fetchall():
+        rows = conn.execute(
+            "SELECT sequence, event_id, payload, payload_version, meta, recorded_at, hash, text"
+            " FROM events WHERE game_id = ? ORDER BY sequence",
+            (game_id,),
+        ).fetchall()
+        conn.executemany(
+            "INSERT INTO events_v9 (game_no, sequence, event_id, type, payload,"
+            " payload_version, meta, recorded_at, hash, text)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            v9_rows(no, kind, rows, types),
+        )
+    conn.executemany("INSERT INTO event_types (kind, code, name) VALUES (?, ?, ?)", types.new)
+    conn.executemany(
+        "INSERT INTO snapshots_v9 (game_no, step, position) VALUES (?, ?, ?)",
+        v9_snapshots(
+            conn.execute(
+                "SELECT g.no, s.step, s.position FROM snapshots AS s JOIN games AS g"
+                " ON g.id = s.game_id ORDER BY g.no, s.step"
+            )
+        ),
+    )
+    for statement in split_sql(_MIGRATION_9_AFTER):
+        conn.execute(statement)
+
+
 MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
@@ -666,6 +929,12 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = 
         "events: each event's canonical text; no repeats (derived ids, the type, the time"
         " as milliseconds once per batch)",
         migration_8,
+    ),
+    (
+        9,
+        "games numbered; events and snapshots keyed by the game's number, each event's type"
+        " as a number (event_types)",
+        migration_9,
     ),
 ]
 

@@ -10,7 +10,7 @@ own checks for ``verify``, and ``LISTEN``/``NOTIFY`` of appends.
 
 Concurrency: writes run at PostgreSQL's default isolation (read committed).  Two writers
 appending at the same step both fold and check, and both insert; the primary key
-``(game_id, sequence)`` lets one commit and refuses the other, which is told the game's
+``(game_no, sequence)`` lets one commit and refuses the other, which is told the game's
 new length (:class:`recorder.errors.ConcurrencyError`): the expected-step check is a
 unique constraint, so it holds across any number of servers.  A transaction is all or
 nothing, so a write cut short (the server stopped, the connection dropped) leaves
@@ -281,24 +281,47 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
 
     # --- writing new games ---------------------------------------------------------------
 
-    def _insert_games(self, conn: Any, games: Sequence[Prepared], now: str) -> None:
+    def _lock_event_types(self, conn: Any) -> None:
+        # Held until the transaction ends: another writer numbering types waits, then
+        # reads the numbers this one stored.
+        conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtext('tablelog-types:' || current_schema()))"
+        )
+
+    def _new_game_numbers(self, conn: Any, count: int) -> list[int]:
+        """Numbers for ``count`` new games from the games' own sequence (writers in other
+        sessions take theirs from it too)."""
+        return [
+            int(row[0])
+            for row in conn.execute(
+                "SELECT nextval(pg_get_serial_sequence('games', 'no')) FROM generate_series(1, ?)",
+                (count,),
+            )
+        ]
+
+    def _insert_games(self, conn: Any, games: Sequence[Prepared], now: str) -> list[int]:
         """New games: their rows, their events by ``COPY`` (the triggers and constraints
-        check each row as they would an ``INSERT``), summaries and players."""
+        check each row as they would an ``INSERT``), summaries and players; returns their
+        numbers, in order."""
         raw: psycopg.Connection[Any] = conn.raw
+        numbers = self._new_game_numbers(conn, len(games))
         conn.executemany(
-            "INSERT INTO games (id, kind, players, date, place, tags, headers, status, head,"
-            " created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(*p.game_row, *p.created_and_last(now)) for p in games],
+            "INSERT INTO games (no, id, kind, players, date, place, tags, headers, status, head,"
+            " created_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (no, *p.game_row, *p.created_and_last(now))
+                for p, no in zip(games, numbers, strict=True)
+            ],
         )
         with (
             raw.cursor() as cur,
             cur.copy(
-                "COPY events (game_id, sequence, event_id, payload, payload_version, meta,"
+                "COPY events (game_no, sequence, event_id, type, payload, payload_version, meta,"
                 " recorded_at, hash, text) FROM STDIN"
             ) as copy,
         ):
-            for p in games:
-                for row in p.rows(now):
+            for p, no in zip(games, numbers, strict=True):
+                for row in p.rows(now, no, self._codes.get(p.kind, {})):
                     copy.write_row(row)
         conn.executemany(
             projections.UPSERT_SUMMARY,
@@ -308,6 +331,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             "INSERT INTO game_players (game_id, seat, name, folded) VALUES (?, ?, ?, ?)",
             projections.player_rows((p.game_id, p.game_row[2]) for p in games),
         )
+        return numbers
 
     # --- upkeep ----------------------------------------------------------------------------
 
@@ -323,7 +347,8 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             triggers = dict(
                 conn.execute(
                     "SELECT t.tgname, t.tgenabled FROM pg_trigger AS t"
-                    " WHERE t.tgrelid IN (to_regclass('events'), to_regclass('games'))"
+                    " WHERE t.tgrelid IN (to_regclass('events'), to_regclass('games'),"
+                    " to_regclass('event_types'))"
                     " AND NOT t.tgisinternal",
                     (),
                 ).fetchall()

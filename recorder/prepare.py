@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
-from engine.corrections import Retraction, undo_text
+from engine.corrections import Retraction
 from engine.errors import EngineError, EventFormatError, IllegalMoveError, Violation
-from engine.fold import Fold, fold
+from engine.fold import Fold
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, seat_names
 
 from . import chain, projections
 from .chain import dumps_sorted
-from .errors import ImportRejected
+from .errors import ImportRejected, unstorable_in
 from .records import Checked, GameImport, canonical_time, time_ms
+from .stored import join_type, split_type
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -52,10 +53,11 @@ class Prepared:
     #: ``game_summaries`` row without last_activity: game_id .. flagged_count.
     summary_row: tuple[Any, ...]
     #: The events as one JSON array, which SQLite turns into rows (:func:`_insert_events_sql`):
-    #: of their payload JSON texts each followed by a newline and the event's text (compact
-    #: JSON holds no raw newline, so the first one ends the payload), or with ``with_meta``
-    #: of ``[payload JSON, text, stored meta JSON]`` (the meta left out for an event
-    #: without).
+    #: of their payloads as stored (:func:`recorder.stored.split_type`: the type's name,
+    #: then the rest of the payload, a JSON object, so the first ``{`` ends the name) each
+    #: followed by a newline and the event's text (compact JSON holds no raw newline, so
+    #: the first one ends the payload), or with ``with_meta`` of ``[type, rest of the
+    #: payload, text, stored meta JSON]`` (the meta left out for an event without).
     events_json: str
     with_meta: bool
     event_count: int
@@ -78,8 +80,12 @@ class Prepared:
     #: means the time of the write.
     times: tuple[str, tuple[str, ...]] | None = None
     #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head: the
-    #: store's snapshots of the game, so a step is folded from the nearest.
+    #: store's snapshots of the game, so a step is folded from the nearest (the writer
+    #: packs each position, :func:`recorder.stored.pack_position`).
     snapshots: tuple[tuple[int, str], ...] = ()
+    #: The types of the game's events (their payloads' ``type``), which the store numbers
+    #: (``event_types``) before it writes the game.
+    types: frozenset[str] = frozenset()
 
     def created_and_last(self, now: str) -> tuple[str, str]:
         """(created at, last activity) of the game, its kept times or ``now``."""
@@ -88,10 +94,12 @@ class Prepared:
         created, recorded = self.times
         return created, max(recorded, default=created)
 
-    def rows(self, now: str) -> list[tuple[Any, ...]]:
-        """The ``events`` rows of the game, every column in the table's order (game id,
-        sequence, event id, payload, payload version, meta, recorded at, hash, text),
-        recorded ``now`` unless the game keeps its times: an event id only where one was
+    def rows(self, now: str, game_no: int, codes: dict[str, int]) -> list[tuple[Any, ...]]:
+        """The ``events`` rows of the game, every column in the table's order (game
+        number, sequence, event id, type, payload, payload version, meta, recorded at,
+        hash, text), recorded ``now`` unless the game keeps its times: the type as its
+        number in ``codes`` (the store's for the game's kind) and the rest of the payload
+        (a payload without a numbered type is kept whole), an event id only where one was
         given (a derived one is read back from the event's place), and a time (ms, see
         :func:`recorder.records.time_ms`) only where it differs from the event before's."""
         version = get_game(self.kind).payload_version
@@ -99,16 +107,18 @@ class Prepared:
         times = [now] * self.event_count if self.times is None else self.times[1]
         out = []
         previous: int | None = None
-        for seq, ((payload, text, meta, hash_), eid) in enumerate(
-            zip(self.event_rows(), given, strict=True), start=1
+        for seq, ((name, rest, text, meta, hash_), eid) in enumerate(
+            zip(self._stored_rows(), given, strict=True), start=1
         ):
             ms = time_ms(times[seq - 1])
+            code = codes.get(name) if name else None
             out.append(
                 (
-                    self.game_id,
+                    game_no,
                     seq,
                     eid,
-                    payload,
+                    code,
+                    rest if code is not None else join_type(name, rest),
                     version,
                     meta,
                     None if ms == previous else ms,
@@ -122,16 +132,33 @@ class Prepared:
     def event_rows(self) -> list[tuple[str, str, str | None, bytes]]:
         """(payload JSON, text, stored meta JSON, raw chain hash) per event, for the slow
         paths."""
+        return [
+            (join_type(name, rest), text, meta, hash_)
+            for name, rest, text, meta, hash_ in self._stored_rows()
+        ]
+
+    def _stored_rows(self) -> list[tuple[str, str, str, str | None, bytes]]:
+        """(type, rest of the payload, text, stored meta JSON, raw chain hash) per event
+        (see :attr:`events_json`)."""
         items = json.loads(self.events_json)
         h = self.hashes
         if not self.with_meta:
-            out: list[tuple[str, str, str | None, bytes]] = []
+            out: list[tuple[str, str, str, str | None, bytes]] = []
             for i, item in enumerate(items):
                 payload, text = item.split("\n", 1)
-                out.append((payload, text, None, h[i * HASH : i * HASH + HASH]))
+                cut = payload.index("{")
+                out.append(
+                    (payload[:cut], payload[cut:], text, None, h[i * HASH : i * HASH + HASH])
+                )
             return out
         return [
-            (item[0], item[1], item[2] if len(item) > 2 else None, h[i * HASH : i * HASH + HASH])
+            (
+                item[0],
+                item[1],
+                item[2],
+                item[3] if len(item) > 3 else None,
+                h[i * HASH : i * HASH + HASH],
+            )
             for i, item in enumerate(items)
         ]
 
@@ -144,14 +171,15 @@ HASH = 32
 SNAPSHOT_EVERY = 32
 
 
-#: Per event, as :func:`fold_new` returns it: payload JSON, stored meta JSON, the
+#: Per event, as :func:`fold_events` returns it: payload JSON, stored meta JSON, the
 #: logger's meta JSON (what a file holds), its canonical content as the chain hashes it
-#: (:func:`recorder.chain.content`), and for an event without meta the start of its
-#: element in a game's events JSON (the payload as a JSON string, its closing quote left
-#: for the text to follow an escaped newline; empty for an event with meta).  The
-#: event's text goes beside it (it depends on the position, where the row depends on the
-#: event alone).
-_Row = tuple[str, str | None, str | None, bytes, str]
+#: (:func:`recorder.chain.content`), for an event without meta the start of its element
+#: in a game's events JSON (the payload as stored, its type's name then the rest, as a
+#: JSON string, its closing quote left for the text to follow an escaped newline; empty
+#: for an event with meta), and the payload's type (:func:`recorder.stored.split_type`;
+#: empty for a payload kept whole).  The event's text goes beside it (it depends on the
+#: position, where the row depends on the event alone).
+_Row = tuple[str, str | None, str | None, bytes, str, str]
 
 _CANONICAL: dict[str, dict[Any, _Row]] = {}
 CACHE_LIMIT = 200_000
@@ -182,6 +210,7 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
     row = cache.get(event)
     if row is None:
         payload_json = dumps(rules.event_to_dict(event))
+        name, rest = split_type(payload_json)
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
         row = cache[event] = (
@@ -189,7 +218,8 @@ def canonical(kind: str, rules: GameRules, event: Any) -> _Row:
             None,
             None,
             chain.content(payload_json, None),
-            dumps(payload_json)[:-1] + "\\n",
+            dumps(name + rest)[:-1] + "\\n",
+            name,
         )
     return row
 
@@ -209,51 +239,20 @@ def _text_json(text: str) -> str:
     return out
 
 
-#: What a game's ``move_text`` may raise for an event it cannot write.
-_UNWRITTEN = (EngineError, IndexError, KeyError, ValueError, TypeError, AttributeError)
-
-
-def event_text(rules: GameRules, state: Any, event: Any) -> str:
-    """The canonical notation of ``event`` in ``state``, the position before it
-    (``rules.move_text``): the text the store keeps with every event but a correction
-    (:func:`correction_text`).  An event the notation cannot write (none the rules
-    accept) keeps its payload's type."""
-    try:
-        return rules.move_text(state, event)
-    except _UNWRITTEN:
-        return _unwritten(event)
-
-
-def _unwritten(event: Any) -> str:
-    """The text of an event the notation cannot write: its type."""
-    return str(getattr(event, "type", "") or type(event).__name__)
-
-
-def correction_text(rules: GameRules, before: Sequence[Any], event: Retraction) -> str:
-    """A correction's text as the notation writes it after the events ``before`` it
-    (every stored one, retracted or not): ``undo``, or ``undo to K``."""
-    return undo_text(rules, before, event)
-
-
 def stored_texts(
     rules: GameRules, events: Sequence[Any], marks: Sequence[bool], names: Sequence[str]
 ) -> list[str]:
     """The text of each of a stored game's events (engine events, in order, with their
-    played-illegally marks), as an import or an append writes it: each in the position
-    before it, a correction's after the events before it.  Stops at an event that no
-    longer replays (the texts before it are returned)."""
-    out: list[str] = []
-    folded = Fold(rules, names, every=None)
-    for i, event in enumerate(events):
-        if type(event) is Retraction:
-            out.append(correction_text(rules, events[:i], event))
-        else:
-            out.append(event_text(rules, folded.head, event))
+    played-illegally marks), as an import or an append writes it (the fold's texts,
+    :class:`engine.fold.Fold`).  Stops after the first event that no longer replays,
+    whose text is the one it would have had."""
+    folded = Fold(rules, names, every=None, texts=True)
+    for event, mark in zip(events, marks, strict=True):
         try:
-            folded.push(event, marks[i] and type(event) is not Retraction)
+            folded.push(event, mark and type(event) is not Retraction)
         except EngineError:
-            return out
-    return out
+            return [*(folded.texts or []), folded.text(event)]
+    return folded.texts or []
 
 
 def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
@@ -263,6 +262,9 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     problem = _schemas().meta_errors(raw)
     if problem is not None:
         raise cls(number, problem[1], problem[0])
+    unstorable = unstorable_in(raw, "meta")
+    if unstorable is not None:
+        raise cls(number, unstorable[1], unstorable[0])
     out: dict[str, Any] = {}
     if raw.get("comment"):
         out["comment"] = raw["comment"]
@@ -273,86 +275,95 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     return out or None
 
 
-#: What :func:`fold_new` returns: a :data:`_Row` per event, each event's text, the
-#: events flagged as played illegally with their violations, and the state after them.
-Folded = tuple[list[_Row], list[str], list[tuple[int, list[Violation]]], Any]
+#: The flagged events of a fold: (event number, its violations) of each event played
+#: though illegal that the rules refuse.
+Flagged = list[tuple[int, list[Violation]]]
 
 
-def fold_new(
+def fold_events(
     kind: str,
     rules: GameRules,
-    state: Any,
+    fold: Fold,
     parsed: Sequence[Any],
     metas: Sequence[dict[str, Any] | None] | None,
-    first_number: int,
     cls: type[Any],
-    history: Callable[[], Sequence[tuple[Any, bool]]] | None = None,
-) -> Folded:
-    """Check and apply ``parsed`` events to ``state`` (``metas`` None: no event has meta);
-    returns a :data:`_Row` per event, each event's canonical text (:func:`event_text`, in
-    the position before it), the events flagged as played illegally with their
-    violations, and the state after them: ``state`` changed in place, or, after a
-    correction, the game's standing events folded anew (``history`` gives the game's
-    events before ``first_number`` with their played-illegally marks)."""
-    if any(type(e) is Retraction for e in parsed):
-        return _fold_with_corrections(kind, rules, state, parsed, metas, first_number, cls, history)
-    out: list[_Row] = []
-    texts: list[str] = []
-    flagged: list[tuple[int, list[Violation]]] = []
-    play = rules.play
-    if metas is None:
-        # The common case, kept lean: no meta, every event checked and applied.
-        cache = _CANONICAL.get(kind) or {}
-        move_text = rules.move_text
-        said = texts.append
-        number = first_number
-        try:
-            for event in parsed:
-                row = cache.get(event) or canonical(kind, rules, event)
-                try:
-                    said(move_text(state, event))
-                except _UNWRITTEN:
-                    said(_unwritten(event))
-                play(state, event)
-                out.append(row)
-                number += 1
-        except IllegalMoveError as err:
-            raise cls(number, err.violations) from None
-        return out, texts, flagged, state
-    for i, event in enumerate(parsed):
-        texts.append(event_text(rules, state, event))
-        out.append(_fold_one(kind, rules, state, event, metas[i], first_number + i, cls, flagged))
-    return out, texts, flagged, state
-
-
-def _fold_one(
-    kind: str,
-    rules: GameRules,
-    state: Any,
-    event: Any,
-    meta: dict[str, Any] | None,
-    number: int,
-    cls: type[Any],
-    flagged: list[tuple[int, list[Violation]]],
-) -> _Row:
-    """Check and apply one event with its meta; its :data:`_Row`."""
-    if meta is not None and meta.get("played_illegally"):
-        try:
-            violations = rules.force(state, event)
-        except IllegalMoveError as err:
+    players: Sequence[str | None] | None = None,
+) -> tuple[list[_Row], Flagged]:
+    """Fold ``parsed`` onto ``fold`` (:class:`engine.fold.Fold`, which keeps their texts)
+    as the events after its step, those whose meta says played illegally forced
+    (``metas`` None: no event has meta); their :data:`_Row` and flagged events.  With
+    ``players`` (a file saying who made each event), each named player must be the one
+    the rules say acts, so a move entered for the wrong player is refused rather than
+    applied to the other.  ``cls`` (ImportRejected, AppendRejected) names the first
+    event refused; nothing of it is folded."""
+    first = fold.step + 1
+    marks = None if metas is None else [bool(m and m.get("played_illegally")) for m in metas]
+    try:
+        if players is None:
+            fold.extend(parsed, marks)
+        else:
+            _extend_by_player(rules, fold, parsed, marks, players, cls)
+    except EngineError as err:
+        number = fold.step + 1
+        if not isinstance(err, IllegalMoveError):
+            raise cls(number, str(err)) from None
+        if marks and marks[number - first]:
             raise cls(
                 number,
                 "marked as played illegally, but it cannot be replayed even as played: "
                 + "; ".join(str(v) for v in err.violations),
             ) from None
-        if violations:
-            flagged.append((number, violations))
-        return event_row(kind, rules, event, meta, violations)
-    try:
-        rules.play(state, event)
-    except IllegalMoveError as err:
         raise cls(number, err.violations) from None
-    return event_row(kind, rules, event, meta)
+    return event_rows(kind, rules, parsed, metas, fold.flagged, first)
+
+
+def _extend_by_player(
+    rules: GameRules,
+    fold: Fold,
+    parsed: Sequence[Any],
+    marks: Sequence[bool] | None,
+    players: Sequence[str | None],
+    cls: type[Any],
+) -> None:
+    names = list(fold.head.names)
+    for i, event in enumerate(parsed):
+        player = players[i] if i < len(players) else None
+        if player is not None:
+            number = fold.step + 1
+            seat = rules.acting_seat(fold.head, event)
+            if seat is None:
+                raise cls(number, f"the file says {player} made it, but no player makes it", "by")
+            if names[seat] != player:
+                raise cls(
+                    number,
+                    f"the file says {player} made it, but it is {names[seat]}'s to make",
+                    "by",
+                )
+        fold.push(event, bool(marks and marks[i]))
+
+
+def event_rows(
+    kind: str,
+    rules: GameRules,
+    events: Sequence[Any],
+    metas: Sequence[dict[str, Any] | None] | None,
+    violations: Mapping[int, list[Violation]],
+    first: int,
+) -> tuple[list[_Row], Flagged]:
+    """The :data:`_Row` of each of ``events`` (checked or forced already, numbered from
+    ``first``), and those flagged: ``violations`` by event number, of the events played
+    though illegal that the rules refuse."""
+    if metas is None:
+        cache = _CANONICAL.get(kind) or {}
+        return [cache.get(e) or canonical(kind, rules, e) for e in events], []
+    rows: list[_Row] = []
+    flagged: Flagged = []
+    for i, event in enumerate(events):
+        refused = violations.get(first + i, [])
+        if refused:
+            flagged.append((first + i, refused))
+        rows.append(event_row(kind, rules, event, metas[i], refused))
+    return rows, flagged
 
 
 def event_row(
@@ -374,7 +385,14 @@ def event_row(
         stored = dict(meta)
         stored["violations"] = [v.to_dict() for v in violations]
         stored_json = dumps_sorted(stored)
-    return (payload_json, stored_json, user_json, chain.content(payload_json, user_json), "")
+    return (
+        payload_json,
+        stored_json,
+        user_json,
+        chain.content(payload_json, user_json),
+        "",
+        row[5],
+    )
 
 
 def checked_rows(
@@ -382,96 +400,12 @@ def checked_rows(
     rules: GameRules,
     checked: Checked,
     metas: Sequence[dict[str, Any] | None],
-    first_number: int,
-) -> tuple[list[_Row], list[tuple[int, list[Violation]]]]:
+    first: int,
+) -> tuple[list[_Row], Flagged]:
     """The rows of events the engine checked and applied already (:class:`Checked`), and
-    those flagged as played illegally with their violations, numbered from
-    ``first_number``."""
-    rows: list[_Row] = []
-    flagged: list[tuple[int, list[Violation]]] = []
-    for i, event in enumerate(checked.events):
-        violations = checked.violations.get(i, [])
-        if violations:
-            flagged.append((first_number + i, violations))
-        rows.append(event_row(kind, rules, event, metas[i], violations))
-    return rows, flagged
-
-
-def _fold_with_corrections(
-    kind: str,
-    rules: GameRules,
-    state: Any,
-    parsed: Sequence[Any],
-    metas: Sequence[dict[str, Any] | None] | None,
-    first_number: int,
-    cls: type[Any],
-    history: Callable[[], Sequence[tuple[Any, bool]]] | None,
-) -> Folded:
-    """:func:`fold_new` of a batch holding a correction: after each one, the state is
-    the game's standing events folded anew (:func:`engine.fold.fold`)."""
-    before = list(history()) if history is not None and first_number > 1 else []
-    events = [e for e, _ in before]
-    marks = [m for _, m in before]
-    names = getattr(state, "names", None)
-    out: list[_Row] = []
-    texts: list[str] = []
-    flagged: list[tuple[int, list[Violation]]] = []
-    for i, event in enumerate(parsed):
-        number = first_number + i
-        meta = metas[i] if metas is not None else None
-        if type(event) is not Retraction:
-            events.append(event)
-            marks.append(bool(meta and meta.get("played_illegally")))
-            texts.append(event_text(rules, state, event))
-            out.append(_fold_one(kind, rules, state, event, meta, number, cls, flagged))
-            continue
-        texts.append(correction_text(rules, events, event))
-        events.append(event)
-        marks.append(False)
-        try:
-            state = fold(rules, events, names, marks).head
-        except EngineError as err:
-            raise cls(number, str(err)) from None
-        row = canonical(kind, rules, event)
-        if meta is not None:
-            user_json = dumps_sorted(meta)
-            row = (row[0], user_json, user_json, chain.content(row[0], user_json), "")
-        out.append(row)
-    return out, texts, flagged, state
-
-
-def _fold_in_stretches(
-    kind: str,
-    rules: GameRules,
-    state: Any,
-    parsed: Sequence[Any],
-    metas: Sequence[dict[str, Any] | None] | None,
-    snapshots: list[tuple[int, str]],
-) -> Folded:
-    """:func:`fold_new` of a whole game, :data:`SNAPSHOT_EVERY` events at a time, with
-    the position after each stretch but the last appended to ``snapshots``.  A game
-    holding a correction is folded in one go (a stretch after it would need the events
-    before it) and keeps no such snapshot."""
-    n = len(parsed)
-    if n <= SNAPSHOT_EVERY or any(type(e) is Retraction for e in parsed):
-        return fold_new(kind, rules, state, parsed, metas, 1, ImportRejected)
-    rows: list[_Row] = []
-    texts: list[str] = []
-    flagged: list[tuple[int, list[Violation]]] = []
-    for start in range(0, n, SNAPSHOT_EVERY):
-        end = min(start + SNAPSHOT_EVERY, n)
-        stretch_metas = None if metas is None else metas[start:end]
-        if stretch_metas is not None and all(m is None for m in stretch_metas):
-            stretch_metas = None
-        done, said, marked, state = fold_new(
-            kind, rules, state, parsed[start:end], stretch_metas, start + 1, ImportRejected
-        )
-        rows += done
-        texts += said
-        flagged += marked
-        if end < n:
-            snapshots.append((end, rules.position(state)))
-    return rows, texts, flagged, state
+    those flagged, numbered from ``first``."""
+    violations = {first + i: v for i, v in checked.violations.items()}
+    return event_rows(kind, rules, checked.events, metas, violations, first)
 
 
 def content_digest(
@@ -537,6 +471,9 @@ def _checked_fields(record: GameImport) -> _Fields:
     problem = _schemas().headers_errors(record.headers, rules.seats)
     if problem is not None:
         raise ImportRejected(None, problem[1], problem[0])
+    unstorable = unstorable_in(record.headers, "headers")
+    if unstorable is not None:
+        raise ImportRejected(None, unstorable[1], unstorable[0])
     headers = dict(record.headers)
     headers_json = dumps_sorted(headers)
     raw_events = record.events
@@ -586,11 +523,9 @@ def check_import(record: GameImport, state: Any = None) -> None:
     them (each checked, once); then the outcome the headers state against it."""
     c = _checked_fields(record)
     if state is None or record.players is not None:
-        state = c.rules.new_state(c.names)
-        if record.players is not None:
-            state = _fold_by_player(c.kind, c.rules, state, c.parsed, c.metas, record.players)[3]
-        else:
-            state = fold_new(c.kind, c.rules, state, c.parsed, c.metas, 1, ImportRejected)[3]
+        fold = Fold(c.rules, c.names, every=None)
+        fold_events(c.kind, c.rules, fold, c.parsed, c.metas, ImportRejected, record.players)
+        state = fold.head
     _check_result(c.rules, c.headers, state)
 
 
@@ -601,18 +536,13 @@ def prepare_game(record: GameImport) -> Prepared:
     metas, parsed, given_ids, times, names = c.metas, c.parsed, c.given_ids, c.times, c.names
     n = len(parsed)
     explicit = any(g is not None for g in given_ids)
-    state = rules.new_state(names)
-    snapshots: list[tuple[int, str]] = []
-    if record.players is not None:
-        folded, texts, flagged, state = _fold_by_player(
-            kind, rules, state, parsed, metas, record.players
-        )
-    else:
-        folded, texts, flagged, state = _fold_in_stretches(
-            kind, rules, state, parsed, metas, snapshots
-        )
+    fold = Fold(rules, names, every=SNAPSHOT_EVERY, texts=True)
+    folded, flagged = fold_events(kind, rules, fold, parsed, metas, ImportRejected, record.players)
+    state, texts = fold.head, fold.texts or []
+    position = rules.position
+    snapshots = [(step, position(kept)) for step, kept in fold.snapshots() if step < n]
     if n:
-        snapshots.append((n, rules.position(state)))
+        snapshots.append((n, position(state)))
     _check_result(rules, headers, state)
     if metas is None and not explicit:
         digest = _digest_plain(kind, headers_json, [r[0] for r in folded])
@@ -654,7 +584,7 @@ def prepare_game(record: GameImport) -> Prepared:
             if metas is None
             else dumps(
                 [
-                    [r[0], t] if r[1] is None else [r[0], t, r[1]]
+                    [*split_type(r[0]), t] if r[1] is None else [*split_type(r[0]), t, r[1]]
                     for r, t in zip(folded, texts, strict=True)
                 ]
             )
@@ -669,56 +599,8 @@ def prepare_game(record: GameImport) -> Prepared:
         hashes=b"".join(hashes),
         times=times,
         snapshots=tuple(snapshots),
+        types=frozenset([r[5] for r in folded]) - _UNTYPED,
     )
-
-
-def _fold_by_player(
-    kind: str,
-    rules: GameRules,
-    state: Any,
-    parsed: Sequence[Any],
-    metas: Sequence[dict[str, Any] | None] | None,
-    players: Sequence[str | None],
-) -> Folded:
-    """:func:`fold_new` of a game whose file names who made events: each named player
-    must be the one the rules say acts (:meth:`GameRules.acting_seat`), so a move or a
-    pass entered for the wrong player is refused rather than applied to the other."""
-    names = list(getattr(state, "names", ()))
-    rows: list[_Row] = []
-    texts: list[str] = []
-    flagged: list[tuple[int, list[Violation]]] = []
-    history: list[tuple[Any, bool]] = []
-    for i, event in enumerate(parsed):
-        number = i + 1
-        player = players[i] if i < len(players) else None
-        if player is not None:
-            seat = rules.acting_seat(state, event)
-            if seat is None:
-                raise ImportRejected(
-                    number, f"the file says {player} made it, but no player makes it", "by"
-                )
-            if names[seat] != player:
-                raise ImportRejected(
-                    number,
-                    f"the file says {player} made it, but it is {names[seat]}'s to make",
-                    "by",
-                )
-        meta = metas[i] if metas is not None else None
-        done, said, marked, state = fold_new(
-            kind,
-            rules,
-            state,
-            [event],
-            None if meta is None else [meta],
-            number,
-            ImportRejected,
-            lambda: history,
-        )
-        rows += done
-        texts += said
-        flagged += marked
-        history.append((event, bool(meta and meta.get("played_illegally"))))
-    return rows, texts, flagged, state
 
 
 def _times(record: GameImport, n: int) -> tuple[str, tuple[str, ...]] | None:
@@ -764,6 +646,10 @@ def chain_hashes(
         h = link(h, row[3])
         append(h)
     return out
+
+
+#: The type of a payload kept whole (:func:`recorder.stored.split_type`).
+_UNTYPED = frozenset([""])
 
 
 def prepare_or_error(record: GameImport) -> Prepared | ImportRejected:

@@ -18,6 +18,7 @@ from engine.protocol import GameRules, seat_names, summary_fields
 from .errors import StoreError
 from .listing import fold_name
 from .records import time_text
+from .stored import EVENTS_OF_GAMES, GAME_NO, PAYLOAD
 
 
 def json_columns(n: int) -> str:
@@ -121,8 +122,8 @@ def rebuild(
         except UnknownGameKind as err:
             raise StoreError(f"game {gid}: {err}") from None
         rows = conn.execute(
-            "SELECT sequence, payload, payload_version, meta FROM events"
-            " WHERE game_id = ? ORDER BY sequence",
+            f"SELECT e.sequence, {PAYLOAD}, e.payload_version, e.meta FROM {EVENTS_OF_GAMES}"
+            " WHERE g.id = ? ORDER BY e.sequence",
             (gid,),
         ).fetchall()
         headers = json.loads(headers_json)
@@ -130,7 +131,7 @@ def rebuild(
         state = replay(gid, kind, rules, rows, names)
         summary = summary_record(rules, state, names)
         (last,) = conn.execute(
-            "SELECT MAX(recorded_at) FROM events WHERE game_id = ?", (gid,)
+            f"SELECT MAX(recorded_at) FROM events WHERE game_no = {GAME_NO}", (gid,)
         ).fetchone()
         last = created if last is None else time_text(int(last))
         flagged = sum(1 for r in rows if r[3] and json.loads(r[3]).get("played_illegally"))

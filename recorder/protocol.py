@@ -149,6 +149,16 @@ class Recorder(Protocol):
         """Whether ``key`` is the game's recorder key, compared in constant time."""
         ...
 
+    def recorder_key_fingerprint(self, game_id: str) -> str | None:
+        """What a browser's session keeps of the game's recorder key (None: it has none):
+        a new key changes it, so sessions unlocked with the old one end."""
+        ...
+
+    def revoke_recorder_key(self, game_id: str) -> bool:
+        """Remove the game's recorder key (whether it had one): every key and session of
+        it stops writing.  GameNotFound for an unknown id."""
+        ...
+
     # --- upkeep ----------------------------------------------------------------------
 
     def rebuild_projections(self) -> int:

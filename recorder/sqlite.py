@@ -21,6 +21,7 @@ committed or nothing is.  See ``docs/store.md`` for the schema and the choices b
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -194,10 +195,9 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
         with self._lock:
             integrity = [str(r[0]) for r in self._conn.execute("PRAGMA integrity_check")]
             foreign = self._conn.execute("PRAGMA foreign_key_check").fetchall()
-            triggers = {
-                r[0]
-                for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-            }
+            triggers = dict(
+                self._conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+            )
         out = [Finding(None, None, "integrity", line) for line in integrity if line != "ok"]
         out += [
             Finding(
@@ -205,16 +205,38 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
             )
             for table, _, parent, _ in foreign
         ]
-        return out + [
-            Finding(
-                None,
-                None,
-                "trigger",
-                f"the trigger {name} is missing: the store's refusals are off",
+        created = _triggers_as_created()
+        for name in TRIGGERS:
+            if name not in triggers:
+                said = f"the trigger {name} is missing: the store's refusals are off"
+            elif " ".join(str(triggers[name]).split()) != created.get(name):
+                said = (
+                    f"the trigger {name} is not the one the store creates: the store's "
+                    "refusals may be off"
+                )
+            else:
+                continue
+            out.append(Finding(None, None, "trigger", said))
+        return out
+
+
+@functools.cache
+def _triggers_as_created() -> dict[str, str]:
+    """The SQL of each trigger a new store creates (its migrations applied to an empty
+    database in memory), whitespace made single: what a file's triggers must still be."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    try:
+        store = EventStore(conn, Path(":memory:"), utc_now)
+        store._configure()
+        store._migrate()
+        return {
+            name: " ".join(sql.split())
+            for name, sql in conn.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
             )
-            for name in TRIGGERS
-            if name not in triggers
-        ]
+        }
+    finally:
+        conn.close()
 
 
 if TYPE_CHECKING:

@@ -27,9 +27,10 @@ from . import chain, projections
 from .errors import CorruptEvent, GameNotFound
 from .prepare import stored_texts
 from .records import time_text
-from .stored import parse_stored
+from .stored import EVENTS_OF_GAMES, GAME_NO, PAYLOAD, parse_stored, unpack_position
 
-#: The triggers that keep the record append-only and the games whole (migrations 2, 6).
+#: The triggers that keep the record append-only and the games whole (migrations 2, 6),
+#: and each event type's number (migration 9).
 TRIGGERS = (
     "events_no_update",
     "events_no_delete",
@@ -37,6 +38,9 @@ TRIGGERS = (
     "games_keep_identity",
     "games_no_delete",
     "games_no_replace",
+    "event_types_no_update",
+    "event_types_no_delete",
+    "event_types_no_replace",
 )
 
 
@@ -95,7 +99,8 @@ def chain_findings(
                 "the game's kind or headers, or this event, were changed"
                 if seq == 1
                 else "this event (payload, comment, annotations or played-illegally mark) "
-                "was changed, or events before it were reordered or removed"
+                "was changed, or the one before it was, its stored hash made again to match, "
+                "or events before it were reordered or removed"
             )
             out.append(Finding(game_id, seq, "chain", f"the stored hash does not follow: {what}"))
         previous = bytes(stored) if isinstance(stored, bytes) and len(stored) == 32 else own
@@ -113,6 +118,39 @@ def chain_findings(
                 "the head was changed",
             )
         )
+    return out
+
+
+def kept_head_findings(
+    store: Any, kept: Iterable[tuple[str, str]], key: str | None = None
+) -> list[Finding]:
+    """Each game's head as someone kept it outside the store (``tablelog heads``, a
+    published list; keyed with ``key`` or not) against the stored record: a kept head
+    must be the hash of one of the game's stored steps (the game may have grown since).
+    A record cut short together with its stored head verifies on its own; against a
+    head kept elsewhere it does not."""
+    out: list[Finding] = []
+    for game_id, head in kept:
+        try:
+            hashes = store.step_hashes(game_id)
+        except GameNotFound:
+            out.append(Finding(game_id, None, "kept-head", "the game is no longer stored"))
+            continue
+        wanted = head.strip().lower()
+        known = set(hashes)
+        if key:
+            known |= {chain.keyed(h, key) for h in hashes}
+        if wanted not in known:
+            out.append(
+                Finding(
+                    game_id,
+                    None,
+                    "kept-head",
+                    f"the head kept for it, {chain.short(wanted)}, is not the hash of any of "
+                    f"its {len(hashes) - 1} stored steps: steps were removed, or the record "
+                    "was changed",
+                )
+            )
     return out
 
 
@@ -156,7 +194,8 @@ class StoreVerify:
             if step == 0:
                 return chain.origin(row[0], json.loads(row[1])).hex()
             found = conn.execute(
-                "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (game_id, step)
+                f"SELECT hash FROM events WHERE game_no = {GAME_NO} AND sequence = ?",
+                (game_id, step),
             ).fetchone()
         return bytes(found[0]).hex() if found else ""
 
@@ -170,8 +209,8 @@ class StoreVerify:
             if game is None:
                 raise GameNotFound(game_id)
             rows = conn.execute(
-                "SELECT sequence, payload, meta, hash FROM events WHERE game_id = ?"
-                " ORDER BY sequence",
+                f"SELECT e.sequence, {PAYLOAD}, e.meta, e.hash FROM {EVENTS_OF_GAMES}"
+                " WHERE g.id = ? ORDER BY e.sequence",
                 (game_id,),
             ).fetchall()
         try:
@@ -194,7 +233,8 @@ class StoreVerify:
             hashes = [
                 bytes(r[0]).hex()
                 for r in conn.execute(
-                    "SELECT hash FROM events WHERE game_id = ? ORDER BY sequence", (game_id,)
+                    f"SELECT hash FROM events WHERE game_no = {GAME_NO} ORDER BY sequence",
+                    (game_id,),
                 )
             ]
         return [chain.origin(row[0], json.loads(row[1])).hex(), *hashes]
@@ -204,7 +244,7 @@ class StoreVerify:
         id), read from the games and events tables alone.  :class:`GameNotFound` for an
         unknown game."""
         sql = (
-            "SELECT g.id, (SELECT count(*) FROM events AS e WHERE e.game_id = g.id),"
+            "SELECT g.id, (SELECT count(*) FROM events AS e WHERE e.game_no = g.no),"
             " COALESCE(g.head, '') FROM games AS g"
         )
         with self._read() as conn:
@@ -242,8 +282,8 @@ class StoreVerify:
                 (game_id,),
             ).fetchone()
             rows = conn.execute(
-                "SELECT sequence, payload, payload_version, meta, recorded_at, text FROM events"
-                " WHERE game_id = ? ORDER BY sequence",
+                f"SELECT e.sequence, {PAYLOAD}, e.payload_version, e.meta, e.recorded_at,"
+                f" e.text FROM {EVENTS_OF_GAMES} WHERE g.id = ? ORDER BY e.sequence",
                 (game_id,),
             ).fetchall()
             summary = conn.execute(
@@ -258,7 +298,8 @@ class StoreVerify:
                 "SELECT last_activity FROM games WHERE id = ?", (game_id,)
             ).fetchone()[0]
             snapshots = conn.execute(
-                "SELECT step, position FROM snapshots WHERE game_id = ? ORDER BY step", (game_id,)
+                f"SELECT step, position FROM snapshots WHERE game_no = {GAME_NO} ORDER BY step",
+                (game_id,),
             ).fetchall()
         try:
             rules = get_game(kind)
@@ -323,7 +364,12 @@ class StoreVerify:
                 at = self._replay_rows(game_id, kind, rules, fold_rows[:step], names)
             except CorruptEvent:
                 continue
-            if rules.position(at) != position:
+            try:
+                kept = unpack_position(position)
+            except ValueError:
+                out.append(Finding(game_id, step, "snapshot", "the snapshot cannot be read"))
+                continue
+            if rules.position(at) != kept:
                 out.append(Finding(game_id, step, "snapshot", "the snapshot differs from the fold"))
         return out
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
@@ -23,6 +23,7 @@ from .errors import ImportRejected
 from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
 from .prepare import Prepared, prepare_game, user_meta_json
 from .records import GameImport, GameRow, ImportResult, time_ms
+from .stored import EVENTS_OF_GAMES, GAME_NO, PAYLOAD, pack_position, split_type, stored_payload
 
 #: Most ``?`` parameters in one statement.
 _MAX_PARAMS = 500
@@ -49,8 +50,24 @@ def _stored_game_ids(conn: Conn, ids: Sequence[str]) -> set[str]:
 
 
 def _stored_setups(conn: Conn, setups: Sequence[str]) -> set[str]:
-    """Which of ``setups`` (setup payload JSON texts) begin a stored game."""
-    return _found(conn, "SELECT payload FROM events WHERE sequence = 1 AND payload IN", setups)
+    """Which of ``setups`` (setup payload JSON texts) begin a stored game: looked up by
+    the rest of the payload, as the index of setups keeps it (``events_setup``)."""
+    rests = sorted({split_type(setup)[1] for setup in setups})
+    found = _found(
+        conn,
+        f"SELECT {PAYLOAD} FROM {EVENTS_OF_GAMES} WHERE e.sequence = 1 AND e.payload IN",
+        rests,
+    )
+    return found & set(setups)
+
+
+def _types_wanted(games: Iterable[Prepared | ImportRejected]) -> dict[str, set[str]]:
+    """The event types of prepared ``games``, by kind."""
+    wanted: dict[str, set[str]] = {}
+    for p in games:
+        if isinstance(p, Prepared) and p.types:
+            wanted.setdefault(p.kind, set()).update(p.types)
+    return wanted
 
 
 class GameWriter:
@@ -61,6 +78,9 @@ class GameWriter:
     _integrity_errors: tuple[type[BaseException], ...]
     #: Whether the store's schema keeps snapshots (every store's since schema 4).
     _snapshots: bool
+    #: The numbers of event types by kind and name (the store's own, see
+    #: :meth:`recorder.core.SqlStore._number_types`).
+    _codes: dict[str, dict[str, int]]
 
     def _transaction(self) -> AbstractContextManager[Conn]:
         """One write transaction (the store's own)."""
@@ -73,33 +93,63 @@ class GameWriter:
     def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:
         """Tell followers that ``game_id`` grew (the store's own)."""
 
-    def _insert_games(self, conn: Conn, games: Sequence[Prepared], now: str) -> None:
+    def _number_types(self, wanted: Mapping[str, Iterable[str]]) -> None:
+        """Number the event types of ``wanted`` that are not yet (the store's own, see
+        :meth:`recorder.core.SqlStore._number_types`)."""
+        raise NotImplementedError
+
+    def _types_known(self, games: Iterable[Prepared | ImportRejected]) -> bool:
+        """Whether every event type of prepared ``games`` has its number already."""
+        codes = self._codes
+        return all(
+            p.types <= codes.get(p.kind, {}).keys()
+            for p in games
+            if isinstance(p, Prepared) and p.types
+        )
+
+    def _new_game_numbers(self, conn: Conn, count: int) -> list[int]:
+        """Numbers for ``count`` new games (``games.no``), in the caller's transaction
+        (which holds the database's write lock): the next ones after the last game's, and
+        after any event or snapshot left behind without its game (written with foreign
+        keys off), so that a number is never given twice."""
+        (last,) = conn.execute(
+            "SELECT max(COALESCE((SELECT MAX(no) FROM games), 0),"
+            " COALESCE((SELECT MAX(game_no) FROM events), 0),"
+            " COALESCE((SELECT MAX(game_no) FROM snapshots), 0))"
+        ).fetchone()
+        return list(range(int(last) + 1, int(last) + 1 + count))
+
+    def _insert_games(self, conn: Conn, games: Sequence[Prepared], now: str) -> list[int]:
         """Insert new games: their rows, events and projections (no checks here: the
-        triggers and constraints still refuse anything out of place)."""
+        triggers and constraints still refuse anything out of place); returns their
+        numbers (``games.no``), in order."""
         raise NotImplementedError
 
     def _insert_snapshots(
-        self, conn: Conn, games: Sequence[Prepared], after: int = 0, game_id: str | None = None
+        self, conn: Conn, games: Sequence[Prepared], numbers: Sequence[int], after: int = 0
     ) -> None:
         """Keep the prepared games' snapshots past step ``after`` (caches: a step is then
-        folded from the nearest, not from the first event), under ``game_id`` when the
-        game is stored under another id than the prepared one's."""
+        folded from the nearest, not from the first event), under the games' numbers
+        (those of the stored games they go into), each position packed here, by the
+        writer: deflating lets go of Python's global lock, so an import's checking thread
+        goes on meanwhile."""
         if not self._snapshots:
             return
         rows = [
-            (game_id or p.game_id, step, position)
-            for p in games
+            (no, step, pack_position(position))
+            for p, no in zip(games, numbers, strict=True)
             for step, position in p.snapshots
             if step > after
         ]
         if rows:
             self._insert_snapshot_rows(conn, rows)
 
-    def _insert_snapshot_rows(self, conn: Conn, rows: list[tuple[str, int, str]]) -> None:
-        """Insert snapshot rows (game id, step, position), keeping any stored one."""
+    def _insert_snapshot_rows(self, conn: Conn, rows: list[tuple[int, int, bytes]]) -> None:
+        """Insert snapshot rows (game number, step, packed position), keeping any stored
+        one."""
         conn.executemany(
-            "INSERT INTO snapshots (game_id, step, position) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, step) DO NOTHING",
+            "INSERT INTO snapshots (game_no, step, position) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_no, step) DO NOTHING",
             rows,
         )
 
@@ -192,15 +242,25 @@ class GameWriter:
     ) -> Iterator[list[Written]]:
         """Write ``groups`` of prepared games ``batch_size`` games per transaction (or
         fewer at the end), each group as soon as it comes; yields each batch's results
-        once it is committed."""
-        for group in groups:
+        once it is committed.  A group holding an event type the store has not numbered
+        yet starts a new transaction, after the numbering's own (rare: a type numbered
+        once is numbered for good)."""
+        group = next(groups, None)
+        while group is not None:
+            self._number_types(_types_wanted(item for _, item in group))
             out: list[Written] = []
             with self._transaction() as conn:
                 now = self._now()[0]
                 out += self._write_tagged(conn, group, now)
+                group = None
                 while len(out) < batch_size and (more := next(groups, None)) is not None:
+                    if not self._types_known(item for _, item in more):
+                        group = more
+                        break
                     out += self._write_tagged(conn, more, now)
             yield out
+            if group is None:
+                group = next(groups, None)
 
     def _write_tagged(self, conn: Conn, items: Sequence[Tagged], now: str) -> list[Written]:
         results = self._write_games(conn, [item for _, item in items], now)
@@ -211,6 +271,7 @@ class GameWriter:
     ) -> list[ImportResult | ImportRejected]:
         """Write prepared games in one transaction, each whole or not at all; returns per
         game its result or the error that refused it."""
+        self._number_types(_types_wanted(prepared))
         with self._transaction() as conn:
             return self._write_games(conn, prepared, self._now()[0])
 
@@ -258,8 +319,8 @@ class GameWriter:
             conn.execute("SAVEPOINT new_games")
             try:
                 new_games = [prepared[i] for i in fast]
-                self._insert_games(conn, new_games, now)  # type: ignore[arg-type]
-                self._insert_snapshots(conn, new_games)  # type: ignore[arg-type]
+                numbers = self._insert_games(conn, new_games, now)  # type: ignore[arg-type]
+                self._insert_snapshots(conn, new_games, numbers)  # type: ignore[arg-type]
             except self._integrity_errors:
                 # Not expected; write them one by one below, where a refusal is one game's.
                 conn.execute("ROLLBACK TO new_games")
@@ -315,7 +376,8 @@ class GameWriter:
                 row[0]: row[1:]
                 for start in range(0, len(given), _MAX_PARAMS)
                 for row in conn.execute(
-                    "SELECT event_id, game_id, sequence FROM events WHERE event_id IN ("
+                    "SELECT e.event_id, g.id, e.sequence FROM events AS e JOIN games AS g"
+                    " ON g.no = e.game_no WHERE e.event_id IN ("
                     + ",".join("?" * len(given[start : start + _MAX_PARAMS]))
                     + ")",
                     given[start : start + _MAX_PARAMS],
@@ -330,8 +392,8 @@ class GameWriter:
                         "event_id",
                     )
         try:
-            self._insert_games(conn, [p], now)
-            self._insert_snapshots(conn, [p])
+            numbers = self._insert_games(conn, [p], now)
+            self._insert_snapshots(conn, [p], numbers)
         except self._integrity_errors as err:
             raise ImportRejected(None, f"game {gid} cannot be stored: {err}") from None
         return ImportResult(gid, True, p.event_count, p.flagged)
@@ -340,12 +402,15 @@ class GameWriter:
         """A stored game that ``p`` is a record of (same kind, same headers but those of
         the outcome, its events the same as ``p``'s first ones or ``p``'s the same as its
         first ones): found, with the events ``p`` has beyond it appended; None if none."""
+        setup = p.setup_json
+        if setup is None:
+            return None
         headers = identity_headers(json.loads(p.headers_json))
         rows = p.event_rows()
         for (gid,) in conn.execute(
-            "SELECT e.game_id FROM events AS e JOIN games AS g ON g.id = e.game_id"
-            " WHERE e.sequence = 1 AND e.payload = ? AND g.kind = ? ORDER BY g.created_at, g.id",
-            (p.setup_json, p.kind),
+            f"SELECT g.id FROM {EVENTS_OF_GAMES} WHERE e.sequence = 1 AND e.payload = ?"
+            f" AND g.kind = ? AND {PAYLOAD} = ? ORDER BY g.created_at, g.id",
+            (split_type(setup)[1], p.kind, setup),
         ).fetchall():
             (stored_headers,) = conn.execute(
                 "SELECT headers FROM games WHERE id = ?", (gid,)
@@ -355,7 +420,8 @@ class GameWriter:
             payloads = [
                 r[0]
                 for r in conn.execute(
-                    "SELECT payload FROM events WHERE game_id = ? ORDER BY sequence", (gid,)
+                    f"SELECT {PAYLOAD} FROM {EVENTS_OF_GAMES} WHERE g.id = ? ORDER BY e.sequence",
+                    (gid,),
                 )
             ]
             shared = min(len(payloads), len(rows))
@@ -388,19 +454,21 @@ class GameWriter:
         version = get_game(p.kind).payload_version
         # The stored game's chain goes on from its own last hash: its events may carry
         # meta that ``p``'s do not (only their payloads were compared).
-        (last,) = conn.execute(
-            "SELECT hash FROM events WHERE game_id = ? AND sequence = ?", (gid, stored)
+        no, last = conn.execute(
+            f"SELECT game_no, hash FROM events WHERE game_no = {GAME_NO} AND sequence = ?",
+            (gid, stored),
         ).fetchone()
         h = bytes(last)
         now_ms = time_ms(now)
+        codes = self._codes.get(p.kind, {})
         new = []
         for seq, (payload, text, meta, _) in enumerate(rows[stored:], start=stored + 1):
             h = chain.link(h, chain.content(payload, chain.logger_meta(meta)))
             ms = now_ms if seq == stored + 1 else None
-            new.append((gid, seq, None, payload, version, meta, ms, h, text))
+            new.append((no, seq, None, *stored_payload(codes, payload), version, meta, ms, h, text))
         conn.executemany(
-            "INSERT INTO events (game_id, sequence, event_id, payload, payload_version, meta,"
-            " recorded_at, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (game_no, sequence, event_id, type, payload, payload_version,"
+            " meta, recorded_at, hash, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             new,
         )
         summary = (gid, *p.summary_row[1:])
@@ -409,7 +477,7 @@ class GameWriter:
             (summary[3], now, h.hex(), gid),
         )
         projections.write_summary(conn, summary, now)
-        self._insert_snapshots(conn, [p], after=stored, game_id=gid)
+        self._insert_snapshots(conn, [p], [no], after=stored)
         self._notify(conn, gid, len(rows))
 
     def _same_content(self, conn: Conn, p: Prepared, existing: Any) -> bool:
@@ -417,8 +485,8 @@ class GameWriter:
         if kind != p.kind or headers_json != p.headers_json:
             return False
         stored = conn.execute(
-            "SELECT sequence, event_id, payload, meta FROM events WHERE game_id = ?"
-            " ORDER BY sequence",
+            f"SELECT e.sequence, e.event_id, {PAYLOAD}, e.meta FROM {EVENTS_OF_GAMES}"
+            " WHERE g.id = ? ORDER BY e.sequence",
             (p.game_id,),
         ).fetchall()
         rows = p.event_rows()

@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine.picture import COLOURS
 from recorder import StoreError
@@ -29,7 +30,7 @@ from recorder.places import default_place
 
 from . import db
 from .cache import ResponseCache, code_token
-from .timeline import ReplayError, TimelineCache
+from .timeline import TimelineCache
 
 log = logging.getLogger("tablelog.web")
 
@@ -54,7 +55,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     (default: ``$TABLELOG_DB`` or ``./data/tablelog.db``); ``PER_PAGE`` the games per
     list page; ``TIMELINE_CACHE`` how many folded games to keep; ``RESPONSE_CACHE_BYTES``
     how many bytes of rendered steps (pages and state JSON) to keep; ``STORE_PER_THREAD``
-    one connection per worker thread instead of one per request."""
+    one connection per worker thread instead of one per request; ``TRUSTED_PROXIES`` how
+    many reverse proxies stand in front, whose ``X-Forwarded-*`` headers are believed
+    (``$TABLELOG_TRUSTED_PROXIES``, default 0)."""
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE=str(default_place()),
@@ -69,9 +72,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=64 * 1024,
         # a secret the heads shown are also keyed with (docs/integrity.md), or None
         CHAIN_KEY=os.environ.get("TABLELOG_CHAIN_KEY") or None,
+        # how many reverse proxies stand in front (their X-Forwarded-* headers believed)
+        TRUSTED_PROXIES=int(os.environ.get("TABLELOG_TRUSTED_PROXIES") or 0),
     )
     if test_config is not None:
         app.config.update(test_config)
+    proxies = int(app.config["TRUSTED_PROXIES"])
+    if proxies:
+        # the client's address and scheme as the proxies saw them (web.auth trusts the
+        # machine itself only then, or when no proxy header came at all)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["tablelog.timelines"] = TimelineCache(int(app.config["TIMELINE_CACHE"]))
     app.extensions["tablelog.responses"] = ResponseCache(int(app.config["RESPONSE_CACHE_BYTES"]))
@@ -160,11 +172,6 @@ def _register_errors(app: Flask) -> None:
                 f"the request's body is larger than the limit of {limit:,} bytes",
             )
         return _render(status, exc.name, exc.description or exc.name)
-
-    @app.errorhandler(ReplayError)
-    def _replay_error(exc: ReplayError) -> tuple[Any, int]:
-        log.error("%s", exc)
-        return _render(500, "This game cannot be replayed", str(exc))
 
     @app.errorhandler(StoreError)
     def _store_error(exc: StoreError) -> tuple[Any, int]:

@@ -4,10 +4,13 @@ the legality check.  Errors are JSON too (``{"error": {"status", "title", "messa
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
+
+from recorder import CorruptEvent
 
 from . import auth, boards, params, writes
 from .cache import cached_answer
@@ -87,6 +90,14 @@ def game(game_id: str) -> Response:
 
 def _game_body(store: Any, row: Any) -> str:
     out = _game_json(row)
+    tl = params.timeline_for(store, row)
+    if tl.altered is not None:
+        # the events before the altered step; the facts of where and what
+        out["altered"] = {
+            "step": tl.altered.step,
+            "reasons": list(tl.altered.reasons),
+            "message": tl.altered.message(row.id),
+        }
     out["events"] = [
         {
             "sequence": e.sequence,
@@ -96,8 +107,9 @@ def _game_body(store: Any, row: Any) -> str:
             "version": e.version,
             "recorded_at": _text(e.recorded_at),
             "meta": e.meta or {},
+            "text": e.text,
         }
-        for e in store.events(row.id, row.event_count)
+        for e in store.events(row.id, tl.last_step)
     ]
     return json.dumps(out, separators=(",", ":"))
 
@@ -116,8 +128,15 @@ def state_body(store: Any, timelines: Any, row: Any, step: int) -> str:
     """The state API's answer for ``row``'s game after ``step`` events: from the game's
     fold when a reader of its pages made one, else one fold in the store."""
     tl = timelines.peek(row)
-    # given the row, the store names the seats from its headers, as the site does
-    state = tl.state(step) if tl is not None else store.state_at(row.id, step, row=row)
+    if tl is None:
+        try:
+            # given the row, the store names the seats from its headers, as the site does
+            state = store.state_at(row.id, step, row=row)
+        except CorruptEvent:  # a record altered behind the store's back: its steps before
+            tl = timelines.for_row(store, row)
+    if tl is not None:
+        params.shown(tl, step)
+        state = tl.state(step)
     return json.dumps(
         {
             "game": row.id,
@@ -188,6 +207,10 @@ def _expect(data: dict[str, Any]) -> int | None:
     return expect
 
 
+#: An ``Idempotency-Key`` as the API takes it (a UUID or any random token).
+RETRY_KEY_RE = re.compile(r"[\x21-\x7e]{8,200}")
+
+
 def _written(call: Any, *args: Any) -> tuple[Response, int]:
     try:
         return jsonify(call(*args)), 201
@@ -198,10 +221,18 @@ def _written(call: Any, *args: Any) -> tuple[Response, int]:
 @bp.route("/games", methods=["POST"])
 def create() -> tuple[Response, int]:
     """``{"notation": "<headers and setup>"}``: a new game; 201 with its id and recorder
-    key (shown only here)."""
+    key (shown only here).  With an ``Idempotency-Key`` header, the same request sent
+    again answers 200 with the game the first one made (and a new key)."""
     auth.require_creator()
+    retry_key = request.headers.get("Idempotency-Key")
+    if retry_key is not None and not RETRY_KEY_RE.fullmatch(retry_key):
+        abort(400, description="Idempotency-Key: 8 to 200 visible ASCII characters")
     data = _json_object({"notation": (str,)}, ("notation",))
-    return _written(writes.create_game, data["notation"])
+    try:
+        body, created = writes.create_game(data["notation"], retry_key)
+    except writes.WriteError as err:
+        return jsonify(err.body), err.status
+    return jsonify(body), 201 if created else 200
 
 
 @bp.route("/games/<game_id>/events", methods=["POST"])

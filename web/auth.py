@@ -4,14 +4,21 @@ the site's sessions and CSRF protection.
 Two ways to be a game's logger:
 
 * the JSON API sends the game's recorder key as ``Authorization: Bearer <key>`` on every
-  write; it carries no cookie, so it needs no CSRF token (and its blueprint is exempt);
+  write; it takes no cookie, so it needs no CSRF token (and its blueprint is exempt): a
+  session cookie alone writes nothing through it;
 * a browser that created the game, or unlocked it with its key, holds the game in its
   session (a signed cookie: HttpOnly, SameSite=Lax, Secure when served over HTTPS), and
-  every form it posts carries flask-wtf's CSRF token.
+  every form it posts carries flask-wtf's CSRF token.  The session holds the game with the
+  fingerprint of the key it was unlocked with (:func:`recorder.keys.fingerprint`): a new
+  key (``tablelog key GAME``) or none (``tablelog key GAME --revoke``) ends it.
 
 Creating a game is open to the machine itself (loopback); from any other address it needs
 the server's secret (``WRITE_SECRET``: ``$TABLELOG_SECRET`` or made at start and printed by
-``tablelog serve``), as a Bearer token or a form field ``secret``.
+``tablelog serve``), as a Bearer token or a form field ``secret``.  Behind a reverse proxy
+on the same machine every request comes from loopback: a request that carries a proxy's
+header (``X-Forwarded-For``, ``Forwarded``) is not the machine's own unless the server
+was told how many proxies to believe (``--trusted-proxies``, ``TRUSTED_PROXIES``), which
+then gives the client's own address.
 
 A key is never written to a log and never travels in a URL the server sees: the link a
 logger shares puts it in the fragment (``/games/<id>/record#key=...``), and
@@ -30,6 +37,8 @@ from typing import Any
 from flask import Flask, abort, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
+
+from recorder.keys import fingerprint, key_hash
 
 from .db import get_store
 
@@ -82,48 +91,72 @@ def bearer_key() -> str | None:
     return token
 
 
-def session_games() -> list[str]:
-    """The games this browser's session may write."""
+def session_games() -> dict[str, str]:
+    """The games this browser's session holds, each with the fingerprint of the key it
+    was unlocked with (a session of an earlier layout holds none)."""
     games = session.get(SESSION_GAMES)
-    return [g for g in games if isinstance(g, str)] if isinstance(games, list) else []
+    if not isinstance(games, dict):
+        return {}
+    return {g: f for g, f in games.items() if isinstance(g, str) and isinstance(f, str)}
 
 
-def authorize(game_id: str) -> None:
-    """This browser may write ``game_id`` from now on (it created the game, or it gave
-    the game's key)."""
-    games = [g for g in session_games() if g != game_id]
-    games.append(game_id)
-    session[SESSION_GAMES] = games[-SESSION_GAMES_MAX:]
+def authorize(game_id: str, key: str) -> None:
+    """This browser may write ``game_id`` from now on, while ``key`` is the game's
+    recorder key (it created the game, or it gave the key)."""
+    games = {g: f for g, f in session_games().items() if g != game_id}
+    games[game_id] = fingerprint(key_hash(key))
+    session[SESSION_GAMES] = dict(list(games.items())[-SESSION_GAMES_MAX:])
 
 
 def unlock(game_id: str, key: str) -> bool:
     """Authorise this browser for ``game_id`` if ``key`` is its recorder key."""
     if not key or not get_store().recorder_key_matches(game_id, key):
         return False
-    authorize(game_id)
+    authorize(game_id, key)
     return True
+
+
+def session_standing(game_id: str) -> str:
+    """What this browser's session says of ``game_id``: ``none`` (it does not hold it),
+    ``replaced`` (it was unlocked with a key the game has no more) or ``held``."""
+    held = session_games().get(game_id)
+    if held is None:
+        return "none"
+    current = get_store().recorder_key_fingerprint(game_id)
+    if current is None or not hmac.compare_digest(held, current):
+        return "replaced"
+    return "held"
+
+
+#: What a browser whose session was unlocked with a replaced or revoked key is told.
+REPLACED = (
+    "This logging link was replaced: the game has a new recorder key, or none. "
+    "Ask whoever keeps the game for the new link."
+)
 
 
 def may_write(game_id: str) -> bool:
     """Whether this request may write ``game_id``: by its Bearer key, or by a session
-    that holds the game."""
+    that holds the game under its current key."""
     key = bearer_key()
     if key is not None:
         return bool(get_store().recorder_key_matches(game_id, key))
-    return game_id in session_games()
+    return session_standing(game_id) == "held"
 
 
 def require_writer(game_id: str) -> None:
-    """Abort with 401 when the request shows no credential for ``game_id``, 403 when
-    the credential it shows is not the game's."""
+    """The JSON API's check (its blueprint is exempt from CSRF, so it takes no cookie):
+    abort with 401 when the request shows no Bearer key, 403 when the key is not the
+    game's.  A browser's session writes through the logging page's forms, which carry
+    the CSRF token."""
     key = bearer_key()
-    if key is None and game_id not in session_games():
+    if key is None:
         abort(
             401,
             description=f"game {game_id}: writing needs the game's recorder key "
             "(Authorization: Bearer <key>)",
         )
-    if not may_write(game_id):
+    if not get_store().recorder_key_matches(game_id, key):
         log.warning("game %s: a write with a wrong key from %s", game_id, request.remote_addr)
         abort(403, description=f"game {game_id}: that is not this game's recorder key")
 
@@ -134,6 +167,16 @@ def is_loopback(address: str | None) -> bool:
         return address is not None and ipaddress.ip_address(address).is_loopback
     except ValueError:
         return False
+
+
+def from_this_machine() -> bool:
+    """Whether the request came from this machine itself: from loopback, and not through
+    a reverse proxy the server was not told to believe (see the module's docstring)."""
+    if not is_loopback(request.remote_addr):
+        return False
+    if current_app.config.get("TRUSTED_PROXIES"):
+        return True  # the address is the client's, as the proxies said
+    return "X-Forwarded-For" not in request.headers and "Forwarded" not in request.headers
 
 
 def _secret_given() -> str | None:
@@ -147,7 +190,7 @@ def _secret_given() -> str | None:
 def may_create() -> bool:
     """Whether this request may create a game: from loopback, or with the server's
     secret."""
-    if is_loopback(request.remote_addr):
+    if from_this_machine():
         return True
     given = _secret_given()
     secret: Any = current_app.config["WRITE_SECRET"]

@@ -102,11 +102,18 @@ class ResponseCache:
             self._bytes = 0
 
 
-def game_version(row: Any) -> tuple[str, int, str, str]:
-    """What identifies a game as recorded so far: its id, its event count and the times of
+def game_version(row: Any) -> tuple[str, int, str, str, str]:
+    """What identifies a game as recorded so far: its id, its event count, the times of
     its creation and of its last append (a database rebuilt with the same game ids does
-    not answer with another's pages)."""
-    return (row.id, int(row.event_count), str(row.created_at), str(row.last_activity))
+    not answer with another's pages) and its head (a record changed behind the store's
+    back, its head with it, is answered anew)."""
+    return (
+        row.id,
+        int(row.event_count),
+        str(row.created_at),
+        str(row.last_activity),
+        str(row.head),
+    )
 
 
 def make_etag(token: str, what: str, version: Iterable[Any], *rest: Any) -> str:

@@ -191,12 +191,22 @@ def _frames(
         wrote = time.monotonic()
         while True:
             if row.event_count > sent:
-                frames = [
-                    _step_frame(store, row, step) for step in range(sent + 1, row.event_count + 1)
-                ]
+                tl = params.timeline_for(store, row)
+                shown = min(row.event_count, tl.last_step)
+                frames = [_step_frame(store, row, step) for step in range(sent + 1, shown + 1)]
                 yield b"".join(frames)
-                sent = row.event_count
+                sent = shown
                 wrote = time.monotonic()
+                if tl.altered is not None:  # the record was changed: nothing more to follow
+                    altered = tl.altered
+                    facts = {
+                        "step": altered.step,
+                        "reasons": list(altered.reasons),
+                        "message": altered.message(row.id),
+                        "url": _step_url(row.id, sent),
+                    }
+                    yield _event(sent, "altered", facts)
+                    return
             if row.status == "finished":
                 yield _event(sent, "end", {"steps": sent, "url": _step_url(row.id, sent)})
                 return

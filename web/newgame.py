@@ -120,18 +120,18 @@ def create() -> Any:
         )
         return _render_form(form, 403, may_create=False)
     # the secret field comes back empty (a secret is never written into a page)
-    local = auth.is_loopback(request.remote_addr)
+    local = auth.from_this_machine()
     notation = form.check()
     if notation is None:
         return _render_form(form, 422, may_create=local)
     try:
-        made = writes.create_game(notation)
+        made, _ = writes.create_game(notation)
     except writes.WriteError as err:
         body = err.body.get("error", {}) if isinstance(err.body, dict) else {}
         form.errors["form"] = str(body.get("message") or "the game could not be created")
         return _render_form(form, err.status if 400 <= err.status < 500 else 500, local)
     game_id = str(made["id"])
-    auth.authorize(game_id)
+    auth.authorize(game_id, str(made["key"]))
     if form_id:
         created[form_id] = game_id
         session[SESSION_FORMS] = dict(list(created.items())[-SESSION_FORMS_MAX:])

@@ -115,5 +115,17 @@ def step_number(raw: str | None, game_id: str, last: int, name: str = "step") ->
 
 
 def step_value(raw: str | None, tl: Timeline, name: str = "step") -> int:
-    """A step number of the folded game ``tl`` (see :func:`step_number`)."""
-    return step_number(raw, tl.row.id, tl.last_step, name)
+    """A step number of the folded game ``tl`` (see :func:`step_number`; absent: the last
+    shown); 409 with the facts for a stored step past where the record was altered."""
+    if raw is None or raw.strip() == "":
+        return tl.last_step
+    step = step_number(raw, tl.row.id, tl.event_count, name)
+    shown(tl, step)
+    return step
+
+
+def shown(tl: Timeline, step: int) -> None:
+    """409, saying where and how, when ``step`` is past where ``tl``'s record was altered
+    behind the store's back (the steps before it are shown)."""
+    if step > tl.last_step and tl.altered is not None:
+        abort(409, description=tl.altered.message(tl.row.id))

@@ -68,7 +68,8 @@ def page(game_id: str) -> Any:
     """The logging page, or the recorder-key form when this browser may not write."""
     row = params.game_row(get_store(), game_id)
     if not auth.may_write(row.id):
-        return _key_page(row, 200)
+        replaced = auth.session_standing(row.id) == "replaced"
+        return _key_page(row, 200, auth.REPLACED if replaced else "")
     return _page(row)
 
 
@@ -102,7 +103,8 @@ def undo_page(game_id: str) -> Any:
     form that does it."""
     row = params.game_row(get_store(), game_id)
     if not auth.may_write(row.id):
-        return _key_page(row, 200)
+        replaced = auth.session_standing(row.id) == "replaced"
+        return _key_page(row, 200, auth.REPLACED if replaced else "")
     tl = params.timeline_for(get_store(), row)
     return render_template(
         "record/undo.html",
@@ -169,7 +171,7 @@ def _failed(row: Any, err: Any, move: str) -> Any:
 
 
 def _refused_writer(row: Any) -> Any:
-    message = "This browser may not log this game: open the recorder link or enter the key."
+    message = _locked_message(row)
     if _wants_json():
         return jsonify({"error": {"status": 403, "title": "Forbidden", "message": message}}), 403
     return _key_page(row, 403, message)
@@ -190,6 +192,14 @@ def _refusal(err: Any) -> dict[str, Any]:
         "completions": body.get("completions") or [],
         "as_played": bool(body.get("as_played")),
     }
+
+
+def _locked_message(row: Any) -> str:
+    """Why this browser may not log the game: its session's key was replaced, or it
+    holds none."""
+    if auth.session_standing(row.id) == "replaced":
+        return auth.REPLACED
+    return "This browser may not log this game: open the recorder link or enter the key."
 
 
 def _key_page(row: Any, status: int, message: str = "") -> Any:

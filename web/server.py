@@ -50,6 +50,7 @@ from typing import Any
 
 import waitress
 from flask import Flask
+from werkzeug.exceptions import BadRequest
 
 from . import SECURITY_HEADERS
 from .watch import stop_hub
@@ -196,6 +197,15 @@ def create_waitress(app: Flask, *, age: bool = False, **options: Any) -> Any:
         if age:
             task_class = AgingTask
 
+        def send_continue(self) -> None:
+            # waitress answers "Expect: 100-continue" even for a request without a body
+            # and then marks it unread, so it is never served: such a request needs no
+            # go-ahead, only its answer
+            if self.request is not None and self.request.completed:
+                self.request.expect_continue = False
+                return
+            super().send_continue()
+
     server = waitress.create_server(
         app, ident="tablelog", clear_untrusted_proxy_headers=True, **options
     )
@@ -254,7 +264,18 @@ def serve_workers(app: Flask, sock: socket.socket, workers: int, timeout: int = 
     one (patched by gevent first: see the module's docstring), on the listening ``sock``
     (gunicorn takes it over and closes it), until SIGINT or SIGTERM."""
     from gunicorn.app.base import BaseApplication
+    from gunicorn.http.errors import NoMoreData, ParseException
 
+    def unreadable_body(exc: Exception) -> Any:
+        # gunicorn reads a chunked body as the view reads it: a malformed one is the
+        # client's fault, answered as the site answers a bad request
+        what = type(exc).__name__
+        return app.handle_user_exception(
+            BadRequest(description=f"the request's body cannot be read ({what})")
+        )
+
+    app.register_error_handler(ParseException, unreadable_body)
+    app.register_error_handler(NoMoreData, unreadable_body)
     settings: dict[str, Any] = {
         "bind": [f"fd://{sock.detach()}"],
         "workers": workers,

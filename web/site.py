@@ -103,6 +103,9 @@ def step(game_id: str, step: str) -> Response | str:
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
     n = params.step_number(step, row.id, row.event_count)
+    shown = params.timeline_for(store, row).last_step
+    if n > shown:  # the record was altered there: the steps before it are shown
+        return redirect(url_for("site.step", game_id=row.id, step=shown))
     move = request.args.get("move")
     if move is None:
         # the page names its picture by absolute address (og:image): kept per host
@@ -150,6 +153,7 @@ def _picture(store: Any, row: Any, n: int) -> str:
     """The game's picture of step ``n``: its heading says the step and the decision
     that led there, as the move list writes it."""
     tl = params.timeline_for(store, row)
+    params.shown(tl, n)
     before, state = tl.states_around(n)
     entry = tl.entries[n - 1] if n > 0 else None
     if entry is None:
@@ -196,7 +200,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         move=move or "",
         head=tl.row.head,
         keyed_head=_keyed(tl.row.head),
-        head_broken=n == tl.last_step and bool(store.chain_findings(tl.row.id)),
+        altered=tl.altered.where() if tl.altered else None,
     )
 
 
@@ -259,22 +263,26 @@ def _moves_base(tl: Timeline) -> str:
 
 
 def _moves(tl: Timeline, step: int) -> dict[str, Any]:
-    """The move list for ``templates/moves.html``: each turn as its ``turn`` macro drew it,
-    once per folded game (a turn is the same on every step's page), but the turn that
-    holds ``step``, which the page draws again with its step marked."""
+    """The move list for ``templates/moves.html``: the turns before and after the one that
+    holds ``step`` as the ``turn`` macro drew them, once per folded game (a turn is the
+    same on every step's page), as two slices of the whole list drawn once; the turn that
+    holds ``step`` the page draws again, with its step marked."""
     names, base = tl.names, _moves_base(tl)
     memo = tl.memo.get("moves")
     if memo is None:
         groups = turn_groups(tl.entries)
         macros: Any = current_app.jinja_env.get_template("moves.html").module
-        turn = macros.turn
-        memo = tl.memo["moves"] = (groups, [turn(g, names, base) for g in groups])
-    groups, drawn = memo
+        drawn = [macros.turn(g, names, base) for g in groups]
+        starts = [0]
+        for turn in drawn:
+            starts.append(starts[-1] + len(turn) + 1)
+        memo = tl.memo["moves"] = (groups, macros.joined(drawn), starts)
+    groups, joined, starts = memo
     at = bisect_right(_turn_starts(tl), step) - 1 if step else -1
     return {
-        "before": drawn[:at] if at >= 0 else [],
+        "before": joined[: starts[at] - 1] if at > 0 else "",
         "group": groups[at] if at >= 0 else None,
-        "after": drawn[at + 1 :],
+        "after": joined[starts[at + 1] :],
         "names": names,
         "base": base,
     }

@@ -2,25 +2,48 @@
 who) and the state at any step, kept in a small cache.
 
 Stored events are immutable and only ever appended, so a game's fold is identified by its
-id and its event count; a game that grew is folded again on its next request.
+id, its event count and its head; a game that grew is folded again on its next request.
+
+A record changed behind the store's back (a payload edited, steps swapped or removed, a
+head that is not the last step's) is still shown: the fold stops at the first step that
+is not as recorded (:class:`Altered`: where, and what ``tablelog verify`` says of it),
+and the game is the steps before it.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from engine.corrections import Retraction
 from engine.errors import EngineError
 from engine.fold import Fold
 from engine.protocol import GameRules
+from recorder import CorruptEvent
 
 from . import boards
 
 
-class ReplayError(Exception):
-    """A stored game that cannot be folded (it should not happen: the store checked it)."""
+class Altered(NamedTuple):
+    """Where a stored game's record was changed behind the store's back: ``step``, the
+    first step not shown (the steps before it are; one past the last when only the head
+    does not verify), and what is wrong there (the fold's refusal, verify's findings)."""
+
+    step: int
+    reasons: tuple[str, ...]
+
+    def where(self) -> str:
+        """Where and what, as the page's banner says it after its own opening."""
+        return f"at step {self.step}: " + "; ".join(self.reasons)
+
+    def message(self, game_id: str) -> str:
+        """The facts in one sentence, as the API's errors and the stream say them."""
+        return (
+            f"game {game_id}: the record was altered {self.where()}"
+            " (tablelog verify names every change)"
+        )
 
 
 class Entry(NamedTuple):
@@ -65,9 +88,13 @@ class Entry(NamedTuple):
 class Timeline:
     """A game's row, its move list and the state at any step (0: before any event)."""
 
-    def __init__(self, row: Any, entries: list[Entry], fold: Fold):
+    def __init__(self, row: Any, entries: list[Entry], fold: Fold, altered: Altered | None = None):
         self.row = row
         self.entries = entries
+        #: The game's stored event count (more than the steps shown when ``altered``).
+        self.event_count = int(row.event_count)
+        #: Where the record was altered behind the store's back, or None.
+        self.altered = altered
         self.names = boards.names(row)
         self.rules: GameRules = fold.rules
         self._fold = fold
@@ -76,10 +103,7 @@ class Timeline:
 
     @property
     def last_step(self) -> int:
-        return len(self.entries)
-
-    @property
-    def event_count(self) -> int:
+        """The last step shown: the last stored one, or the last before an alteration."""
         return len(self.entries)
 
     def state(self, step: int) -> Any:
@@ -111,15 +135,32 @@ class Timeline:
         return self.state(step - 1), self.state(step)
 
 
-def build(row: Any, stored: list[Any]) -> Timeline:
+def build(
+    row: Any,
+    stored: list[Any],
+    findings: Sequence[Any] = (),
+    unreadable: Altered | None = None,
+) -> Timeline:
     """Fold the stored events of ``row`` (:class:`engine.fold.Fold`, a snapshot every
-    :data:`engine.fold.SNAPSHOT_EVERY` steps); events played though illegal are forced."""
+    :data:`engine.fold.SNAPSHOT_EVERY` steps); events played though illegal are forced.
+    The fold stops at the first step not as recorded: one missing, one that no longer
+    replays, the first that ``findings`` (the store's chain findings) name, or
+    ``unreadable``, where the store could read no further (``stored`` ends before it)."""
     rules = boards.rules(row.kind)
     fold = Fold(rules, boards.names(row))
     entries: list[Entry] = []
     progress, acting_seat, push = rules.progress, rules.acting_seat, fold.push
+    chained = [f for f in findings if f.step is not None]
+    changed = min((f.step for f in chained), default=None)
+    altered: Altered | None = None
     for stored_event in stored:
         n = stored_event.sequence
+        if n != fold.step + 1:
+            altered = _altered(fold.step + 1, f"step {fold.step + 1} is missing", chained)
+            break
+        if changed is not None and n >= changed:
+            altered = _altered(n, "", chained)
+            break
         meta = stored_event.meta or {}
         state = fold.head
         try:
@@ -137,7 +178,8 @@ def build(row: Any, stored: list[Any]) -> Timeline:
                 actor = acting_seat(state, event)
                 found = push(event, bool(meta.get("played_illegally")))
         except EngineError as exc:
-            raise ReplayError(f"event {n} of game {row.id} cannot be replayed: {exc}") from exc
+            altered = _altered(n, f"event {n} no longer replays: {exc}", chained)
+            break
         # the event's canonical text as the store wrote it (checked by verify)
         text = stored_event.text
         stored_violations = meta.get("violations") if meta else None
@@ -160,13 +202,23 @@ def build(row: Any, stored: list[Any]) -> Timeline:
                 phase == "setup",
             )
         )
+    if altered is None and unreadable is not None:
+        altered = _altered(unreadable.step, unreadable.reasons[0], chained)
+    if altered is None and len(chained) < len(findings):  # only the head does not verify
+        altered = Altered(fold.step + 1, tuple(f.message for f in findings if f.step is None))
     if any(e.correction for e in entries):
         taken_back = set(range(1, fold.step + 1)) - set(fold.standing)
         entries = [
             e._replace(retracted=True) if e.step in taken_back and not e.correction else e
             for e in entries
         ]
-    return Timeline(row, entries, fold)
+    return Timeline(row, entries, fold, altered)
+
+
+def _altered(step: int, reason: str, findings: Sequence[Any]) -> Altered:
+    """What is wrong at ``step``: ``reason`` and the chain's findings there."""
+    said = [f.message for f in findings if f.step == step]
+    return Altered(step, tuple([reason, *said] if reason else said))
 
 
 class TimelineCache:
@@ -181,7 +233,11 @@ class TimelineCache:
         """The cached fold of ``row``'s game if it is up to date."""
         with self._lock:
             cached = self._items.get(row.id)
-            if cached is not None and cached.event_count == row.event_count:
+            if (
+                cached is not None
+                and cached.event_count == row.event_count
+                and cached.row.head == row.head
+            ):
                 self._items.move_to_end(row.id)
                 cached.row = row
                 return cached
@@ -197,7 +253,12 @@ class TimelineCache:
         cached = self.peek(row)
         if cached is not None:
             return cached
-        timeline = build(row, store.events(row.id, row.event_count))
+        try:
+            stored, unreadable = store.events(row.id, row.event_count), None
+        except CorruptEvent as err:  # the events before it read
+            stored = store.events(row.id, err.sequence - 1)
+            unreadable = Altered(err.sequence, (f"event {err.sequence} cannot be read",))
+        timeline = build(row, stored, store.chain_findings(row.id), unreadable)
         if self.size:
             with self._lock:
                 self._items[row.id] = timeline

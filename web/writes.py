@@ -10,14 +10,15 @@ its rule and the rulebook's page) and ``"column"`` on 400 when the text's error 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
 from flask import request, url_for
 
 from engine.corrections import UNDO, CorrectionRefused
-from recorder import GameNotFound, ImportRejected, logbook
-from recorder.errors import lone_surrogate_at
+from recorder import CorruptEvent, GameNotFound, ImportRejected, logbook
+from recorder.errors import unstorable_at
 from recorder.logbook import BadMove, Logged, MoveRefused, StaleStep
 
 from .db import get_store, off_loop
@@ -48,17 +49,35 @@ class WriteError(Exception):
 
 
 @off_loop
-def create_game(notation: str) -> dict[str, Any]:
+def create_game(notation: str, retry_key: str | None = None) -> tuple[dict[str, Any], bool]:
     """A new game from its headers and setup in notation, with a fresh recorder key:
-    ``{"id", "key", "steps", "url", "record_url"}``.  The key is in this answer only."""
+    ``{"id", "key", "steps", "url", "record_url"}``, and whether it was made now.  The key
+    is in this answer only.
+
+    With ``retry_key`` (an ``Idempotency-Key``) the game's id is derived from it: the same
+    creation sent again finds the game made the first time (and gives it a new key, the
+    first answer having been lost), where without one every call makes a game."""
     _check_text("notation", notation, MAX_SETUP_TEXT)
     store = get_store()
+    game_id = None if retry_key is None else retry_game_id(retry_key)
     try:
-        game_id = logbook.new_game(store, notation, source="notation")
+        made = logbook.start_game(store, notation, source="notation", game_id=game_id)
     except ImportRejected as err:
+        if game_id is not None and err.field == "id":
+            raise WriteError(
+                409,
+                "Idempotency-Key already used",
+                "Idempotency-Key: it made another game; send a new key for a new game",
+            ) from None
         raise WriteError(400, "The game cannot be created", str(err)) from None
+    game_id = made.game_id
     key = store.issue_recorder_key(game_id)
-    log.info("game %s created from %s", game_id, request.remote_addr)
+    log.info(
+        "game %s %s from %s",
+        game_id,
+        "created" if made.created else "found again",
+        request.remote_addr,
+    )
     return {
         "id": game_id,
         "key": key,
@@ -66,7 +85,14 @@ def create_game(notation: str) -> dict[str, Any]:
         "url": url_for("site.game", game_id=game_id),
         # the key goes in the fragment: browsers never send it to a server
         "record_url": f"{request.script_root}/games/{game_id}/record#key={key}",
-    }
+    }, made.created
+
+
+def retry_game_id(retry_key: str) -> str:
+    """The id of the game an ``Idempotency-Key`` makes: derived from the key, so only its
+    sender can name it (a key is a random token the client chose)."""
+    digest = hashlib.sha256(b"tablelog idempotency:" + retry_key.encode("utf-8")).hexdigest()
+    return "r" + digest[:15]
 
 
 @off_loop
@@ -77,11 +103,16 @@ def append_move(
     _check_text("move", move, MAX_MOVE_TEXT)
     if not move.strip():
         raise WriteError(400, "No move", "move: a turn or decision in notation is required")
+    if expect is None and UNDO in move.lower().split():
+        raise _undo_needs_expect()
     store = get_store()
     try:
+        _unaltered(store, game_id)
         logged = logbook.log(store, game_id, move, expect=expect, as_played=as_played)
     except GameNotFound:
         raise _not_found(game_id) from None
+    except CorruptEvent as err:
+        raise _altered(str(err)) from None
     except StaleStep as err:
         raise _stale(err) from None
     except MoveRefused as err:
@@ -107,11 +138,16 @@ def append_move(
 def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[str, Any]:
     """Take back the last standing decision (or everything after step ``to``) with a
     correction event; nothing is deleted."""
+    if expect is None and to is None:
+        raise _undo_needs_expect()
     store = get_store()
     try:
+        _unaltered(store, game_id)
         logged = logbook.undo(store, game_id, to=to, expect=expect)
     except GameNotFound:
         raise _not_found(game_id) from None
+    except CorruptEvent as err:
+        raise _altered(str(err)) from None
     except StaleStep as err:
         raise _stale(err) from None
     except CorrectionRefused as err:
@@ -144,9 +180,9 @@ def _check_text(field: str, value: Any, limit: int) -> None:
         raise WriteError(400, "Bad request", f"{field}: expected a string")
     if len(value) > limit:
         raise WriteError(400, "Bad request", f"{field}: at most {limit} characters")
-    at = lone_surrogate_at(value)
-    if at is not None:
-        raise WriteError(400, "Bad request", f"{field}: not valid Unicode at character {at + 1}")
+    found = unstorable_at(value)
+    if found is not None:
+        raise WriteError(400, "Bad request", f"{field}: character {found[0] + 1}: {found[1]}")
 
 
 def _not_found(game_id: str) -> WriteError:
@@ -163,3 +199,32 @@ def _stale(err: StaleStep) -> WriteError:
 
 
 __all__ = ["MAX_MOVE_TEXT", "WriteError", "append_move", "create_game", "undo_move"]
+
+
+def _unaltered(store: Any, game_id: str) -> None:
+    """WriteError 409 when the game's record was changed behind the store's back (its
+    chain does not verify): nothing is logged after a record that is not as written."""
+    findings = store.chain_findings(game_id)
+    if findings:
+        first = findings[0]
+        where = f"step {first.step}" if first.step is not None else "its head"
+        raise _altered(f"game {game_id}: the record was altered at {where}: {first.message}")
+
+
+def _altered(message: str) -> WriteError:
+    return WriteError(
+        409,
+        "The record was altered",
+        f"{message}; nothing can be logged after it (tablelog verify names every change)",
+    )
+
+
+def _undo_needs_expect() -> WriteError:
+    """An undo names the step it starts from: sent twice (an answer lost, a retry), a
+    plain undo would take back two decisions."""
+    return WriteError(
+        400,
+        "Undo needs expect",
+        "expect: required with an undo (the steps the game has now), so that an undo sent "
+        "again takes back nothing more; or give 'to', the step to go back to",
+    )

@@ -11,7 +11,8 @@ from typing import Any
 from ..errors import EngineError, Violation
 
 ERROR_KINDS = ("syntax", "unknown", "illegal")
-_KIND_WORDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": "illegal move"}
+#: How a report names each kind of notation error.
+KIND_WORDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": "illegal move"}
 
 
 class NotationError(EngineError, ValueError):
@@ -52,7 +53,7 @@ class NotationError(EngineError, ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        what = _KIND_WORDS.get(self.kind, self.kind)
+        what = KIND_WORDS.get(self.kind, self.kind)
         head = f"{self.source}:{self.line}:{self.column}: {what}: {self.message}"
         if self.violations:
             head += " — " + "; ".join(str(v) for v in self.violations)

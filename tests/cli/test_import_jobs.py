@@ -48,7 +48,8 @@ def rows(db: Path) -> list[tuple]:
         return conn.execute(
             "SELECT l.game_id, l.sequence, l.event_id, l.type, l.payload, e.meta, e.text"
             " FROM event_log AS l JOIN events AS e"
-            " ON e.game_id = l.game_id AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence"
+            " ON e.game_no = (SELECT no FROM games WHERE id = l.game_id)"
+            " AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence"
         ).fetchall()
     finally:
         conn.close()

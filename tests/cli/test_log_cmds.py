@@ -315,6 +315,20 @@ def test_key_gives_a_new_key_that_replaces_the_last(tmp_path: Path):
     assert missing.exit_code == 1 and "no game 'nope'" in missing.output
 
 
+def test_key_revoke_leaves_the_game_without_a_key(tmp_path: Path):
+    db = tmp_path / "k.db"
+    setup, _ = _split(GAMES[0])
+    game = _new(db, setup)
+    key = json.loads(_run(db, "key", game, "--json").output)["key"]
+    revoked = _run(db, "key", game, "--revoke")
+    assert revoked.exit_code == 0 and "revoked" in revoked.output and key not in revoked.output
+    with EventStore.open(db) as store:
+        assert not store.recorder_key_matches(game, key)
+        assert store.recorder_key_fingerprint(game) is None
+    again = _run(db, "key", game, "--revoke", "--json")
+    assert json.loads(again.output) == {"id": game, "revoked": False}
+
+
 def test_new_asks_classic_splendor_for_its_players_and_its_display(tmp_path: Path):
     """Three players (the fourth seat left empty), the nobles and the twelve cards by id
     or description; the game is the fixture's, so every turn of it logs."""

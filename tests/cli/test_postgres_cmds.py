@@ -34,10 +34,10 @@ def test_init_takes_the_url_from_db_or_the_environment_and_hides_the_password(pg
     url = with_password(pg_url)
     done = invoke("init", "--db", url)
     assert done.exit_code == 0, done.output
-    assert "schema version 8" in done.output
+    assert "schema version 9" in done.output
     assert "tablelog:***@" in done.output and "hunter2" not in done.output
     again = invoke("init", env={"TABLELOG_DB": url})
-    assert again.exit_code == 0 and "schema version 8" in again.output
+    assert again.exit_code == 0 and "schema version 9" in again.output
     imported = invoke("import", str(FIXTURES[0]), env={"TABLELOG_DB": url})
     assert imported.exit_code == 0, imported.output
     listed = invoke("games", "--db", pg_url)

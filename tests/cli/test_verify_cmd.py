@@ -123,10 +123,11 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
         dispute,
         # A comment (step 13's: Chloé only saw the illegal move five turns later).
         "UPDATE events SET meta = json_set(meta, '$.comment', 'Chloé saw it at once.')"
-        f" WHERE game_id = '{g}' AND sequence = 13",
+        f" WHERE game_no = (SELECT no FROM games WHERE id = '{g}') AND sequence = 13",
         # A move's payload (another game).
-        "UPDATE events SET payload = (SELECT payload FROM events AS e WHERE e.game_id ="
-        f" '{other}' AND e.sequence = 2) WHERE game_id = '{other}' AND sequence = 4",
+        "UPDATE events SET (type, payload) = (SELECT e.type, e.payload FROM events AS e"
+        f" WHERE e.game_no = (SELECT no FROM games WHERE id = '{other}') AND e.sequence = 2)"
+        f" WHERE game_no = (SELECT no FROM games WHERE id = '{other}') AND sequence = 4",
     )
     result = run(dispute, "verify")
     assert result.exit_code == 1
@@ -148,6 +149,10 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
     assert {(f["game"], f["step"], f["check"]) for f in report["findings"]} == {(g, 13, "chain")}
 
 
+#: The events of the game ``{g}`` (events are kept by the game's number).
+GAME = "game_no = (SELECT no FROM games WHERE id = '{g}')"
+
+
 @pytest.mark.parametrize(
     ("what", "statements", "named"),
     [
@@ -159,21 +164,22 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
         (
             "two steps swapped",
             [
-                "UPDATE events SET sequence = -sequence WHERE game_id = '{g}'"
-                " AND sequence IN (30, 31)",
+                "UPDATE events SET sequence = -sequence WHERE "
+                + GAME
+                + " AND sequence IN (30, 31)",
                 "UPDATE events SET sequence = 61 + sequence"
-                " WHERE game_id = '{g}' AND sequence IN (-30, -31)",
+                " WHERE " + GAME + " AND sequence IN (-30, -31)",
             ],
             (30, "chain"),
         ),
         (
             "a step deleted",
-            ["DELETE FROM events WHERE game_id = '{g}' AND sequence = 50"],
+            ["DELETE FROM events WHERE " + GAME + " AND sequence = 50"],
             (50, "chain"),
         ),
         (
             "the last step deleted",
-            ["DELETE FROM events WHERE game_id = '{g}' AND sequence = 128"],
+            ["DELETE FROM events WHERE " + GAME + " AND sequence = 128"],
             (None, "head"),
         ),
         (
@@ -183,7 +189,7 @@ def test_verify_names_each_change_by_game_and_step(dispute, tmp_path):
         ),
         (
             "an event's text",
-            ["UPDATE events SET text = 'resign' WHERE game_id = '{g}' AND sequence = 40"],
+            ["UPDATE events SET text = 'resign' WHERE " + GAME + " AND sequence = 40"],
             (40, "text"),
         ),
     ],
@@ -296,3 +302,56 @@ def test_show_prints_the_keyed_head_when_a_chain_key_is_set(dispute):
     keyed = hmac.new(b"s3cret", head.encode(), hashlib.sha256).hexdigest()
     shown = run(dispute, "show", DISPUTE_ID, env={"TABLELOG_CHAIN_KEY": "s3cret"})
     assert shown.stdout.splitlines()[-1] == f"head {head[:12]}, keyed {keyed[:12]}"
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_a_tail_cut_with_its_head_is_found_by_a_head_kept_elsewhere(dispute, tmp_path, keyed):
+    """The last steps removed and the stored head made the last remaining step's: the
+    record verifies on its own; against the heads kept before (`tablelog heads`), it does
+    not, plain or keyed."""
+    env = {"TABLELOG_CHAIN_KEY": "club secret"} if keyed else {}
+    listed = run(dispute, "heads", env=env)
+    assert listed.exit_code == 0, listed.output
+    (line,) = listed.output.splitlines()
+    game, steps, head = line.split()
+    assert game == DISPUTE_ID and int(steps) > 10
+    kept = tmp_path / "heads.txt"
+    kept.write_text("# kept on club night\n" + listed.output, encoding="utf-8")
+    assert run(dispute, "verify", "--heads", str(kept), env=env).exit_code == 0
+    cut = int(steps) - 3
+    tamper(
+        dispute,
+        f"DELETE FROM events WHERE game_no = (SELECT no FROM games WHERE id = '{game}')"
+        f" AND sequence > {cut}",
+        "UPDATE games SET head = (SELECT lower(hex(hash)) FROM events"
+        f" WHERE game_no = games.no AND sequence = {cut}) WHERE id = '{game}'",
+    )
+    alone = verified(dispute)
+    assert all(f["check"] != "chain" for f in alone["findings"]), alone
+    checked = run(dispute, "verify", "--heads", str(kept), env=env)
+    assert checked.exit_code == 1
+    assert f"game {game}: the head kept for it" in checked.output
+    assert "is not the hash of any of its" in checked.output
+    one = run(dispute, "verify", "--head", game, head, env=env)
+    assert one.exit_code == 1 and "the head kept for it" in one.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a head line here\n", encoding="utf-8")
+    refused = run(dispute, "verify", "--heads", str(bad))
+    assert refused.exit_code == 2 and "bad.txt:1:1: expected GAME STEPS HEAD" in refused.output
+
+
+def test_a_trigger_replaced_by_one_that_does_nothing_is_found(dispute):
+    """The append-only triggers dropped and made again under the same names, doing
+    nothing: the names are all there, the refusals are not."""
+    conn = sqlite3.connect(dispute, isolation_level=None)
+    try:
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute("CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT 1; END")
+    finally:
+        conn.close()
+    result = verified(dispute)
+    assert result["exit"] == 1
+    assert [f["message"] for f in result["findings"] if f["check"] == "trigger"] == [
+        "the trigger events_no_update is not the one the store creates: the store's refusals "
+        "may be off"
+    ]

@@ -42,6 +42,22 @@ def _identity_updates(g: str, other: str) -> list[str]:
         f"UPDATE games SET place = 'elsewhere' WHERE id = '{g}'",
         f"UPDATE games SET tags = '{{}}' WHERE id = '{g}'",
         f"UPDATE games SET created_at = 'then' WHERE id = '{g}'",
+        f"UPDATE games SET no = no + 1000 WHERE id = '{g}'",
+    ]
+
+
+def _no(g: str) -> str:
+    """SQL for the number of the game whose (quoted) id is ``g``."""
+    return f"(SELECT no FROM games WHERE id = '{g}')"
+
+
+def _event_type_tampers() -> list[str]:
+    """Plain statements that would renumber or remove an event type (every stored
+    payload of the type would change), the same SQL on every backend."""
+    return [
+        "UPDATE event_types SET name = 'tokens_stolen' WHERE name = 'tokens_taken'",
+        "UPDATE event_types SET code = code + 100",
+        "DELETE FROM event_types",
     ]
 
 
@@ -108,6 +124,9 @@ class SqliteBackend:
             f"REPLACE INTO games (id, kind, players, headers, status, created_at,"
             f" last_activity) VALUES ('{g}', 'splendor-duel', '[\"Eve\",\"Bo\"]', {other},"
             " 'finished', 'then', 'then')",
+            f"REPLACE INTO games (no, id, kind, players, headers, status, created_at,"
+            f" last_activity) VALUES ({_no(g)}, 'other', 'splendor-duel', '[\"Eve\",\"Bo\"]',"
+            f" {other}, 'finished', 'then', 'then')",
             f"INSERT OR IGNORE INTO games (id, kind, players, headers, status, created_at,"
             f" last_activity) VALUES ('{g}', 'splendor-duel', '[\"Eve\",\"Bo\"]', {other},"
             " 'finished', 'then', 'then')",
@@ -120,23 +139,29 @@ class SqliteBackend:
     def tamper_statements(self, game_id: str) -> list[str]:
         """Raw statements that would change, remove or replace a stored event."""
         g = game_id.replace("'", "''")
+        no = _no(g)
         return [
-            f"UPDATE events SET payload = '{{}}' WHERE game_id = '{g}' AND sequence = 2",
-            f"UPDATE events SET recorded_at = 'x' WHERE game_id = '{g}'",
-            f"DELETE FROM events WHERE game_id = '{g}' AND sequence = 2",
-            f"DELETE FROM events WHERE game_id = '{g}'",
-            f"INSERT OR REPLACE INTO events SELECT * FROM events WHERE game_id = '{g}'"
+            f"UPDATE events SET payload = '{{}}' WHERE game_no = {no} AND sequence = 2",
+            f"UPDATE events SET type = NULL WHERE game_no = {no} AND sequence = 2",
+            f"UPDATE events SET recorded_at = 'x' WHERE game_no = {no}",
+            f"DELETE FROM events WHERE game_no = {no} AND sequence = 2",
+            f"DELETE FROM events WHERE game_no = {no}",
+            f"INSERT OR REPLACE INTO events SELECT * FROM events WHERE game_no = {no}"
             " AND sequence = 2",
-            f"REPLACE INTO events (game_id, sequence, event_id, payload,"
-            f" payload_version, recorded_at, text) VALUES ('{g}', 2, 'other-id',"
+            f"REPLACE INTO events (game_no, sequence, event_id, payload,"
+            f" payload_version, recorded_at, text) VALUES ({no}, 2, 'other-id',"
             """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 0, 'take c3')""",
-            f"INSERT OR IGNORE INTO events (game_id, sequence, event_id, payload,"
-            f" payload_version, recorded_at, text) VALUES ('{g}', 2, 'other-id',"
+            f"INSERT OR IGNORE INTO events (game_no, sequence, event_id, payload,"
+            f" payload_version, recorded_at, text) VALUES ({no}, 2, 'other-id',"
             """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 0, 'take c3')""",
-            f"INSERT INTO events (game_id, sequence, event_id, payload,"
-            f" payload_version, recorded_at, text) VALUES ('{g}', 999, 'gap-id',"
+            f"INSERT INTO events (game_no, sequence, event_id, payload,"
+            f" payload_version, recorded_at, text) VALUES ({no}, 999, 'gap-id',"
             """ '{"type":"tokens_taken","spaces":["c3"]}', 1, 0, 'take c3')""",
             f"DELETE FROM games WHERE id = '{g}'",
+            *_event_type_tampers(),
+            "INSERT OR REPLACE INTO event_types SELECT * FROM event_types",
+            "INSERT OR REPLACE INTO event_types (kind, code, name)"
+            " SELECT kind, code, 'renamed' FROM event_types",
         ]
 
     def damage_payload(self, game_id: str, sequence: int, text: str) -> None:
@@ -152,7 +177,8 @@ class SqliteBackend:
             conn.execute("PRAGMA ignore_check_constraints = ON")
             conn.execute("DROP TRIGGER events_no_update")
             conn.execute(
-                "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = ?",
+                "UPDATE events SET type = NULL, payload = ?"
+                " WHERE game_no = (SELECT no FROM games WHERE id = ?) AND sequence = ?",
                 (text, game_id, sequence),
             )
             conn.execute(trigger_sql)
@@ -211,14 +237,14 @@ class PostgresBackend:
                 " FROM pg_constraint WHERE contype = 'c'"
                 " AND connamespace = current_schema()::regnamespace"
             ).fetchall()
-            for table in ("events", "games"):
+            for table in ("events", "games", "event_types"):
                 conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
             for table, name, _ in checks:
                 conn.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
             for statement in statements:
                 conn.execute(statement.replace("%", "%%").encode())
             if not keep_triggers_off:
-                for table in ("events", "games"):
+                for table in ("events", "games", "event_types"):
                     conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
             for table, name, definition in checks:
                 try:
@@ -248,30 +274,36 @@ class PostgresBackend:
     def tamper_statements(self, game_id: str) -> list[str]:
         """Raw statements that would change, remove or replace a stored event."""
         g = game_id.replace("'", "''")
+        no = _no(g)
         take = """'{"type":"tokens_taken","spaces":["c3"]}'"""
         return [
-            f"UPDATE events SET payload = '{{}}' WHERE game_id = '{g}' AND sequence = 2",
-            f"UPDATE events SET recorded_at = 0 WHERE game_id = '{g}'",
-            f"DELETE FROM events WHERE game_id = '{g}' AND sequence = 2",
-            f"DELETE FROM events WHERE game_id = '{g}'",
+            f"UPDATE events SET payload = '{{}}' WHERE game_no = {no} AND sequence = 2",
+            f"UPDATE events SET type = NULL WHERE game_no = {no} AND sequence = 2",
+            f"UPDATE events SET recorded_at = 0 WHERE game_no = {no}",
+            f"DELETE FROM events WHERE game_no = {no} AND sequence = 2",
+            f"DELETE FROM events WHERE game_no = {no}",
             "TRUNCATE events",
-            f"INSERT INTO events SELECT * FROM events WHERE game_id = '{g}' AND sequence = 2"
-            " ON CONFLICT (game_id, sequence) DO UPDATE SET payload = excluded.payload",
-            f"INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
-            f" recorded_at, hash, text) VALUES ('{g}', 2, 'other-id', {take}, 1,"
+            f"INSERT INTO events SELECT * FROM events WHERE game_no = {no} AND sequence = 2"
+            " ON CONFLICT (game_no, sequence) DO UPDATE SET payload = excluded.payload",
+            f"INSERT INTO events (game_no, sequence, event_id, payload, payload_version,"
+            f" recorded_at, hash, text) VALUES ({no}, 2, 'other-id', {take}, 1,"
             f" 0, sha256('x'), 'take c3') ON CONFLICT DO NOTHING",
-            f"INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
-            f" recorded_at, hash, text) VALUES ('{g}', 999, 'gap-id', {take}, 1,"
+            f"INSERT INTO events (game_no, sequence, event_id, payload, payload_version,"
+            f" recorded_at, hash, text) VALUES ({no}, 999, 'gap-id', {take}, 1,"
             " 0, sha256('x'), 'take c3')",
             f"DELETE FROM games WHERE id = '{g}'",
+            *_event_type_tampers(),
+            "TRUNCATE event_types",
+            "INSERT INTO event_types SELECT * FROM event_types"
+            " ON CONFLICT (kind, code) DO UPDATE SET name = 'renamed'",
         ]
 
     def damage_payload(self, game_id: str, sequence: int, text: str) -> None:
         """Overwrite one stored payload behind the store's back."""
         literal = text.replace("'", "''")
         self.tamper(
-            f"UPDATE events SET payload = '{literal}' WHERE game_id = '{game_id}'"
-            f" AND sequence = {int(sequence)}"
+            f"UPDATE events SET type = NULL, payload = '{literal}'"
+            f" WHERE game_no = {_no(game_id)} AND sequence = {int(sequence)}"
         )
 
     def blob(self, data: bytes) -> str:

@@ -30,6 +30,7 @@ from recorder import (
     StepOutOfRange,
     StoreError,
 )
+from recorder.io import game_import_from_events
 
 
 def payloads(seed: int) -> list[dict]:
@@ -37,7 +38,10 @@ def payloads(seed: int) -> list[dict]:
 
 
 def count_rows(backend, game_id: str) -> int:
-    return backend.raw("SELECT count(*) FROM events WHERE game_id = ?", (game_id,))[0][0]
+    return backend.raw(
+        "SELECT count(*) FROM events WHERE game_no = (SELECT no FROM games WHERE id = ?)",
+        (game_id,),
+    )[0][0]
 
 
 def illegal_take(state) -> dict:
@@ -101,6 +105,7 @@ def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
     folds any step from the nearest and reads the same state as a fold from the first."""
     from engine.splendor_duel.position import position_string
     from recorder.prepare import SNAPSHOT_EVERY
+    from recorder.stored import unpack_position
 
     events = simulated(3)
     plain = recorder.import_game(record(3)).game_id
@@ -111,10 +116,15 @@ def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
     n = len(events)
     for gid in (plain, commented):
         rows = backend.raw(
-            "SELECT step, position FROM snapshots WHERE game_id = ? ORDER BY step", (gid,)
+            "SELECT step, position FROM snapshots"
+            " WHERE game_no = (SELECT no FROM games WHERE id = ?) ORDER BY step",
+            (gid,),
         )
         assert [step for step, _ in rows] == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
-        assert all(position == position_string(states[step]) for step, position in rows)
+        # each kept packed (recorder.stored.pack_position)
+        assert all(
+            unpack_position(packed) == position_string(states[step]) for step, packed in rows
+        )
         with backend.open() as fresh:
             for step in (1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 5, n - 1, n):
                 got = fresh.state_at(gid, step)
@@ -156,6 +166,43 @@ def test_a_recorder_key_is_kept_as_its_hash_and_replaced_by_a_new_one(recorder, 
     assert not recorder.recorder_key_matches(gid, first)
     with pytest.raises(GameNotFound):
         recorder.issue_recorder_key("nope")
+
+
+def test_a_new_or_revoked_key_changes_the_fingerprint_sessions_keep(recorder, backend):
+    gid = recorder.import_game(record(3)).game_id
+    assert recorder.recorder_key_fingerprint(gid) is None
+    first = recorder.issue_recorder_key(gid)
+    held = recorder.recorder_key_fingerprint(gid)
+    assert held and first not in held and held == recorder.recorder_key_fingerprint(gid)
+    recorder.issue_recorder_key(gid)
+    assert recorder.recorder_key_fingerprint(gid) not in (None, held)
+    assert recorder.revoke_recorder_key(gid) is True
+    assert recorder.recorder_key_fingerprint(gid) is None
+    assert not recorder.recorder_key_matches(gid, first)
+    assert recorder.revoke_recorder_key(gid) is False  # nothing left to revoke
+    with pytest.raises(GameNotFound):
+        recorder.revoke_recorder_key("nope")
+
+
+@pytest.mark.parametrize("bad", ["a\x00b", "a\udc80b"], ids=["nul", "half-character"])
+def test_text_no_store_keeps_is_refused_alike_naming_its_field(recorder, backend, bad):
+    """A NUL (PostgreSQL's text refuses it, and its jsonb, which the event log's view
+    reads meta as, refuses its escape) or half a character, in the headers or a comment:
+    the store's own refusal naming the field, on every backend, nothing written."""
+    with pytest.raises(ImportRejected) as refused:
+        recorder.import_game(record(3, ("Ann", bad)))
+    assert refused.value.field == "headers.players[1]"
+    with pytest.raises(ImportRejected) as refused:
+        recorder.import_game(record(3, place=bad))
+    assert refused.value.field == "headers.place"
+    assert recorder.count_games() == 0
+    events = simulated(4)
+    setup = game_import_from_events(events[:1], {"players": ["Ann", "Bo"]})
+    gid = recorder.import_game(setup).game_id
+    with pytest.raises(AppendRejected) as refused:
+        recorder.append(gid, 1, [GAME.event_to_dict(events[1])], meta=[{"comment": bad}])
+    assert refused.value.field == "meta.comment" and refused.value.event_number == 2
+    assert len(recorder.events(gid)) == 1
 
 
 def test_reimporting_the_same_game_is_a_no_op(recorder, backend):
@@ -232,12 +279,16 @@ def test_played_illegally_events_are_stored_flagged_with_their_violations(record
 
 def test_raw_update_delete_and_replace_of_stored_events_fail(recorder, backend):
     gid = recorder.import_game(record(7)).game_id
-    before = backend.raw("SELECT * FROM events WHERE game_id = ? ORDER BY sequence", (gid,))
+    rows = (
+        "SELECT * FROM events WHERE game_no = (SELECT no FROM games WHERE id = ?) ORDER BY sequence"
+    )
+    before = backend.raw(rows, (gid,))
+    types = backend.raw("SELECT * FROM event_types ORDER BY kind, code")
     for sql in backend.tamper_statements(gid):
         with pytest.raises(backend.integrity_errors, match="append-only"):
             backend.raw(sql)
-    after = backend.raw("SELECT * FROM events WHERE game_id = ? ORDER BY sequence", (gid,))
-    assert after == before
+    assert backend.raw(rows, (gid,)) == before
+    assert backend.raw("SELECT * FROM event_types ORDER BY kind, code") == types
 
 
 # --- append --------------------------------------------------------------------------------
@@ -500,15 +551,46 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 8
-    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(8,)]
+    assert recorder.schema_version == 9
+    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(9,)]
     assert {"game_list", "event_log"} <= backend.views()
 
 
 @pytest.mark.backends("sqlite")
 def test_sqlite_records_each_migration_and_runs_in_wal_mode(recorder, backend):
-    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 9)]
+    assert backend.raw("SELECT version FROM schema_migrations") == [(i,) for i in range(1, 10)]
     assert backend.raw("PRAGMA journal_mode")[0][0] == "wal"
+
+
+def test_each_event_type_is_numbered_once_whichever_store_meets_it_first(recorder, backend):
+    """Two stores on one database, each with its own memory of the numbers: a type is
+    numbered by whichever writes it first, once per kind, and read back through its
+    number by both."""
+    import random
+
+    from engine.games import get_game
+    from recorder.io import game_import_from_events
+
+    classic = get_game("splendor").random_game(random.Random(3), ["Ann", "Bo", "Cy"])
+    with backend.open() as other:
+        first = other.import_game(record(1)).game_id
+        live = recorder.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
+        recorder.append(live, 0, payloads(2)[:10])
+        three = game_import_from_events(classic, {"players": ["Ann", "Bo", "Cy"]}, kind="splendor")
+        threes = recorder.import_game(three).game_id
+        other.append(live, 10, payloads(2)[10:20])
+        assert [e.payload for e in other.events(live)] == payloads(2)[:20]
+        assert [e.payload for e in recorder.events(threes)] == [
+            get_game("splendor").event_to_dict(e) for e in classic
+        ]
+        assert [e.payload for e in recorder.events(first)] == payloads(1)
+    rows = backend.raw("SELECT kind, code, name FROM event_types ORDER BY kind, code")
+    for kind in ("splendor", "splendor-duel"):
+        codes = [code for k, code, _ in rows if k == kind]
+        assert codes == list(range(1, len(codes) + 1))
+    assert len({(k, name) for k, _, name in rows}) == len(rows)
+    assert backend.raw("SELECT count(*) FROM events WHERE type IS NULL") == [(0,)]
+    assert recorder.verify() == []
 
 
 def test_the_views_read_plainly(recorder, backend):
@@ -577,7 +659,8 @@ def refuse_rewrites(recorder, backend, *, recursive_triggers: bool) -> None:
     empty = recorder.create_game({"players": ["Eve", "Fay"]}, game_id="empty").id
     tables = (
         "SELECT * FROM games ORDER BY id",
-        "SELECT * FROM events ORDER BY game_id, sequence",
+        "SELECT * FROM events ORDER BY game_no, sequence",
+        "SELECT * FROM event_types ORDER BY kind, code",
     )
     before = [backend.raw(sql) for sql in tables]
     statements = [
@@ -668,29 +751,29 @@ def test_verify_names_each_change_by_game_and_step(recorder, backend):
         )
         ids.append(gid)
     assert recorder.verify() == []
+    g = {gid: f"game_no = (SELECT no FROM games WHERE id = '{gid}')" for gid in ids}
     sequence_swap = (
-        "UPDATE events SET sequence = -sequence WHERE game_id = 'g4' AND sequence IN (10, 11)",
-        "UPDATE events SET sequence = 21 + sequence"
-        " WHERE game_id = 'g4' AND sequence IN (-10, -11)",
+        f"UPDATE events SET sequence = -sequence WHERE {g['g4']} AND sequence IN (10, 11)",
+        f"UPDATE events SET sequence = 21 + sequence WHERE {g['g4']} AND sequence IN (-10, -11)",
     )
     backend.tamper(
         # g0 is left alone.
         # g1: a move's payload.
-        "UPDATE events SET payload = (SELECT payload FROM events WHERE game_id = 'g1'"
-        " AND sequence = 4) WHERE game_id = 'g1' AND sequence = 5",
+        f"UPDATE events SET (type, payload) = (SELECT type, payload FROM events WHERE {g['g1']}"
+        f" AND sequence = 4) WHERE {g['g1']} AND sequence = 5",
         # g2: a comment.
         "UPDATE events SET meta = replace(meta, 'Ann opens on', 'Bo opens on')"
-        " WHERE game_id = 'g2' AND sequence = 3",
+        f" WHERE {g['g2']} AND sequence = 3",
         # g3: a header (and its column, consistently).
         "UPDATE games SET headers = replace(headers, '\"Bo\"', '\"Cy\"'),"
         " players = replace(players, '\"Bo\"', '\"Cy\"') WHERE id = 'g3'",
         # g4: steps 10 and 11 swapped.
         *sequence_swap,
         # g5: step 20 deleted.
-        "DELETE FROM events WHERE game_id = 'g5' AND sequence = 20",
+        f"DELETE FROM events WHERE {g['g5']} AND sequence = 20",
         # g6: the last step deleted, and its summary and snapshot with it.
-        "DELETE FROM events WHERE game_id = 'g6' AND sequence ="
-        " (SELECT max(sequence) FROM events WHERE game_id = 'g6')",
+        f"DELETE FROM events WHERE {g['g6']} AND sequence ="
+        f" (SELECT max(sequence) FROM events WHERE {g['g6']})",
         # g7: the summary says someone else won.
         "UPDATE game_summaries SET winner_name = 'Eve' WHERE game_id = 'g7'",
     )
@@ -722,17 +805,21 @@ def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backen
 
     gid = recorder.import_game(record(12)).game_id
     kept = recorder.game(gid).head
+    game = f"game_no = (SELECT no FROM games WHERE id = '{gid}')"
     backend.tamper(
-        f"UPDATE events SET payload = (SELECT payload FROM events WHERE game_id = '{gid}'"
-        f" AND sequence = 2) WHERE game_id = '{gid}' AND sequence = 3"
+        f"UPDATE events SET (type, payload) = (SELECT type, payload FROM events WHERE {game}"
+        f" AND sequence = 2) WHERE {game} AND sequence = 3"
     )
     rows = backend.raw(
-        "SELECT payload, meta FROM events WHERE game_id = ? ORDER BY sequence", (gid,)
+        "SELECT l.payload, e.meta FROM event_log AS l JOIN events AS e"
+        " ON e.game_no = (SELECT no FROM games WHERE id = l.game_id) AND e.sequence = l.sequence"
+        " WHERE l.game_id = ? ORDER BY l.sequence",
+        (gid,),
     )
     hashes = list(chain.stored_links("splendor-duel", {"players": ["Ann", "Bo"]}, rows))
     backend.tamper(
         *(
-            f"UPDATE events SET hash = {backend.blob(h)} WHERE game_id = '{gid}' AND sequence = {i}"
+            f"UPDATE events SET hash = {backend.blob(h)} WHERE {game} AND sequence = {i}"
             for i, h in enumerate(hashes, start=1)
         ),
         f"UPDATE games SET head = '{hashes[-1].hex()}' WHERE id = '{gid}'",
@@ -743,19 +830,38 @@ def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backen
 
 
 def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backend):
+    from recorder.prepare import SNAPSHOT_EVERY
+
     gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
     p = payloads(13)
-    recorder.append(gid, 0, p[:32])
-    recorder.append(gid, 32, p[32:40])
-    (step,) = backend.raw("SELECT max(step) FROM snapshots WHERE game_id = ?", (gid,))[0]
+    recorder.append(gid, 0, p[:SNAPSHOT_EVERY])
+    recorder.append(gid, SNAPSHOT_EVERY, p[SNAPSHOT_EVERY : SNAPSHOT_EVERY + 8])
+    game = f"game_no = (SELECT no FROM games WHERE id = '{gid}')"
+    (step,) = backend.raw(f"SELECT max(step) FROM snapshots WHERE {game}")[0]
     backend.tamper(
-        f"UPDATE snapshots SET position = (SELECT position FROM snapshots WHERE game_id = '{gid}'"
-        f" ORDER BY step LIMIT 1) WHERE game_id = '{gid}' AND step = {step}",
+        f"UPDATE snapshots SET position = (SELECT position FROM snapshots WHERE {game}"
+        f" ORDER BY step LIMIT 1) WHERE {game} AND step = {step}",
     )
     backend.tamper("SELECT 1", keep_triggers_off=True)
     found = {(f.check, f.step) for f in recorder.verify()}
     assert ("snapshot", step) in found
     assert ("trigger", None) in found
+
+
+def test_a_snapshot_that_does_not_unpack_is_not_used_and_verify_names_it(recorder, backend):
+    from recorder.prepare import SNAPSHOT_EVERY
+
+    gid = recorder.import_game(record(15)).game_id
+    at = SNAPSHOT_EVERY + 3
+    want = GAME.position(recorder.state_at(gid, at))
+    backend.tamper(
+        f"UPDATE snapshots SET position = {backend.blob(b'not deflated')}"
+        f" WHERE game_no = (SELECT no FROM games WHERE id = '{gid}') AND step = {SNAPSHOT_EVERY}"
+    )
+    with backend.open() as fresh:
+        assert GAME.position(fresh.state_at(gid, at)) == want  # folded from the first event
+        findings = [(f.step, f.check, f.message) for f in fresh.verify([gid])]
+    assert findings == [(SNAPSHOT_EVERY, "snapshot", "the snapshot cannot be read")]
 
 
 def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):
@@ -766,9 +872,10 @@ def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):
         )
     backend.tamper(
         "UPDATE games SET headers = '[\"Ann\", \"Bo\"]' WHERE id = 'list'",
-        "UPDATE events SET meta = 'not json' WHERE game_id = 'meta' AND sequence = 3",
-        "UPDATE events SET payload = '{\"type\": \"nothing\"}' WHERE game_id = 'payload'"
-        " AND sequence = 4",
+        "UPDATE events SET meta = 'not json'"
+        " WHERE game_no = (SELECT no FROM games WHERE id = 'meta') AND sequence = 3",
+        'UPDATE events SET type = NULL, payload = \'{"type": "nothing"}\''
+        " WHERE game_no = (SELECT no FROM games WHERE id = 'payload') AND sequence = 4",
     )
     found = {(f.game, f.step, f.check) for f in recorder.verify() if f.game}
     assert ("list", 1, "chain") in found

@@ -53,7 +53,15 @@ HOSTILE = {
     ),
     "half.json": (
         _document(headers={"players": ["Ann\udc80", "Bo"]}),
-        "half.json: headers.players[0]: half a character",
+        "half.json: headers.players[0]: not valid Unicode (half a character)",
+    ),
+    "nul.json": (
+        _document(headers={"players": ["Ann", "Bo"], "tags": {"note": "a\x00b"}}),
+        "nul.json: headers.tags.note: a NUL character (U+0000), which no store keeps",
+    ),
+    "nul.tl": (
+        EVENING + "\n1. Ann: take c3 {a\x00b}\n",
+        "nul.tl:14:19: a NUL character (U+0000), which no store keeps",
     ),
     "newline-id.json": (_document(id="abc\n"), "newline-id.json: id: a game id is 1-64"),
 }
@@ -166,6 +174,8 @@ def test_a_game_row_changed_behind_the_stores_back_still_lists_and_replays(tmp_p
     assert listed.exit_code == 0 and game in listed.output, listed.output
     client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
     for url in ("/", "/api/games", f"/games/{game}/step/2", f"/api/games/{game}"):
-        answer = client.get(url)
+        answer = client.get(url, follow_redirects=True)
         assert answer.status_code == 200, url
-    assert "Player 1" in client.get(f"/games/{game}/step/2").get_data(as_text=True)
+    # the headers are where the chain starts: the game is shown as altered from step 1
+    page = client.get(f"/games/{game}/step/2", follow_redirects=True).get_data(as_text=True)
+    assert "Player 1" in page and "</b> at step 1: " in page

@@ -132,8 +132,9 @@ def test_an_unknown_stored_payload_version_names_game_and_sequence(store, backen
     gid = store.import_game(record(1)).game_id
     n = len(simulated(1))
     backend.raw(
-        "INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
-        " recorded_at, hash, text) VALUES (?, ?, 'v9', ?, 9, NULL, ?, 'resign')",
+        "INSERT INTO events (game_no, sequence, event_id, payload, payload_version,"
+        " recorded_at, hash, text) VALUES ((SELECT no FROM games WHERE id = ?), ?, 'v9', ?, 9,"
+        " NULL, ?, 'resign')",
         (gid, n + 1, '{"type":"player_resigned","player":0}', bytes(32)),
     )
     with pytest.raises(Exception, match=f"game {gid}, event {n + 1}: .*payload version 9"):

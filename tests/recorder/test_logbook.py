@@ -16,6 +16,7 @@ from recorder import EventStore, GameNotFound, StepOutOfRange
 from recorder.core import SNAPSHOT_EVERY
 from recorder.io import export_json, game_import_from_events, load_file, load_text
 from recorder.logbook import StaleStep, new_game, pending, undo
+from recorder.stored import unpack_position
 
 RULES = get_game("splendor-duel")
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,12 +57,15 @@ def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
     for i in range(1, n):
         store.append(gid, i, [RULES.event_to_dict(events[i])])
     conn = sqlite3.connect(tmp_path / "t.db")
-    rows = conn.execute("SELECT step, position FROM snapshots WHERE game_id = ?", (gid,)).fetchall()
+    rows = conn.execute(
+        "SELECT step, position FROM snapshots WHERE game_no = (SELECT no FROM games WHERE id = ?)",
+        (gid,),
+    ).fetchall()
     steps = sorted(step for step, _ in rows)
     # One every SNAPSHOT_EVERY steps, and the head.
     assert steps == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
-    for step, position in rows:
-        assert position == _position(fold(RULES, events[:step], ("Ann", "Bo")).head)
+    for step, packed in rows:
+        assert unpack_position(packed) == _position(fold(RULES, events[:step], ("Ann", "Bo")).head)
     # A store that never saw the game starts from the head's snapshot, and reads the
     # same state as a fold from the first event.
     with EventStore.open(tmp_path / "t.db") as fresh:

@@ -21,24 +21,41 @@ from recorder.io import game_import_from_events
 from recorder.listing import FOLD_FUNCTION, fold_name
 from recorder.migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
 from recorder.sqlite import bytes_per_event
+from recorder.stored import unpack_position
 
 TABLES = (
     "SELECT id, kind, players, date, place, tags, headers, status, created_at, last_activity"
     " FROM games ORDER BY id",
     # Each event as every schema reads it back (event_log: an event id derived from its
-    # place where none was given, the type, the time as text).
+    # place where none was given, the type, the payload, the time as text).
     "SELECT l.game_id, l.sequence, l.event_id, l.type, l.payload, l.payload_version, e.meta,"
     " l.recorded_at FROM event_log AS l JOIN events AS e"
-    " ON e.game_id = l.game_id AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence",
+    " ON {event_of_l} AND e.sequence = l.sequence ORDER BY l.game_id, l.sequence",
     # Every column but the two player columns migration 3 replaces with game_players.
     "SELECT game_id, kind, date, status, winner, winner_name, condition, turns, to_move,"
     " event_count, flagged_count, last_activity FROM game_summaries ORDER BY game_id",
     "SELECT game_id, seat, name FROM game_players ORDER BY game_id, seat",
 )
 
+#: An event's row keyed by its game's id, as every schema has it: ``events AS e`` with
+#: ``game_id`` (schema 9 keys it by the game's number).
+EVENTS_BY_ID = "(SELECT g.id AS game_id, e.* FROM events AS e JOIN games AS g ON g.no = e.game_no)"
+
+
+def read_tables(backend) -> list[list[tuple]]:
+    """:data:`TABLES` as the backend's schema reads them (before or after schema 9)."""
+    numbered = "game_no" in backend.columns("events")
+    event_of_l = (
+        "e.game_no = (SELECT no FROM games WHERE id = l.game_id)"
+        if numbered
+        else "e.game_id = l.game_id"
+    )
+    return [backend.raw(sql.replace("{event_of_l}", event_of_l)) for sql in TABLES]
+
+
 #: What the chain adds (migration 6): each event's hash and each game's head.
 CHAIN = (
-    "SELECT game_id, sequence, hash FROM events ORDER BY game_id, sequence",
+    f"SELECT game_id, sequence, hash FROM {EVENTS_BY_ID} ORDER BY game_id, sequence",
     "SELECT id, head FROM games ORDER BY id",
 )
 
@@ -57,6 +74,7 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
         build(store)
     conn = sqlite3.connect(path, isolation_level=None)
     conn.create_function(FOLD_FUNCTION, 1, fold_name, deterministic=True)
+    conn.create_function("unpack_position", 1, unpack_position, deterministic=True)
     try:
         conn.execute("BEGIN")
         for number, description, script in MIGRATIONS[:version]:
@@ -83,17 +101,36 @@ def write_at_version(path: Path, version: int, build: Callable[[EventStore], Non
             if not old:
                 continue
             new = {row[1] for row in conn.execute(f"PRAGMA new.table_info({table})")}
-            shared = [c for c in old if c in new or (table == "events" and c in OLD_EVENTS)]
+            keyed = {"game_id"} if table in ("events", "snapshots") else set()
+            shared = [
+                c for c in old if c in new or c in keyed or (table == "events" and c in OLD_EVENTS)
+            ]
             columns = ", ".join(shared)
             if table == "events":
-                # Today's rows as an earlier schema kept them: every event id, the type,
-                # each time as text (what the new file's event_log reads back).
-                picked = ", ".join(f"l.{c}" if c in OLD_EVENTS else f"e.{c}" for c in shared)
+                # Today's rows as an earlier schema kept them: the game's id, the whole
+                # payload and, before schema 8, every event id, the type, each time as
+                # text (what the new file's event_log reads back).
+                read_back = {"game_id", "payload"}
+                if version < 8:
+                    read_back |= set(OLD_EVENTS)
+                picked = ", ".join(f"l.{c}" if c in read_back else f"e.{c}" for c in shared)
                 source = (
-                    "new.events AS e JOIN new.event_log AS l"
-                    " ON l.game_id = e.game_id AND l.sequence = e.sequence"
+                    "new.events AS e JOIN new.games AS g ON g.no = e.game_no"
+                    " JOIN new.event_log AS l ON l.game_id = g.id AND l.sequence = e.sequence"
                 )
-                order = "e.game_id, e.sequence"
+                order = "l.game_id, e.sequence"
+            elif table == "snapshots":
+                # (positions as text: schema 9 keeps them packed)
+                picked = ", ".join(
+                    "g.id"
+                    if c == "game_id"
+                    else "unpack_position(s.position)"
+                    if c == "position"
+                    else f"s.{c}"
+                    for c in shared
+                )
+                source = "new.snapshots AS s JOIN new.games AS g ON g.no = s.game_no"
+                order = "g.id, s.step"
             else:
                 picked, source = columns, f"new.{table}"
             conn.execute(
@@ -139,10 +176,10 @@ def version_1(tmp_path: Path) -> SqliteBackend:
 
 
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
-    before = [version_1.raw(sql) for sql in TABLES]
+    before = read_tables(version_1)
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
-        assert [version_1.raw(sql) for sql in TABLES] == before
+        assert store.schema_version == SCHEMA_VERSION == 9
+        assert read_tables(version_1) == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 5
         assert [e.event_id for e in store.events("live")][:10] == [f"live-{i}" for i in range(10)]
@@ -163,6 +200,7 @@ def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
 
 def raw(path: Path, sql: str) -> list[tuple]:
     conn = sqlite3.connect(path)
+    conn.create_function("unpack_position", 1, unpack_position, deterministic=True)
     try:
         return conn.execute(sql).fetchall()
     finally:
@@ -185,15 +223,21 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
     scratch = write_at_version(backend.path, 5, build)
     assert backend.raw("PRAGMA user_version") == [(5,)]
     assert not [c for c in backend.raw("PRAGMA table_info(events)") if c[1] == "hash"]
-    before = [backend.raw(sql) for sql in TABLES] + [
+    before = read_tables(backend) + [
         backend.raw("SELECT * FROM snapshots ORDER BY game_id, step"),
         backend.raw("SELECT * FROM recorder_keys"),
     ]
     with backend.open() as store:
         assert store.schema_version == SCHEMA_VERSION
         assert store.verify() == []
-    after = [backend.raw(sql) for sql in TABLES] + [
-        backend.raw("SELECT * FROM snapshots ORDER BY game_id, step"),
+    after = read_tables(backend) + [
+        [
+            (gid, step, unpack_position(packed))
+            for gid, step, packed in backend.raw(
+                "SELECT g.id, s.step, s.position FROM snapshots AS s JOIN games AS g"
+                " ON g.no = s.game_no ORDER BY g.id, s.step"
+            )
+        ],
         backend.raw("SELECT * FROM recorder_keys"),
     ]
     assert after == before
@@ -208,11 +252,11 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
 def test_after_the_migration_the_contract_holds(version_1):
     with version_1.open() as store:
         gid = store.list_games(player="Ann")[0].id
-    before = version_1.raw("SELECT * FROM events ORDER BY game_id, sequence")
+    before = version_1.raw("SELECT * FROM events ORDER BY game_no, sequence")
     for sql in version_1.tamper_statements(gid):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             version_1.raw(sql)
-    assert version_1.raw("SELECT * FROM events ORDER BY game_id, sequence") == before
+    assert version_1.raw("SELECT * FROM events ORDER BY game_no, sequence") == before
     with version_1.open() as store:
         p = payloads(4)
         store.append("live", 12, p[12:14], event_ids=["live-12", "live-13"])
@@ -227,8 +271,9 @@ def test_an_event_id_is_either_given_and_unique_or_derived_from_its_place(store,
     live = store.create_game({"players": ["Eve", "Fay"]}, game_id="live").id
     store.append(live, 0, payloads(2)[:1], event_ids=["given-1"])
     insert = (
-        "INSERT INTO events (game_id, sequence, event_id, payload, payload_version,"
-        ' recorded_at, hash, text) VALUES (?, 2, ?, \'{"type":"player_resigned",'
+        "INSERT INTO events (game_no, sequence, event_id, payload, payload_version,"
+        " recorded_at, hash, text) VALUES ((SELECT no FROM games WHERE id = ?), 2, ?,"
+        ' \'{"type":"player_resigned",'
         f"\"player\":0}}', 1, NULL, {backend.blob(bytes(32))}, 'resign')"
     )
     # A derived-looking id is not stored: not another place's, nor its own (it is read
@@ -324,10 +369,10 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     assert backend.raw("PRAGMA user_version") == [(7,)]
     assert {"type", "event_id", "recorded_at"} <= backend.columns("events")
     assert "text" not in backend.columns("events")
-    before = [backend.raw(sql) for sql in TABLES]
+    before = read_tables(backend)
     weight = bytes_per_event(backend.path)
     with backend.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.schema_version == SCHEMA_VERSION == 9
         assert store.verify() == []
         ids = [gid for gid, _, _ in store.heads()]
         assert {store.game(g).kind for g in ids} == {"splendor-duel", "splendor"}
@@ -336,16 +381,15 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
         assert any(e.text.startswith("undo") for e in store.events("live"))
     # Every event reads back as it did (its id, type, payload, meta, time), and its text
     # is the one today's code writes.
-    assert [backend.raw(sql) for sql in TABLES] == before
+    assert read_tables(backend) == before
     assert [backend.raw(sql) for sql in CHAIN] == [raw(scratch, sql) for sql in CHAIN]
-    texts = "SELECT game_id, sequence, text FROM events ORDER BY game_id, sequence"
+    texts = f"SELECT game_id, sequence, text FROM {EVENTS_BY_ID} ORDER BY game_id, sequence"
     assert backend.raw(texts) == raw(scratch, texts)
-    # Nothing twice: no type, an event id only where a writer gave one, a time only where
-    # it changes.
-    assert "type" not in backend.columns("events")
+    # Nothing twice: the type as a number (schema 9), an event id only where a writer
+    # gave one, a time only where it changes.
     given = backend.raw("SELECT DISTINCT event_id FROM events WHERE event_id IS NOT NULL")
     assert sorted(g for (g,) in given) == sorted(f"live-{i}" for i in range(10))
-    times = "SELECT game_id, sequence, recorded_at FROM events ORDER BY game_id, sequence"
+    times = f"SELECT game_id, sequence, recorded_at FROM {EVENTS_BY_ID} ORDER BY game_id, sequence"
     assert backend.raw(times) == raw(scratch, times)
     assert weight - bytes_per_event(backend.path) > 35
     for sql in backend.tamper_statements("live"):
@@ -357,7 +401,8 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     tmp_path, pg_url, pg_cluster
 ):
     """The same migration on PostgreSQL: a schema made by version 7's SQL holding the
-    rows version 7 wrote is brought to version 8, with the layout of a fresh schema."""
+    rows version 7 wrote is brought to the current version (through 8), with the layout
+    of a fresh schema."""
     scratch = tmp_path / "scratch.db"
     with EventStore.open(scratch) as store:
         texts_to_migrate(store)
@@ -365,13 +410,14 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
         "games": "SELECT id, kind, players, date, place, tags, headers, status, created_at,"
         " last_activity, head FROM games ORDER BY id",
         # each event as version 7 kept it: every id, the type, the time as text
-        "events": "SELECT e.game_id, e.sequence, l.event_id, l.type, e.payload,"
-        " e.payload_version, e.meta, l.recorded_at, e.hash FROM events AS e JOIN event_log"
-        " AS l ON l.game_id = e.game_id AND l.sequence = e.sequence"
-        " ORDER BY e.game_id, e.sequence",
+        "events": "SELECT l.game_id, e.sequence, l.event_id, l.type, l.payload,"
+        " e.payload_version, e.meta, l.recorded_at, e.hash FROM events AS e"
+        " JOIN games AS g ON g.no = e.game_no JOIN event_log AS l"
+        " ON l.game_id = g.id AND l.sequence = e.sequence ORDER BY l.game_id, e.sequence",
         "game_summaries": "SELECT * FROM game_summaries ORDER BY game_id",
         "game_players": "SELECT game_id, seat, name, folded FROM game_players",
-        "snapshots": "SELECT game_id, step, position FROM snapshots",
+        "snapshots": "SELECT g.id, s.step, unpack_position(s.position) FROM snapshots AS s"
+        " JOIN games AS g ON g.no = s.game_no",
         "recorder_keys": "SELECT game_id, key_hash, created_at FROM recorder_keys",
     }
     with psycopg.connect(pg_url, autocommit=True) as conn, conn.transaction():
@@ -391,7 +437,7 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     backend = PostgresBackend(pg_url)
     assert "text" not in backend.columns("events") and "type" in backend.columns("events")
     with open_store(pg_url) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == SCHEMA_VERSION
         assert store.verify() == []
         for gid, _, _ in store.heads():
             check_texts(store, backend, gid)
@@ -400,7 +446,10 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
         " ORDER BY game_id, sequence"
     )
     assert backend.raw(read_back) == raw(scratch, read_back)
-    texts = "SELECT game_id, sequence, text, recorded_at FROM events ORDER BY game_id, sequence"
+    texts = (
+        f"SELECT game_id, sequence, text, recorded_at FROM {EVENTS_BY_ID} AS r"
+        " ORDER BY game_id, sequence"
+    )
     assert backend.raw(texts) == raw(scratch, texts)
     assert backend.raw("SELECT count(*) FROM events WHERE event_id IS NOT NULL") == [(10,)]
     # The layout of a fresh schema: the same columns, constraints, indexes and triggers.
@@ -419,3 +468,178 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     fresh = PostgresBackend(fresh_url)
     assert [backend.raw(sql) for sql in layout] == [fresh.raw(sql) for sql in layout]
     assert backend.raw("SELECT to_regclass('events_v7')::text") == [(None,)]
+
+
+# --- schema 9: a row that costs what it carries ---------------------------------------------
+
+
+def a_game_of_another_kind(backend: SqliteBackend) -> None:
+    """A version 8 game of a kind this tablelog does not know, whose payload does not
+    begin with its type: its rows are moved as they are, the payload kept whole."""
+    from recorder import chain
+
+    payload = '{"move":"e4","type":"pawn"}'
+    (link,) = chain.stored_links("chess", {"players": ["Ann", "Bo"]}, [(payload, None)])
+    backend.raw(
+        "INSERT INTO games (id, kind, players, headers, status, created_at, last_activity,"
+        ' head) VALUES (\'chess\', \'chess\', \'["Ann","Bo"]\', \'{"players":["Ann","Bo"]}\','
+        " 'playing', '2024-01-02T00:00:00.000Z', '2024-01-02T00:00:00.000Z', ?)",
+        (link.hex(),),
+    )
+    backend.raw(
+        "INSERT INTO events (game_id, sequence, payload, payload_version, recorded_at, hash,"
+        " text) VALUES ('chess', 1, ?, 1, 1704153600000, ?, 'pawn')",
+        (payload, link),
+    )
+
+
+def test_a_version_8_file_gets_numbered_games_and_each_events_type_as_a_number(tmp_path):
+    backend = SqliteBackend(tmp_path)
+    backend.path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = write_at_version(backend.path, 8, texts_to_migrate)
+    a_game_of_another_kind(backend)
+    assert backend.raw("PRAGMA user_version") == [(8,)]
+    assert "game_id" in backend.columns("events") and "type" not in backend.columns("events")
+    before = read_tables(backend)
+    weight = bytes_per_event(backend.path)
+    created = backend.raw("SELECT id FROM games ORDER BY created_at, rowid")
+    snapshots = backend.raw("SELECT game_id, step, position FROM snapshots ORDER BY game_id, step")
+    with backend.open() as store:
+        assert store.schema_version == SCHEMA_VERSION == 9
+        assert store.integrity_check() == "ok"
+        findings = store.verify()
+        assert findings and {f.game for f in findings} == {"chess"}  # a kind not known here
+    # Every event reads back as it did (its game's id, type, payload byte for byte, id,
+    # time), with its hash and its text.
+    assert read_tables(backend) == before
+    scratch_chain = [raw(scratch, sql) for sql in CHAIN]
+    assert [[r for r in backend.raw(sql) if r[0] != "chess"] for sql in CHAIN] == scratch_chain
+    texts = f"SELECT game_id, sequence, text FROM {EVENTS_BY_ID} ORDER BY game_id, sequence"
+    assert [r for r in backend.raw(texts) if r[0] != "chess"] == raw(scratch, texts)
+    # The games numbered in order of creation; each type numbered once per kind, and
+    # every event's type a number but the one whose payload does not begin with it.
+    assert backend.raw("SELECT id FROM games ORDER BY no") == created
+    assert backend.raw("SELECT no FROM games ORDER BY no") == [
+        (i,) for i in range(1, len(created) + 1)
+    ]
+    types = "SELECT DISTINCT g.kind, l.type FROM event_log AS l JOIN games AS g ON g.id = l.game_id"
+    assert sorted(backend.raw("SELECT kind, name FROM event_types")) == sorted(raw(scratch, types))
+    assert backend.raw("SELECT e.payload FROM events AS e WHERE e.type IS NULL") == [
+        ('{"move":"e4","type":"pawn"}',)
+    ]
+    assert backend.raw("SELECT type FROM event_log WHERE game_id = 'chess'") == [("pawn",)]
+    # The snapshots kept, their positions packed.
+    kept = backend.raw(
+        "SELECT g.id, s.step, s.position FROM snapshots AS s JOIN games AS g ON g.no = s.game_no"
+        " ORDER BY g.id, s.step"
+    )
+    assert [(gid, step, unpack_position(packed)) for gid, step, packed in kept] == snapshots
+    assert all(len(packed) < len(unpack_position(packed)) * 0.7 for _, _, packed in kept)
+    assert weight - bytes_per_event(backend.path) > 25
+    for sql in backend.tamper_statements("live"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            backend.raw(sql)
+    # The record goes on: new games under the next numbers, logged and imported.
+    with backend.open() as store:
+        later = store.create_game({"players": ["Eve", "Fay"]}, game_id="later").id
+        store.append(later, 0, payloads(4)[:3])
+        new = store.import_game(record(45)).game_id
+        assert store.verify([later, new]) == []
+    assert backend.raw("SELECT id FROM games WHERE no > ? ORDER BY no", (len(created),)) == [
+        (later,),
+        (new,),
+    ]
+
+
+def test_a_version_8_postgresql_schema_gets_numbered_games_and_each_events_type_as_a_number(
+    tmp_path, pg_url, pg_cluster
+):
+    """Migration 9 on PostgreSQL: a schema at version 8 holding the rows version 8 wrote
+    is brought to version 9, with the layout of a fresh schema."""
+    scratch = tmp_path / "scratch.db"
+    with EventStore.open(scratch) as store:
+        texts_to_migrate(store)
+    copied = {
+        "games": "SELECT id, kind, players, date, place, tags, headers, status, created_at,"
+        " last_activity, head FROM games ORDER BY no",
+        # each event as version 8 kept it: the game's id, the whole payload
+        "events": "SELECT l.game_id, e.sequence, e.event_id, l.payload, e.payload_version,"
+        " e.meta, e.recorded_at, e.hash, e.text FROM events AS e"
+        " JOIN games AS g ON g.no = e.game_no JOIN event_log AS l"
+        " ON l.game_id = g.id AND l.sequence = e.sequence ORDER BY l.game_id, e.sequence",
+        "game_summaries": "SELECT * FROM game_summaries ORDER BY game_id",
+        "game_players": "SELECT game_id, seat, name, folded FROM game_players",
+        # their positions as text, as version 8 kept them
+        "snapshots": "SELECT g.id, s.step, unpack_position(s.position) FROM snapshots AS s"
+        " JOIN games AS g ON g.no = s.game_no",
+        "recorder_keys": "SELECT game_id, key_hash, created_at FROM recorder_keys",
+    }
+    with psycopg.connect(pg_url, autocommit=True) as conn, conn.transaction():
+        for number, description, script in pg_schema.MIGRATIONS[:2]:
+            assert number in (7, 8)
+            if callable(script):
+                script(conn)
+            else:
+                conn.execute(script.encode())
+            conn.execute(
+                "INSERT INTO schema_migrations VALUES (%s, %s, '2024-01-01T00:00:00.000Z')",
+                (number, description),
+            )
+        for table, sql in copied.items():
+            rows = raw(scratch, sql)
+            if rows:
+                marks = ", ".join(["%s"] * len(rows[0]))
+                with conn.cursor() as cur:
+                    cur.executemany(f"INSERT INTO {table} VALUES ({marks})".encode(), rows)
+    backend = PostgresBackend(pg_url)
+    assert "game_id" in backend.columns("events") and "game_no" not in backend.columns("events")
+    with open_store(pg_url) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert store.verify() == []
+        for gid, _, _ in store.heads():
+            check_texts(store, backend, gid)
+    read_back = (
+        "SELECT game_id, sequence, event_id, type, payload, recorded_at FROM event_log"
+        " ORDER BY game_id, sequence"
+    )
+    assert backend.raw(read_back) == raw(scratch, read_back)
+    # numbered in order of creation (games created at the same time by their ids)
+    numbered = "SELECT id FROM games ORDER BY no"
+    assert backend.raw(numbered) == raw(scratch, "SELECT id FROM games ORDER BY created_at, id")
+    assert backend.raw("SELECT count(*) FROM events WHERE type IS NULL") == [(0,)]
+    types = "SELECT kind, name FROM event_types"
+    assert sorted(backend.raw(types)) == sorted(raw(scratch, types))
+    created = raw(scratch, numbered)
+    # The record goes on: new games under the next numbers, logged and imported.
+    with open_store(pg_url) as store:
+        later = store.create_game({"players": ["Eve", "Fay"]}, game_id="later").id
+        store.append(later, 0, payloads(4)[:3])
+        new = store.import_game(record(45)).game_id
+        assert store.verify([later, new]) == []
+    assert backend.raw("SELECT id FROM games WHERE no > ? ORDER BY no", (len(created),)) == [
+        (later,),
+        (new,),
+    ]
+    # The layout of a fresh schema: the same columns, constraints, indexes and triggers.
+    fresh_url = pg_cluster.new_schema()
+    open_store(fresh_url).close()
+    layout = [
+        sql
+        for table in ("games", "events", "snapshots", "event_types")
+        for sql in (
+            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+            f" WHERE conrelid = '{table}'::regclass ORDER BY conname",
+            f"SELECT indexname FROM pg_indexes WHERE tablename = '{table}'"
+            " AND schemaname = current_schema() ORDER BY indexname",
+            f"SELECT tgname FROM pg_trigger WHERE tgrelid = '{table}'::regclass"
+            " AND NOT tgisinternal ORDER BY tgname",
+            "SELECT column_name, data_type, is_identity FROM information_schema.columns"
+            f" WHERE table_schema = current_schema() AND table_name = '{table}'"
+            " ORDER BY column_name",
+        )
+    ]
+    fresh = PostgresBackend(fresh_url)
+    assert [backend.raw(sql) for sql in layout] == [fresh.raw(sql) for sql in layout]
+    assert backend.raw("SELECT to_regclass('events_v8'), to_regclass('snapshots_v8')") == [
+        (None, None)
+    ]

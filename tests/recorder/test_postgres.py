@@ -194,7 +194,7 @@ def test_two_stores_opening_one_fresh_database_at_once_make_one_schema(pg_url):
         t.join()
     assert not errors
     for s in stores:
-        assert s.schema_version == 8  # type: ignore[attr-defined]
+        assert s.schema_version == 9  # type: ignore[attr-defined]
         s.close()  # type: ignore[attr-defined]
 
 

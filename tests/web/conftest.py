@@ -141,7 +141,8 @@ def damaged(games: Games, tmp_path: Path) -> tuple[str, str]:
     with sqlite3.connect(path) as conn:
         conn.execute("DROP TRIGGER events_no_update")
         conn.execute(
-            "UPDATE events SET payload = ? WHERE game_id = ? AND sequence = 5",
+            "UPDATE events SET type = NULL, payload = ?"
+            " WHERE game_no = (SELECT no FROM games WHERE id = ?) AND sequence = 5",
             ('{"type": "tokens_taken", "spaces": ["z9"]}', gid),
         )
     return str(path), gid

@@ -285,12 +285,15 @@ def test_a_request_named_by_its_etag_is_not_rendered(games: Games, monkeypatch: 
 
 
 @pytest.mark.parametrize("per_thread", [False, True])
-def test_a_damaged_record_is_a_500_without_etag(damaged: tuple[str, str], per_thread: bool) -> None:
+def test_a_damaged_record_answers_409_past_the_damage_without_etag(
+    damaged: tuple[str, str], per_thread: bool
+) -> None:
     path, gid = damaged
     client = create_app(
         {"DATABASE": path, "TESTING": True, "STORE_PER_THREAD": per_thread}
     ).test_client()
     r = client.get(f"/api/games/{gid}/state?step=9")
-    assert r.status_code == 500 and r.get_json()["error"]["status"] == 500
+    assert r.status_code == 409 and r.get_json()["error"]["status"] == 409
+    assert "altered at step 5" in r.get_json()["error"]["message"]
     assert "ETag" not in r.headers and r.headers["X-Frame-Options"] == "DENY"
     assert client.get(f"/api/games/{gid}/state?step=3").status_code == 200

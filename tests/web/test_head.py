@@ -35,16 +35,23 @@ def test_a_game_whose_chain_does_not_verify_is_marked(games: Any, tmp_path: Any)
         conn.execute("DROP TRIGGER events_no_update")
         conn.execute(
             "UPDATE events SET meta = json_set(meta, '$.comment', 'nothing to see')"
-            " WHERE game_id = ? AND sequence = ?",
+            " WHERE game_no = (SELECT no FROM games WHERE id = ?) AND sequence = ?",
             (gid, games.commented_step),
         )
     with EventStore.open(path) as store:
         rows = {g: store.game(g) for g in (gid, games.simulated[1])}
     client = create_app({"DATABASE": str(path), "TESTING": True}).test_client()
     for game_id, row in rows.items():
-        html = client.get(f"/games/{game_id}/step/{row.event_count}").get_data(as_text=True)
+        answer = client.get(f"/games/{game_id}/step/{row.event_count}")
+        if game_id == gid:  # the steps before the changed one are shown, and why
+            shown = games.commented_step - 1
+            assert answer.status_code == 302
+            assert answer.headers["Location"].endswith(f"/step/{shown}")
+            answer = client.get(answer.headers["Location"])
+        html = answer.get_data(as_text=True)
         assert f">{row.head[:12]}</code>" in html
         assert ("does not verify" in html) == (game_id == gid)
+        assert (f"</b> at step {games.commented_step}: " in html) == (game_id == gid)
 
 
 def test_a_server_with_a_chain_key_also_shows_the_keyed_head(games: Any, store: Any) -> None:

@@ -135,8 +135,10 @@ def test_the_form_creates_one_game_with_the_setup_entered(client: Any, db: str) 
     html = made.get_data(as_text=True)
     assert re.search(r'<img class="qr" src="data:image/svg\+xml[^"]+"', html)
     assert f'href="/games/{gid}/record"' in html  # start logging, no key in that URL
-    # this browser may log at once: its session writes through the JSON API
-    logged = client.post(f"/api/games/{gid}/events", json={"move": "take c3", "expect": 1})
+    # this browser may log at once: its session writes through the logging page's form
+    record = f"/games/{gid}/record"
+    data = {"csrf_token": token(client, record), "move": "take c3", "expect": "1"}
+    logged = client.post(record, data=data, headers={"Accept": "application/json"})
     assert logged.status_code == 201, logged.json
     # the key is stored only as its hash
     raw = Path(db).read_bytes()
@@ -284,7 +286,8 @@ def test_the_key_is_never_logged_and_unlocks_only_with_itself(
     opened = phone.post(f"{record}/key", data={"csrf_token": token(phone, record), "key": key})
     assert opened.status_code == 303 and opened.headers["Location"].endswith(record)
     assert 'id="record-key"' not in phone.get(record).get_data(as_text=True)
-    logged = phone.post(f"/api/games/{gid}/events", json={"move": "take c3", "expect": 1})
+    data = {"csrf_token": token(phone, record), "move": "take c3", "expect": "1"}
+    logged = phone.post(record, data=data, headers={"Accept": "application/json"})
     assert logged.status_code == 201, logged.json
 
     assert key not in caplog.text

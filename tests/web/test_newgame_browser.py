@@ -209,8 +209,19 @@ def test_a_new_game_by_taps_at_phone_size(
     assert "key=" not in phone.url
     assert "key=" not in phone.evaluate("window.location.href")
     assert phone.locator("#record-key").count() == 0  # the logging page, not the key form
+    # its session writes through the logging page's form (with its CSRF token), never
+    # through the JSON API, which takes only the key
+    assert (
+        other.request.post(
+            f"{server.url}/api/games/{gid}/events", data={"move": "take c3", "expect": 1}
+        ).status
+        == 401
+    )
+    token = phone.locator('input[name="csrf_token"]').first.get_attribute("value")
     wrote = other.request.post(
-        f"{server.url}/api/games/{gid}/events", data={"move": "take c3", "expect": 1}
+        f"{server.url}/games/{gid}/record",
+        form={"move": "take c3", "expect": "1", "csrf_token": token or ""},
+        headers={"Accept": "application/json"},
     )
     assert wrote.status == 201, wrote.text()
 

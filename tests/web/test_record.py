@@ -108,6 +108,64 @@ def test_a_browser_without_the_key_gets_the_key_form(app: Any, made: dict[str, A
     assert client.get("/games/nosuch/record").status_code == 404
 
 
+@pytest.mark.parametrize("how", ["new key", "revoked"])
+def test_a_new_or_revoked_key_ends_the_sessions_unlocked_with_the_old(
+    app: Any, made: dict[str, Any], how: str
+) -> None:
+    client, token = _unlocked(app, made)
+    gid = made["id"]
+    with EventStore.open(app.config["DATABASE"]) as store:
+        if how == "new key":
+            store.issue_recorder_key(gid)
+        else:
+            store.revoke_recorder_key(gid)
+    # the form: refused, and the page says the link was replaced
+    r = client.post(f"/games/{gid}/record", data={"move": "take a1", "csrf_token": token})
+    assert r.status_code == 403 and "link was replaced" in r.get_data(as_text=True)
+    # the page's script (JSON) and the JSON API with the session cookie alike
+    r = client.post(
+        f"/games/{gid}/record", data={"move": "take a1", "csrf_token": token}, headers=JSON
+    )
+    assert r.status_code == 403 and "link was replaced" in r.get_json()["error"]["message"]
+    r = client.post(f"/api/games/{gid}/undo", json={})  # the API takes no cookie at all
+    assert r.status_code == 401
+    r = client.get(f"/games/{gid}/record")
+    page = r.get_data(as_text=True)
+    assert 'name="key"' in page and "record-data" not in page and "link was replaced" in page
+    assert _steps(app, gid) == 1  # nothing was written
+    # the old key itself unlocks nothing
+    r = client.post(f"/games/{gid}/record/key", data={"key": made["key"], "csrf_token": token})
+    assert r.status_code == 403
+    if how == "new key":
+        with EventStore.open(app.config["DATABASE"]) as store:
+            newer = store.issue_recorder_key(gid)
+        r = client.post(f"/games/{gid}/record/key", data={"key": newer, "csrf_token": token})
+        assert r.status_code == 303
+        assert "record-data" in client.get(f"/games/{gid}/record").get_data(as_text=True)
+
+
+def test_the_json_api_takes_no_session_cookie(app: Any, made: dict[str, Any]) -> None:
+    """The API is exempt from CSRF, so a browser's session (which another site's page
+    could make it send) writes nothing through it: only the Bearer key does."""
+    client, _ = _unlocked(app, made)
+    gid = made["id"]
+    for url, body in (
+        (f"/api/games/{gid}/events", {"move": "take a1"}),
+        (f"/api/games/{gid}/undo", {}),
+    ):
+        r = client.post(url, json=body)
+        assert r.status_code == 401 and "Bearer" in r.get_json()["error"]["message"]
+    assert _steps(app, gid) == 1
+    with EventStore.open(app.config["DATABASE"]) as store:
+        legal = DUEL.legal_move_texts(store.state_at(gid))[0]
+    r = client.post(
+        f"/api/games/{gid}/events",
+        json={"move": legal},
+        headers={"Authorization": f"Bearer {made['key']}"},
+    )
+    assert r.status_code == 201 and _steps(app, gid) == 2
+
+
 def test_the_page_carries_the_choices_and_the_table(app: Any, made: dict[str, Any]) -> None:
     client, _ = _unlocked(app, made)
     gid = made["id"]

@@ -321,6 +321,18 @@ def test_a_refused_move_then_as_played_and_another_phone_first(browser: Any, ser
     _no_sideways_scroll(page)
     _targets_big_enough(page)
     page.screenshot(path=str(ARTIFACTS / "record-phone-360.png"), full_page=True)
+
+    # a new key ends this phone's session: its next tap is refused, and the page says
+    # the link was replaced and asks for the key again
+    with EventStore.open(server.database) as store:
+        store.issue_recorder_key(made["id"])
+    page.click('#record [data-target="b5"]')
+    page.click("#rec-sheet button.confirm")
+    page.wait_for_selector("form.rec-keyform")
+    assert "This logging link was replaced" in page.locator(".rec-refused").inner_text()
+    with EventStore.open(server.database) as store:
+        assert store.game(made["id"]).event_count == 4  # nothing was written
+    page.screenshot(path=str(ARTIFACTS / "record-phone-replaced.png"))
     assert page.errors == []
 
 

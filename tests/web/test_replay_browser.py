@@ -299,3 +299,29 @@ def test_laptop_shows_the_panels_by_the_board_and_steps_by_turn(
         assert _step(page) == after
     finally:
         bare.close()
+
+
+def test_a_damaged_game_reads_on_a_phone_with_what_was_altered(
+    phone: Any, damaged: tuple[str, str]
+) -> None:
+    """A record changed behind the store's back: the phone opens its last step and lands
+    on the last one before the change, under a banner that says where, in full view and
+    without sideways scroll."""
+    from web import create_app
+    from web.server import BackgroundServer
+
+    path, gid = damaged
+    server = BackgroundServer(create_app({"DATABASE": path, "STORE_PER_THREAD": True}), threads=2)
+    try:
+        problems = _watch_console(phone)
+        phone.goto(f"{server.url}/games/{gid}/step/40")
+        assert phone.url.endswith(f"/games/{gid}/step/4")
+        banner = phone.locator("p.altered")
+        assert "at step 5:" in banner.inner_text()
+        assert _in_first_screen(phone, _box(phone, "p.altered"))
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], width
+        phone.screenshot(path=str(ARTIFACTS / "replay-phone-altered.png"))
+        assert problems == []
+    finally:
+        server.stop()

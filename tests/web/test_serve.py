@@ -498,3 +498,41 @@ def test_answers_of_the_server_itself_carry_the_security_headers(
             assert status in statuses, (server, what, status)
             for name, value in SECURITY_HEADERS:
                 assert headers.get(name.lower()) == value, (server, what, name)
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "waitress"])
+def test_a_malformed_chunked_body_is_a_400_not_a_500(tmp_path: Path, server: str) -> None:
+    """A chunked body whose chunk size does not read: gunicorn reads it only when the view
+    does, waitress before; either way the client is told its request is bad."""
+    with _serving(tmp_path, "--server", server, "--workers", "1", "--threads", "2") as (_, port):
+        status, headers = _raw(
+            port,
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+        )
+        assert status == 400, (server, status)
+        assert _get(port, "/api/games?per_page=1")[0] == 200  # and the server goes on
+
+
+def test_waitress_answers_a_request_without_a_body_that_expects_to_continue(
+    tmp_path: Path,
+) -> None:
+    """``Expect: 100-continue`` on a GET (no body to send): the answer itself comes."""
+    with _serving(tmp_path, "--server", "waitress", "--threads", "2") as (_, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(
+                b"GET /api/games?per_page=1 HTTP/1.1\r\nHost: x\r\n"
+                b"Expect: 100-continue\r\nConnection: close\r\n\r\n"
+            )
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        assert data.startswith(b"HTTP/1.1 200 OK\r\n"), data[:200]
+        assert b'"games"' in data
+        # a POST that does expect to send a body still gets the go-ahead first
+        status, _ = _raw(
+            port,
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 2\r\nExpect: 100-continue\r\n\r\n",
+        )
+        assert status == 100

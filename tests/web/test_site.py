@@ -296,16 +296,21 @@ def test_legality_form_too_long_is_400(client: Any, games: Games) -> None:
     assert r.status_code == 400
 
 
-def test_a_corrupt_record_is_a_500_page_not_a_traceback(damaged: tuple[str, str]) -> None:
+def test_a_corrupt_record_shows_its_steps_before_the_damage(damaged: tuple[str, str]) -> None:
     from web import create_app
 
     path, gid = damaged
     client = create_app({"DATABASE": path, "TESTING": True}).test_client()
     r = client.get(f"/games/{gid}/step/3")
-    assert r.status_code == 500
-    assert "<!doctype html>" in text(r) and "Traceback" not in text(r)
+    assert r.status_code == 200 and "Traceback" not in text(r)
+    assert 'class="altered"' in text(r) and "</b> at step 5: " in text(r)
+    assert 'max="4"' in text(r) and "data-stream" not in text(r)
+    r = client.get(f"/games/{gid}/step/9")  # past the damage: the last step shown
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/games/{gid}/step/4")
     r = client.get(f"/api/games/{gid}")
-    assert r.status_code == 500 and r.get_json()["error"]["status"] == 500
+    body = r.get_json()
+    assert r.status_code == 200 and body["altered"]["step"] == 5
+    assert [e["sequence"] for e in body["events"]] == [1, 2, 3, 4]
 
 
 def test_the_games_address_leads_to_the_games_list(client: Any) -> None:

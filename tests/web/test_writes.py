@@ -154,6 +154,76 @@ def test_creating_from_another_machine_needs_the_secret(app: Any, client: Any) -
         assert store.count_games() == 1
 
 
+@pytest.mark.parametrize("header", ["X-Forwarded-For", "Forwarded"])
+def test_behind_a_proxy_on_this_machine_creating_needs_the_secret(client: Any, header: str) -> None:
+    """A reverse proxy on the same machine makes every request come from loopback: one
+    that carries the proxy's header is not the machine's own unless the server was told
+    to believe its proxies."""
+    value = "192.0.2.7" if header == "X-Forwarded-For" else "for=192.0.2.7"
+    r = client.post("/api/games", json={"notation": SETUP}, headers={header: value})
+    assert r.status_code == 403 and "secret" in r.get_json()["error"]["message"]
+    assert _create(client)["id"]  # straight from this machine: no secret asked
+
+
+def test_with_trusted_proxies_the_client_address_is_the_proxies_word(tmp_path: Path) -> None:
+    app = create_app({"DATABASE": str(tmp_path / "p.db"), "TESTING": True, "TRUSTED_PROXIES": 1})
+    client = app.test_client()
+    far = client.post(
+        "/api/games", json={"notation": SETUP}, headers={"X-Forwarded-For": "192.0.2.7"}
+    )
+    assert far.status_code == 403
+    near = client.post(
+        "/api/games", json={"notation": SETUP}, headers={"X-Forwarded-For": "127.0.0.1"}
+    )
+    assert near.status_code == 201, near.get_data(as_text=True)
+    # the new-game page offers creating without the secret only to the machine's own
+    page = client.get("/games/new", headers={"X-Forwarded-For": "192.0.2.7"})
+    assert 'name="secret"' in page.get_data(as_text=True)
+
+
+def test_a_creation_retried_with_its_idempotency_key_makes_one_game(app: Any, client: Any) -> None:
+    """A phone that lost the answer sends the creation again: the same game, 200, with a
+    new key (the first one never arrived); without the header every POST makes a game."""
+    retry = {"Idempotency-Key": "5f0c2a9e-8d1b-4c53-9a3e-2b7f6c1d0e94"}
+    first = client.post("/api/games", json={"notation": SETUP}, headers=retry)
+    again = client.post("/api/games", json={"notation": SETUP}, headers=retry)
+    assert (first.status_code, again.status_code) == (201, 200)
+    one, two = first.get_json(), again.get_json()
+    assert one["id"] == two["id"] and one["key"] != two["key"]
+    with EventStore.open(app.config["DATABASE"]) as store:
+        assert store.count_games() == 1
+        assert store.recorder_key_matches(one["id"], two["key"])
+        assert not store.recorder_key_matches(one["id"], one["key"])
+    other = SETUP.replace('"Bo"', '"Cy"')
+    reused = client.post("/api/games", json={"notation": other}, headers=retry)
+    assert reused.status_code == 409 and "Idempotency-Key" in reused.get_json()["error"]["message"]
+    for bad in ("short", "x" * 201, "sp ace-in-it"):
+        r = client.post("/api/games", json={"notation": SETUP}, headers={"Idempotency-Key": bad})
+        assert r.status_code == 400, bad
+    assert _create(client)["id"] != _create(client)["id"]  # no key: a game each time
+    with EventStore.open(app.config["DATABASE"]) as store:
+        assert store.count_games() == 3
+
+
+def test_an_undo_names_the_step_it_starts_from(app: Any, client: Any) -> None:
+    """An undo sent twice (its answer lost) must not take back two decisions: without
+    ``expect`` (or ``to``) it is refused; with it, the retry finds the game moved on."""
+    made = _create(client)
+    gid, key = made["id"], made["key"]
+    for move in ("take c3", "take d3"):
+        assert (
+            _post(client, gid, key, {"move": move, "expect": _steps(app, gid)}).status_code == 201
+        )
+    for path, body in (("undo", {}), ("events", {"move": "undo"}), ("events", {"move": "3. undo"})):
+        r = _post(client, gid, key, body, path)
+        assert r.status_code == 400 and "expect" in r.get_json()["error"]["message"], body
+    assert _steps(app, gid) == 3
+    first = _post(client, gid, key, {"expect": 3}, "undo")
+    retry = _post(client, gid, key, {"expect": 3}, "undo")
+    assert (first.status_code, retry.status_code) == (201, 409)
+    assert _steps(app, gid) == 4  # one correction: the retry took back nothing
+
+
 def test_a_bad_setup_is_refused_with_its_line(client: Any) -> None:
     r = client.post("/api/games", json={"notation": SETUP.replace("GGRWY", "GGRWQ")})
     assert r.status_code == 400 and "notation:6:13" in r.get_json()["error"]["message"]

@@ -146,6 +146,11 @@
     source = new EventSource(stream + "?after=" + String(wanted));
     source.addEventListener("step", onStep);
     source.addEventListener("end", stop);
+    // the record was changed behind the store's back: the page says where
+    source.addEventListener("altered", function () {
+      stop();
+      window.location.reload();
+    });
   }
 
   window.addEventListener("pagehide", stop);
