@@ -19,6 +19,7 @@ the site and the CLI print their texts as they are.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,8 +54,7 @@ class Seats:
 
     def default_names(self, count: int | None = None) -> tuple[str, ...]:
         """``Player 1``, ``Player 2``, ... for ``count`` seats (the minimum by default)."""
-        n = self.minimum if count is None else count
-        return tuple(DEFAULT_SEAT_NAME.format(n=i + 1) for i in range(n))
+        return _default_names(self.minimum if count is None else count)
 
     def check(self, count: int) -> None:
         """Raise :class:`SeatsError` unless ``count`` players can play."""
@@ -80,6 +80,12 @@ class Seats:
             else defaults[i]
             for i in range(n)
         )
+
+
+@functools.cache
+def _default_names(count: int) -> tuple[str, ...]:
+    """The default names of ``count`` seats (made once: every game read asks)."""
+    return tuple(DEFAULT_SEAT_NAME.format(n=i + 1) for i in range(count))
 
 
 def seat_names(headers: Mapping[str, Any] | None, seats: Seats) -> tuple[str, ...]:

@@ -7,6 +7,12 @@ the game's rules and applied through its contract (:class:`engine.contract.Game`
 A game's builder names its grammar and says what only it knows: how a turn line's number
 and player are checked against the position (:meth:`GameBuilder.visit_turn`) and the
 setup event its setup lines make (:meth:`GameBuilder.setup_event`).
+
+The lines as the writer puts them (:meth:`GameBuilder.visit_lines`) are folded in one
+loop while each is as the state awaits it (the turn due, its player, a decision read
+before and allowed); the first that is not is visited as any other, where the errors
+and flags are made.  A decision is read once by its text, then taken from the grammar's
+cache (:attr:`.grammar.Grammar.cache`).
 """
 
 from __future__ import annotations
@@ -18,16 +24,21 @@ from ..corrections import UNDO, CorrectionRefused, retraction_at, undo_text
 from ..errors import IllegalMoveError
 from ..fold import fold
 from ..protocol import ParsedGame
-from .grammar import Fail
-from .lexer import Line
+from .grammar import Entry, Fail
+from .lexer import TOKEN_RE, Line
 from .reader import read_game, read_turns
 from .results import Flagged
-from .visitor import Decision, SyntaxChecker, read_undo, seat_number
+from .visitor import Decision, Run, SkipLine, SyntaxChecker, Where, read_undo, seat_number
 
 #: What the state awaits before the setup, and once the game is over (every game's
 #: states name them so).
 SETUP = "setup"
 OVER = "over"
+
+
+class _Behind(Exception):
+    """The reading no longer follows the table: what is left of the lines is visited one
+    by one (:meth:`GameBuilder.visit_lines`)."""
 
 
 class GameBuilder(SyntaxChecker):
@@ -249,94 +260,160 @@ class GameBuilder(SyntaxChecker):
         old = m.get("comment")
         m["comment"] = f"{old} {text}" if old else text
 
-    def read(self, decision: Decision) -> Any:
-        """The event a decision stands for in the state (None when its words are read
-        for their syntax only); raises Fail.  A decision that needs no position is read
-        once by its text and then taken from the grammar's cache."""
+    def read(self, text: str) -> Any:
+        """The event a decision's text stands for in the state (None when its words are
+        read for their syntax only); raises Fail.  A decision that needs no position is
+        read once by its text and then taken from the grammar's cache."""
         grammar = self.grammar
-        entry = grammar.cache.get(decision.written)
+        entry = grammar.cache.get(text)
         if entry is None:
-            keyword, *args = decision.words
+            keyword, *args = TOKEN_RE.findall(text)
             reader = grammar.readers[keyword]
             event = reader(args, None, self.ctx)
             if event is None or keyword in grammar.uncached:
                 return reader(args, self.state, self.ctx)
             entry = (event, grammar.claim(keyword, args))
             if keyword not in grammar.unkept:
-                grammar.remember(decision.written, entry)
+                grammar.remember(text, entry)
         event, claim = entry
         if claim is not None:
-            claim(self.state)
+            table = getattr(self.state, grammar.claimed)
+            if any(table[place] != value for place, value in claim):
+                grammar.refute(self.state, TOKEN_RE.findall(text)[1:])
         return event
+
+    def learn(self, text: str) -> Entry | None:
+        """The event of a decision as the writer puts it, read from its words alone and
+        kept by its text (unless the grammar says not to); None when its words alone do
+        not say (it is read where it stands, then, as any other)."""
+        grammar = self.grammar
+        # (one space between the words, but in a bracketed argument)
+        words = text.split(" ") if "(" not in text else TOKEN_RE.findall(text)
+        keyword = words[0]
+        if keyword in grammar.uncached:
+            return None
+        args = words[1:]
+        try:
+            event = grammar.readers[keyword](args, None, self.ctx)
+        except Fail:
+            return None
+        if event is None:
+            return None
+        entry = (event, grammar.claim(keyword, args))
+        if keyword not in grammar.unkept:
+            grammar.remember(text, entry)
+        return entry
+
+    def visit_lines(self, runs: list[Run]) -> None:
+        """The usual lines (a turn's number and player as the state awaits them, then
+        decisions as the writer puts them, each read before and allowed) folded in one
+        loop; anything else is visited as :class:`.visitor.Visitor` does it
+        (:meth:`visit_turn`, :meth:`visit_decision`), and so is everything after an
+        error."""
+        state = self.state
+        if not self.live or self.texts is not None or state.awaiting == SETUP:
+            super().visit_lines(runs)
+            return
+        names = self.names
+        cached = self.cache.get
+        learn = self.learn
+        claimed = self.grammar.claimed
+        check = self.check
+        appliers = self.appliers
+        kept = self.events.append
+        last = runs[-1]
+        rest = iter(runs)
+        after = 0  # where a run is read on one decision at a time (_Behind)
+        for run in rest:
+            m, number, name, decisions, turn = run
+            try:
+                if number is not None and (
+                    number != state.turn or (name is not None and name != names[state.current])
+                ):
+                    self.visit_turn(number, name, m)
+                    if not self.live:
+                        after = 0
+                        raise _Behind
+                for text in decisions:
+                    entry = cached(text) or learn(text)
+                    if entry is not None and turn == state.turn:
+                        event, claim = entry
+                        if claim is not None:  # (a table not as claimed: read below)
+                            table = getattr(state, claimed)
+                            for place, value in claim:
+                                if table[place] != value:
+                                    break
+                            else:
+                                claim = None
+                        if claim is None and not check(state, event):
+                            appliers[event.type](state, event)
+                            kept(event)
+                            continue
+                    # its place (each text a string of its own, as the scan made it)
+                    i = next(i for i, t in enumerate(decisions) if t is text)
+                    self.visit_decision(text, (m, i) if i else m, turn)
+                    if not self.live:
+                        after = i + 1
+                        raise _Behind
+            except SkipLine:
+                if run is last:
+                    raise
+                if not self.live:
+                    super().visit_lines(list(rest))
+                    return
+            except _Behind:  # the reading no longer follows the table (an error)
+                try:
+                    for j in range(after, len(decisions)):
+                        self.visit_decision(decisions[j], (m, j) if j else m, turn)
+                except SkipLine:
+                    if run is last:
+                        raise
+                super().visit_lines(list(rest))
+                return
 
     def visit_decision(
         self,
         text: str,
-        k: int,
+        at: Where,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> None:
-        entry = self.cache.get(text)
-        if entry is None or not self.live:
-            self.read_decision(text, k, turn, illegal, notes)
-            return
-        # The usual case: a decision read before, on its turn's line.
-        state = self.state
-        event, claim = entry
-        if claim is not None:
-            try:
-                claim(state)
-            except Fail as f:
-                self.fail(f, self.decision(text, k, turn, illegal, notes))
-                return
-        if (turn != state.turn or state.awaiting == SETUP) and self.misplaced(text, k, turn):
-            return
-        if illegal or notes or self.texts is not None:
-            self.fold_decision(self.decision(text, k, turn, illegal, notes), event)
-        elif violations := self.check(state, event):
-            self.fold_decision(self.decision(text, k, turn), event, violations)
-        else:  # legal, without marks: applied, kept without meta
-            self.appliers[event.type](state, event)
-            self.events.append(event)
-
-    def read_decision(
-        self,
-        text: str,
-        k: int,
-        turn: int | None,
-        illegal: bool = False,
-        notes: list[str] | None = None,
-    ) -> None:
-        """:meth:`visit_decision` for a decision not read before (or read for its syntax
-        only, after an error)."""
         if not self.live:
-            super().visit_decision(text, k, turn, illegal, notes)
+            super().visit_decision(text, at, turn, illegal, notes)
             return
-        decision = self.decision(text, k, turn, illegal, notes)
         try:
-            event = self.read(decision)
+            event = self.read(text)
         except Fail as f:
-            self.fail(f, decision)
+            self.fail(f, self.decision(text, at, turn, illegal, notes))
             return
         if event is None:
             return
         state = self.state
-        if (turn != state.turn or state.awaiting == SETUP) and self.misplaced(text, k, turn):
+        if (turn != state.turn or state.awaiting == SETUP) and self.misplaced(text, at, turn):
             return
-        self.fold_decision(decision, event)
+        if illegal or notes or self.texts is not None:
+            self.fold_decision(self.decision(text, at, turn, illegal, notes), event)
+            return
+        check = self.check  # (an instance's function: looked up as an attribute)
+        violations = check(state, event)
+        if violations:
+            self.fold_decision(self.decision(text, at, turn), event, violations)
+        else:  # legal, without marks: applied, kept without meta
+            self.appliers[event.type](state, event)
+            self.events.append(event)
 
-    def misplaced(self, text: str, k: int, turn: int | None) -> bool:
+    def misplaced(self, text: str, at: Where, turn: int | None) -> bool:
         """Whether a decision stands where none may (an error): before the setup, or
         after its line's turn is over (when a turn's decisions are on its own line)."""
         state = self.state
         if state.awaiting == SETUP:
-            where = self.decision(text, k, turn).place()
+            where = self.decision(text, at, turn).place()
             self.error("syntax", where[0], where[1], "the game has no setup")
             return True
         if turn is None or not self.one_turn_a_line or state.awaiting == OVER:
             return False
-        decision = self.decision(text, k, turn)
+        decision = self.decision(text, at, turn)
         where = decision.place()
         self.error(
             "syntax",
@@ -436,7 +513,7 @@ class GameBuilder(SyntaxChecker):
     def visit_correction(
         self,
         text: str,
-        k: int,
+        at: Where,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
@@ -444,9 +521,9 @@ class GameBuilder(SyntaxChecker):
         """``undo`` / ``undo to K``: a Retraction appended, the standing steps folded
         again (those played illegally forced again)."""
         if not self.live:
-            super().visit_correction(text, k, turn, illegal, notes)
+            super().visit_correction(text, at, turn, illegal, notes)
             return
-        decision = self.decision(text, k, turn, illegal, notes)
+        decision = self.decision(text, at, turn, illegal, notes)
         try:
             back_to = read_undo(decision.args, decision.illegal)
         except Fail as f:

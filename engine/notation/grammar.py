@@ -16,7 +16,8 @@ alone do not say which (a payment left out, a card named by a description), and 
 >>> g = Grammar(None, ["take"], {"take": lambda args, state, ctx: tuple(args)},
 ...             lambda state, event, names: "take " + " ".join(event), lambda *a: 0,
 ...             position=str)
->>> [m.group("decision") or m.group("comment") for m in g.turns.finditer("take c3 =W {hm}")]
+>>> scan = g.turns.finditer("take c3 =W {hm}")
+>>> [m.group("decision") or m.group("item") for m in scan if m.group()]
 ['take c3 =W', '{hm}']
 """
 
@@ -42,8 +43,9 @@ Writer = Callable[[Any, Any, Sequence[str]], str]
 #: returning the index of the next line.
 SetupReader = Callable[["Visitor", "LogicalLines", int, dict[str, Any]], int]
 #: What a decision's words claim of the table beside its event (a take's written
-#: colours): checked in the state, raising :class:`Fail` when the table says otherwise.
-Claim = Callable[[Any], None]
+#: colours): ``(place, what stands there)`` pairs of the state's table
+#: (:attr:`Grammar.claimed`), checked each time the decision is read.
+Claim = tuple[tuple[Any, Any], ...]
 #: What a decision text stands for: the event, with its claim (None when it makes none).
 Entry = tuple[Any, "Claim | None"]
 
@@ -64,19 +66,20 @@ class Grammar:
     """A game's notation as the shared reader needs it.
 
     ``rules`` are the game's rules (:class:`engine.contract.Game`: its title, kind,
-    seats, new table, check, apply and force), ``position`` writes a state's position
-    string (an error's position).  ``keywords`` are the decision
-    keywords in the order the docs list them, ``readers`` each keyword's
-    :data:`Reader`, ``move_text`` the :data:`Writer` of an event, ``read_setup_line``
-    the :data:`SetupReader`.
+    seats, new table, check, effects and force), ``position`` writes a state's position
+    string (an error's position).  ``keywords`` are the decision keywords in the order
+    the docs list them, ``readers`` each keyword's :data:`Reader`, ``move_text`` the
+    :data:`Writer` of an event, ``read_setup_line`` the :data:`SetupReader`.
 
     ``bracketed`` maps the keywords that take one bracketed argument to its pattern;
     ``uncached`` are the keywords whose event depends on more than their words (the seat
     to move: never kept by text, read in the position), ``unkept`` those whose event is
     read from their words alone but seldom written twice (never kept by text);
     ``context`` makes the reading context from the seat names; ``claim`` gives what a
-    decision's words claim of the table beside its event (a take's written colours),
-    checked each time it is read.
+    decision's words claim of the table beside its event (:data:`Claim`: a take's
+    written colours), checked each time it is read against the state's ``claimed``
+    attribute (its table); ``refute`` says why the table is not as claimed (raising
+    :class:`Fail`; when it does not, the rules judge the decision).
     ``setup_words`` (the words a setup line starts with) and ``setup_missing`` (what a
     setup still lacks, from its parts) describe the setup; ``numbered``: a turn line
     must start with its number until the first one does; ``result_problem`` says where
@@ -100,6 +103,8 @@ class Grammar:
         setup_missing: Callable[[Mapping[str, Any]], list[str]] = lambda parts: [],
         numbered: bool = True,
         claim: Callable[[str, list[str]], Claim | None] = lambda keyword, args: None,
+        claimed: str = "",
+        refute: Callable[[Any, list[str]], None] = lambda state, args: None,
     ):
         self.rules = rules
         self.position = position
@@ -117,6 +122,8 @@ class Grammar:
         self.setup_missing = setup_missing
         self.numbered = numbered
         self.claim = claim
+        self.claimed = claimed
+        self.refute = refute
         #: The scanner of the turn lines (:func:`.lexer.turns_re`).
         self.turns = turns_re(self.keywords, bracketed)
         #: Events read from decisions that need no position, by their text as written:

@@ -13,6 +13,8 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 
+from ..corrections import UNDO
+
 #: Move assessments, as in chess annotation.
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 #: The mark of a decision that stood at the table although the rules refuse it.
@@ -79,16 +81,24 @@ def turns_re(
     line); everything else stays on its line.  Each match starts where the one before
     ends.  A match's groups are
 
+    * ``next``: a decision within a line, after one space, as the writer puts it (one
+      space between its words, followed by the next decision or the line's end; no
+      marks): its text, as ``decision`` would have it.  Most decisions after a line's
+      first are so: this alternative, tried first, is the scan's quick way through
+      them (a match with it has no other group);
+    * ``turn``, ``player``, ``first``, ``second``, ``third``: a turn line's start as
+      the writer puts it (its number, a dot, a space, the player's name when written, a
+      colon and a space; no colon on the line when none is) and its first decisions
+      (up to three) as ``next`` has them: the usual start of a line, its quick way (a
+      match with it has no other group);
     * ``nl``: a line's end (a match that starts a line but the first);
     * ``number``, ``name``: a turn line's prefix (``12.``, ``12. Ann:``; the words of
       the name, spaces between them, none around, and a line without a colon has none,
       which a look ahead sees at once);
     * ``start``: another start of a line, up to the line's end: a header (``[``) or a
       turn number of too many digits;
-    * ``plain``: a decision as the writer puts it, one space between its words,
-      followed by the next decision or the line's end (no marks); its text, as
-      ``decision`` would have it.  Most decisions are so, and this pattern, tried first
-      (and after one space, before the rest), is the scan's quick way through them;
+    * ``plain``: a decision as ``next`` has it, the first of its line or after another
+      item (tried before ``decision``);
     * ``decision``: any other decision: a keyword (one of ``keywords``, or ``undo``)
       and its arguments, as written: the tokens after it up to the next keyword (but
       right after ``by``, which names a player), mark, note, comment or closing
@@ -101,9 +111,7 @@ def turns_re(
       next keyword or comment.
 
     Tokens are those of :data:`TOKEN_RE`, so the text of a decision splits into its
-    keyword and arguments with ``TOKEN_RE.findall``.  (Few groups, and no group for the
-    whole match: each costs the scanner time; the reader finds a match's place again
-    only when it needs it.)
+    keyword and arguments with ``TOKEN_RE.findall``.
 
     >>> scan = turns_re(["take", "buy"], {"buy": r"\\(B\\d\\)"})
     >>> text = "3. Al: take c3 =W ! (a) {b\\nc} buy 1-05 (B1) (n) tkae x undo\\n4. take c3 buy 1-05"
@@ -114,12 +122,11 @@ def turns_re(
     {'decision': 'buy 1-05 (B1)', 'marks': ' (n)'}
     {'item': 'tkae x'}
     {'decision': 'undo'}
-    {'nl': '\\n', 'number': '4', 'plain': 'take c3'}
-    {'plain': 'buy 1-05'}
+    {'turn': '4', 'first': 'take c3', 'second': 'buy 1-05'}
     (end)
     """
     bracketed = dict(bracketed or {})
-    words = sorted({*keywords, "undo"}, key=len, reverse=True)
+    words = sorted({*keywords, UNDO}, key=len, reverse=True)
     w = _WORD_CHAR
     keyword = rf"(?:{'|'.join(map(re.escape, words))})(?!{w})"
     # A word with a character no keyword has (a digit, a capital, =, @, -) is never one;
@@ -136,21 +143,25 @@ def turns_re(
     # characters printable ASCII (what ``other`` matches of it), checked in one look.
     arg = r"[a-z]*+[#-'*->@-`|~][#-'*->@-z|~]*+"
     end = rf"(?= {keyword}|$)"
-    plain = [rf"(?:{'|'.join(map(re.escape, (k for k in simple if k != 'undo')))})"]
+    plain = [rf"(?:{'|'.join(map(re.escape, (k for k in simple if k != UNDO)))})"]
     plain[0] += rf"(?: {arg})*+{end}"
     for word, pattern in bracketed.items():
         plain.insert(0, rf"{re.escape(word)}(?: {arg})*+(?: {pattern}(?: {arg})*+|){end}")
+    one = f"(?:{'|'.join(plain)})"
+    name = rf"(?P<player>{_NAME_CHAR}++): |(?![^:\n]*+:)"  # one word, or none on the line
     token = _TOKEN.replace(_COMMENT, rf"(?s:{_COMMENT})")
     rest = rf"(?:{_SPACE}++|{token})*+"  # the rest of a logical line
     # (What may be missing is an alternative with nothing, ``(?:x|)``, not ``(?:x)?``:
     # the regex engine keeps the groups matched so far at every alternative tried inside
     # a repeat, and ``?`` is one.)
     return re.compile(
-        # one space before a word (within a line, mostly: the quick way to what follows)
-        rf"(?: (?=[a-z])"
+        rf"(?<=.) (?P<next>{one})"  # the next decision within a line: the usual
+        # a turn line's start and its first decisions as the writer puts them: the usual
+        rf"|(?:\n|(?<![^\n]))(?P<turn>\d{{1,9}})\. (?:{name})"
+        rf"(?P<first>{one})(?: (?P<second>{one})(?: (?P<third>{one})|)|)"
         rf"|(?:(?P<nl>\n)|)(?:(?<![^\n]){_SPACE}*+(?:{_PREFIX}"  # at a line's start
-        rf"|(?P<start>\[{rest}|{_LONG_NUMBER}\.(?!\S){rest}))|){_SPACE}*+)"
-        rf"(?:(?P<plain>{'|'.join(plain)})|(?P<decision>{'|'.join(decisions)})"
+        rf"|(?P<start>\[{rest}|{_LONG_NUMBER}\.(?!\S){rest}))|){_SPACE}*+"
+        rf"(?:(?P<plain>{one})|(?P<decision>{'|'.join(decisions)})"
         rf"(?:(?P<marks>(?={_SPACE}*+[!?(])(?:{_SPACE}*+(?:{_MARK}|{_NOTE}))*+)|)"
         rf"|(?P<item>(?s:{_COMMENT})|(?:{token})(?:{_SPACE}*+(?!{keyword}|\{{)(?:{token}))*+)|)",
         re.M,

@@ -9,14 +9,17 @@ the visitor's business (:mod:`.visitor`, :mod:`.builder`); the game's
 ``visitor.error``, which raises :class:`.visitor.Stop` to end the reading at the first
 one (or :class:`.visitor.SkipLine` to go on with the next line).
 
-The turn lines are scanned in one pass, one item at a time (:func:`.lexer.turns_re`):
-a decision is handed to the visitor as it is written, its words split and its place
-found only when the visitor asks.
+The turn lines are scanned in one pass (:func:`.lexer.turns_re`): a decision is handed
+to the visitor as it is written, with its match in the scan (its words split and its
+place found only when the visitor asks).  The lines as the writer puts them (a turn's
+number and player, decisions one space apart) are handed over together, as many as
+follow one another (:meth:`.visitor.Visitor.visit_lines`), before anything else.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 from ..corrections import UNDO
@@ -35,7 +38,7 @@ from .lexer import (
     normalize,
     unescape,
 )
-from .visitor import Places, Scan, SkipLine, Stop, Visitor
+from .visitor import Places, Run, SkipLine, Stop, Visitor
 
 
 def read_game(text: str, visitor: Visitor) -> None:
@@ -61,44 +64,46 @@ def _walk(lines: LogicalLines, visitor: Visitor) -> None:
     visitor.places = Places(lines.text)
     k = 0
     # Headers.
-    while (line := lines.get(k)) is not None:
+    line = lines.get(0)
+    while line is not None:
         stripped = line.text.strip()
-        if not stripped:
-            k += 1
-            continue
-        if not stripped.startswith("["):
-            break
-        with contextlib.suppress(SkipLine):
-            _header(line, visitor)
+        if stripped:
+            if stripped[0] != "[":
+                break
+            try:  # (not contextlib.suppress: no object made for each line)  # noqa: SIM105
+                _header(line, visitor)
+            except SkipLine:
+                pass
         k += 1
-    go_on = True
-    with contextlib.suppress(SkipLine):
-        go_on = visitor.end_headers()
-    if not go_on:
-        return
+        line = lines.get(k)
+    try:
+        if not visitor.end_headers():
+            return
+    except SkipLine:
+        pass
     # Setup.
     read_setup_line = visitor.grammar.read_setup_line
     parts: dict[str, Any] = {}
-    setup_line = lines.get(k)
-    while (line := lines.get(k)) is not None:
-        stripped = line.text.strip()
+    setup_line = line
+    while line is not None:
+        text = line.text
+        stripped = text.strip()
         if not stripped:
             k += 1
-            continue
-        if TURN_RE.match(line.text) or long_turn_number(line.text):
+        elif TURN_RE.match(text) or long_turn_number(text):
             break
-        if stripped.startswith("["):
+        elif stripped[0] == "[":
             with contextlib.suppress(SkipLine):
-                _late_header(visitor, line.number, line.text.index("[") + 1)
+                _late_header(visitor, line.number, text.index("[") + 1)
             k += 1
-            continue
-        try:
-            k = read_setup_line(visitor, lines, k, parts)
-        except SkipLine:
-            k += 1
-    end_line = lines.get(k)
+        else:
+            try:
+                k = read_setup_line(visitor, lines, k, parts)
+            except SkipLine:
+                k += 1
+        line = lines.get(k)
     with contextlib.suppress(SkipLine):
-        visitor.end_setup(parts, end_line or setup_line, end_line is None)
+        visitor.end_setup(parts, line or setup_line, line is None)
     _turns(lines.text, lines.start(k)[0], visitor, None)
 
 
@@ -107,20 +112,55 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
     one pass (:func:`.lexer.turns_re`); ``current`` is the turn a line without a number
     continues (None: such a line is an error in a game whose turn lines are numbered).
 
-    The matches are counted, not placed: the visitor is handed a decision's text and
-    the number of its match (:class:`.visitor.Scan` finds where it stands when asked,
-    for an error or a flag)."""
+    The scan's usual matches (:func:`.lexer.turns_re`: a turn line's start with its
+    first decisions, the next decision within a line) are gathered into runs
+    (:data:`.visitor.Run`) and handed over when anything else comes (or the text ends);
+    anything else is visited as it comes."""
     grammar = visitor.grammar
-    scan = grammar.turns
-    visitor.scan = Scan(visitor.places, scan, pos)
+    visit_lines = visitor.visit_lines
     visit_decision = visitor.visit_decision
     visit_turn = visitor.visit_turn
     numbered = grammar.numbered
     fresh = True  # nothing read on the line yet
     skip = False  # the rest of the line is not read (the visitor said so)
-    for k, (nl, number, name, other, plain, decision, marks, item) in enumerate(
-        scan.findall(text, pos)
-    ):
+    lines: list[Run] = []  # lines as the writer puts them, not visited yet
+    run: list[str] = []  # the decisions of the last of them
+    for m in grammar.turns.finditer(text, pos):
+        first = m[4]
+        if first is not None:  # a turn line's start as the writer puts it: the usual
+            # (``fresh`` is left: what follows on the line is read with a turn number)
+            skip = False
+            current = int(m[2])
+            second = m[5]
+            if second is None:
+                run = [first]
+            else:
+                third = m[6]
+                run = [first, second] if third is None else [first, second, third]
+            lines.append((m, current, m[3], run, current))
+            continue
+        following = m[1]
+        if following is not None:  # the next decision within a line, as the writer puts it
+            if run:
+                run.append(following)
+            elif not skip:
+                run = [following]
+                lines.append((m, None, None, run, current))
+            continue
+        nl, number, name, other, plain, decision, marks, item = m.groups("")[6:]
+        if number and plain:  # a turn line's start, its first decision as the writer puts it
+            fresh = skip = False
+            current = int(number)
+            run = [plain]
+            lines.append((m, current, name or None, run, current))
+            continue
+        run = []
+        if lines:
+            try:
+                visit_lines(lines)
+            except SkipLine:
+                skip = True  # (the last line's rest)
+            lines = []
         if nl:  # a line ends; what follows in the match is on the next
             fresh, skip = True, False
         elif skip:
@@ -130,14 +170,15 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
                 if number:
                     fresh = False
                     current = int(number)
-                    visit_turn(current, name or None, k)
+                    visit_turn(current, name or None, m)
                     if not (plain or decision or item):
                         # a line cut short, or left unfinished (``9. Bob:``)
-                        _no_decision(visitor, k, current, name or None)
+                        line, column = visitor.where(m.start() + len(m.group().rstrip()))
+                        visitor.error("syntax", line, column, no_decision(current, name or None))
                         continue
                 elif other:
                     fresh = False
-                    where = visitor.where(visitor.scan.start(k, "start"))
+                    where = visitor.where(m.start("start"))
                     if other[0] == "[":
                         _late_header(visitor, *where)
                     else:
@@ -146,44 +187,40 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
                 elif plain or decision or item:  # a line without a turn number
                     fresh = False
                     if current is None and numbered:
-                        _no_number(visitor, k)
+                        _no_number(visitor, m.start() + len(nl))
                 else:
                     continue
-            if plain:  # the usual item: a decision as the writer puts it
-                visit_decision(plain, k, current)
+            if plain:  # the first of a run (visited with the next ones)
+                run = [plain]
+                lines.append((m, None, None, run, current))
             elif decision:
-                illegal, notes = _marks(visitor, k, marks) if marks else (False, None)
+                illegal, notes = _marks(visitor, m, marks) if marks else (False, None)
                 if decision[:4] == UNDO:  # (no other keyword starts so)
-                    visitor.visit_correction(decision, k, current, illegal, notes)
+                    visitor.visit_correction(decision, m, current, illegal, notes)
                 else:
-                    visit_decision(decision, k, current, illegal, notes)
+                    visit_decision(decision, m, current, illegal, notes)
             elif item[:1] == "{":
                 body = comment_text(item)
                 if body is None:
-                    line, column = visitor.where(visitor.scan.start(k, "item"))
+                    line, column = visitor.where(m.start("item"))
                     visitor.error("syntax", line, column, "this comment is never closed with }")
                     body = ""
                 visitor.visit_comment(body)
             elif item:
-                _stray(visitor, visitor.where(visitor.scan.start(k, "item")), item)
+                _stray(visitor, visitor.where(m.start("item")), item)
         except SkipLine:
             skip = True
+    if lines:
+        with contextlib.suppress(SkipLine):
+            visit_lines(lines)
     with contextlib.suppress(SkipLine):
         visitor.end_game()
 
 
-def _no_decision(visitor: Visitor, k: int, turn: int, name: str | None) -> None:
-    """A turn line that ends after its prefix: the error points past it."""
-    m = visitor.scan.match(k)
-    line, column = visitor.where(m.start() + len(m.group().rstrip()))
-    visitor.error("syntax", line, column, no_decision(turn, name))
-
-
-def _no_number(visitor: Visitor, k: int) -> None:
-    m = visitor.scan.match(k)
+def _no_number(visitor: Visitor, at: int) -> None:
     visitor.error(
         "syntax",
-        visitor.where(m.start() + len(m.group("nl") or ""))[0],
+        visitor.where(at)[0],
         1,
         "expected a turn number such as '1.' before the decisions",
     )
@@ -206,24 +243,24 @@ def _late_header(visitor: Visitor, line: int, column: int) -> None:
     visitor.error("syntax", line, column, "headers come first, before the setup")
 
 
-def _marks(visitor: Visitor, k: int, marks: str) -> tuple[bool, list[str] | None]:
+def _marks(visitor: Visitor, m: re.Match[str], marks: str) -> tuple[bool, list[str] | None]:
     """The ``!illegal`` mark and the notes after a decision (``marks``, of the scan's
-    ``k``-th match); a note never closed and a mark that is none are errors."""
+    match ``m``); a note never closed and a mark that is none are errors."""
     illegal = False
     notes: list[str] | None = None
-    for m in TOKEN_RE.finditer(marks):
-        t = m.group()
+    for t_at in TOKEN_RE.finditer(marks):
+        t = t_at.group()
         if t == ILLEGAL_MARK:
             illegal = True
         elif t in GLYPHS:
             (notes := notes or []).append(t)
         elif t[0] == "(":
             if not t.endswith(")") or t.endswith("\\)"):
-                line, column = visitor.where(visitor.scan.start(k, "marks") + m.start())
+                line, column = visitor.where(m.start("marks") + t_at.start())
                 visitor.error("syntax", line, column, "this note is never closed with )")
             (notes := notes or []).append(unescape(t[1:-1]).strip())
         else:
-            line, column = visitor.where(visitor.scan.start(k, "marks") + m.start())
+            line, column = visitor.where(m.start("marks") + t_at.start())
             visitor.error(
                 "syntax",
                 line,
@@ -310,11 +347,10 @@ def setup_words(
             f"expected the setup ({usage}) or turn 1, got {word!r}{hint}",
         )
         return None
-    args: list[str] = []
     notes_at = len(tokens)
-    for j in range(1, len(tokens)):
-        if tokens[j][0] in "{(!?":
-            notes_at = j
-            break
-        args.append(tokens[j])
-    return word, args, tokens, notes_at
+    if "{" in text or "(" in text or "!" in text or "?" in text:
+        for j in range(1, len(tokens)):
+            if tokens[j][0] in "{(!?":
+                notes_at = j
+                break
+    return word, tokens[1:notes_at], tokens, notes_at

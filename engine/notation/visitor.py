@@ -13,6 +13,7 @@ visitor that folds the game with the rules is :class:`.builder.GameBuilder`.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -26,11 +27,9 @@ from .results import NotationError
 
 #: The headers kept under their own key (the rest go to ``tags``).
 KNOWN_TAGS = (("Event", "event"), ("Date", "date"), ("Place", "place"))
-_READ_TAGS = KNOWN_TAGS + (("Result", "result"),)
+_READ_TAGS = dict(KNOWN_TAGS + (("Result", "result"),))
 #: A header that names a seat: ``Player1`` .. ``PlayerN``.
 SEAT_TAG = re.compile(r"Player([1-9][0-9]?)")
-#: The scan of a text not read yet: it matches nothing.
-_NOTHING = re.compile(r"(?!)")
 _UNDO_USAGE = "expected undo, or undo to STEP (a step number: the setup is step 1)"
 
 
@@ -102,57 +101,56 @@ class Places:
         return k + 1, offset - starts[k] + 1
 
 
-class Scan:
-    """The scan of a text's turn lines (:func:`.lexer.turns_re` from offset ``pos`` on):
-    where its ``k``-th match and that match's groups stand, found by scanning the text
-    again when first asked for (only to place an error or a flag: the reading itself
-    counts matches, and keeps no offsets)."""
+#: Where a decision stands: its match in the scan of the turn lines (the decision its
+#: ``next``, ``plain``, ``first`` or ``decision``), or ``(m, i)``: the ``i``-th decision
+#: of the run that starts in match ``m`` (the first ones held by ``m`` itself, each next
+#: in a match of its own after it, found by scanning again when asked).
+Where = re.Match[str] | tuple[re.Match[str], int]
 
-    __slots__ = ("places", "pattern", "pos", "_matches")
+#: Decisions as the writer puts them, one after the other on a line:
+#: ``(m, number, name, decisions, turn)``, the first of them in the scan's match ``m``
+#: (the next ones there too, or each in a match of its own), on turn ``turn``; ``number``
+#: and ``name`` are the turn line's prefix when they start the line (None when they
+#: follow something else).
+Run = tuple[re.Match[str], int | None, str | None, list[str], int | None]
 
-    def __init__(self, places: Places, pattern: re.Pattern[str], pos: int):
-        self.places = places
-        self.pattern = pattern
-        self.pos = pos
-        self._matches: list[re.Match[str]] | None = None
+#: The groups of a scan's match that hold a decision as the writer puts it, in order.
+_RUN_GROUPS = ("next", "plain", "first", "second", "third")
 
-    def match(self, k: int) -> re.Match[str]:
-        """The ``k``-th match (from 0)."""
-        matches = self._matches
-        if matches is None:
-            matches = self._matches = list(self.pattern.finditer(self.places.text, self.pos))
-        return matches[k]
 
-    def start(self, k: int, group: str) -> int:
-        """Where ``group`` of the ``k``-th match starts (-1 when it did not match)."""
-        return self.match(k).start(group)
-
-    def decision_start(self, k: int) -> int:
-        """Where the decision of the ``k``-th match starts (``plain`` or ``decision``)."""
-        m = self.match(k)
-        at = m.start("plain")
-        return at if at >= 0 else m.start("decision")
+def decision_start(where: Where) -> int:
+    """The offset of the decision ``where`` (its keyword)."""
+    if isinstance(where, tuple):
+        first, i = where
+        held = [at for at in map(first.start, _RUN_GROUPS) if at >= 0]
+        if i < len(held):
+            return held[i]
+        scan = first.re.finditer(first.string, first.end())
+        where = next(itertools.islice(scan, i - len(held), None))
+    return max(
+        where.start("next"), where.start("first"), where.start("plain"), where.start("decision")
+    )
 
 
 class Decision:
     """One decision (or correction) as written: its text (``written``: the keyword and
-    its arguments as they stand in the text, the ``k``-th match of the ``scan``), the
-    ``!illegal`` mark and the notes after it, on the turn its line is on (None before
-    any turn number).  Its words and places are found when asked for."""
+    its arguments as they stand in the text, ``where`` in the scan), the ``!illegal``
+    mark and the notes after it, on the turn its line is on (None before any turn
+    number).  Its words and places are found when asked for."""
 
-    __slots__ = ("scan", "k", "written", "illegal", "notes", "turn")
+    __slots__ = ("places", "where", "written", "illegal", "notes", "turn")
 
     def __init__(
         self,
-        scan: Scan,
-        k: int,
+        places: Places,
+        where: Where,
         written: str,
         illegal: bool,
         notes: list[str] | None,
         turn: int | None,
     ):
-        self.scan = scan
-        self.k = k
+        self.places = places
+        self.where = where
         self.written = written
         self.illegal = illegal
         self.notes = notes
@@ -179,9 +177,9 @@ class Decision:
     def place(self, arg: int = -1) -> tuple[int, int]:
         """(line, column) of argument ``arg`` (-1: the keyword; past the last
         argument: the marks and what follows on the line, or the line's end)."""
-        places = self.scan.places
+        places = self.places
         text = places.text
-        at = self.scan.decision_start(self.k)
+        at = decision_start(self.where)
         want = arg + 1 if arg >= 0 else 0
         last = at
         for k, m in enumerate(TOKEN_RE.finditer(text, at)):
@@ -197,8 +195,10 @@ class Visitor:
     """The hooks the reader calls, in order: ``begin_game``, ``visit_header``...,
     ``end_headers``, ``visit_setup_comment`` / ``visit_setup_note``..., ``end_setup``,
     then per turn line ``visit_turn`` (when it starts with a number), ``visit_comment``
-    / ``visit_decision`` / ``visit_correction``..., and ``end_game``.  This base class
-    collects the errors and does nothing else.
+    / ``visit_decision`` / ``visit_correction``..., and ``end_game``.  The lines as the
+    writer puts them come together, to ``visit_lines``, which here visits each turn and
+    decision in turn (a visitor may fold them faster, to the same effect).  This base
+    class collects the errors and does nothing else.
 
     An error ends the reading (:class:`Stop`) unless every error is asked for; then
     the reading goes on (a visitor may raise :class:`SkipLine` to go on with the next
@@ -213,10 +213,8 @@ class Visitor:
         #: False once an error was met (with every error asked for, reading goes on).
         self.live = True
         self.errors: list[NotationError] = []
-        #: The places of the text being read, and the scan of its turn lines (the reader
-        #: sets them).
+        #: The places of the text being read (the reader sets them).
         self.places = Places("")
-        self.scan = Scan(self.places, _NOTHING, 0)
 
     # -- errors ------------------------------------------------------------------------
 
@@ -278,26 +276,24 @@ class Visitor:
         """(line, column) of an offset of the text being read."""
         return self.places.at(offset)
 
-    def turn_places(self, k: int) -> tuple[int, int, int]:
-        """The line of the turn line that the scan's ``k``-th match starts, and the
-        columns of its number and of the player's name (the number's when none is
-        written)."""
-        m = self.scan.match(k)
-        line, number = self.where(m.start("number"))
-        name = m.start("name")
+    def turn_places(self, m: re.Match[str]) -> tuple[int, int, int]:
+        """The line of the turn line that the scan's match ``m`` starts, and the columns
+        of its number and of the player's name (the number's when none is written)."""
+        line, number = self.where(max(m.start("turn"), m.start("number")))
+        name = max(m.start("player"), m.start("name"))
         return line, number, self.where(name)[1] if name >= 0 else number
 
     def decision(
         self,
         text: str,
-        k: int,
+        where: Where,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> Decision:
-        """A decision the reader handed over (the scan's ``k``-th match), with its words
-        and places."""
-        return Decision(self.scan, k, text, illegal, notes, turn)
+        """A decision the reader handed over (``where`` in the scan), with its words and
+        places."""
+        return Decision(self.places, where, text, illegal, notes, turn)
 
     def fail(self, f: Fail, decision: Decision) -> None:
         """Report a decision reader's failure at the argument it names."""
@@ -329,31 +325,50 @@ class Visitor:
         """The setup read (the parts the game's setup lines filled in); ``at_end`` when
         no turn follows."""
 
-    def visit_turn(self, number: int, name: str | None, k: int) -> None:
-        """A turn line starts (with the scan's ``k``-th match): turn ``number``, the
+    def visit_turn(self, number: int, name: str | None, m: re.Match[str]) -> None:
+        """A turn line starts (with the scan's match ``m``): turn ``number``, the
         player's ``name`` (None when not written); :meth:`turn_places` says where they
         stand."""
 
     def visit_comment(self, text: str) -> None:
         """A comment after a decision."""
 
+    def visit_lines(self, runs: list[Run]) -> None:
+        """Lines as the writer puts them, one after the other: their runs of decisions
+        (:data:`Run`), each its line's start or the rest of its line.  Here each is
+        visited in turn: :meth:`visit_turn` when the run starts its line, then
+        :meth:`visit_decision` for each decision.  A :class:`SkipLine` ends its run
+        only (the reader is told when it ends the last)."""
+        skipped = False
+        for m, number, name, decisions, turn in runs:
+            skipped = False
+            try:
+                if number is not None:
+                    self.visit_turn(number, name, m)
+                for i, text in enumerate(decisions):
+                    self.visit_decision(text, (m, i) if i else m, turn)
+            except SkipLine:
+                skipped = True
+        if skipped:
+            raise SkipLine
+
     def visit_decision(
         self,
         text: str,
-        k: int,
+        at: Where,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> None:
-        """A decision as written (``text``, its keyword and arguments: the scan's ``k``-th
-        match) on turn ``turn`` (the turn its line is on; None before any turn number), marked
-        ``!illegal`` or not, with its notes; :meth:`decision` makes it a
-        :class:`Decision` (its words and places)."""
+        """A decision as written (``text``, its keyword and arguments, ``at`` where it
+        stands in the scan) on turn ``turn`` (the turn its line is on; None before any
+        turn number), marked ``!illegal`` or not, with its notes; :meth:`decision` makes
+        it a :class:`Decision` (its words and places)."""
 
     def visit_correction(
         self,
         text: str,
-        k: int,
+        at: Where,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
@@ -398,7 +413,7 @@ class HeadersBuilder(Visitor):
                     f"this log is for {value!r}; this parser reads {rules.title}",
                 )
             return
-        seat = SEAT_TAG.fullmatch(name)
+        seat = SEAT_TAG.fullmatch(name) if name[:6] == "Player" else None
         if seat:
             self.headers.setdefault("players", [])  # keeps the headers' order
             self.seat_names[int(seat.group(1)) - 1] = (value, line, offset)
@@ -406,11 +421,11 @@ class HeadersBuilder(Visitor):
         if name == "First":
             self.first = (value, line)
             return
-        for tag, key in _READ_TAGS:
-            if name == tag:
-                self.headers[key] = value
-                return
-        self.tags[name] = value
+        key = _READ_TAGS.get(name)
+        if key is not None:
+            self.headers[key] = value
+        else:
+            self.tags[name] = value
 
     def end_headers(self) -> bool:
         self.finish_headers()
@@ -459,7 +474,7 @@ class SyntaxChecker(HeadersBuilder):
     def visit_decision(
         self,
         text: str,
-        k: int,
+        at: Where,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
@@ -468,17 +483,17 @@ class SyntaxChecker(HeadersBuilder):
         try:
             self.grammar.readers[keyword](args, None, self.ctx)
         except Fail as f:
-            self.fail(f, self.decision(text, k, turn, illegal, notes))
+            self.fail(f, self.decision(text, at, turn, illegal, notes))
 
     def visit_correction(
         self,
         text: str,
-        k: int,
+        at: Where,
         turn: int | None,
         illegal: bool = False,
         notes: list[str] | None = None,
     ) -> None:
-        decision = self.decision(text, k, turn, illegal, notes)
+        decision = self.decision(text, at, turn, illegal, notes)
         try:
             read_undo(decision.args, illegal)
         except Fail as f:

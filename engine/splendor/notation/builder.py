@@ -7,6 +7,7 @@ a refused decision kept as played, and the table followed again from the turn du
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -89,13 +90,13 @@ class GameBuilder(_builder.GameBuilder):
         last = max(line, *(levels[lv][1] for lv in (1, 2, 3)))
         return GameSetUp(first, display, nobles), last
 
-    def visit_turn(self, number: int, name: str | None, k: int) -> None:
+    def visit_turn(self, number: int, name: str | None, m: re.Match[str]) -> None:
         state = self.state
         if not self.live:
             if number != state.turn:
                 return  # the table is not known here: the decisions' words only
             self.live = True  # the turn due written again (the line skipped, corrected)
-        line, _, name_column = self.turn_places(k)
+        line, _, name_column = self.turn_places(m)
         if state.awaiting == SETUP:
             self.error("syntax", line, 1, "the setup (nobles, level3, level2, level1) comes first")
         if number != state.turn:

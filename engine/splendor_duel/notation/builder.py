@@ -5,6 +5,7 @@ against the position, and the setup event the setup lines make."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...errors import Violation
@@ -55,7 +56,7 @@ class GameBuilder(_builder.GameBuilder):
         board, line = parts["board"]
         return GameSetUp(first, board, pyramid, parts.get("privileges")), line
 
-    def visit_turn(self, number: int, name: str | None, k: int) -> None:
+    def visit_turn(self, number: int, name: str | None, m: re.Match[str]) -> None:
         state = self.state
         if (
             number == state.turn
@@ -66,7 +67,7 @@ class GameBuilder(_builder.GameBuilder):
             return  # the usual case: the turn the game is at, its player named or not
         if not self.live:
             return
-        line, column, name_column = self.turn_places(k)
+        line, column, name_column = self.turn_places(m)
         if state.awaiting == SETUP:
             self.error("syntax", line, 1, "the game has no setup before turn 1")
             return

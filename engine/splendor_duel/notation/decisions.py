@@ -120,4 +120,6 @@ GRAMMAR = Grammar(
     setup_words=setup.SETUP_WORDS,
     setup_missing=setup.setup_parts_missing,
     claim=tokens.take_claim,
+    claimed="board",
+    refute=tokens.check_take_colors,
 )

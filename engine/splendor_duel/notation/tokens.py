@@ -11,7 +11,7 @@ TokensTaken(spaces=(7, 12))
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Violation
@@ -109,21 +109,13 @@ def take_colors(args: list[str]) -> tuple[tuple[int, int], ...] | None:
     return tuple((SPACES[args[k]], LETTER[letter]) for k, letter in enumerate(args[-1][1:]))
 
 
-def take_claim(keyword: str, args: list[str]) -> Callable[[State], None] | None:
+def take_claim(keyword: str, args: list[str]) -> tuple[tuple[int, int], ...] | None:
     """What a decision claims of the board beside its event: a take's written colours
-    (``take c2 c3 =WB``), checked each time it is read (:func:`check_take_colors`)."""
-    if keyword != "take" or not args or args[-1][0] != "=":
+    (``take c2 c3 =WB``), its (space, colour) pairs, checked each time it is read
+    (where the board differs, :func:`check_take_colors` says why)."""
+    if keyword != "take":
         return None
-    pairs = take_colors(args)
-
-    def claim(state: State) -> None:
-        board = state.board
-        for s, c in pairs:  # type: ignore[union-attr]
-            if board[s] != c:
-                check_take_colors(state, args)
-                return
-
-    return claim
+    return take_colors(args)
 
 
 def check_take_colors(state: State, args: list[str]) -> None:
