@@ -52,6 +52,9 @@ _PREFIX = (
     rf"(?:(?P<name>{_NAME_CHAR}++(?=:)|(?=[^:\n]*+:){_NAME_CHAR}++(?:{_SPACE}++{_NAME_CHAR}++)*+)"
     rf"{_SPACE}*+:(?!\S)|)"
 )
+#: The turn numbers of the first thousand turns, by their text: every turn line has one,
+#: and a look-up costs less than ``int``.
+TURN_NUMBERS = {str(n): n for n in range(1000)}
 #: A turn line's prefix (``12.``, ``12. Ann:``) at the start of a line.
 TURN_RE = re.compile(rf"\s*+{_PREFIX}", re.M)
 #: The most digits a turn number has: a longer run of digits before a dot is refused by

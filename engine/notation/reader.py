@@ -28,6 +28,7 @@ from .lexer import (
     HEADER_RE,
     ILLEGAL_MARK,
     TOKEN_RE,
+    TURN_NUMBERS,
     TURN_RE,
     Line,
     LogicalLines,
@@ -130,7 +131,8 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
         if first is not None:  # a turn line's start as the writer puts it: the usual
             # (``fresh`` is left: what follows on the line is read with a turn number)
             skip = False
-            current = int(m[2])
+            number = m[2]
+            current = TURN_NUMBERS.get(number) or int(number)
             second = m[5]
             if second is None:
                 run = [first]
