@@ -265,8 +265,8 @@ class ParsedGame:
     the ``meta`` of each event (comments, annotations, the mark of a move played illegally;
     None where there is none), the ``errors`` met (each a NotationError of the game's
     notation, with its line and column), the ``state`` after the events, the events played
-    though illegal (``flagged``), the seat ``names`` and, from ``read_moves``, each event's
-    canonical ``texts``."""
+    though illegal (``flagged``), the seat ``names``, from ``read_moves`` (or when asked
+    for) each event's canonical ``texts``, and the ``fold`` that folded the events."""
 
     headers: dict[str, Any]
     events: list[Any]
@@ -279,6 +279,10 @@ class ParsedGame:
     #: :meth:`GameRules.move_text` gives it; a correction as the notation writes it):
     #: filled by :meth:`GameRules.read_moves`, whose caller stores it with the events.
     texts: list[str] = field(default_factory=list)
+    #: The fold of the events read (:class:`engine.fold.Fold`, ``state`` its head; its
+    #: texts and snapshots as the reading was asked to keep them): a caller that stores
+    #: the game takes them from it rather than folding the events again.
+    fold: Any = None
 
     @property
     def ok(self) -> bool:
@@ -397,9 +401,17 @@ class Notation(Protocol):
         ...
 
     def read_game(
-        self, text: str, source: str = "<text>", *, stop_at_first_error: bool = True
+        self,
+        text: str,
+        source: str = "<text>",
+        *,
+        stop_at_first_error: bool = True,
+        texts: bool = False,
+        every: int | None = None,
     ) -> ParsedGame:
-        """Read one game in notation; never raises for bad input (errors are collected)."""
+        """Read one game in notation; never raises for bad input (errors are collected).
+        With ``texts`` its fold (``ParsedGame.fold``) keeps each event's canonical text,
+        and a snapshot every ``every`` steps: what a store keeps of the game."""
         ...
 
     def write_game(

@@ -1,28 +1,29 @@
-"""The visitor that builds a game, for every game: each decision read is checked against
-the game's rules and applied through its contract (:class:`engine.contract.Game`:
-``check``, ``apply``, ``force``; :func:`engine.fold.fold` after a correction), the meta
-(comments, notes, ``!illegal``) kept beside the events, and what was read is an
-:class:`engine.protocol.ParsedGame`.
+"""The visitor that builds a game, for every game: each decision read is folded with the
+game's rules through the one fold (:class:`engine.fold.Fold`: checked and applied,
+forced when marked ``!illegal``, a correction making the game stand as after an earlier
+step), the meta (comments, notes, ``!illegal``) kept beside the events, and what was read
+is an :class:`engine.protocol.ParsedGame`, with the fold.
 
 A game's builder names its grammar and says what only it knows: how a turn line's number
 and player are checked against the position (:meth:`GameBuilder.visit_turn`) and the
 setup event its setup lines make (:meth:`GameBuilder.setup_event`).
 
-The lines as the writer puts them (:meth:`GameBuilder.visit_lines`) are folded in one
-loop while each is as the state awaits it (the turn due, its player, a decision read
-before and allowed); the first that is not is visited as any other, where the errors
-and flags are made.  A decision is read once by its text, then taken from the grammar's
-cache (:attr:`.grammar.Grammar.cache`).
+The lines as the writer puts them (:meth:`GameBuilder.visit_lines`) are read into events
+while each is as the state awaits it (the turn due, its player, a decision whose words
+read), and the fold takes each as it comes (:meth:`engine.fold.Fold.extend`); what is not
+so, and a decision the rules refuse, is visited as any other, where the errors and flags
+are made.  A decision is read once by its text, then taken from the grammar's cache
+(:attr:`.grammar.Grammar.cache`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..corrections import UNDO, CorrectionRefused, retraction_at, undo_text
+from ..corrections import UNDO, CorrectionRefused, retraction_at
 from ..errors import IllegalMoveError
-from ..fold import fold
+from ..fold import Fold
 from ..protocol import ParsedGame
 from .grammar import Entry, Fail
 from .lexer import TOKEN_RE, Line
@@ -34,11 +35,6 @@ from .visitor import Decision, Run, SkipLine, SyntaxChecker, Where, read_undo, s
 #: states name them so).
 SETUP = "setup"
 OVER = "over"
-
-
-class _Behind(Exception):
-    """The reading no longer follows the table: what is left of the lines is visited one
-    by one (:meth:`GameBuilder.visit_lines`)."""
 
 
 class GameBuilder(SyntaxChecker):
@@ -53,30 +49,57 @@ class GameBuilder(SyntaxChecker):
     #: What a setup the rules refuse is told (the game's own words).
     setup_refused: ClassVar[str] = "the setup breaks the rules"
 
-    def __init__(self, source: str = "<string>", *, stop_at_first_error: bool = True):
+    def __init__(
+        self,
+        source: str = "<string>",
+        *,
+        stop_at_first_error: bool = True,
+        texts: bool = False,
+        every: int | None = None,
+    ):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
-        rules = self.rules
-        self.state = rules.new_state(self.names)
-        self.check = rules.check
-        self.apply = rules.apply
-        #: Each event type's effect (what ``apply`` looks up), for the usual decision.
-        self.appliers = rules.appliers
+        #: Whether the fold keeps each event's canonical text, and how often a snapshot.
+        self.texts = texts
+        self.every = every
+        #: The game folded so far (its events, a correction as a Retraction): with
+        #: :meth:`continuing`, from the game's events before the text.
+        self.fold = self.new_fold()
         self.cache = self.grammar.cache
-        #: The game's events (a correction as a Retraction) and their meta: with
-        #: :meth:`continuing`, those before the text first (from ``read_from`` on: read).
-        #: The usual decision (legal, without marks) appends no meta: ``meta`` may end
-        #: short of ``events``, the events past its end having none (:meth:`padded`).
-        self.events: list[Any] = []
+        #: The meta of each event of the fold, from the game's first (those before the
+        #: text first, with :meth:`continuing`).  The usual decision (legal, without
+        #: marks) appends none: ``meta`` may end short of the fold's events, the events
+        #: past its end having none (:meth:`padded`).
         self.meta: list[dict[str, Any] | None] = []
+        #: How many of the game's events come before the text.
         self.read_from = 0
-        #: Whether ``events`` holds the whole game (its steps are then numbered).
+        #: Whether the fold holds the whole game (its steps are then numbered).
         self.whole = True
         self.flagged: list[Flagged] = []
-        #: The canonical text of each event read, when reading what is played next
-        #: (:meth:`continuing`); None for a whole game, which has no use for them.
-        self.texts: list[str] | None = None
         self.pending_comments: list[str] = []
         self.pending_notes: list[str] = []
+
+    def new_fold(self, state: Any = None, step: int = 0, earlier: Any = None) -> Fold:
+        """The fold of the game from the new table of the seats named (or from ``state``,
+        the table after ``step`` events, ``earlier`` reading those events)."""
+        writer = self.grammar.write if self.texts else None
+        if state is None:
+            fold = Fold(self.rules, self.names, every=self.every, texts=self.texts, writer=writer)
+            fold.head.names = self.names
+            return fold
+        return Fold.resume(
+            self.rules,
+            state,
+            step,
+            earlier,
+            every=self.every,
+            texts=self.texts,
+            writer=writer,
+        )
+
+    @property
+    def state(self) -> Any:
+        """The table after the events folded so far (the fold's own)."""
+        return self.fold.head
 
     @classmethod
     def continuing(
@@ -87,34 +110,35 @@ class GameBuilder(SyntaxChecker):
         source: str = "<move>",
     ) -> GameBuilder:
         """A builder for what is played next in ``state`` (read with
-        :func:`.reader.read_turns`), which it does not change.  ``events`` (and their
-        ``meta``) are the game's so far, ``state`` their fold: an ``undo`` needs them,
-        and they number the steps."""
-        builder = cls(source)
+        :func:`.reader.read_turns`), which it does not change; each event read is kept
+        with its canonical text.  ``events`` (and their ``meta``) are the game's so far,
+        ``state`` their fold: an ``undo`` needs them, and they number the steps."""
+        builder = cls(source, texts=True)
         builder.names = tuple(state.names)
         builder.ctx = cls.grammar.context(builder.names)
-        builder.state = state.copy()
-        builder.texts = []
         if events is not None:
-            builder.events = list(events)
-            builder.meta = [dict(m) if m else None for m in meta or ()][: len(events)]
-            builder.meta += [None] * (len(events) - len(builder.meta))
-            builder.read_from = len(events)
+            given = list(events)
+            builder.meta = [dict(m) if m else None for m in meta or ()][: len(given)]
+            builder.meta += [None] * (len(given) - len(builder.meta))
+            marks = [bool(m and m.get("played_illegally")) for m in builder.meta]
+            builder.read_from = len(given)
+            builder.fold = builder.new_fold(state.copy(), len(given), lambda: (given, marks))
         else:
             builder.whole = False
+            builder.fold = builder.new_fold(state.copy())
         return builder
 
     def padded(self) -> list[dict[str, Any] | None]:
         """``meta``, one for each event (those the usual decisions left out: None)."""
         meta = self.meta
-        missing = len(self.events) - len(meta)
+        missing = self.fold.step - len(meta)
         if missing:
             meta += [None] * missing
         return meta
 
     def step(self) -> int | None:
         """The step number of the next event (None when the game before is not known)."""
-        return len(self.events) + 1 if self.whole else None
+        return self.fold.step + 1 if self.whole else None
 
     def position_facts(self) -> tuple[int | None, int | None, str | None]:
         state = self.state
@@ -122,19 +146,24 @@ class GameBuilder(SyntaxChecker):
 
     def parsed(self) -> ParsedGame:
         """What was read: the headers, the events and meta of the legal prefix, the
-        errors, the state after the prefix, the decisions kept as played illegally."""
+        errors, the state after the prefix, the decisions kept as played illegally, and
+        the fold of the events (with each one's canonical text when asked for)."""
+        fold = self.fold
         first = self.read_from
-        events = self.events[first:] if first else self.events
+        events = fold.events
+        if first:  # (the fold's events start with the text's, or with the game's first)
+            events = events[len(events) - (fold.step - first) :]
         meta = self.padded()[first:] if first else self.padded()
         return ParsedGame(
             self.result(),
             events,
             meta,
             self.errors,
-            self.state,
+            fold.head,
             self.flagged,
             self.names,
-            self.texts or [],
+            fold.texts or [],
+            fold,
         )
 
     def said(self, decision: Decision, event: Any) -> str:
@@ -148,8 +177,9 @@ class GameBuilder(SyntaxChecker):
             super().end_headers()
         finally:  # named even when a header error ends the reading
             if len(self.names) != len(self.state.names):
-                self.state = self.rules.new_state(self.names)
-            self.state.names = self.names
+                self.fold = self.new_fold()
+            else:
+                self.state.names = self.names
         return True
 
     def visit_setup_comment(self, text: str) -> None:
@@ -182,21 +212,21 @@ class GameBuilder(SyntaxChecker):
         if first is None:
             return
         event, at = self.setup_event(parts, first)
-        violations = self.check(self.state, event)
-        if violations:
+        meta = self.padded()
+        try:
+            self.fold.push(event)
+        except IllegalMoveError as err:
             self.error(
                 "illegal",
                 at,
                 1,
                 self.setup_refused,
-                violations,
+                err.violations,
                 with_position=True,
                 fatal=True,
             )
             return
-        self.apply(self.state, event)
-        self.padded().append(self._take_pending())
-        self.events.append(event)
+        meta.append(self._take_pending())
 
     def first_seat(self, number: int) -> int | None:
         """The seat the ``First`` header names (a name, a seat number, ``#2``), or None
@@ -250,7 +280,7 @@ class GameBuilder(SyntaxChecker):
     def visit_comment(self, text: str) -> None:
         if not text or not self.live:
             return
-        if len(self.events) == self.read_from:  # before the setup, or the first move read
+        if self.fold.step == self.read_from:  # before the setup, or the first move read
             self.pending_comments.append(text)
             return
         meta = self.padded()
@@ -305,71 +335,96 @@ class GameBuilder(SyntaxChecker):
         return entry
 
     def visit_lines(self, runs: list[Run]) -> None:
-        """The usual lines (a turn's number and player as the state awaits them, then
-        decisions as the writer puts them, each read before and allowed) folded in one
-        loop; anything else is visited as :class:`.visitor.Visitor` does it
-        (:meth:`visit_turn`, :meth:`visit_decision`), and so is everything after an
-        error."""
-        state = self.state
-        if not self.live or self.texts is not None or state.awaiting == SETUP:
-            super().visit_lines(runs)
+        """The usual lines read into events and folded as they come
+        (:meth:`engine.fold.Fold.extend` of :meth:`usual`); what the quick way leaves
+        (a turn or a decision not as the state awaits it, a decision the rules refuse)
+        is visited as :class:`.visitor.Visitor` does it (:meth:`visit_turn`,
+        :meth:`visit_decision`), and so is everything after an error."""
+        if not self.live or self.state.awaiting == SETUP:
+            self.visit_each(runs)
             return
+        fold = self.fold
+        n = len(runs)
+        run, at = 0, -1  # where the quick way goes on: a run, its turn (-1) or a decision
+        while True:
+            before = fold.step
+            left = [n, -1]
+            try:
+                fold.extend(self.usual(runs, run, at, left))
+                run, at = left
+            except IllegalMoveError:  # refused: the decision is visited, where it stands
+                run, at = _decision_after(runs, run, at, fold.step - before)
+            if run == n:
+                return
+            m, number, name, decisions, turn = runs[run]
+            try:
+                if at < 0:
+                    at = 0
+                    if number is not None:
+                        self.visit_turn(number, name, m)
+                else:
+                    self.visit_decision(decisions[at], (m, at) if at else m, turn)
+                    at += 1
+                    if at == len(decisions):
+                        run, at = run + 1, -1
+            except SkipLine:
+                if run == n - 1:
+                    raise
+                run, at = run + 1, -1
+            if not self.live:
+                self.visit_each(runs, run, at)
+                return
+            if run == n:
+                return
+
+    def usual(self, runs: list[Run], run: int, at: int, left: list[int]) -> Iterator[Any]:
+        """The events of the decisions of ``runs`` from run ``run`` on (its turn, when
+        ``at`` is -1, else its decision ``at``) while each is as the state awaits it: its
+        turn (and player) due, its words read (from the grammar's cache, or learnt), the
+        table as it claims.  Each is given after the one before is folded; ``left``
+        is set to the first one that is not so (``[len(runs), -1]``: none)."""
+        state = self.state
         names = self.names
         cached = self.cache.get
         learn = self.learn
+        read = self.read
         claimed = self.grammar.claimed
-        check = self.check
-        appliers = self.appliers
-        kept = self.events.append
-        last = runs[-1]
-        rest = iter(runs)
-        after = 0  # where a run is read on one decision at a time (_Behind)
-        for run in rest:
-            m, number, name, decisions, turn = run
-            try:
+        for r in range(run, len(runs)):
+            m, number, name, decisions, turn = runs[r]
+            if at < 0:
                 if number is not None and (
                     number != state.turn or (name is not None and name != names[state.current])
                 ):
-                    self.visit_turn(number, name, m)
-                    if not self.live:
-                        after = 0
-                        raise _Behind
-                for text in decisions:
-                    entry = cached(text) or learn(text)
-                    if entry is not None and turn == state.turn:
-                        event, claim = entry
-                        if claim is not None:  # (a table not as claimed: read below)
-                            table = getattr(state, claimed)
-                            for place, value in claim:
-                                if table[place] != value:
-                                    break
-                            else:
-                                claim = None
-                        if claim is None and not check(state, event):
-                            appliers[event.type](state, event)
-                            kept(event)
-                            continue
-                    # its place (each text a string of its own, as the scan made it)
-                    i = next(i for i, t in enumerate(decisions) if t is text)
-                    self.visit_decision(text, (m, i) if i else m, turn)
-                    if not self.live:
-                        after = i + 1
-                        raise _Behind
-            except SkipLine:
-                if run is last:
-                    raise
-                if not self.live:
-                    super().visit_lines(list(rest))
+                    left[0], left[1] = r, -1
                     return
-            except _Behind:  # the reading no longer follows the table (an error)
-                try:
-                    for j in range(after, len(decisions)):
-                        self.visit_decision(decisions[j], (m, j) if j else m, turn)
-                except SkipLine:
-                    if run is last:
-                        raise
-                super().visit_lines(list(rest))
+                at = 0
+            for text in decisions[at:] if at else decisions:
+                if turn == state.turn:
+                    entry = cached(text) or learn(text)
+                    if entry is not None:
+                        event, claim = entry
+                        if claim is None:
+                            yield event
+                            continue
+                        table = getattr(state, claimed)
+                        for place, value in claim:
+                            if table[place] != value:
+                                break  # (not as claimed: visited as any other)
+                        else:
+                            yield event
+                            continue
+                    else:  # its words alone do not say: read in the position
+                        try:
+                            event = read(text)
+                        except Fail:
+                            event = None
+                        if event is not None:
+                            yield event
+                            continue
+                # (each text a string of its own, as the scan made it)
+                left[0], left[1] = r, next(i for i, t in enumerate(decisions) if t is text)
                 return
+            at = -1
 
     def visit_decision(
         self,
@@ -392,16 +447,7 @@ class GameBuilder(SyntaxChecker):
         state = self.state
         if (turn != state.turn or state.awaiting == SETUP) and self.misplaced(text, at, turn):
             return
-        if illegal or notes or self.texts is not None:
-            self.fold_decision(self.decision(text, at, turn, illegal, notes), event)
-            return
-        check = self.check  # (an instance's function: looked up as an attribute)
-        violations = check(state, event)
-        if violations:
-            self.fold_decision(self.decision(text, at, turn), event, violations)
-        else:  # legal, without marks: applied, kept without meta
-            self.appliers[event.type](state, event)
-            self.events.append(event)
+        self.fold_decision(self.decision(text, at, turn, illegal, notes), event)
 
     def misplaced(self, text: str, at: Where, turn: int | None) -> bool:
         """Whether a decision stands where none may (an error): before the setup, or
@@ -425,41 +471,30 @@ class GameBuilder(SyntaxChecker):
         )
         return True
 
-    def fold_decision(
-        self, decision: Decision, event: Any, violations: list[Any] | None = None
-    ) -> None:
-        """Fold the event of a decision: forced when marked ``!illegal``, else checked
-        (``violations``, when known) and applied; kept with its meta and canonical text."""
-        state = self.state
-        texts = self.texts
-        canonical = "" if texts is None else self.grammar.move_text(state, event, self.names)
-        illegal = decision.illegal
-        if illegal:
+    def fold_decision(self, decision: Decision, event: Any) -> None:
+        """Fold the event of a decision: forced when marked ``!illegal``, else checked and
+        applied (refused: :meth:`refused`); kept with its meta."""
+        if decision.illegal:
             if not self.forced(decision, event):
                 return
+            illegal = True
         else:
-            if violations is None:
-                violations = self.check(state, event)
-            if violations:
-                if not self.refused(decision, event, violations):
+            try:
+                self.fold.push(event)
+                illegal = False
+            except IllegalMoveError as err:
+                if not self.refused(decision, event, err.violations):
                     return
                 illegal = True
-            else:
-                self.apply(state, event)
-        meta = self.padded()
-        self.events.append(event)
-        if texts is not None:
-            texts.append(canonical)
         notes = decision.notes
+        meta = self.padded()
         if illegal or notes:
             m: dict[str, Any] = {}
             if notes:
                 m["annotations"] = notes
             if illegal:
                 m["played_illegally"] = True
-            meta.append(m)
-        else:
-            meta.append(None)
+            meta[-1] = m
 
     def forced(self, decision: Decision, event: Any) -> bool:
         """A decision marked ``!illegal``: forced as played and flagged with its
@@ -467,8 +502,9 @@ class GameBuilder(SyntaxChecker):
         state = self.state
         where = decision.place()
         before = self.grammar.position(state)
+        step = self.step()
         try:
-            violations = self.rules.force(state, event)
+            violations = self.fold.push(event, forced=True)
         except IllegalMoveError as err:
             self.error(
                 "illegal",
@@ -485,7 +521,7 @@ class GameBuilder(SyntaxChecker):
         played_on = (turn or state.turn) if self.one_turn_a_line else state.turn
         self.flagged.append(
             Flagged(
-                self.step() or 0,
+                step or 0,
                 where[0],
                 where[1],
                 played_on,
@@ -541,10 +577,12 @@ class GameBuilder(SyntaxChecker):
                 f"{decision.text} takes back logged steps: it is read with the game's events",
             )
             return
-        events = self.events
-        rules = self.rules
+        fold = self.fold
+        meta = self.padded()
         try:
-            retraction = retraction_at(rules, events, back_to)
+            fold.standing  # noqa: B018  (the events before the text read, when they are needed)
+            retraction = retraction_at(self.rules, fold.events, back_to)
+            fold.push(retraction)
         except CorrectionRefused as refused:
             self.error(
                 "illegal",
@@ -556,13 +594,7 @@ class GameBuilder(SyntaxChecker):
                 fatal=True,
             )
             return
-        if self.texts is not None:
-            self.texts.append(undo_text(rules, events, retraction))
-        meta = self.padded()
-        events.append(retraction)
         meta.append({"annotations": decision.notes} if decision.notes else None)
-        marks = [bool(m and m.get("played_illegally")) for m in meta]
-        self.state = fold(rules, events, self.names, marks).head
 
     # -- the end -----------------------------------------------------------------------
 
@@ -571,13 +603,13 @@ class GameBuilder(SyntaxChecker):
             return
         if self.read_from or not self.whole:
             self._end_moves()
-        elif self.events and self.checks_result:
+        elif self.fold.step and self.checks_result:
             self._check_result()
 
     def _end_moves(self) -> None:
         """What was read after a game's events: a comment before the first event goes
         with it; a text with no event at all is an error."""
-        if len(self.events) == self.read_from:
+        if self.fold.step == self.read_from:
             self.error(
                 "syntax",
                 1,
@@ -602,15 +634,28 @@ class GameBuilder(SyntaxChecker):
             self.error("illegal", line, col + 1, message, [violation], with_position=True)
 
 
+def _decision_after(runs: list[Run], run: int, at: int, count: int) -> tuple[int, int]:
+    """Where the decision stands that comes ``count`` decisions after decision ``at`` of
+    run ``run`` (-1: its first) in ``runs``: (run, decision)."""
+    at = max(at, 0)
+    while count >= len(runs[run][3]) - at:
+        count -= len(runs[run][3]) - at
+        run, at = run + 1, 0
+    return run, at + count
+
+
 def parse_game(
     builder: type[GameBuilder],
     text: str,
     source: str = "<string>",
     *,
     stop_at_first_error: bool = True,
+    texts: bool = False,
+    every: int | None = None,
 ) -> ParsedGame:
     """Read a game written in notation with ``builder`` (a game's), checking every
-    decision against the rules.
+    decision against the rules; with ``texts``, its fold (``ParsedGame.fold``) keeps each
+    event's canonical text, and a snapshot every ``every`` steps.
 
     With ``stop_at_first_error`` (the default) reading ends at the first problem; without
     it, every problem is reported (what the reading does after one is the builder's:
@@ -618,7 +663,7 @@ def parse_game(
     (``game.force``) and listed in ``flagged`` instead of being an error.  Never raises
     for bad input.
     """
-    visitor = builder(source, stop_at_first_error=stop_at_first_error)
+    visitor = builder(source, stop_at_first_error=stop_at_first_error, texts=texts, every=every)
     read_game(text, visitor)
     return visitor.parsed()
 

@@ -130,6 +130,10 @@ class Grammar:
         #: events are immutable, so the same text always stands for the same event.
         self.cache: dict[str, Entry] = {}
 
+    def write(self, state: Any, event: Any) -> str:
+        """The canonical text of ``event`` in ``state``, naming the state's seats."""
+        return self.move_text(state, event, state.names)
+
     def remember(self, text: str, entry: Entry) -> None:
         """Keep the event a decision text stands for (the cache is emptied when full)."""
         cache = self.cache

@@ -197,7 +197,8 @@ class Visitor:
     then per turn line ``visit_turn`` (when it starts with a number), ``visit_comment``
     / ``visit_decision`` / ``visit_correction``..., and ``end_game``.  The lines as the
     writer puts them come together, to ``visit_lines``, which here visits each turn and
-    decision in turn (a visitor may fold them faster, to the same effect).  This base
+    decision in turn (the builder reads them into events as they come, to the same
+    effect).  This base
     class collects the errors and does nothing else.
 
     An error ends the reading (:class:`Stop`) unless every error is asked for; then
@@ -336,19 +337,26 @@ class Visitor:
     def visit_lines(self, runs: list[Run]) -> None:
         """Lines as the writer puts them, one after the other: their runs of decisions
         (:data:`Run`), each its line's start or the rest of its line.  Here each is
-        visited in turn: :meth:`visit_turn` when the run starts its line, then
-        :meth:`visit_decision` for each decision.  A :class:`SkipLine` ends its run
-        only (the reader is told when it ends the last)."""
+        visited in turn (:meth:`visit_each`)."""
+        self.visit_each(runs)
+
+    def visit_each(self, runs: list[Run], run: int = 0, at: int = -1) -> None:
+        """Visit ``runs`` from run ``run`` on (its turn, when ``at`` is -1, else its
+        decision ``at``) one turn and one decision at a time: :meth:`visit_turn` when a
+        run starts its line, then :meth:`visit_decision` for each decision.  A
+        :class:`SkipLine` ends its run only (the reader is told when it ends the last)."""
         skipped = False
-        for m, number, name, decisions, turn in runs:
+        for r in range(run, len(runs)):
+            m, number, name, decisions, turn = runs[r]
             skipped = False
             try:
-                if number is not None:
+                if number is not None and at < 0:
                     self.visit_turn(number, name, m)
-                for i, text in enumerate(decisions):
-                    self.visit_decision(text, (m, i) if i else m, turn)
+                for i in range(max(at, 0), len(decisions)):
+                    self.visit_decision(decisions[i], (m, i) if i else m, turn)
             except SkipLine:
                 skipped = True
+            at = -1
         if skipped:
             raise SkipLine
 

@@ -73,7 +73,7 @@ class GameBuilder(_builder.GameBuilder):
         if self.stop:
             raise Stop
         try:  # read on from the table as it stood after the refused decision
-            self.rules.force(self.state, event)
+            self.fold.push(event, forced=True)
         except IllegalMoveError:
             raise Stop from None
         return True
@@ -111,12 +111,20 @@ class GameBuilder(_builder.GameBuilder):
 
 
 def parse_game(
-    text: str, source: str = "<text>", *, stop_at_first_error: bool = True
+    text: str,
+    source: str = "<text>",
+    *,
+    stop_at_first_error: bool = True,
+    texts: bool = False,
+    every: int | None = None,
 ) -> ParsedGame:
     """Read one game; never raises for bad input.  The reading stops at the first error,
     or, when every error is asked for, skips a line in error and keeps a refused decision
-    as played (marked so) when it can be replayed at all."""
-    return _builder.parse_game(GameBuilder, text, source, stop_at_first_error=stop_at_first_error)
+    as played (marked so) when it can be replayed at all.  With ``texts``, the fold keeps
+    each event's canonical text, and a snapshot every ``every`` steps."""
+    return _builder.parse_game(
+        GameBuilder, text, source, stop_at_first_error=stop_at_first_error, texts=texts, every=every
+    )
 
 
 def read_moves(

@@ -144,7 +144,12 @@ def _due_violation(state: State) -> Violation:
 
 
 def parse_game(
-    text: str, source: str = "<string>", *, stop_at_first_error: bool = True
+    text: str,
+    source: str = "<string>",
+    *,
+    stop_at_first_error: bool = True,
+    texts: bool = False,
+    every: int | None = None,
 ) -> ParsedGame:
     """Read a game written in notation, checking every decision against the rules.
 
@@ -152,6 +157,9 @@ def parse_game(
     it, the events stop at the first problem (the legal prefix is kept) and the rest of
     the text is still read for syntax errors and unknown names, each reported.  A
     decision marked ``!illegal`` is applied as played (``game.force``) and listed in
-    ``flagged`` instead of being an error.  Never raises for bad input.
+    ``flagged`` instead of being an error.  With ``texts``, the fold keeps each event's
+    canonical text, and a snapshot every ``every`` steps.  Never raises for bad input.
     """
-    return _builder.parse_game(GameBuilder, text, source, stop_at_first_error=stop_at_first_error)
+    return _builder.parse_game(
+        GameBuilder, text, source, stop_at_first_error=stop_at_first_error, texts=texts, every=every
+    )
