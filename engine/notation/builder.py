@@ -56,14 +56,15 @@ class GameBuilder(SyntaxChecker):
         stop_at_first_error: bool = True,
         texts: bool = False,
         every: int | None = None,
+        resume: tuple[Any, int, Any] | None = None,
     ):
         super().__init__(source, stop_at_first_error=stop_at_first_error)
         #: Whether the fold keeps each event's canonical text, and how often a snapshot.
         self.texts = texts
         self.every = every
-        #: The game folded so far (its events, a correction as a Retraction): with
-        #: :meth:`continuing`, from the game's events before the text.
-        self.fold = self.new_fold()
+        #: The game folded so far (its events, a correction as a Retraction): from the
+        #: new table, or from ``resume`` (:meth:`new_fold`'s state, step and earlier).
+        self.fold = self.new_fold(*resume) if resume else self.new_fold()
         self.cache = self.grammar.cache
         #: The meta of each event of the fold, from the game's first (those before the
         #: text first, with :meth:`continuing`).  The usual decision (legal, without
@@ -113,19 +114,23 @@ class GameBuilder(SyntaxChecker):
         :func:`.reader.read_turns`), which it does not change; each event read is kept
         with its canonical text.  ``events`` (and their ``meta``) are the game's so far,
         ``state`` their fold: an ``undo`` needs them, and they number the steps."""
-        builder = cls(source, texts=True)
+        if events is None:
+            builder = cls(source, texts=True, resume=(state.copy(), 0, None))
+            builder.whole = False
+        else:
+            n = len(events)
+            given = list(meta or ())[:n]
+
+            def earlier() -> tuple[Sequence[Any], list[bool]]:
+                marks = [bool(m and m.get("played_illegally")) for m in given]
+                return events, marks + [False] * (n - len(marks))
+
+            builder = cls(source, texts=True, resume=(state.copy(), n, earlier))
+            # (the meta of the events before the text: only their marks are read, above)
+            builder.meta = [None] * n
+            builder.read_from = n
         builder.names = tuple(state.names)
         builder.ctx = cls.grammar.context(builder.names)
-        if events is not None:
-            given = list(events)
-            builder.meta = [dict(m) if m else None for m in meta or ()][: len(given)]
-            builder.meta += [None] * (len(given) - len(builder.meta))
-            marks = [bool(m and m.get("played_illegally")) for m in builder.meta]
-            builder.read_from = len(given)
-            builder.fold = builder.new_fold(state.copy(), len(given), lambda: (given, marks))
-        else:
-            builder.whole = False
-            builder.fold = builder.new_fold(state.copy())
         return builder
 
     def padded(self) -> list[dict[str, Any] | None]:
