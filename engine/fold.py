@@ -116,7 +116,7 @@ class Fold:
         self._appliers = rules.appliers
         #: What writes an event's text in the state before it (the game's ``move_text``,
         #: or its notation's writer where the rules alone are folded).
-        self._write = writer
+        self._write = rules.move_text if writer is None else writer
 
     @classmethod
     def resume(
@@ -305,8 +305,7 @@ class Fold:
     def _text(self, event: Any) -> str:
         """The canonical text of ``event`` (not a correction) in the position :attr:`head`."""
         try:
-            write = self._write or self.rules.move_text
-            return write(self._head, event)
+            return self._write(self._head, event)
         except UNWRITABLE:
             return str(getattr(event, "type", "") or type(event).__name__)
 

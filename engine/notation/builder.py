@@ -66,8 +66,8 @@ class GameBuilder(SyntaxChecker):
         #: new table, or from ``resume`` (:meth:`new_fold`'s state, step and earlier).
         self.fold = self.new_fold(*resume) if resume else self.new_fold()
         self.cache = self.grammar.cache
-        #: The meta of each event of the fold, from the game's first (those before the
-        #: text first, with :meth:`continuing`).  The usual decision (legal, without
+        #: The meta of each event of the game, from its first (with :meth:`continuing`,
+        #: None for each event before the text).  The usual decision (legal, without
         #: marks) appends none: ``meta`` may end short of the fold's events, the events
         #: past its end having none (:meth:`padded`).
         self.meta: list[dict[str, Any] | None] = []
