@@ -304,6 +304,26 @@ def test_a_notation_file_is_folded_once_by_its_import(tmp_path, rules_calls, pat
     assert dump(tmp_path / "read.db") == dump(tmp_path / "again.db")
 
 
+def test_a_notation_file_with_corrections_stores_what_a_fold_of_its_events_stores(tmp_path):
+    """A move played illegally and an undo: the import stores from the reading's fold
+    what it stores from a fold of the same events."""
+    points = (HERE.parents[1] / "fixtures/games/points.tl").read_text(encoding="utf-8")
+    line = next(x for x in points.split("\n") if x.startswith("12. "))
+    undone = points.replace(line, f"{line} undo {line.split(': ', 1)[1]}")
+    (tmp_path / "undone.tl").write_text(undone, encoding="utf-8")
+    for source in (HERE.parents[1] / "fixtures/games/dispute.tl", tmp_path / "undone.tl"):
+        (game,) = load_file(source)
+        assert game.folded is not None
+        with open_at(tmp_path / "read.db") as store:
+            [(_, _, result)] = import_files(store, [source])
+            assert isinstance(result, ImportResult)
+        with open_at(tmp_path / "again.db") as store:
+            store.import_game(replace(game, folded=None))
+        assert dump(tmp_path / "read.db") == dump(tmp_path / "again.db")
+        for path in tmp_path.glob("*.db*"):
+            path.unlink()
+
+
 # --- ids derived from content stay what they were -----------------------------------------
 
 
