@@ -254,7 +254,8 @@ class Fold:
         forced_at = [i for i, mark in enumerate(marks) if mark] if marks else []
         check, appliers, every = self._check, self._appliers, self._every
         texts = self.texts
-        said, text_of = (None, self._text) if texts is None else (texts.append, self._text)
+        said = None if texts is None else texts.append
+        text_of = self._text
         given = iter(events)
         i, f = 0, 0  # the index of the next event; the next forced one's in forced_at
         while True:
