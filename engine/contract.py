@@ -19,6 +19,7 @@ from .corrections import Retraction, check_retraction
 from .errors import UNWRITABLE, EventFormatError, IllegalMoveError, Violation
 from .fold import Fold
 from .notation.results import Flagged, PayloadProblem
+from .protocol import Seats
 
 
 class Game:
@@ -29,6 +30,12 @@ class Game:
     :meth:`event_from_dict`, :meth:`move_text` and :meth:`position`, and the event types
     the table observes in :attr:`observation_types`.
     """
+
+    #: The game's kind (its key in the registry), its title as a ``Game`` header names
+    #: it, and how many players it seats.
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    seats: ClassVar[Seats]
 
     #: Event types that the table observes (a card revealed, a blind reserve shown)
     #: rather than a player decides: an undo takes them back with the decision before.

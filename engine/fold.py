@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 from .corrections import (
@@ -47,6 +48,9 @@ from .errors import UNWRITABLE, EngineError, IllegalMoveError, Violation
 #: A snapshot of the state is kept every this many steps (the replay's and the store's).
 SNAPSHOT_EVERY = 8
 
+#: What :meth:`Fold.extend` meets when the events given run out.
+_END = object()
+
 #: The events of steps 1..k with their played-illegally marks, read when a fold that
 #: started from a snapshot at step k needs them (a correction going back before k).
 Earlier = Callable[[], tuple[Sequence[Any], Sequence[bool]]]
@@ -56,9 +60,10 @@ class Fold:
     """A game's events folded in order; the state at any step on demand.
 
     ``rules`` is the game (:class:`engine.protocol.GameRules`: ``new_state``, ``play``,
-    ``force``); ``names`` the seat names of the new table.  :meth:`push` folds one event,
-    :attr:`head` is the state after the last (the fold's own: copy it to keep it),
-    :meth:`state_at` a fresh copy of the state after any step.
+    ``force``); ``names`` the seat names of the new table; ``writer`` writes an event's
+    canonical text in a state, for ``texts`` (the game's ``move_text`` by default).
+    :meth:`push` folds one event, :attr:`head` is the state after the last (the fold's
+    own: copy it to keep it), :meth:`state_at` a fresh copy of the state after any step.
     """
 
     __slots__ = (
@@ -74,6 +79,7 @@ class Fold:
         "texts",
         "_check",
         "_appliers",
+        "_write",
     )
 
     def __init__(
@@ -86,6 +92,7 @@ class Fold:
         step: int = 0,
         earlier: Earlier | None = None,
         texts: bool = False,
+        writer: Callable[[Any, Any], str] | None = None,
     ) -> None:
         self.rules = rules
         head = rules.new_state(names) if state is None else state
@@ -107,6 +114,9 @@ class Fold:
         # the game's own check and effect, called for every event with no layer between
         self._check = rules.check
         self._appliers = rules.appliers
+        #: What writes an event's text in the state before it (the game's ``move_text``,
+        #: or its notation's writer where the rules alone are folded).
+        self._write = rules.move_text if writer is None else writer
 
     @classmethod
     def resume(
@@ -118,11 +128,20 @@ class Fold:
         *,
         every: int | None = SNAPSHOT_EVERY,
         texts: bool = False,
+        writer: Callable[[Any, Any], str] | None = None,
     ) -> Fold:
         """A fold that goes on from ``state``, the state after ``step`` events (a snapshot
         a cache kept; the fold takes it over).  ``earlier`` reads the events before it,
         which only a correction going back before ``step`` needs."""
-        return cls(rules, every=every, state=state, step=step, earlier=earlier, texts=texts)
+        return cls(
+            rules,
+            every=every,
+            state=state,
+            step=step,
+            earlier=earlier,
+            texts=texts,
+            writer=writer,
+        )
 
     # --- reading ---------------------------------------------------------------------
 
@@ -228,32 +247,40 @@ class Fold:
         events between two that need :meth:`push` (one forced, one whose step takes a
         snapshot, a correction) are checked and applied in a loop that does nothing else:
         a correction is told apart only when the game's check refuses it, as every game
-        refuses an event type it does not know."""
-        events = events if isinstance(events, list) else list(events)
+        refuses an event type it does not know.  ``events`` are taken one at a time, each
+        after the one before is folded: a reader may work out the next from :attr:`head`
+        (and stop giving them at any point).  On an error, the events before the one
+        refused stay folded."""
         forced_at = [i for i, mark in enumerate(marks) if mark] if marks else []
         check, appliers, every = self._check, self._appliers, self._every
         texts = self.texts
-        said, text_of = (None, None) if texts is None else (texts.append, self._text)
-        i, n, f = 0, len(events), 0
-        while i < n:
+        said = None if texts is None else texts.append
+        text_of = self._text
+        given = iter(events)
+        i, f = 0, 0  # the index of the next event; the next forced one's in forced_at
+        while True:
             folded, head = self.events, self._head
             done = len(folded)
-            end = n
+            count = None  # how many events the loop may fold before one needs push
             if every:
-                end = min(end, i + every - 1 - (self._first + done) % every)
+                count = every - 1 - (self._first + done) % every
             while f < len(forced_at) and forced_at[f] < i:
                 f += 1
             if f < len(forced_at):
-                end = min(end, forced_at[f])
+                gap = forced_at[f] - i
+                count = gap if count is None else min(count, gap)
             append = folded.append
-            for event in events[i:end]:
+            correction = None
+            for event in given if count is None else islice(given, count):
                 refused = check(head, event)
                 try:
                     if refused:
                         if type(event) is Retraction:
+                            correction = event
                             break
                         raise IllegalMoveError(refused)
-                    text = text_of(event) if text_of else ""
+                    if said:
+                        text = text_of(event)
                     appliers[event.type](head, event)
                 except IllegalMoveError as err:  # an effect may refuse a template too
                     raise IllegalMoveError(err.violations, self.step + 1) from None
@@ -261,10 +288,12 @@ class Fold:
                 if said:
                     said(text)
             i += len(folded) - done
-            if i < n:  # a correction, a forced event or a snapshot's step: the whole step
-                self.push(events[i], f < len(forced_at) and forced_at[f] == i)
-                i += 1
-        return self
+            # a correction, a forced event or a snapshot's step: the whole step
+            event = correction if correction is not None else next(given, _END)
+            if event is _END:
+                return self
+            self.push(event, f < len(forced_at) and forced_at[f] == i)
+            i += 1
 
     def text(self, event: Any) -> str:
         """The canonical text of ``event`` as the next step: a correction's after the
@@ -277,7 +306,7 @@ class Fold:
     def _text(self, event: Any) -> str:
         """The canonical text of ``event`` (not a correction) in the position :attr:`head`."""
         try:
-            return self.rules.move_text(self._head, event)  # type: ignore[no-any-return]
+            return self._write(self._head, event)
         except UNWRITABLE:
             return str(getattr(event, "type", "") or type(event).__name__)
 

@@ -19,6 +19,7 @@ the site and the CLI print their texts as they are.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,8 +54,7 @@ class Seats:
 
     def default_names(self, count: int | None = None) -> tuple[str, ...]:
         """``Player 1``, ``Player 2``, ... for ``count`` seats (the minimum by default)."""
-        n = self.minimum if count is None else count
-        return tuple(DEFAULT_SEAT_NAME.format(n=i + 1) for i in range(n))
+        return _default_names(self.minimum if count is None else count)
 
     def check(self, count: int) -> None:
         """Raise :class:`SeatsError` unless ``count`` players can play."""
@@ -80,6 +80,12 @@ class Seats:
             else defaults[i]
             for i in range(n)
         )
+
+
+@functools.cache
+def _default_names(count: int) -> tuple[str, ...]:
+    """The default names of ``count`` seats (made once: every game read asks)."""
+    return tuple(DEFAULT_SEAT_NAME.format(n=i + 1) for i in range(count))
 
 
 def seat_names(headers: Mapping[str, Any] | None, seats: Seats) -> tuple[str, ...]:
@@ -259,8 +265,8 @@ class ParsedGame:
     the ``meta`` of each event (comments, annotations, the mark of a move played illegally;
     None where there is none), the ``errors`` met (each a NotationError of the game's
     notation, with its line and column), the ``state`` after the events, the events played
-    though illegal (``flagged``), the seat ``names`` and, from ``read_moves``, each event's
-    canonical ``texts``."""
+    though illegal (``flagged``), the seat ``names``, from ``read_moves`` (or when asked
+    for) each event's canonical ``texts``, and the ``fold`` that folded the events."""
 
     headers: dict[str, Any]
     events: list[Any]
@@ -273,6 +279,10 @@ class ParsedGame:
     #: :meth:`GameRules.move_text` gives it; a correction as the notation writes it):
     #: filled by :meth:`GameRules.read_moves`, whose caller stores it with the events.
     texts: list[str] = field(default_factory=list)
+    #: The fold of the events read (:class:`engine.fold.Fold`, ``state`` its head; its
+    #: texts and snapshots as the reading was asked to keep them): a caller that stores
+    #: the game takes them from it rather than folding the events again.
+    fold: Any = None
 
     @property
     def ok(self) -> bool:
@@ -391,9 +401,17 @@ class Notation(Protocol):
         ...
 
     def read_game(
-        self, text: str, source: str = "<text>", *, stop_at_first_error: bool = True
+        self,
+        text: str,
+        source: str = "<text>",
+        *,
+        stop_at_first_error: bool = True,
+        texts: bool = False,
+        every: int | None = None,
     ) -> ParsedGame:
-        """Read one game in notation; never raises for bad input (errors are collected)."""
+        """Read one game in notation; never raises for bad input (errors are collected).
+        With ``texts`` its fold (``ParsedGame.fold``) keeps each event's canonical text,
+        and a snapshot every ``every`` steps: what a store keeps of the game."""
         ...
 
     def write_game(

@@ -39,6 +39,7 @@ from .chain import dumps_sorted
 from .errors import ImportRejected, unstorable_at, unstorable_in
 from .pipeline import DEFAULT_BATCH, Tagged, fork_is_safe
 from .prepare import (
+    SNAPSHOT_EVERY,
     content_digest,
     derived_event_id,
     derived_game_id,
@@ -94,13 +95,17 @@ class FileRead:
     games: list[GameImport] | None = None
 
 
-def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True) -> FileRead:
+def read_file(
+    path: str | os.PathLike[str], *, stop_at_first_error: bool = True, to_store: bool = False
+) -> FileRead:
     """Read a game file, JSON or text notation (detected from the name and content).
 
     Raises :class:`ImportRejected` naming the file and the place when the file cannot be
     read as a game file at all (not UTF-8, bad JSON, an unknown game, a bad JSON game);
     a notation game is read whole and its errors are left in ``notation.errors``
-    (up to the first unless ``stop_at_first_error`` is False)."""
+    (up to the first unless ``stop_at_first_error`` is False).  ``to_store``: a notation
+    game is read to be stored, its fold keeping what the store keeps (each event's
+    text, the snapshots), so that it is not folded again."""
     source = str(path)
     try:
         size = os.stat(path).st_size
@@ -120,7 +125,9 @@ def read_file(path: str | os.PathLike[str], *, stop_at_first_error: bool = True)
         raise ImportRejected(
             None, f"cannot read the file: {err.strerror or err}", source=source
         ) from None
-    return read_text(decode(data, source), source, stop_at_first_error=stop_at_first_error)
+    return read_text(
+        decode(data, source), source, stop_at_first_error=stop_at_first_error, to_store=to_store
+    )
 
 
 #: The names of game files a folder is searched for.
@@ -269,7 +276,9 @@ def _refuse_unstorable(text: str, source: str) -> None:
         raise ImportRejected(None, what, source=source, line=line, column=column)
 
 
-def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool = True) -> FileRead:
+def read_text(
+    text: str, source: str = "<string>", *, stop_at_first_error: bool = True, to_store: bool = False
+) -> FileRead:
     """:func:`read_file` of ``text``; ``source`` names it in errors."""
     _refuse_unstorable(text, source)
     if not text.strip():
@@ -288,7 +297,13 @@ def read_text(text: str, source: str = "<string>", *, stop_at_first_error: bool 
             rules = game_for_notation(text)
         except UnknownGameKind as err:
             raise ImportRejected(None, str(err.args[0]), source=source) from None
-        parsed = rules.read_game(text, source, stop_at_first_error=stop_at_first_error)
+        parsed = rules.read_game(
+            text,
+            source,
+            stop_at_first_error=stop_at_first_error,
+            texts=to_store,
+            every=SNAPSHOT_EVERY if to_store else None,
+        )
         return FileRead(source, rules=rules, notation=parsed)
     try:
         data = json.loads(text)
@@ -332,12 +347,12 @@ def load_file(path: str | os.PathLike[str]) -> list[GameImport]:
     bad JSON or notation; event number and field for a bad event) on the first problem.
     Nothing is written: pass the result to :meth:`Recorder.import_game`.
     """
-    return _games_of(read_file(path))
+    return _games_of(read_file(path, to_store=True))
 
 
 def load_text(text: str, source: str = "<string>") -> list[GameImport]:
     """The games in ``text`` (see :func:`load_file`); ``source`` names it in errors."""
-    return _games_of(read_text(text, source))
+    return _games_of(read_text(text, source, to_store=True))
 
 
 def _games_of(read: FileRead) -> list[GameImport]:
@@ -362,7 +377,13 @@ def _games_of(read: FileRead) -> list[GameImport]:
         list(parsed.meta) if parsed.meta else None,
         kind=read.rules.kind,
     )
-    record.parsed = list(parsed.events)  # the reader's events: not parsed again from payloads
+    # the reader's events, not parsed again from payloads, and their fold when it kept
+    # what the store keeps, not folded again
+    fold = parsed.fold
+    if fold is not None and fold.texts is not None and fold.events is parsed.events:
+        record.parsed, record.folded = fold.events, fold
+    else:
+        record.parsed = list(parsed.events)
     return [record]
 
 

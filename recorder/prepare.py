@@ -536,8 +536,15 @@ def prepare_game(record: GameImport) -> Prepared:
     metas, parsed, given_ids, times, names = c.metas, c.parsed, c.given_ids, c.times, c.names
     n = len(parsed)
     explicit = any(g is not None for g in given_ids)
-    fold = Fold(rules, names, every=SNAPSHOT_EVERY, texts=True)
-    folded, flagged = fold_events(kind, rules, fold, parsed, metas, ImportRejected, record.players)
+    fold = record.folded
+    if fold is not None and record.players is None and fold.events is parsed:
+        # the reader's fold of these events (with their texts and snapshots)
+        folded, flagged = event_rows(kind, rules, parsed, metas, fold.flagged, 1)
+    else:
+        fold = Fold(rules, names, every=SNAPSHOT_EVERY, texts=True)
+        folded, flagged = fold_events(
+            kind, rules, fold, parsed, metas, ImportRejected, record.players
+        )
     state, texts = fold.head, fold.texts or []
     position = rules.position
     snapshots = [(step, position(kept)) for step, kept in fold.snapshots() if step < n]

@@ -96,6 +96,13 @@ class GameImport:
     #: Who made each event, when the file says (a JSON event's ``by``, parallel to
     #: ``events``): checked against whose turn it is, then dropped (the rules know it).
     players: list[str | None] | None = None
+    #: The fold of ``parsed`` a reader made (:class:`engine.fold.Fold`, from the new
+    #: table, with each event's text and the store's snapshots): the game is not folded
+    #: again.  It stays in the process that read the game (not pickled).
+    folded: Any = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "folded": None}
 
 
 @dataclass(frozen=True)

@@ -11,40 +11,59 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from ..corrections import UNDO
 
 #: Move assessments, as in chess annotation.
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 #: The mark of a decision that stood at the table although the rules refuse it.
 ILLEGAL_MARK = "!illegal"
 
-#: One token: a comment ``{...}``, a quoted text, a note ``(...)`` (each possibly left
-#: open), a mark (``!``, ``?!``, ``!illegal``), a word, or a stray closing bracket.
-#: Bracketed texts are matched by runs (``[^}\\]*+``) between escapes, possessively: in
-#: linear time and constant memory however long (one character at a time, a 10 MB
-#: comment took 2 GB of the regex engine's backtracking stack).
-TOKEN_RE = re.compile(
-    r"""\{[^}\\]*+(?:\\.[^}\\]*+)*+\}?"""
-    r"""|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?"""
-    r"""|\([^)\\\n]*+(?:\\.[^)\\\n]*+)*+\)?"""
-    r"""|[!?]+[a-z]*|[^\s{}()"!?]+|[})]""",
-    re.S,
-)
+#: The pieces of a token.  Bracketed texts are matched by runs (``[^}\\]*+``) between
+#: escapes, possessively: in linear time and constant memory however long (one character
+#: at a time, a 10 MB comment took 2 GB of the regex engine's backtracking stack).
+_COMMENT = r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}?"
+_QUOTED = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"?'
+_NOTE = r"\([^)\\\n]*+(?:\\.[^)\\\n]*+)*+\)?"
+_MARK = r"[!?]+[a-z]*"
+#: A space within a line.
+_SPACE = r"[^\S\n]"
+#: A character of a word (anything but a space, a bracket, a quote or a mark).
+_WORD_CHAR = r'[^\s{}()"!?]'
+_TOKEN = rf"{_COMMENT}|{_QUOTED}|{_NOTE}|{_MARK}|{_WORD_CHAR}+|[}})]"
+
+#: One token: a comment ``{...}`` (which may go on over several lines), a quoted text, a
+#: note ``(...)`` (each possibly left open), a mark (``!``, ``?!``, ``!illegal``), a word,
+#: or a stray closing bracket.  (An escape takes any character after it, a line break
+#: too; the turn lines' scanner, which keeps a note on its line, has its own pattern.)
+TOKEN_RE = re.compile(_TOKEN, re.S)
 COMMENT_RE = re.compile(r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}", re.S)
 HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]\s*')
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-TURN_RE = re.compile(
-    r"\s*(\d{1,9})\.(?=\s|$)\s*(?:([^\s:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s|$))?"
+#: A character of a player's name in a turn prefix, but a space.
+_NAME_CHAR = r'[^\s:{}()"\[\]]'
+#: A turn line's prefix after its first spaces: the ``number``, and the player's ``name``
+#: before a colon when written (the words of the name, spaces between them, none
+#: around; a line without a colon has none, which a look ahead sees at once).  A name of
+#: one word right before its colon, as the writer puts it, is tried first.
+_PREFIX = (
+    rf"(?P<number>\d{{1,9}})\.(?!\S){_SPACE}*+"
+    rf"(?:(?P<name>{_NAME_CHAR}++(?=:)|(?=[^:\n]*+:){_NAME_CHAR}++(?:{_SPACE}++{_NAME_CHAR}++)*+)"
+    rf"{_SPACE}*+:(?!\S)|)"
 )
+#: The turn numbers of the first thousand turns, by their text: every turn line has one,
+#: and a look-up costs less than ``int``.
+TURN_NUMBERS = {str(n): n for n in range(1000)}
+#: A turn line's prefix (``12.``, ``12. Ann:``) at the start of a line.
+TURN_RE = re.compile(rf"\s*+{_PREFIX}", re.M)
 #: The most digits a turn number has: a longer run of digits before a dot is refused by
 #: its length (:func:`long_turn_number`), never converted to a number.
 TURN_DIGITS = 9
-LONG_TURN_RE = re.compile(rf"\s*(\d{{{TURN_DIGITS + 1},}})\.(?=\s|$)")
+_LONG_NUMBER = rf"\d{{{TURN_DIGITS + 1},}}"
+LONG_TURN_RE = re.compile(rf"\s*({_LONG_NUMBER})\.(?=\s|$)")
 #: A player's name as the writer puts it in a turn prefix.
 _PREFIX_NAME = r'[^\s:{}()"\[\]]+'
-#: The turn prefix as the writer puts it (``12. Alice: ``); anything else goes through
-#: the general TURN_RE, which gives the same result on these lines.
-TURN_FAST_RE = re.compile(rf"(\d{{1,9}})\. (?:({_PREFIX_NAME}): )?")
 
 #: A turn line's number and player as people type them before a decision (``12. Ann: ``,
 #: spaces as they come): left out when a typed decision is read or completed.
@@ -54,44 +73,102 @@ TYPED_TURN_RE = re.compile(rf"\s*\d+\.\s+(?:{_PREFIX_NAME}:\s+)?")
 LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")
 #: A player's name that may stand bare in a decision (``id 2-07 by Alice``).
 SIMPLE_NAME = re.compile(r"[^\s:{}()\"\[\]#@=!?]+")
-#: An argument of a plain decision: no space, bracket, quote, mark, backslash or colon,
-#: and a character that is not a lowercase letter (so never a keyword: c3, 1-05, =WWB,
-#: @a1, L2).  Possessive, as what follows it never starts with such a character.
-PLAIN_ARG = r'(?:[a-z]*+[^\s{}()\[\]"!?\\:a-z][^\s{}()\[\]"!?\\:]*+)'
 
 
-def plain_turns_re(keywords: Sequence[str], decision: str) -> re.Pattern[str]:
-    """The scanner of plain turn lines, one match per decision: lines as the writer puts
-    them (``12. Alice: take c2 c3 =WB buy 1-05``), whose decisions a reader may take
-    from a cache of decision texts without tokens or places.
+def turns_re(
+    keywords: Sequence[str], bracketed: Mapping[str, str] | None = None
+) -> re.Pattern[str]:
+    """The scanner of the turn lines, over the whole text: each match is what stands at
+    a place of the text, in order, each part perhaps missing: a line's end, then what a
+    line starts with, then one item.  A comment may go on over several lines (a logical
+    line); everything else stays on its line.  Each match starts where the one before
+    ends.  A match's groups are
 
-    ``decision`` is the pattern of one plain decision (its keyword and arguments, single
-    spaces); ``keywords`` are every word that starts one (what ends the arguments
-    before it).  A match's groups are the turn number and the player's name (the
-    first decision of a line: None for the others; the name None when not written),
-    the decision, and what is not plain from a line's start to its end; a match with
-    none of them is what is not plain from within a line to its end.  A line with
-    anything else (a comment, a mark, a note, a description, ``by``, a colon without a
-    name, spaces more or fewer, no turn number) is not plain from there on.  A
-    decision matches only when the next word starts another decision or its line ends,
-    so it is one decision as the token-by-token reading splits the line.
+    * ``next``: a decision within a line, after one space, as the writer puts it (one
+      space between its words, followed by the next decision or the line's end; no
+      marks): its text, as ``decision`` would have it.  Most decisions after a line's
+      first are so: this alternative, tried first, is the scan's quick way through
+      them (a match with it has no other group);
+    * ``turn``, ``player``, ``first``, ``second``, ``third``: a turn line's start as
+      the writer puts it (its number, a dot, a space, the player's name when written, a
+      colon and a space; no colon on the line when none is) and its first decisions
+      (up to three) as ``next`` has them: the usual start of a line, its quick way (a
+      match with it has no other group);
+    * ``nl``: a line's end (a match that starts a line but the first);
+    * ``number``, ``name``: a turn line's prefix (``12.``, ``12. Ann:``; the words of
+      the name, spaces between them, none around, and a line without a colon has none,
+      which a look ahead sees at once);
+    * ``start``: another start of a line, up to the line's end: a header (``[``) or a
+      turn number of too many digits;
+    * ``plain``: a decision as ``next`` has it, the first of its line or after another
+      item (tried before ``decision``);
+    * ``decision``: any other decision: a keyword (one of ``keywords``, or ``undo``)
+      and its arguments, as written: the tokens after it up to the next keyword (but
+      right after ``by``, which names a player), mark, note, comment or closing
+      bracket.  ``bracketed`` gives the keywords that take one bracketed argument and
+      its pattern (a payment: ``buy 2-05 (B1 R2)``), which a note never matches;
+    * ``marks``: the marks and notes after it (``!illegal``, ``!?``, ``(note)``, and
+      marks that are none, which the reader reports);
+    * ``item``: a comment ``{...}`` (perhaps never closed), or what stands where a
+      decision should: a token that starts none, with the tokens after it up to the
+      next keyword or comment.
 
-    >>> scan = plain_turns_re(["take", "buy"], rf"(?:take|buy)(?: {PLAIN_ARG})*")
-    >>> for m in scan.finditer("3. Al: take c3 buy x9\\n4. take e1 take e2 {hm}"):
-    ...     print(m.groups())
-    ('3', 'Al', 'take c3', None)
-    (None, None, 'buy x9', None)
-    ('4', None, 'take e1', None)
-    (None, None, None, None)
-    >>> scan.match("take e3 {no turn number}").groups()
-    (None, None, None, 'take e3 {no turn number}')
+    Tokens are those of :data:`TOKEN_RE`, so the text of a decision splits into its
+    keyword and arguments with ``TOKEN_RE.findall``.
+
+    >>> scan = turns_re(["take", "buy"], {"buy": r"\\(B\\d\\)"})
+    >>> text = "3. Al: take c3 =W ! (a) {b\\nc} buy 1-05 (B1) (n) tkae x undo\\n4. take c3 buy 1-05"
+    >>> for m in scan.finditer(text):
+    ...     print({k: v for k, v in m.groupdict().items() if v} or "(end)")
+    {'number': '3', 'name': 'Al', 'decision': 'take c3 =W', 'marks': ' ! (a)'}
+    {'item': '{b\\nc}'}
+    {'decision': 'buy 1-05 (B1)', 'marks': ' (n)'}
+    {'item': 'tkae x'}
+    {'decision': 'undo'}
+    {'turn': '4', 'first': 'take c3', 'second': 'buy 1-05'}
+    (end)
     """
-    starts = "|".join(sorted(keywords, key=len, reverse=True))
-    prefix = rf"^(\d{{1,9}})\. (?:({_PREFIX_NAME}): |(?=[^:\n]*$))"
-    after = rf"(?: (?=(?:{starts})(?:[ \n]|$))|$\n?)"
-    # anything else: the rest of its line at once (a scan goes on past it cheaply)
-    other = r"^(.[^\n]*)|.[^\n]*"
-    return re.compile(rf"(?:{prefix}|(?<= ))({decision}){after}|{other}", re.M | re.S)
+    bracketed = dict(bracketed or {})
+    words = sorted({*keywords, UNDO}, key=len, reverse=True)
+    w = _WORD_CHAR
+    keyword = rf"(?:{'|'.join(map(re.escape, words))})(?!{w})"
+    # A word with a character no keyword has (a digit, a capital, =, @, -) is never one;
+    # an all-lowercase word is an argument when it is no keyword, or follows "by".
+    other = rf"[a-z]*+[^\sa-z{{}}()\"!?]{w}*+"
+    by = rf"by(?!{w})(?:{_SPACE}*+by(?!{w}))*+(?:{_SPACE}*+{w}++|)"
+    args = rf"(?:{_SPACE}*+(?:{other}|(?!{keyword})(?:{by}|[a-z]++(?!{w})|{_QUOTED})))*+"
+    simple = [k for k in words if k not in bracketed]
+    decisions = [rf"(?:{'|'.join(map(re.escape, simple))})(?!{w}){args}"]
+    for word, pattern in bracketed.items():
+        decisions.insert(0, rf"{re.escape(word)}(?!{w}){args}(?:{_SPACE}*+{pattern}{args}|)")
+    # As the writer puts them: words that are no keyword, one space apart, up to the next
+    # decision or the line's end (so exactly what ``decisions`` reads there); their
+    # characters printable ASCII (what ``other`` matches of it), checked in one look.
+    arg = r"[a-z]*+[#-'*->@-`|~][#-'*->@-z|~]*+"
+    end = rf"(?= {keyword}|$)"
+    plain = [rf"(?:{'|'.join(map(re.escape, (k for k in simple if k != UNDO)))})"]
+    plain[0] += rf"(?: {arg})*+{end}"
+    for word, pattern in bracketed.items():
+        plain.insert(0, rf"{re.escape(word)}(?: {arg})*+(?: {pattern}(?: {arg})*+|){end}")
+    one = f"(?:{'|'.join(plain)})"
+    name = rf"(?P<player>{_NAME_CHAR}++): |(?![^:\n]*+:)"  # one word, or none on the line
+    token = _TOKEN.replace(_COMMENT, rf"(?s:{_COMMENT})")
+    rest = rf"(?:{_SPACE}++|{token})*+"  # the rest of a logical line
+    # (What may be missing is an alternative with nothing, ``(?:x|)``, not ``(?:x)?``:
+    # the regex engine keeps the groups matched so far at every alternative tried inside
+    # a repeat, and ``?`` is one.)
+    return re.compile(
+        rf"(?<=.) (?P<next>{one})"  # the next decision within a line: the usual
+        # a turn line's start and its first decisions as the writer puts them: the usual
+        rf"|(?:\n|(?<![^\n]))(?P<turn>\d{{1,9}})\. (?:{name})"
+        rf"(?P<first>{one})(?: (?P<second>{one})(?: (?P<third>{one})|)|)"
+        rf"|(?:(?P<nl>\n)|)(?:(?<![^\n]){_SPACE}*+(?:{_PREFIX}"  # at a line's start
+        rf"|(?P<start>\[{rest}|{_LONG_NUMBER}\.(?!\S){rest}))|){_SPACE}*+"
+        rf"(?:(?P<plain>{one})|(?P<decision>{'|'.join(decisions)})"
+        rf"(?:(?P<marks>(?={_SPACE}*+[!?(])(?:{_SPACE}*+(?:{_MARK}|{_NOTE}))*+)|)"
+        rf"|(?P<item>(?s:{_COMMENT})|(?:{token})(?:{_SPACE}*+(?!{keyword}|\{{)(?:{token}))*+)|)",
+        re.M,
+    )
 
 
 def long_turn_number(text: str) -> str | None:

@@ -94,11 +94,19 @@ class SplendorDuel(_game.DuelRules):
     # --- notation and positions -------------------------------------------------------
 
     def read_game(
-        self, text: str, source: str = "<text>", *, stop_at_first_error: bool = True
+        self,
+        text: str,
+        source: str = "<text>",
+        *,
+        stop_at_first_error: bool = True,
+        texts: bool = False,
+        every: int | None = None,
     ) -> ParsedGame:
         from .notation import parse_game
 
-        return parse_game(text, source, stop_at_first_error=stop_at_first_error)
+        return parse_game(
+            text, source, stop_at_first_error=stop_at_first_error, texts=texts, every=every
+        )
 
     def write_game(
         self,

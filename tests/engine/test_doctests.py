@@ -9,13 +9,18 @@ import pytest
 
 MODULES = [
     "engine.errors",
+    "engine.notation.grammar",
+    "engine.notation.lexer",
+    "engine.notation.visitor",
     "engine.picture",
+    "engine.splendor.notation",
     "engine.splendor.picture",
     "engine.splendor_duel",
     "engine.splendor_duel.catalogue",
     "engine.splendor_duel.events",
     "engine.splendor_duel.game",
     "engine.splendor_duel.lookup",
+    "engine.splendor_duel.notation",
     "engine.splendor_duel.picture",
     "engine.splendor_duel.rules",
     "engine.splendor_duel.rules.moves",

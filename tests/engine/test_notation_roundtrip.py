@@ -173,10 +173,10 @@ def _summary(parsed):
 @FUZZ
 @given(st.data())
 def test_the_cache_of_decision_texts_never_changes_a_result(data):
-    """Plain lines are read from a cache of decision texts; reading every line token by
-    token must give exactly the same events, meta and errors."""
-    from engine.splendor_duel import notation
-    from engine.splendor_duel.notation import reader
+    """Decisions are read once by their text and then taken from a cache of decision
+    texts; reading with the cache emptied must give exactly the same events, meta and
+    errors."""
+    from engine.splendor_duel.notation import GRAMMAR
 
     text = sample_text()
     lines = text.split("\n")
@@ -186,19 +186,15 @@ def test_the_cache_of_decision_texts_never_changes_a_result(data):
     words[j] = data.draw(st.sampled_from(["take", "c3", "=WWB", "(B1)", "1-05", "res", "L2"]))
     lines[i] = " ".join(words)
     damaged = "\n".join(lines)
-    fast = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
-    notation._TEXT_CACHE.clear()
-    reader.PLAIN_LINES = False
-    try:
-        slow = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
-    finally:
-        reader.PLAIN_LINES = True
-    assert fast == slow
+    warm = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
+    GRAMMAR.cache.clear()
+    cold = _summary(parse_game(damaged, "fuzz", stop_at_first_error=False))
+    assert warm == cold
 
 
-#: What a hand-edited turn line may hold that the plain lines do not: comments (one
-#: left open), marks, notes, descriptions, ``by``, colons, spaces and line breaks more or
-#: fewer, words that are no keyword, corrections, stray brackets, turn numbers.
+#: What a hand-edited turn line may hold that the writer does not put there: comments
+#: (one left open), marks, notes, descriptions, ``by``, colons, spaces and line breaks
+#: more or fewer, words that are no keyword, corrections, stray brackets, turn numbers.
 _EDITS = (
     " {c}", " {open\n", "{a\nb}", " !", " ?!", " !illegal", " (note)", " by Bob", ":",
     ": ", "  ", " ", "\t", "\n", "\n\n", "\n ", " foo", " re", " undo", " undo to 3",
@@ -210,14 +206,12 @@ _EDITS = (
 
 @FUZZ
 @given(st.data())
-def test_plain_lines_are_read_as_token_by_token_whatever_the_edits(data):
-    """The reader takes plain turn lines straight from the text; any edits of the turn
-    lines (up to three, anywhere in a long game) must give exactly the events, meta,
-    errors and position that reading every line token by token gives, wherever the
-    windows of lines scanned at once begin."""
-    from engine.splendor_duel.notation import builder, reader
+def test_edited_lines_read_the_same_with_the_cache_of_decision_texts_empty(data):
+    """Any edits of the turn lines (up to three, anywhere in a long game) give exactly
+    the events, meta, errors and position with the cache of decision texts warm as with
+    it emptied, every error asked for or the first."""
+    from engine.splendor_duel.notation import GRAMMAR
 
-    window = builder._FIRST_WINDOW
     text = sample_text()
     first = text.index("\n1. ")
     for _ in range(data.draw(st.integers(1, 3))):
@@ -227,15 +221,9 @@ def test_plain_lines_are_read_as_token_by_token_whatever_the_edits(data):
         else:
             text = text[:at] + text[at + data.draw(st.integers(1, 4)) :]
     every = data.draw(st.booleans())
-    builder._FIRST_WINDOW = data.draw(st.sampled_from([1, 20, 100, window]))
-    try:
-        fast = parse_game(text, "fuzz", stop_at_first_error=not every)
-    finally:
-        builder._FIRST_WINDOW = window
-    reader.PLAIN_LINES = False
-    try:
-        slow = parse_game(text, "fuzz", stop_at_first_error=not every)
-    finally:
-        reader.PLAIN_LINES = True
-    assert _summary(fast) == _summary(slow)
-    assert position_string(fast.state) == position_string(slow.state)
+    parse_game(text, "fuzz", stop_at_first_error=not every)  # the cache filled
+    warm = parse_game(text, "fuzz", stop_at_first_error=not every)
+    GRAMMAR.cache.clear()
+    cold = parse_game(text, "fuzz", stop_at_first_error=not every)
+    assert _summary(warm) == _summary(cold)
+    assert position_string(warm.state) == position_string(cold.state)

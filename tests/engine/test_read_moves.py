@@ -15,7 +15,7 @@ from engine.fold import fold
 from engine.games import get_game
 from engine.splendor_duel.events import CardRevealed, event_from_dict, event_to_dict
 from engine.splendor_duel.lookup import find_cards
-from engine.splendor_duel.notation import reader
+from engine.splendor_duel.notation import GRAMMAR
 
 GAME = get_game("splendor-duel")
 ROOT = Path(__file__).resolve().parents[2]
@@ -255,10 +255,10 @@ def test_random_games_with_undos_write_and_read_back_to_the_same_events(seed):
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_corrections_read_the_same_token_by_token(seed, monkeypatch):
+def test_corrections_read_the_same_with_the_cache_of_decision_texts_empty(seed):
     text = GAME.write_game(HEADERS, _random_game_with_undos(seed))
     fast = GAME.read_game(text)
-    monkeypatch.setattr(reader, "PLAIN_LINES", False)
+    GRAMMAR.cache.clear()
     slow = GAME.read_game(text)
     assert slow.errors == fast.errors == []
     assert (slow.events, slow.meta) == (fast.events, fast.meta)

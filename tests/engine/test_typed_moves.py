@@ -65,7 +65,7 @@ def test_colour_letters_and_space_names_are_read_by_the_decision():
 
 def test_canonical_files_are_read_as_written_only():
     """The forgiving reader is for moves typed one at a time; a game file's lines keep
-    their one reading (and their fast path)."""
+    their one reading."""
     from test_notation import HEAD
 
     parsed = parse_game(HEAD + "1. Alice: Take a3 a4 a5\n", "t.tl")

@@ -17,6 +17,7 @@ import pytest
 from conftest import HERE, record, simulated
 from test_contract import illegal_take
 
+from engine.games import game_for_notation
 from engine.splendor_duel import GAME
 from engine.splendor_duel import events as ev
 from recorder import EventStore, GameImport, ImportRejected, ImportResult, pipeline, prepare
@@ -281,6 +282,46 @@ def test_a_loaded_file_keeps_the_parsed_events(tmp_path):
     (game,) = load_file(game_file(tmp_path, "g.json", 3))
     assert game.parsed == list(simulated(3))
     assert game.events == payloads(3)
+
+
+@pytest.mark.parametrize(
+    "path", ["fixtures/games/points.tl", "fixtures/splendor/games/three-players-tie-break.tl"]
+)
+def test_a_notation_file_is_folded_once_by_its_import(tmp_path, rules_calls, path):
+    """import reads and folds a notation file once: the store takes each event's text
+    and the snapshots from the fold the reading made, so each event is checked and
+    applied once, and stores what folding the game's events again stores."""
+    source = HERE.parents[1] / path
+    counted = rules_calls(game_for_notation(source.read_text(encoding="utf-8")).kind)
+    with open_at(tmp_path / "read.db") as store:
+        [(_, _, result)] = import_files(store, [source])
+    assert isinstance(result, ImportResult)
+    assert counted == {"check": result.events, "apply": result.events}
+    (game,) = load_file(source)
+    assert game.folded is not None
+    with open_at(tmp_path / "again.db") as store:
+        store.import_game(replace(game, folded=None))
+    assert dump(tmp_path / "read.db") == dump(tmp_path / "again.db")
+
+
+def test_a_notation_file_with_corrections_stores_what_a_fold_of_its_events_stores(tmp_path):
+    """A move played illegally and an undo: the import stores from the reading's fold
+    what it stores from a fold of the same events."""
+    points = (HERE.parents[1] / "fixtures/games/points.tl").read_text(encoding="utf-8")
+    line = next(x for x in points.split("\n") if x.startswith("12. "))
+    undone = points.replace(line, f"{line} undo {line.split(': ', 1)[1]}")
+    (tmp_path / "undone.tl").write_text(undone, encoding="utf-8")
+    for source in (HERE.parents[1] / "fixtures/games/dispute.tl", tmp_path / "undone.tl"):
+        (game,) = load_file(source)
+        assert game.folded is not None
+        with open_at(tmp_path / "read.db") as store:
+            [(_, _, result)] = import_files(store, [source])
+            assert isinstance(result, ImportResult)
+        with open_at(tmp_path / "again.db") as store:
+            store.import_game(replace(game, folded=None))
+        assert dump(tmp_path / "read.db") == dump(tmp_path / "again.db")
+        for path in tmp_path.glob("*.db*"):
+            path.unlink()
 
 
 # --- ids derived from content stay what they were -----------------------------------------

@@ -1,6 +1,8 @@
-"""Classic Splendor notation (``docs/notation-splendor.md``): the shared lexer and reports
-(:mod:`engine.notation`), this game's decisions (:mod:`.decisions`), the reader
-(:mod:`.reader`) and the writer (:mod:`.writer`).
+"""Classic Splendor notation (``docs/notation-splendor.md``): the reader every game shares
+(:mod:`engine.notation`) reads it with this game's grammar: its decisions
+(:mod:`.decisions`, :data:`.decisions.GRAMMAR`) and setup lines (:mod:`.setup`); its
+builder (:mod:`.builder`) checks a turn line's number and player; the writer
+(:mod:`.writer`) writes the canonical text back.
 
 >>> import random
 >>> from engine.splendor import simulate
@@ -20,8 +22,8 @@ from .. import game as _game
 from ..describe import changes
 from ..events import Event, event_to_dict
 from ..state import State
-from .decisions import KEYWORDS, move_text, parse_decision
-from .reader import parse_game, read_moves
+from .builder import GameBuilder, HeadersBuilder, SyntaxChecker, parse_game, read_moves
+from .decisions import GRAMMAR, KEYWORDS, move_text, parse_decision
 from .typed import reading
 from .writer import write_game
 
@@ -67,7 +69,11 @@ def legal_move_texts(state: State) -> list[str]:
 
 
 __all__ = [
+    "GRAMMAR",
     "KEYWORDS",
+    "GameBuilder",
+    "HeadersBuilder",
+    "SyntaxChecker",
     "NotationError",
     "check_move",
     "legal_move_texts",

@@ -8,8 +8,13 @@ paid; ``=-`` for nothing); ``ret WY``; ``noble N-03``; ``reveal 1-17``; ``id 1-1
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from ...corrections import UNDO, Retraction
 from ...errors import EventFormatError
+from ...notation.grammar import Fail, Grammar
+from ...notation.lexer import unescape
 from ..catalogue import CARDS, COLOR_LETTERS, NOBLES
 from ..events import (
     CardIdentified,
@@ -24,6 +29,10 @@ from ..events import (
     TokensTaken,
     TurnPassed,
 )
+from ..game import RULES
+from ..lookup import CardQueryError, find
+from ..position import position_string
+from ..state import State
 
 KEYWORDS = ("take", "res", "buy", "ret", "noble", "reveal", "id", "pass")
 _LETTER = {letter: i for i, letter in enumerate(COLOR_LETTERS)}
@@ -158,3 +167,93 @@ def setup_lines(event: GameSetUp) -> list[str]:
     for level in (3, 2, 1):
         lines.append(f"level{level}  " + " ".join(event.display[level - 1]))
     return lines
+
+
+# --- reading in a position: the decision readers of the shared reader ----------------------
+
+
+def described(state: State, words: list[str], i: int) -> str:
+    """The id of the one card the quoted description ``words[i]`` (``reveal "white 1
+    point"``) fits among those that can stand there: a card to buy on the display or in
+    the player's reserve, one to reserve on the display (or, blind, in its deck), one to
+    reveal or show among those still unseen.  Raises :class:`Fail` (at the description)."""
+    word = words[i]
+    query = unescape(word.strip('"'))
+    key = words[0]
+    unseen = state.unseen
+    if key == "reveal" and state.refill is not None:
+        can = set(unseen[state.refill[0]])
+    elif key in ("reveal", "id") or (key == "res" and words[1:2] in (["L1"], ["L2"], ["L3"])):
+        can = set().union(*unseen)
+    else:
+        can = {c for row in state.display for c in row if c}
+        if key == "buy":
+            can |= {c for _, c in state.player.reserved if c}
+    at = i - 1  # the argument's index
+    try:
+        fits = find(query)
+    except CardQueryError as err:
+        raise Fail("unknown", at, str(err)) from None
+    cards = [c for c in fits if c.id in can]
+    found = sorted(c.id for c in cards)
+    printed = {c.id: c.words.split(" ", 1)[1].lower() for c in cards}
+    if len(set(printed.values())) == 1:
+        return found[0]  # one card, or cards printed alike (the table cannot tell)
+    said = " ".join(query.lower().split())
+    whole = [cid for cid in found if printed[cid] == said]
+    if len(whole) == 1:
+        return whole[0]  # all it says, where another card says that and more
+    if not found:
+        elsewhere = sorted(c.id for c in fits if c.id in CARDS)[:3]
+        where = f" ({', '.join(elsewhere)} fits, but cannot be here)" if elsewhere else ""
+        raise Fail("unknown", at, f"no card that can stand here fits {query!r}{where}")
+    shown = ", ".join(found[:8]) + (", ..." if len(found) > 8 else "")
+    raise Fail("unknown", at, f"{len(found)} cards fit {query!r} here ({shown}): say more")
+
+
+def _reader(keyword: str) -> Any:
+    def read(args: list[str], state: State | None, names: Sequence[str]) -> Event | None:
+        words = [keyword, *args]
+        if any(a[0] == '"' for a in args):
+            if state is None:
+                return None  # a description names a card in the position only
+            words = [described(state, words, i) if w[0] == '"' else w for i, w in enumerate(words)]
+        try:
+            return parse_decision(words, len(names))
+        except EventFormatError as err:
+            message = str(err)
+            raise Fail("unknown" if "unknown" in message else "syntax", -1, message) from None
+
+    read.__doc__ = f"``{keyword} ...``: the event its words mean (:func:`parse_decision`)."
+    return read
+
+
+#: Each keyword's reader (a decision's words are checked as a whole: an error points at
+#: its keyword, or at a description that names no card).
+READERS = {keyword: _reader(keyword) for keyword in KEYWORDS}
+
+
+def _move_text(state: Any, event: Event, names: Sequence[str]) -> str:
+    return move_text(event)
+
+
+def _grammar() -> Grammar:
+    from . import setup
+
+    return Grammar(
+        RULES,
+        KEYWORDS,
+        READERS,
+        _move_text,
+        setup.read_setup_line,
+        position=position_string,
+        uncached=("id",),  # its seat is checked against the number of seats
+        setup_words=setup.SETUP_WORDS,
+        setup_missing=setup.setup_missing,
+        numbered=False,
+    )
+
+
+#: Classic Splendor's notation for the shared reader (:mod:`engine.notation.reader`):
+#: a turn line's prefix may be left out.
+GRAMMAR = _grammar()

@@ -14,14 +14,16 @@ pyramid), then one numbered line per turn listing its decisions in order::
     1. Alice: take c2 c3 c4 =WWB
     2. Bob: priv a1 take b2 b3 =RG {a greedy start}
 
-Everything here is pure.  The package reads notation the way python-chess reads PGN:
-:mod:`.lexer` splits the text into tokens and places, :mod:`.reader` walks one game and
-calls a visitor (:mod:`.visitor`: skip, headers only, syntax only; :mod:`.builder`: the
-whole game checked against the rules, :func:`parse_game`), :mod:`.writer` writes the
-canonical text back (:func:`write_game`).  Each family of decisions is read and written
-in its own module (:mod:`.tokens`, :mod:`.cards`, :mod:`.royal_resign`, :mod:`.setup`),
-:mod:`.decisions` gathers them (:func:`move_text`), :mod:`.corrections` reads and writes
-``undo`` / ``undo to K``, :mod:`.moves` reads what is played next in a position
+Everything here is pure.  The package reads notation the way python-chess reads PGN,
+with the reader every game shares (:mod:`engine.notation.reader`: headers, setup lines,
+turn lines, comments, marks, ``undo``, errors with their places) calling a visitor
+(:mod:`.builder`: skip, headers only, syntax only, or the whole game checked against the
+rules, :func:`parse_game`); :mod:`.writer` writes the canonical text back
+(:func:`write_game`).  What the reader needs of this game is its grammar
+(:data:`.decisions.GRAMMAR`): the keywords (:mod:`.keywords`), each family of decisions
+read and written in its own module (:mod:`.tokens`, :mod:`.cards`, :mod:`.royal_resign`),
+the setup lines (:mod:`.setup`); :mod:`.decisions` gathers them (:func:`move_text`).
+:mod:`.moves` reads what is played next in a position
 (:func:`read_moves`: one turn or decision, as at the table) and handles one decision
 (:func:`parse_move`, :func:`check_move`, :func:`legal_move_texts`), :mod:`.typed` gives
 the readings of a decision typed by hand (``Take b4,c4``).  The position string lives in
@@ -38,6 +40,9 @@ the readings of a decision typed by hand (``Take b4,c4``).  The position string 
 
 from __future__ import annotations
 
+from ...notation.lexer import GLYPHS, ILLEGAL_MARK
+from ...notation.reader import read_game
+from ...notation.results import ERROR_KINDS, Flagged, NotationError, PayloadProblem
 from ...protocol import ParsedGame, Verdict
 from ..position import (
     PositionError,
@@ -46,19 +51,16 @@ from ..position import (
     state_differences,
     states_equal,
 )
-from .builder import GameBuilder, parse_game
-from .decisions import TEXT_CACHE as _TEXT_CACHE
-from .decisions import move_text
-from .lexer import GLYPHS, ILLEGAL_MARK, KEYWORDS
+from .builder import GameBuilder, HeadersBuilder, SkipVisitor, SyntaxChecker, Visitor, parse_game
+from .decisions import GRAMMAR, move_text
+from .keywords import KEYWORDS
 from .moves import check_move, legal_move_texts, parse_move, read_moves
-from .reader import read_game
-from .results import ERROR_KINDS, Flagged, NotationError, PayloadProblem
-from .visitor import HeadersBuilder, SkipVisitor, SyntaxChecker, Visitor
 from .writer import write_game
 
 __all__ = [
     "ERROR_KINDS",
     "GLYPHS",
+    "GRAMMAR",
     "ILLEGAL_MARK",
     "KEYWORDS",
     "Flagged",
@@ -72,7 +74,6 @@ __all__ = [
     "SyntaxChecker",
     "Verdict",
     "Visitor",
-    "_TEXT_CACHE",
     "check_move",
     "legal_move_texts",
     "move_text",

@@ -1,7 +1,8 @@
 """Reading the arguments of a decision: spaces, cards, colours, token counts, players.
 
-A decision reader raises :class:`Fail` with the index of the argument at fault; the
-reader of the game or of one move turns it into a positioned NotationError.
+A decision reader raises :class:`engine.notation.grammar.Fail` with the index of the
+argument at fault; the reader of the game or of one move turns it into a positioned
+NotationError.
 
 >>> space(["c3"], 0), card(["2-5"], 0), counts(["B1", "RRY"], 0, 2)
 (12, '2-05', (0, 1, 0, 2, 0, 0, 1))
@@ -12,12 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ...errors import Rule, Violation
+from ...errors import Rule
+from ...notation.grammar import Fail as Fail
+from ...notation.lexer import unescape
 from ..catalogue import CARDS, COLOR_LETTERS, SPACE_NAMES, color_index
 from ..events import Counts
 from ..lookup import CardQueryError, find_cards, misfit
 from ..position import counts_text as _counts_text
-from .lexer import unescape
 from .players import find_player, listing, numbers
 
 #: Citation for notation-level inconsistencies (what the log says against the position).
@@ -31,18 +33,6 @@ LETTERS_RE = re.compile(r"[WBGRKPY]+")
 SPACE_RE = re.compile(r"[a-z]\d+")
 SPACES = {name: i for i, name in enumerate(SPACE_NAMES)}
 LETTER = {c: i for i, c in enumerate(COLOR_LETTERS)}
-
-
-class Fail(Exception):
-    """Raised inside a decision reader: ``arg`` is the index of the offending argument
-    (-1 for the keyword itself)."""
-
-    def __init__(self, kind: str, arg: int, message: str, violations: Sequence[Violation] = ()):
-        super().__init__(message)
-        self.kind = kind
-        self.arg = arg
-        self.message = message
-        self.violations = list(violations)
 
 
 class Context:

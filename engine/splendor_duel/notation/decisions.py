@@ -1,6 +1,6 @@
 """Every decision keyword with its reader and every event type with its writer, the
-canonical text of one decision (:func:`move_text`), and the cache of decision texts
-that lets plain lines skip the token-by-token reading.
+canonical text of one decision (:func:`move_text`), and the game's :data:`GRAMMAR`: what
+the shared reader (:mod:`engine.notation.reader`) reads Splendor Duel with.
 
 >>> from engine.splendor_duel.position import parse_position
 >>> from engine.splendor_duel.events import TokensTaken
@@ -10,8 +10,6 @@ that lets plain lines skip the token-by-token reading.
 ...     " - - - - -")
 >>> move_text(s, TokensTaken((0, 1, 2)))
 'take a1 b1 c1 =WBG'
->>> learn("take a1 b1 c1 =WBG")
-(TokensTaken(spaces=(0, 1, 2)), ((0, 0), (1, 1), (2, 2)))
 """
 
 from __future__ import annotations
@@ -19,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ...notation.grammar import Grammar
+from ..describe import result_problem
 from ..events import Event
+from ..game import RULES
+from ..position import position_string
 from ..state import State
 from . import cards, royal_resign, setup, tokens
-from .arguments import Context, Fail
-from .lexer import KEYWORDS, TOKEN_RE
+from .arguments import Context
+from .keywords import KEYWORDS
 from .players import default_names
 
 #: Reads one decision's arguments (state None: the syntax only).
@@ -93,45 +95,31 @@ def move_text(state_before: State, event: Event, names: Sequence[str] | None = N
     return text
 
 
-# --- the cache of decision texts -------------------------------------------------------
+# --- the grammar the shared reader reads with --------------------------------------
 
-#: What a decision text stands for: the event, with the (space, colour) pairs a take's
-#: written colours claim (to check against the board).
-Entry = tuple[Event, tuple[tuple[int, int], ...] | None]
+#: A payment in brackets, as :func:`.arguments.is_payment` has it (``(B1 R2 Y1)``,
+#: ``()``, ``(-)``): the one bracketed argument of ``buy``.
+_COUNTS = r"(?:[WBGRKPY]\d{0,2})+"
+PAYMENT = rf"\([^\S\n]*+(?:-|{_COUNTS}(?:[^\S\n]++{_COUNTS})*+)?[^\S\n]*+\)"
 
-#: Events read from decisions that need no position (most of them), by their text:
-#: events are immutable, so the same text always stands for the same event.
-TEXT_CACHE: dict[str, Entry] = {}
-#: Decisions whose event depends on the seat names: never cached.
-UNCACHED = frozenset({"id", "resign"})
-_NO_NAMES = Context(())
-
-
-def remember(keyword: str, args: list[str], event: Event, text: str | None = None) -> Entry:
-    """Keep the event a decision text stands for (not a replenish: its draws rarely
-    repeat), with the (space, colour) pairs a take's written colours claim."""
-    colors = tokens.take_colors(args) if keyword == "take" else None
-    entry = (event, colors)
-    if keyword != "repl":
-        if len(TEXT_CACHE) > 100_000:
-            TEXT_CACHE.clear()
-        TEXT_CACHE[text or (keyword + " " + " ".join(args) if args else keyword)] = entry
-    return entry
-
-
-def learn(text: str) -> Entry | None:
-    """Read a decision of a plain line that needs no position; None if it needs one (or
-    is wrong: the token-by-token path then reports it with its place).  Its words are
-    one space apart (:data:`.lexer.PLAIN_TURNS_RE`) but in a payment's brackets."""
-    words = text.split(" ") if "(" not in text else TOKEN_RE.findall(text)
-    keyword = words[0]
-    reader = READERS.get(keyword)
-    if reader is None or keyword in UNCACHED:
-        return None
-    try:
-        event = reader(words[1:], None, _NO_NAMES)
-    except Fail:
-        return None
-    if event is None:
-        return None
-    return remember(keyword, words[1:], event, text)
+#: Splendor Duel's notation for the shared reader (:mod:`engine.notation.reader`).
+#: The events of ``id`` and ``resign`` depend on the seat to move, and a replenish's
+#: draws rarely repeat: those are never kept by their text.
+GRAMMAR = Grammar(
+    RULES,
+    KEYWORDS,
+    READERS,
+    move_text,
+    setup.read_setup_line,
+    position=position_string,
+    result_problem=result_problem,
+    bracketed={"buy": PAYMENT},
+    uncached=("id", "resign"),
+    unkept=("repl",),
+    context=Context,
+    setup_words=setup.SETUP_WORDS,
+    setup_missing=setup.setup_parts_missing,
+    claim=tokens.take_claim,
+    claimed="board",
+    refute=tokens.check_take_colors,
+)

@@ -21,6 +21,9 @@ from typing import Any
 
 from ...corrections import UNDO
 from ...errors import Violation
+from ...notation import builder as _builder
+from ...notation.lexer import TOKEN_RE, did_you_mean
+from ...notation.results import NotationError
 from ...protocol import ParsedGame, Verdict
 from .. import describe
 from .. import game as _game
@@ -29,10 +32,8 @@ from ..state import REVEAL, State
 from .arguments import Context, Fail, is_payment
 from .builder import GameBuilder
 from .decisions import READERS, move_text
-from .lexer import KEYWORDS, TOKEN_RE, did_you_mean
+from .keywords import KEYWORDS
 from .players import default_names
-from .reader import read_turns
-from .results import NotationError
 from .typed import readings
 
 
@@ -102,9 +103,7 @@ def _read_moves(
     events: Sequence[Any] | None,
     meta: Sequence[Mapping[str, Any] | None] | None,
 ) -> ParsedGame:
-    builder = GameBuilder.continuing(state, events, meta)
-    read_turns(text, builder, state.turn)
-    return builder.parsed()
+    return _builder.read_moves(GameBuilder, state, text, events, meta)
 
 
 def parse_move(

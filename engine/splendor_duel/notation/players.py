@@ -8,17 +8,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from ...notation.lexer import SIMPLE_NAME, escape, unescape
+from ...notation.visitor import SEAT_TAG as SEAT_TAG
+from ...notation.visitor import listing as listing
+from ...notation.visitor import seat_number as seat_number
+from ...notation.visitor import seat_tag as seat_tag
 from ...protocol import Seats
 from ..state import SEATS
-from .lexer import KEYWORDS, SIMPLE_NAME, escape, unescape
-
-#: A header that names a seat: ``Player1`` .. ``PlayerN``.
-SEAT_TAG = re.compile(r"Player([1-9][0-9]?)")
+from .keywords import KEYWORDS
 
 
 def seats() -> Seats:
@@ -31,11 +32,6 @@ def seats() -> Seats:
 def default_names() -> tuple[str, ...]:
     """``Player 1``, ``Player 2``: the seats when nobody named them."""
     return seats().default_names()
-
-
-def seat_tag(seat: int) -> str:
-    """The header naming seat ``seat`` (0-based): ``Player1``..."""
-    return f"Player{seat + 1}"
 
 
 def header_names(headers: Mapping[str, Any] | None) -> tuple[tuple[str, ...], bool]:
@@ -56,24 +52,10 @@ def distinct(names: Sequence[str]) -> bool:
     return len(set(names)) == len(names)
 
 
-def listing(names: Sequence[str]) -> str:
-    """``'Ann' and 'Bob'`` (``'Ann', 'Bob' and 'Cid'`` for more seats)."""
-    quoted = [repr(n) for n in names]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-
-
 def numbers(count: int) -> str:
     """``#1 and #2`` (``#1, #2 and #3`` ...)."""
     refs = [f"#{i + 1}" for i in range(count)]
     return ", ".join(refs[:-1]) + " and " + refs[-1]
-
-
-def seat_number(ref: str, count: int) -> int | None:
-    """The seat ``#2`` stands for (0-based), None if it names no seat."""
-    for seat in range(count):
-        if ref == f"#{seat + 1}":
-            return seat
-    return None
 
 
 def player_ref(names: Sequence[str], seat: int) -> str:

@@ -13,31 +13,20 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...notation.lexer import Line, LogicalLines
+from ...notation.reader import setup_notes, setup_words
 from ..catalogue import CARDS_BY_LEVEL, COLOR_LETTERS, SPIRAL_SPACES
 from ..events import GameSetUp
 from ..state import State
 from .arguments import LETTER, Fail, card, described_card
-from .lexer import GLYPHS, TOKEN_RE, Line, LogicalLines, comment_text, did_you_mean, unescape
 
 if TYPE_CHECKING:
-    from .visitor import Visitor
+    from ...notation.visitor import Visitor
 
 
-def closed_comment(
-    visitor: Visitor, line: Line, offset: int, body: str, tokens: list[str], j: int
-) -> str:
-    """The text of ``tokens[j]``, a comment of ``body`` (an error, and no text, when it is
-    never closed)."""
-    text = comment_text(tokens[j])
-    if text is None:
-        where = line.token_place(offset, body, j)
-        visitor.error("syntax", where[0], where[1], "this comment is never closed with }")
-        return ""
-    return text
-
-
-#: The words that start a setup line.
+#: The words that start a setup line, and how an error names them.
 SETUP_WORDS = ("board", "pyramid", "level1", "level2", "level3", "privileges")
+_USAGE = "board, level3, level2, level1, privileges"
 _GRID_ROW_RE = re.compile(r"\s*(?:([1-5])\s+)?((?:[WBGRKPY.]\s*){5})")
 _GRID_HEAD_RE = re.compile(r"\s*a\s+b\s+c\s+d\s+e\s*")
 
@@ -80,33 +69,10 @@ def read_setup_line(visitor: Visitor, lines: LogicalLines, k: int, parts: dict[s
     ``privileges``); returns the index of the next line."""
     line = lines[k]
     text = line.text
-    tokens = TOKEN_RE.findall(text)
-    word = tokens[0]
-    if word in ("}", ")"):
-        visitor.error(
-            "syntax", line.number, text.index(word) + 1, f"a {word!r} without its opening"
-        )
+    read = setup_words(visitor, line, _USAGE)
+    if read is None:
         return k + 1
-    if word[0] in "{(!?":
-        _setup_notes(visitor, line, 0, tokens)
-        return k + 1
-    if word not in SETUP_WORDS:
-        hint = did_you_mean(word, SETUP_WORDS)
-        visitor.error(
-            "syntax",
-            line.number,
-            text.index(word) + 1,
-            f"expected the setup (board, level3, level2, level1, privileges) or turn 1, "
-            f"got {word!r}{hint}",
-        )
-        return k + 1
-    args: list[str] = []
-    notes_at = len(tokens)
-    for j in range(1, len(tokens)):
-        if tokens[j][0] in "{(!?":
-            notes_at = j
-            break
-        args.append(tokens[j])
+    word, args, tokens, notes_at = read
     if word == "board":
         if not args:
             return _board_grid(visitor, lines, k, parts)
@@ -160,7 +126,7 @@ def read_setup_line(visitor: Visitor, lines: LogicalLines, k: int, parts: dict[s
             return k + 1
         parts["privileges"] = (int(args[0]), int(args[1]))
     if notes_at < len(tokens):
-        _setup_notes(visitor, line, notes_at, tokens)
+        setup_notes(visitor, line, notes_at, tokens)
     return k + 1
 
 
@@ -219,22 +185,6 @@ def _board_grid(visitor: Visitor, lines: LogicalLines, k: int, parts: dict[str, 
         return k
     parts["board"] = (tuple(LETTER[grid[s]] for s in SPIRAL_SPACES), start.number)
     return k
-
-
-def _setup_notes(visitor: Visitor, line: Line, j0: int, tokens: list[str]) -> None:
-    text = line.text
-    for j in range(j0, len(tokens)):
-        tok = tokens[j]
-        if tok[0] == "{":
-            visitor.visit_setup_comment(closed_comment(visitor, line, 0, text, tokens, j))
-        elif tok[0] == "(" and tok.endswith(")"):
-            visitor.visit_setup_note(unescape(tok[1:-1]).strip())
-        elif tok in GLYPHS:
-            visitor.visit_setup_note(tok)
-        else:
-            col = line.token_place(0, text, j)[1]
-            visitor.error("syntax", line.number, col, f"unexpected {tok!r} in the setup")
-            return
 
 
 def setup_parts_missing(parts: Mapping[str, Any]) -> list[str]:

@@ -109,6 +109,15 @@ def take_colors(args: list[str]) -> tuple[tuple[int, int], ...] | None:
     return tuple((SPACES[args[k]], LETTER[letter]) for k, letter in enumerate(args[-1][1:]))
 
 
+def take_claim(keyword: str, args: list[str]) -> tuple[tuple[int, int], ...] | None:
+    """What a decision claims of the board beside its event: a take's written colours
+    (``take c2 c3 =WB``), its (space, colour) pairs, checked each time it is read
+    (where the board differs, :func:`check_take_colors` says why)."""
+    if keyword != "take":
+        return None
+    return take_colors(args)
+
+
 def check_take_colors(state: State, args: list[str]) -> None:
     """``take c2 c3 c4 =WWB``: the written colours must be those on the board."""
     board = state.board

@@ -6,7 +6,7 @@ the keyword when the position says what is due (``b4`` while a bonus token is du
 reading is a canonical text for the ordinary reader; :func:`readings` gives every one the
 text may stand for in a position, and the caller keeps those that read.  Canonical texts
 never come here (:func:`engine.splendor_duel.notation.moves.parse_move` tries them as
-they are first), so logged files keep their fast path.
+they are first), so game files are read as they are written.
 
 >>> readings("Take b4 C4", None)
 ['take b4 c4']
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..state import ACTION, BONUS_TOKEN, COLOR, DISCARD, REVEAL, ROYAL, STEAL, State
-from .lexer import KEYWORDS
+from .keywords import KEYWORDS
 
 _SPACE = r"[a-eA-E][1-5]"
 #: Board spaces written together or apart: ``c2c3c4``, ``C2 c3``.

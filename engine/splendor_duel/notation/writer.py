@@ -12,21 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import Retraction
+from ...corrections import Retraction, undo_text
 from ...errors import IllegalMoveError
 from ...fold import refold_for_writing
+from ...notation.lexer import TAG_NAME
 from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
+from ...notation.visitor import KNOWN_TAGS
 from ..catalogue import COLOR_NAMES
 from ..events import Event, GameSetUp
 from ..game import RULES
 from ..state import State
-from .corrections import undo_text
 from .decisions import move_text
-from .lexer import TAG_NAME
 from .players import distinct, header_names, seat_tag
 from .setup import setup_lines
-from .visitor import KNOWN_TAGS
 
 #: Header keys written under their own tag (the rest of the headers' keys are tags).
 _OWN_KEYS = ("players", "tags", "result", "event", "date", "place")
@@ -67,7 +66,7 @@ def write_game(
         for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), start=2):
             if isinstance(event, Retraction):
                 # Where it happened: after the decisions it takes back, on their line.
-                line.append(undo_text(events[: number - 1], event) + correction_suffix(m))
+                line.append(undo_text(RULES, events[: number - 1], event) + correction_suffix(m))
                 state = refold_for_writing(RULES, events[:number], metas[:number], names)
                 continue
             if isinstance(event, GameSetUp):

@@ -1,0 +1,160 @@
+"""Reading classic Splendor notation: the shared reader and builder
+(:mod:`engine.notation.reader`, :mod:`engine.notation.builder`) with this game's grammar
+(:data:`.decisions.GRAMMAR`), and what only this game's builder knows: how a turn line's
+number and player are checked, the setup event its setup lines make, and what the
+reading does after an error when every error is asked for (a line in error is skipped,
+a refused decision kept as played, and the table followed again from the turn due)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...corrections import Retraction
+from ...errors import IllegalMoveError
+from ...notation import builder as _builder
+from ...notation import visitor as _visitor
+from ...notation.visitor import Decision, SkipLine, Stop
+from ...protocol import ParsedGame
+from ..events import Event, GameSetUp
+from ..state import SETUP, State
+from .decisions import GRAMMAR, move_text
+from .typed import reading
+
+
+class HeadersBuilder(_visitor.HeadersBuilder):
+    """Collects the headers and the seat names, and stops after them."""
+
+    grammar = GRAMMAR
+
+
+class SyntaxChecker(_visitor.SyntaxChecker):
+    """Reads every decision for its words only, without the rules."""
+
+    grammar = GRAMMAR
+
+
+class GameBuilder(_builder.GameBuilder):
+    """Folds a classic Splendor game as it is read, every decision checked against the
+    rules (:class:`engine.notation.builder.GameBuilder`).  A turn's decisions may go on
+    after its line, and the ``Result`` header is not checked here (the store checks it
+    when the game is imported).
+
+    With every error asked for, a line in error is skipped: the table no longer follows
+    the text, so the lines after it are read for their words only until a line of the
+    turn due (the skipped one, written again); a decision the rules refuse is reported
+    and kept as played when it can be replayed at all."""
+
+    grammar = GRAMMAR
+    checks_result = False
+    one_turn_a_line = False
+    setup_refused = "the setup is not allowed"
+
+    def said(self, decision: Decision, event: Any) -> str:
+        return move_text(event)
+
+    def after_error(self, fatal: bool) -> None:
+        if fatal:
+            raise Stop
+        self.live = False
+        raise SkipLine
+
+    def refused(self, decision: Decision, event: Any, violations: list[Any]) -> bool:
+        where = decision.place()
+        self.record(
+            "illegal",
+            where[0],
+            where[1],
+            f"{self.said(decision, event)} is not allowed here",
+            violations,
+            with_position=True,
+        )
+        if self.stop:
+            raise Stop
+        try:  # read on from the table as it stood after the refused decision
+            self.fold.push(event, forced=True)
+        except IllegalMoveError:
+            raise Stop from None
+        return True
+
+    def first_seat(self, number: int) -> int | None:
+        if self.first is None:
+            return 0  # the first seat, when no First header says otherwise
+        return super().first_seat(number)
+
+    def setup_event(self, parts: dict[str, Any], first: int) -> tuple[Any, int]:
+        levels = parts["levels"]
+        nobles, line = parts["nobles"]
+        display = (levels[1][0], levels[2][0], levels[3][0])
+        last = max(line, *(levels[lv][1] for lv in (1, 2, 3)))
+        return GameSetUp(first, display, nobles), last
+
+    def visit_turn(self, number: int, name: str | None, m: re.Match[str]) -> None:
+        state = self.state
+        if not self.live:
+            if number != state.turn:
+                return  # the table is not known here: the decisions' words only
+            self.live = True  # the turn due written again (the line skipped, corrected)
+        line, _, name_column = self.turn_places(m)
+        if state.awaiting == SETUP:
+            self.error("syntax", line, 1, "the setup (nobles, level3, level2, level1) comes first")
+        if number != state.turn:
+            self.error("syntax", line, 1, f"turn {state.turn} is due here, not {number}")
+        if name is not None and name != state.names[state.current]:
+            self.error(
+                "unknown",
+                line,
+                name_column,
+                f"{name!r} is not the player to move ({state.names[state.current]})",
+            )
+
+
+def parse_game(
+    text: str,
+    source: str = "<text>",
+    *,
+    stop_at_first_error: bool = True,
+    texts: bool = False,
+    every: int | None = None,
+) -> ParsedGame:
+    """Read one game; never raises for bad input.  The reading stops at the first error,
+    or, when every error is asked for, skips a line in error and keeps a refused decision
+    as played (marked so) when it can be replayed at all.  With ``texts``, the fold keeps
+    each event's canonical text, and a snapshot every ``every`` steps."""
+    return _builder.parse_game(
+        GameBuilder, text, source, stop_at_first_error=stop_at_first_error, texts=texts, every=every
+    )
+
+
+def read_moves(
+    state: State,
+    text: str,
+    events: Sequence[Event | Retraction] | None = None,
+    meta: Sequence[dict[str, Any] | None] | None = None,
+) -> ParsedGame:
+    """Read what was played next in ``state``: one turn line or one or more decisions,
+    with or without the turn number and player; never raises for bad input.  ``undo``
+    needs the game's ``events`` (and their ``meta``) so far.  A text typed by hand that
+    does not read as it is (``Take wbg``) is read by its canonical reading
+    (:mod:`.typed`) when that reads."""
+    parsed = _read_moves(state, text, events, meta)
+    if parsed.events or not parsed.errors or parsed.errors[0].kind == "illegal":
+        return parsed
+    canonical = reading(text)
+    if canonical is not None:
+        again = _read_moves(state, canonical, events, meta)
+        if not again.errors or again.errors[0].kind == "illegal":
+            return again  # it reads: legal, or refused by the rules (not by the reading)
+    return parsed
+
+
+def _read_moves(
+    state: State,
+    text: str,
+    events: Sequence[Event | Retraction] | None,
+    meta: Sequence[Mapping[str, Any] | None] | None,
+) -> ParsedGame:
+    parsed = _builder.read_moves(GameBuilder, state, text, events, meta, "<moves>")
+    parsed.headers = {"players": list(state.names)}
+    return parsed
