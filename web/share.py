@@ -200,8 +200,10 @@ def embed_snippet(game_id: str, step: int | None, title: str, width: int = EMBED
         src = url_for("share.embed_game", game_id=game_id, _external=True)
     else:
         src = url_for("share.embed_step", game_id=game_id, step=step, _external=True)
-    return render_template(
-        "embed_snippet.html", src=src, width=width, height=_embed_height(width), title=title
+    # (the template alone: a games list draws one a row, without the app's context)
+    template = current_app.jinja_env.get_template("embed_snippet.html")
+    return template.render(
+        src=src, width=width, height=_embed_height(width), title=title
     ).strip()
 
 
