@@ -202,9 +202,7 @@ def embed_snippet(game_id: str, step: int | None, title: str, width: int = EMBED
         src = url_for("share.embed_step", game_id=game_id, step=step, _external=True)
     # (the template alone: a games list draws one a row, without the app's context)
     template = current_app.jinja_env.get_template("embed_snippet.html")
-    return template.render(
-        src=src, width=width, height=_embed_height(width), title=title
-    ).strip()
+    return template.render(src=src, width=width, height=_embed_height(width), title=title).strip()
 
 
 def _embed_height(width: int) -> int:

@@ -116,3 +116,53 @@ def test_a_card_named_by_what_is_printed_on_it_in_quotes():
     (error,) = RULES.read_moves(state, f'take WBG reveal "{printed}"').errors
     assert error.column == len("take WBG reveal ") + 1, str(error)
     assert error.message.endswith(f"({face_up} fits, but cannot be here)")
+
+
+def test_a_purchase_without_its_payment_is_paid_the_one_way_or_asks_which():
+    """``buy CARD`` where the player can pay one way reads as that way; where several,
+    the reading names them and reads nothing; ``res CARD`` takes the Gold while Golds are
+    left, and none when none is."""
+    import pytest
+
+    from engine.notation.results import NotationError
+    from engine.splendor.notation import parse_move
+
+    rules = get_game("splendor")
+    one = several = None
+    for seed in range(40):
+        for state, _ in _positions(rules, random.Random(seed)):
+            buys = [e for e in rules.legal_moves(state) if e.type == "card_purchased"]
+            for cid in {e.card for e in buys}:
+                ways = [e for e in buys if e.card == cid]
+                if len(ways) == 1 and one is None:
+                    one = (state.copy(), ways[0])
+                if len(ways) > 1 and several is None:
+                    several = (state.copy(), cid, len(ways))
+            if one and several:
+                break
+        if one and several:
+            break
+    assert one is not None and several is not None
+    state, event = one
+    assert parse_move(state, f"buy {event.card}") == event
+    state, cid, n = several
+    with pytest.raises(NotationError, match=f"{cid} can be paid in {n} ways"):
+        parse_move(state, f"buy {cid}")
+    # a reserve's Gold: taken while any is left
+    legal = rules.legal_moves(state)
+    reserve = next(e for e in legal if e.type == "card_reserved" and e.deck is None)
+    assert parse_move(state, f"res {reserve.card}").gold == bool(state.bank[5])
+    state.bank[5] = 0
+    assert parse_move(state, f"res {reserve.card}").gold is False
+
+
+def _positions(rules, rng):
+    """The positions of a random three-player game, each with the event played there."""
+    from engine.fold import Fold
+
+    names = ["Ann", "Bo", "Cy"]
+    events = rules.random_game(rng, names)
+    fold = Fold(rules, names, every=None)
+    for event in events:
+        yield fold.head, event
+        fold.push(event)

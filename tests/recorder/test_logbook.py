@@ -248,20 +248,24 @@ def test_completions_are_the_legal_decisions_that_go_on_from_the_words_written()
     assert seen_buy and seen_reserve
 
 
-def test_a_classic_reserve_without_its_gold_is_completed(store):
-    """Classic Splendor: a reserve takes a Gold while any is left; ``res 1-13`` is refused
-    with the rule, and its completion ``res 1-13 +Y`` offered, which logs."""
-    from recorder.logbook import MoveRefused, log
+def test_a_classic_reserve_or_purchase_is_completed_where_the_rules_leave_no_choice(store):
+    """Classic Splendor: ``res CARD`` takes the Gold while any is left (``+Y``), and
+    ``buy CARD`` pays the one way the player can, as the fixture's own lines say (a
+    purchase that can be paid several ways: tests/engine/test_splendor_typed.py)."""
+    from recorder.logbook import log
 
-    setup = _setup_text(ROOT / "fixtures" / "splendor" / "games" / "two-players.tl")
-    card = next(line.split()[1] for line in setup.splitlines() if line.startswith("level1"))
-    gid = new_game(store, setup)
-    with pytest.raises(MoveRefused) as refused:
-        log(store, gid, f"res {card}")
-    assert refused.value.completions == [f"res {card} +Y"]
-    assert [v.code for v in refused.value.violations] == ["reserve.gold_left"]
-    assert store.game(gid).event_count == 1
-    assert log(store, gid, refused.value.completions[0]).texts == [f"res {card} +Y"]
+    path = ROOT / "fixtures" / "splendor" / "games" / "three-players.tl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    setup = "\n".join(line for line in lines[:first] if not line.startswith(("[Result", "[Vic")))
+    gid = new_game(store, setup + "\n")
+    for line in lines[first:]:
+        if line.startswith("7."):
+            break
+        log(store, gid, line.split(": ", 1)[1])
+    assert log(store, gid, "res 2-12").texts == ["res 2-12 +Y"]  # (7. Chloe: res 2-12 +Y)
+    log(store, gid, "reveal 2-27")
+    assert log(store, gid, "buy 1-17").texts == ["buy 1-17 =WBY"]  # (8. Dana: buy 1-17 =WBY)
 
 
 # --- one pass per logged move ----------------------------------------------------------

@@ -327,10 +327,38 @@ def test_classic_splendor_is_logged_by_tapping_or_typing(app: Any) -> None:
 
 
 def test_a_decision_with_a_part_left_out_is_offered_whole(app: Any) -> None:
-    """A classic reserve typed without its Gold while Golds are left (``res 1-13``) is
-    refused, and the page offers the decision that completes it (``res 1-13 +Y``) as a
-    button that logs it; a purchase typed without its payment is offered with each way
-    to pay, when the rules allow one."""
+    """A Splendor Duel reserve typed without the Gold it takes, while three are on the
+    board (``res 1-11``), does not read, and the page offers each decision that completes
+    it (``res 1-11 @a1`` ...) as a button that logs it; a classic reserve typed without
+    its Gold while Golds are left takes it (``res 1-13 +Y``: the rules leave no choice);
+    a purchase typed without its payment, which nothing completes, says what is missing."""
+    r = app.test_client().post("/api/games", json={"notation": SETUP})
+    made = r.get_json()
+    gid = made["id"]
+    client, token = _unlocked(app, made)
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "res 1-11", "expect": "1"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 400
+    body = r.get_json()
+    assert body["completions"] == ["res 1-11 @a1", "res 1-11 @b2", "res 1-11 @c5"]
+    # without JavaScript: a form per completion, posting it as the move
+    r = client.post(
+        f"/games/{gid}/record", data={"move": "res 1-11", "expect": "1", "csrf_token": token}
+    )
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 400 and "Did you mean:" in page
+    offered = re.search(r'<div class="rec-completions">(.*?)</div>', page, re.S)
+    assert offered and 'name="move" value="res 1-11 @b2"' in offered.group(1)
+    assert _steps(app, gid) == 1
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "res 1-11 @b2", "expect": "1", "csrf_token": _token(page)},
+    )
+    assert r.status_code == 303 and _steps(app, gid) == 2
+    # classic: the Gold the rules make a reserve take is taken
     r = app.test_client().post("/api/games", json={"notation": CLASSIC})
     made = r.get_json()
     gid = made["id"]
@@ -340,24 +368,7 @@ def test_a_decision_with_a_part_left_out_is_offered_whole(app: Any) -> None:
         data={"move": "res 1-13", "expect": "1"},
         headers={**JSON, "X-CSRFToken": token},
     )
-    assert r.status_code == 422
-    body = r.get_json()
-    assert body["completions"] == ["res 1-13 +Y"]
-    assert body["verdict"]["violations"][0]["code"] == "reserve.gold_left"
-    # without JavaScript: a form per completion, posting it as the move
-    r = client.post(
-        f"/games/{gid}/record", data={"move": "res 1-13", "expect": "1", "csrf_token": token}
-    )
-    page = html.unescape(r.get_data(as_text=True))
-    assert r.status_code == 422 and "Did you mean:" in page
-    offered = re.search(r'<div class="rec-completions">(.*?)</div>', page, re.S)
-    assert offered and 'name="move" value="res 1-13 +Y"' in offered.group(1)
-    assert _steps(app, gid) == 1
-    r = client.post(
-        f"/games/{gid}/record",
-        data={"move": "res 1-13 +Y", "expect": "1", "csrf_token": _token(page)},
-    )
-    assert r.status_code == 303 and _steps(app, gid) == 2
+    assert r.status_code == 201 and r.get_json()["texts"] == ["res 1-13 +Y"]
     # a buy without its payment does not read, and says what is missing; no legal
     # decision completes it (a card must be revealed first), so none is offered
     r = client.post(

@@ -16,6 +16,7 @@ builder (:mod:`.builder`) checks a turn line's number and player; the writer
 from __future__ import annotations
 
 from ...errors import EventFormatError
+from ...notation.grammar import Fail
 from ...notation.results import NotationError
 from ...protocol import Verdict
 from .. import game as _game
@@ -23,7 +24,7 @@ from ..describe import changes
 from ..events import Event, event_to_dict
 from ..state import State
 from .builder import GameBuilder, HeadersBuilder, SyntaxChecker, parse_game, read_moves
-from .decisions import GRAMMAR, KEYWORDS, move_text, parse_decision
+from .decisions import GRAMMAR, KEYWORDS, completed, move_text, parse_decision
 from .typed import reading
 from .writer import write_game
 
@@ -35,7 +36,9 @@ def parse_move(state: State, text: str) -> Event:
     if not words:
         raise NotationError("syntax", "<move>", 1, 1, "an empty decision")
     try:
-        return parse_decision(words, len(state.players))
+        return completed(state, words) or parse_decision(words, len(state.players))
+    except Fail as err:
+        raise NotationError(err.kind, "<move>", 1, 1, err.message) from None
     except EventFormatError as err:
         canonical = reading(text)
         if canonical is not None:

@@ -15,7 +15,7 @@ from ...corrections import UNDO, Retraction
 from ...errors import EventFormatError
 from ...notation.grammar import Fail, Grammar
 from ...notation.lexer import unescape
-from ..catalogue import CARDS, COLOR_LETTERS, NOBLES
+from ..catalogue import CARDS, COLOR_LETTERS, GOLD, NOBLES
 from ..events import (
     CardIdentified,
     CardPurchased,
@@ -29,10 +29,10 @@ from ..events import (
     TokensTaken,
     TurnPassed,
 )
-from ..game import RULES
+from ..game import RULES, legal_moves
 from ..lookup import CardQueryError, find
 from ..position import position_string
-from ..state import State
+from ..state import ACTION, State
 
 KEYWORDS = ("take", "res", "buy", "ret", "noble", "reveal", "id", "pass")
 _LETTER = {letter: i for i, letter in enumerate(COLOR_LETTERS)}
@@ -211,14 +211,49 @@ def described(state: State, words: list[str], i: int) -> str:
     raise Fail("unknown", at, f"{len(found)} cards fit {query!r} here ({shown}): say more")
 
 
+def completed(state: State, words: list[str]) -> Event | None:
+    """What a reserve or a purchase written without what the rules leave no choice about
+    means where it stands: ``res 2-18`` takes the Gold while Golds are left (``+Y``),
+    ``buy 1-19`` pays the one way the player can; None when the words need nothing.
+    Raises :class:`Fail` for a purchase that can be paid in several ways."""
+    key, args = words[0], words[1:]
+    if key == "res" and args and args[-1] != "+Y" and state.awaiting == ACTION:
+        return parse_decision([*words, "+Y"], len(state.players)) if state.bank[GOLD] else None
+    if key == "buy" and len(args) == 1 and state.awaiting == ACTION:
+        ways = [e for e in legal_moves(state) if type(e) is CardPurchased and e.card == args[0]]
+        if len(ways) == 1:
+            return ways[0]
+        if len(ways) > 1:
+            shown = ", ".join(f"={_letters(w.payment)}" for w in ways[:4])
+            more = f" and {len(ways) - 4} more" if len(ways) > 4 else ""
+            raise Fail(
+                "syntax",
+                0,
+                f"{args[0]} can be paid in {len(ways)} ways ({shown}{more}): write the payment",
+            )
+    return None
+
+
+def _incomplete(keyword: str, args: list[str]) -> bool:
+    """Whether a reserve or a purchase leaves out what the position may give
+    (:func:`completed`)."""
+    if keyword == "res":
+        return bool(args) and args[-1] != "+Y"
+    return keyword == "buy" and len(args) == 1
+
+
 def _reader(keyword: str) -> Any:
     def read(args: list[str], state: State | None, names: Sequence[str]) -> Event | None:
         words = [keyword, *args]
-        if any(a[0] == '"' for a in args):
+        if any(a[0] == '"' for a in args) or _incomplete(keyword, args):
             if state is None:
-                return None  # a description names a card in the position only
+                return None  # a description, or what is left out, read in the position
             words = [described(state, words, i) if w[0] == '"' else w for i, w in enumerate(words)]
         try:
+            if state is not None:
+                event = completed(state, words)
+                if event is not None:
+                    return event
             return parse_decision(words, len(names))
         except EventFormatError as err:
             message = str(err)
