@@ -29,10 +29,12 @@ def _split(path: Path) -> tuple[str, list[str]]:
     return setup, [line.rstrip("\n") for line in lines[first:]]
 
 
-def _wait_for_step(page: Any, step: int) -> None:
+def _wait_for_step(page: Any, step: int, timeout: float | None = None) -> None:
     """Until the page shows ``step`` (a function, not a string: the CSP forbids eval)."""
     page.wait_for_function(
-        "(step) => document.getElementById('replay').dataset.step === step", arg=str(step)
+        "(step) => document.getElementById('replay').dataset.step === step",
+        arg=str(step),
+        timeout=timeout,
     )
 
 
@@ -88,7 +90,10 @@ def test_viewers_follow_a_whole_game_live(browser: Any, tmp_path: Path) -> None:
             final = store.game(gid).event_count
             assert store.game(gid).status == "finished"
 
-        _wait_for_step(phone, final)
+        # (the page draws each of some fifty steps as it comes: on a machine busy with
+        # the rest of the suite, that may take longer than one step's wait; how soon a
+        # step arrives is bench/live.py's figure)
+        _wait_for_step(phone, final, timeout=90_000)
         assert phone.url.endswith(f"/step/{final}")
         assert phone.evaluate("window.__sameDocument") == "kept"  # never reloaded
         assert phone.locator(".status .outcome").is_visible()
