@@ -203,6 +203,7 @@ def test_phone_opens_at_the_start_reads_the_cards_and_checks_a_capitalised_move(
         page.fill("#move-input", typed)
         page.click(".legal-form button")
         page.wait_for_selector(".verdict")
+        page.wait_for_load_state("load")  # (laid out with its stylesheet)
         assert _step(page) == step
         verdict = page.locator(".verdict")
         assert "legal" in verdict.get_attribute("class").split(), verdict.inner_text()
@@ -296,6 +297,7 @@ def test_laptop_shows_the_panels_by_the_board_and_steps_by_turn(
         page.fill("#move-input", "Take a1 a2")
         page.click(".legal-form button")
         page.wait_for_selector(".verdict")
+        page.wait_for_load_state("load")  # (laid out with its stylesheet)
         assert _step(page) == after
     finally:
         bare.close()
