@@ -29,7 +29,7 @@ from ..events import (
     TokensTaken,
     TurnPassed,
 )
-from ..game import RULES, legal_moves
+from ..game import RULES, payments
 from ..lookup import CardQueryError, find
 from ..position import position_string
 from ..state import ACTION, State
@@ -219,12 +219,13 @@ def completed(state: State, words: list[str]) -> Event | None:
     key, args = words[0], words[1:]
     if key == "res" and args and args[-1] != "+Y" and state.awaiting == ACTION:
         return parse_decision([*words, "+Y"], len(state.players)) if state.bank[GOLD] else None
-    if key == "buy" and len(args) == 1 and state.awaiting == ACTION:
-        ways = [e for e in legal_moves(state) if type(e) is CardPurchased and e.card == args[0]]
-        if len(ways) == 1:
-            return ways[0]
+    if key == "buy" and len(args) == 1 and args[0] in CARDS and state.awaiting == ACTION:
+        player = state.player
+        ways = payments(CARDS[args[0]].cost, player.bonuses, player.tokens)
+        if len(ways) == 1:  # (where the card stands, the rules check)
+            return CardPurchased(args[0], ways[0])
         if len(ways) > 1:
-            shown = ", ".join(f"={_letters(w.payment)}" for w in ways[:4])
+            shown = ", ".join(f"={_letters(w)}" for w in ways[:4])
             more = f" and {len(ways) - 4} more" if len(ways) > 4 else ""
             raise Fail(
                 "syntax",
