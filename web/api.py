@@ -14,7 +14,7 @@ from recorder import CorruptEvent
 
 from . import auth, boards, params, writes
 from .cache import cached_answer
-from .db import get_store
+from .db import Turns, get_store
 from .listing import list_page
 from .summary import game_summary
 from .verdict import check_text
@@ -60,7 +60,7 @@ def games() -> Response:
     if isinstance(page, Response):
         return page
     body: dict[str, Any] = {
-        "games": [_game_json(r) for r in page.games],
+        "games": [_game_json(r) for r in Turns(page.games)],
         "total": page.total,
     }
     if page.total is None:

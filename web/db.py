@@ -15,7 +15,7 @@ import functools
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from flask import Flask, current_app, g
@@ -24,11 +24,19 @@ from recorder import open_store
 from recorder.places import is_postgres
 
 
+def _patched() -> Any:
+    """gevent's ``monkey`` module where it has patched ``threading`` (a gevent worker)."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("threading"):
+        return None
+    return monkey
+
+
 def _os_thread_local() -> Any:
     """A ``threading.local`` of OS threads, also where gevent patched ``threading``
     to give each greenlet its own (see the module's docstring)."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
+    monkey = _patched()
+    if monkey is not None:
         return monkey.get_original("threading", "local")()
     return threading.local()
 
@@ -112,9 +120,28 @@ def off_loop(func: Callable[..., T]) -> Callable[..., T]:
     return run
 
 
+class Turns(list[T]):
+    """A list that, walked in a gevent worker, lets the worker's other connections run
+    between its items: a page of many rows (the games list) is drawn in small steps, and a
+    short request that arrives meanwhile (a step of a replay, the state API) is answered
+    after the row being drawn rather than after the whole page, so a client paging through
+    a long list as fast as it can does not hold up everyone else on its worker.  Elsewhere
+    (threads, the tests' client) it is a plain list.  Only what is already read may be
+    walked so: the store is free while the rows are drawn."""
+
+    def __iter__(self) -> Iterator[T]:
+        if _patched() is None:
+            yield from list.__iter__(self)
+            return
+        import gevent
+
+        for item in list.__iter__(self):
+            yield item
+            gevent.sleep(0)
+
+
 def _gevent_pool() -> Any:
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is None or not monkey.is_module_patched("threading"):
+    if _patched() is None:
         return None
     import gevent
 

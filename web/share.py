@@ -65,7 +65,7 @@ def init_app(app: Flask) -> None:
         default = Path(app.instance_path) / "drawings"
     app.config.setdefault("DRAWINGS", str(default))
     app.config.setdefault("DRAWING_SLOTS", 2)
-    app.jinja_env.globals["embed_snippet"] = embed_snippet
+    app.jinja_env.globals["embed_size"] = (EMBED_WIDTH, _embed_height(EMBED_WIDTH))
 
 
 # --- the animation -----------------------------------------------------------------------
@@ -200,9 +200,8 @@ def embed_snippet(game_id: str, step: int | None, title: str, width: int = EMBED
         src = url_for("share.embed_game", game_id=game_id, _external=True)
     else:
         src = url_for("share.embed_step", game_id=game_id, step=step, _external=True)
-    # (the template alone: a games list draws one a row, without the app's context)
-    template = current_app.jinja_env.get_template("embed_snippet.html")
-    return template.render(src=src, width=width, height=_embed_height(width), title=title).strip()
+    frame = current_app.jinja_env.get_template("embed_snippet.html").module.frame  # type: ignore[attr-defined]
+    return str(frame(src, width, _embed_height(width), title))
 
 
 def _embed_height(width: int) -> int:

@@ -13,7 +13,7 @@ from recorder.listing import DEFAULT_ORDER
 
 from . import boards, params
 from .cache import cached_answer
-from .db import get_store
+from .db import Turns, get_store
 from .images import svg_to_png
 from .listing import list_page
 from .move_list import step_links, turn_groups, turn_steps
@@ -43,7 +43,7 @@ def games() -> Response | str:
         stats = None if many else store.player_stats(f["player"])
     return render_template(
         "games.html",
-        games=[game_summary(r) for r in page.games],
+        games=Turns(game_summary(r) for r in page.games),
         total=page.total,
         at_most=page.at_most,
         player=f["player"] or "",
