@@ -13,6 +13,7 @@ from . import (
     record_cmd,
     serve_cmd,
     show_cmds,
+    stats_cmd,
     store_cmds,
     verify_cmd,
 )
@@ -32,6 +33,7 @@ for _module in (
     show_cmds,
     check_cmds,
     cards_cmd,
+    stats_cmd,
     serve_cmd,
     verify_cmd,
 ):

@@ -355,6 +355,12 @@ class Rules(Protocol):
         table observes on nobody's behalf)."""
         ...
 
+    def card_actions(self, state: Any, event: Any) -> tuple[tuple[str, str], ...]:
+        """What ``event`` (made in ``state``) does with cards, for a club's statistics:
+        ``("bought", card_id)`` and ``("reserved", card_id)`` pairs, a card reserved
+        unseen counted when the table is shown it; empty for every other event."""
+        ...
+
     def status(self, state: Any) -> Status:
         """Where the game stands: phase, turn, whose decision, what is due, the result."""
         ...

@@ -16,6 +16,7 @@ from . import auth, boards, params, writes
 from .cache import cached_answer
 from .db import Turns, get_store
 from .listing import list_page
+from .site import club_figures
 from .summary import game_summary
 from .verdict import check_text
 
@@ -79,6 +80,14 @@ def games() -> Response:
     if links:
         answer.headers["Link"] = ", ".join(links)
     return answer
+
+
+@bp.route("/stats")
+def stats() -> Response:
+    """``?player=&kind=``: what the finished games say, as ``tablelog stats --json``
+    prints it (:func:`recorder.stats.club_stats`)."""
+    f = params.list_filters()
+    return jsonify(club_figures(f["player"], f["kind"]))
 
 
 @bp.route("/games/<game_id>")

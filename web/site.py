@@ -10,13 +10,16 @@ from werkzeug.wrappers import Response
 
 from recorder import chain
 from recorder.listing import DEFAULT_ORDER
+from recorder.stats import club_stats
 
 from . import boards, params
 from .cache import cached_answer
-from .db import Turns, get_store
+from .db import Turns, get_store, off_loop
 from .images import svg_to_png
 from .listing import list_page
 from .move_list import step_links, turn_groups, turn_steps
+from .plots import WIDTH as PLOT_WIDTH
+from .plots import stats_charts
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
 from .verdict import check_text
@@ -68,6 +71,33 @@ def player(name: str) -> str:
     if stats is None:
         abort(404, description=f"no game with a player called {name!r}")
     return render_template("player.html", stats=stats, conditions=boards.conditions())
+
+
+@bp.route("/stats")
+def stats() -> str:
+    """What the finished games say (:func:`recorder.stats.club_stats`), of a player and a
+    game when asked, with its charts drawn here (SVG, no script needed)."""
+    f = params.list_filters()
+    figures = club_figures(f["player"], f["kind"])
+    words = dict(boards.conditions())
+    return render_template(
+        "stats.html",
+        stats=figures,
+        charts=stats_charts(figures, words),
+        width=PLOT_WIDTH,
+        conditions=words,
+        player=f["player"] or "",
+        kind=f["kind"] or "",
+        kinds=kind_labels(),
+    )
+
+
+@off_loop
+def club_figures(player: str | None, kind: str | None) -> dict[str, Any]:
+    """The statistics of the page and the API (on a thread of its own in a gevent
+    worker: the first look at a large store folds every game it has not seen, and the
+    worker's other connections go on meanwhile)."""
+    return club_stats(get_store(), player=player, kind=kind)
 
 
 @bp.route("/games")

@@ -83,6 +83,17 @@ class Splendor(_game.SplendorRules):
             return None
         return state.current
 
+    def card_actions(self, state: State, event: _events.Event) -> tuple[tuple[str, str], ...]:
+        """A purchase's card; a reservation's card where the table saw it, else when the
+        player shows it (``card_identified``)."""
+        if isinstance(event, _events.CardPurchased):
+            return (("bought", event.card),)
+        if isinstance(event, _events.CardReserved) and event.card is not None:
+            return (("reserved", event.card),)
+        if isinstance(event, _events.CardIdentified):
+            return (("reserved", event.card),)
+        return ()
+
     # --- notation and positions -------------------------------------------------------
 
     def read_game(
