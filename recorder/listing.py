@@ -10,6 +10,7 @@ added (see ``docs/store.md``)."""
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import unicodedata
 from dataclasses import dataclass
@@ -163,9 +164,11 @@ def filtered(
     )
 
 
-#: The most seats a game has, of every registered game (how often one player may sit at
-#: one game).
-MOST_SEATS = max(rules.seats.maximum for rules in GAMES.values())
+@functools.cache
+def most_seats() -> int:
+    """The most seats a game has, of every registered game (how often one player may sit
+    at one game); asked when first needed, as it loads every game's package."""
+    return max(rules.seats.maximum for rules in GAMES.values())
 
 #: The games of a player (a folded name, ``?``), each once (a player may hold two seats
 #: of one game), from the players' index.
@@ -255,7 +258,7 @@ def count_sql(f: Filtered, at_most: int | None) -> tuple[str, list[Any]]:
         return (
             f"SELECT count(DISTINCT g) FROM (SELECT p.game_id AS g FROM {source} WHERE {where}"
             " LIMIT ?) AS c",
-            [*params, (at_most + 1) * MOST_SEATS],
+            [*params, (at_most + 1) * most_seats()],
         )
     where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
     if at_most is None:
