@@ -170,6 +170,7 @@ def most_seats() -> int:
     at one game); asked when first needed, as it loads every game's package."""
     return max(rules.seats.maximum for rules in GAMES.values())
 
+
 #: The games of a player (a folded name, ``?``), each once (a player may hold two seats
 #: of one game), from the players' index.
 PLAYER_GAMES = "(SELECT DISTINCT game_id FROM game_players WHERE folded = ?) AS p"

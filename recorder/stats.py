@@ -30,6 +30,7 @@ from engine.fold import Fold
 from engine.games import get_game
 from engine.protocol import seat_names
 
+from .listing import fold_name
 from .protocol import Recorder
 from .records import GameRow
 
@@ -277,7 +278,12 @@ def club_stats(
         ],
     }
     if player:
-        mine = [f for f in facts if player in f.names]
-        won = sum(1 for f in mine if f.winner is not None and f.names[f.winner] == player)
-        out["player"] = {"name": player, **_rate(won, len(mine))}
+        # (found as the list finds a player: any case, accents or not)
+        wanted = fold_name(player)
+        held = [[i for i, n in enumerate(f.names) if fold_name(n) == wanted] for f in facts]
+        won = sum(1 for f, mine in zip(facts, held, strict=True) if f.winner in mine)
+        spelled = next(
+            (f.names[mine[0]] for f, mine in zip(facts, held, strict=True) if mine), player
+        )
+        out["player"] = {"name": spelled, **_rate(won, sum(1 for mine in held if mine))}
     return out

@@ -155,6 +155,10 @@ def test_a_game_and_a_player_are_counted_alone(club: Path) -> None:
     assert eve["games"] == counted["games"] > 0
     assert eve["first_player_wins"] == counted["first_player_wins"]
     assert eve["player"]["name"] == "Eve" and eve["player"]["games"] == counted["games"]
+    # a player is found as the games list finds one: any case, accents or not
+    chloe = _stats(club, "--player", "CHLOE")
+    assert chloe["player"]["name"] == "Chloé"
+    assert chloe["games"] == chloe["player"]["games"] == _count(club, player="Chloé")["games"]
     assert sum(h["games"] for h in eve["head_to_head"] if "Eve" in h["players"]) >= eve["games"]
 
 
