@@ -1,5 +1,5 @@
 """An animated GIF of a game's steps: the one drawing function, for the site's
-``/games/<id>.gif`` (drawn in the background: :mod:`web.drawings`) and ``tablelog show
+``/games/<id>.gif`` (drawn in the background: :mod:`web.background`) and ``tablelog show
 --gif FILE``.
 
 Each frame is a step's picture (:meth:`web.timeline.Timeline.picture`, the same SVG as
@@ -100,6 +100,21 @@ def game_gif(
     tl = TimelineCache(0).for_row(store, store.game(game_id))
     steps = step_range(first, last, tl.last_step)
     return steps, draw_gif(tl, steps, progress)
+
+
+def background_gif(
+    store: Any, game_id: str, args: list[str], progress: Callable[[int, int], None]
+) -> bytes:
+    """The animation :func:`animation_args` asked for, drawn by the site's background
+    process (:data:`web.background.ANIMATION`)."""
+    first, last, _width = args
+    return game_gif(store, game_id, int(first), int(last), progress)[1]
+
+
+def animation_args(steps: StepRange) -> list[str]:
+    """What the background work of an animation of ``steps`` is known by (its width
+    too: frames drawn wider are another animation)."""
+    return [str(steps.first), str(steps.last), f"w{WIDTH}"]
 
 
 def frame_svgs(tl: Timeline, steps: StepRange) -> Iterator[str]:

@@ -33,8 +33,8 @@ from engine.picture import svg_size
 from recorder.io import export_notation
 from recorder.places import where
 
-from . import drawings, params
-from .animation import RangeError, step_range
+from . import background, params
+from .animation import RangeError, animation_args, step_range
 from .cache import cached_answer
 from .db import get_store
 from .site import HTML, move_list_for, moves_base, step_links_for
@@ -87,12 +87,14 @@ def animation(game_id: str) -> Any:
     except RangeError as err:
         abort(400, description=f"parameter {err}")
     cfg = current_app.config
-    drawing = drawings.ask(
+    drawing = background.ask(
         Path(cfg["DRAWINGS"]),
+        background.ANIMATION,
         str(cfg["DATABASE"]),
         row.id,
         str(row.head),
-        steps,
+        animation_args(steps),
+        steps.frames,
         int(cfg["DRAWING_SLOTS"]),
     )
     if drawing.state == "ready":
@@ -113,7 +115,8 @@ def animation(game_id: str) -> Any:
     # about a fifth of a second a frame, asked again at least each second
     wait = 3 if waiting else max(1, min(10, round((drawing.total - drawing.done) * 0.2)))
     answer = {
-        "state": drawing.state,
+        # (the animation's own word for work under way)
+        "state": "drawing" if drawing.state == "working" else drawing.state,
         "done": drawing.done,
         "total": drawing.total,
         "retry_after": wait,

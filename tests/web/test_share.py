@@ -345,9 +345,9 @@ def test_the_drawing_process_is_another_process_at_a_low_priority(
     game_id, _ = site[1]["dispute"]
     first = client.get(f"/games/{game_id}.gif?from=1&to=40")
     assert first.status_code == 202 and first.json["done"] < 40
-    from web import drawings
+    from web import background
 
-    children = [p for p in drawings._children if p.poll() is None]
+    children = [p for p in background._children if p.poll() is None]
     assert children, "a drawing process runs"
     child = children[-1]
     assert child.pid != os.getpid()
@@ -358,7 +358,7 @@ def test_the_drawing_process_is_another_process_at_a_low_priority(
 
     # the process lowers its priority first thing, once its modules are loaded
     deadline = time.monotonic() + 60
-    while niceness() < os.nice(0) + drawings.NICENESS and child.poll() is None:
+    while niceness() < os.nice(0) + background.NICENESS and child.poll() is None:
         assert time.monotonic() < deadline, "the drawing process never lowered its priority"
         time.sleep(0.05)
     assert child.poll() is None, "the drawing had ended before its priority was seen"
