@@ -149,8 +149,10 @@ def log_cmd(
 def undo_cmd(
     game: str, to: int | None, expect: int | None, as_json: bool, db_path: str | None
 ) -> None:
-    """Take back the last decision of GAME with what the table saw after it (a purchase
-    and the card revealed after it go together), or with --to every step after STEP.
+    """Take back what was entered last in GAME: the last decision with what the table
+    saw, logged with it (a purchase and the card revealed with it go together), or a
+    card revealed on its own after the decision was stored, alone; with --to every step
+    after STEP.
     Nothing is deleted: the correction is a step of its own, and the replay shows the
     retracted moves struck through.
 

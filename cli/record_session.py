@@ -46,8 +46,8 @@ from .lines import completion_lines, verdict_lines, violation_lines, written_lin
 
 #: The session's own commands, each with what ``help`` says of it.
 COMMANDS: dict[str, str] = {
-    "undo": "take back the last decision with what the table saw after it (undo to STEP: "
-    "every step after STEP)",
+    "undo": "take back what was entered last: a card revealed on its own, or the last "
+    "decision with what was logged with it (undo to STEP: every step after STEP)",
     "comment": "comment TEXT: a comment, logged with the next move",
     "show": "the whole table",
     "check": "check MOVE: is MOVE legal here? (the rule and page if not; nothing written)",

@@ -657,6 +657,7 @@ class SqlStore:
                     meta,
                     event,
                     text,
+                    ms is None,
                 )
             )
         return out

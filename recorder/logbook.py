@@ -42,7 +42,7 @@ from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, EventIdConflict, ImportRejected, StoreError, unstorable_at
 from .protocol import Recorder
-from .records import Checked, ImportResult
+from .records import Checked, ImportResult, StoredEvent
 from .stored import violation_from_dict
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
@@ -345,16 +345,20 @@ def _stored_move(
 def undo(
     store: Recorder, game_id: str, *, to: int | None = None, expect: int | None = None
 ) -> Logged:
-    """Retract the last standing decision with the observations that followed it (a buy
-    and the card revealed after it go together), or with ``to`` everything after step
-    ``to``: one new event, nothing deleted.  :class:`StaleStep` as for :func:`log`;
-    CorrectionRefused (an EngineError, with its violations) when there is nothing to undo
-    or ``to`` is not a standing step before the last."""
+    """Retract what was entered last: the last standing decision with the observations
+    logged with it (a buy and the card revealed with it go together), or a last
+    observation alone when it was entered on its own (a wrong card revealed after the buy
+    was stored); with ``to``, everything after step ``to``.  One new event, nothing
+    deleted; the notation writes a lone observation's undo as ``undo to K``.
+    :class:`StaleStep` as for :func:`log`; CorrectionRefused (an EngineError, with its
+    violations) when there is nothing to undo or ``to`` is not a standing step before the
+    last."""
     before = _steps_or_stale(store, game_id, expect)
     kind = store.game(game_id).kind
     rules = get_game(kind)
-    stored = [e.event for e in store.events(game_id, before)]
-    retraction = retraction_at(rules, stored, to)
+    rows = store.events(game_id, before)
+    stored = [e.event for e in rows]
+    retraction = retraction_at(rules, stored, to, entered_apart(rows))
     try:
         result = store.append(game_id, before, [rules.event_to_dict(retraction)])
     except ConcurrencyError as err:
@@ -369,6 +373,12 @@ def undo(
         status=pending(store, game_id),
         meta=[None],
     )
+
+
+def entered_apart(rows: Sequence[StoredEvent]) -> set[int]:
+    """The steps of ``rows`` (a game's stored events) that were entered on their own: each
+    the first of what one write stored."""
+    return {e.sequence for e in rows if not e.with_previous}
 
 
 def pending(store: Recorder, game_id: str) -> Status:

@@ -208,3 +208,6 @@ class StoredEvent(NamedTuple):
     #: The event's canonical notation text, as stored with it (``take a1 b1 c1 =WBG``;
     #: a correction ``undo`` or ``undo to K``).
     text: str = ""
+    #: Stored in the same write as the step before it (a purchase and the card revealed
+    #: after it, logged as one move), rather than entered on its own.
+    with_previous: bool = False

@@ -133,19 +133,23 @@ def test_undo_and_undo_to(store, game):
     session = Session(store, game)
     session.handle("buy 1-16 (W1 B1 G1 R1)")
     session.handle("1-11")
+    # the card was entered on its own, after the purchase was stored: it goes back alone
     out = session.handle("undo")
-    assert out[0] == "step 10: undo (the game stands as after step 7)"
-    assert session.prompt() == "11 Alice> "
+    assert out[0] == "step 10: undo to 8 (the game stands as after step 8)"
+    assert session.prompt() == "reveal> "
+    out = session.handle("undo")
+    assert out[0] == "step 11: undo (the game stands as after step 7)"
+    assert session.prompt() == "12 Alice> "
     # several steps at once: said in turns and asked first (a step is easily taken for a
     # turn); anything but yes undoes nothing
     out = session.handle("undo to 2")
-    # the steps standing after step 2 (8 and 9 were taken back, 10 is the undo)
+    # the steps standing after step 2 (8 and 9 were taken back, 10 and 11 are undos)
     assert out[0].startswith("undo to step 2 takes back 5 steps (3-7): back to turn 2")
-    assert session.prompt() == "undo to step 2? [y/N] " and session.steps == 10
-    assert session.handle("n") == ["nothing undone"] and session.steps == 10
+    assert session.prompt() == "undo to step 2? [y/N] " and session.steps == 11
+    assert session.handle("n") == ["nothing undone"] and session.steps == 11
     session.handle("undo to 2")
     out = session.handle("y")
-    assert out[0] == "step 11: undo to 2 (the game stands as after step 2)"
+    assert out[0] == "step 12: undo to 2 (the game stands as after step 2)"
     assert "nothing undone" in session.handle("undo to 99")[0]
     # a step that no longer stands is refused at once, not asked
     assert session.handle("undo to 2")[0].startswith("nothing undone: ")
@@ -282,9 +286,11 @@ def test_classic_splendor_at_the_table(store):
     out = session.handle("2-01")
     assert out[:2] == ["2-01: 2-01 level 2 white 1 point cost W2 B3 R3", "step 7: id 2-01 @1"]
     assert session.prompt() == "8 Dana> "
-    out = session.handle("undo")  # the reserve, with what the table saw after it
-    assert out[0] == "step 8: undo (the game stands as after step 5)"
-    assert session.prompt() == "9 Chloe> "
+    out = session.handle("undo")  # the card shown, entered on its own
+    assert out[0] == "step 8: undo to 6 (the game stands as after step 6)"
+    out = session.handle("undo")  # then the reserve
+    assert out[0] == "step 9: undo (the game stands as after step 5)"
+    assert session.prompt() == "10 Chloe> "
 
     # Two nobles may visit Bo: he chooses, by what is printed on the tile.
     rules = get_game("splendor")

@@ -467,8 +467,8 @@
 
   function drawUndo(box) {
     var last = data.last;
-    box.appendChild(el("p", "hint", "Take back step " + last.step + ", " + last.text +
-      ", with what the table saw after it? It is logged as a correction; nothing is deleted."));
+    box.appendChild(el("p", "hint", "Take back " + last.says +
+      "? It is logged as a correction; nothing is deleted."));
     var row = el("div", "row");
     row.appendChild(button("btn danger undo-yes", "Undo step " + last.step, function () { undo(); }));
     row.appendChild(button("btn undo-no", "Keep it", function () { undoAsk = false; render(); }));
