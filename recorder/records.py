@@ -170,6 +170,9 @@ class GameRow:
     flagged_count: int = 0
     #: The game's head (:mod:`recorder.chain`): the hash of its last step, hex.
     head: str = ""
+    #: Why the game was voided (started by mistake), or None: a void game is left out of
+    #: the lists unless every game is asked for, and nothing more is logged to it.
+    void: str | None = None
 
     @property
     def players(self) -> list[str]:

@@ -130,6 +130,32 @@ def undo(game_id: str) -> Any:
     return _done(row, body)
 
 
+@bp.route("/games/<game_id>/record/void", methods=["GET"])
+def void_page(game_id: str) -> Any:
+    """Voiding a game started by mistake: what it does, and the form (with the key)."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        replaced = auth.session_standing(row.id) == "replaced"
+        return _key_page(row, 200, auth.REPLACED if replaced else "")
+    return render_template("record/void.html", game=game_summary(row), message="")
+
+
+@bp.route("/games/<game_id>/record/void", methods=["POST"])
+def void(game_id: str) -> Any:
+    """Void the game (``reason``): kept as recorded, left out of the lists, nothing more
+    logged to it; then its replay, which says so."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        return _refused_writer(row)
+    reason = request.form.get("reason", "")
+    try:
+        writes.void_game(row.id, reason)
+    except writes.WriteError as err:
+        page = render_template("record/void.html", game=game_summary(row), message=err.message)
+        return page, err.status
+    return redirect(url_for("site.game", game_id=row.id), code=303)
+
+
 @bp.route("/games/<game_id>/record/key", methods=["POST"])
 def key(game_id: str) -> Any:
     """The recorder key typed in (or read from the link's ``#key=`` by the page's

@@ -56,6 +56,7 @@ def games() -> Response | str:
         many=many and int(current_app.config["LIST_STATS_AT_MOST"]),
         results=[(r, RESULT_LABELS[r]) for r in RESULT_FILTERS],
         links=page.links,
+        all=f["all"],
     )
 
 

@@ -447,3 +447,54 @@ def test_a_move_that_cannot_be_recorded_even_as_played_is_not_offered_so(app: An
         page = r.get_data(as_text=True)
         assert r.status_code == 422 and ("Record it as played" in page) is playable, move
     assert _steps(app, gid) == 1
+
+
+def test_a_game_is_voided_with_its_key_and_leaves_the_lists(app: Any, made: dict[str, Any]) -> None:
+    """The void form wants the game's key and a CSRF token; a void game leaves the site's
+    list and the API's (``all=1`` shows it, marked), says so on its replay, and refuses
+    every write."""
+    gid = made["id"]
+    stranger = app.test_client()
+    page = stranger.get(f"/games/{gid}/record/void").get_data(as_text=True)
+    assert 'name="key"' in page  # the key form, not the void form
+    token = _token(page)
+    r = stranger.post(f"/games/{gid}/record/void", data={"reason": "x", "csrf_token": token})
+    assert r.status_code == 403
+    client, token = _unlocked(app, made)
+    assert "void this game" in client.get(f"/games/{gid}", follow_redirects=True).get_data(
+        as_text=True
+    )
+    page = client.get(f"/games/{gid}/record/void").get_data(as_text=True)
+    assert 'name="reason"' in page
+    r = client.post(f"/games/{gid}/record/void", data={"reason": "wrong setup"})
+    assert r.status_code == 400  # no CSRF token
+    r = client.post(f"/games/{gid}/record/void", data={"reason": " ", "csrf_token": token})
+    assert r.status_code == 400 and "one line of 1 to 200" in r.get_data(as_text=True)
+    assert client.get("/api/games").get_json()["total"] == 1
+    r = client.post(
+        f"/games/{gid}/record/void", data={"reason": "wrong setup", "csrf_token": token}
+    )
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{gid}")
+    replay = html.unescape(
+        client.get(f"/games/{gid}", follow_redirects=True).get_data(as_text=True)
+    )
+    assert "<b>This game is void</b>: wrong setup." in replay and "void this game" not in replay
+    assert client.get("/api/games").get_json()["total"] == 0
+    assert gid not in client.get("/").get_data(as_text=True)
+    listed = client.get("/api/games?all=1").get_json()
+    assert listed["total"] == 1 and listed["games"][0]["void"] == "wrong setup"
+    assert listed["games"][0]["result"] == "void"
+    site = client.get("/?all=1").get_data(as_text=True)
+    assert gid in site and 'title="wrong setup">void<' in site
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take c3 d3", "expect": "1"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 409 and "is void (wrong setup)" in r.get_json()["error"]["message"]
+    r = app.test_client().post(
+        f"/api/games/{gid}/events",
+        json={"move": "take c3 d3", "expect": 1},
+        headers={"Authorization": f"Bearer {made['key']}"},
+    )
+    assert r.status_code == 409 and _steps(app, gid) == 1
