@@ -39,6 +39,7 @@ from engine.corrections import (
 )
 from engine.errors import EngineError
 from engine.games import get_game
+from engine.notation.lexer import did_you_mean
 from recorder.errors import StoreError
 from recorder.logbook import BadMove, MoveRefused, StaleStep, log, steps, undo
 
@@ -334,6 +335,10 @@ class Session:
         # those still unseen.
         found = self._find(query.replace('"', " "), unseen=not q.candidates)
         if isinstance(found, str):
+            # (the question's keyword mistyped before the card: ``reveel 1-11``)
+            near = did_you_mean(word.lower(), [q.keyword]) if after.strip() else ""
+            if near:
+                return [f"{word!r} is not printed on a card{near[:-2]} {after.strip()}?)", q.prompt]
             return [found, q.prompt]
         if q.candidates:
             found = [c for c in found if c.id in q.candidates]
@@ -387,7 +392,7 @@ class Session:
             ]
         except BadMove as err:
             return [
-                f"not understood: {err}",
+                f"incomplete: {text}: {err.reason}" if err.incomplete else f"not understood: {err}",
                 *completion_lines(err.completions),
                 "(TAB: the legal decisions; help: the commands)",
             ]

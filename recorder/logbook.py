@@ -169,6 +169,8 @@ class BadMove(StoreError):
         self.reason = str(getattr(error, "message", error))
         #: Where in the text: the column (None when the error has no place).
         self.column: int | None = getattr(error, "column", None)
+        #: The decision reads but leaves out a part the rules leave open (a payment).
+        self.incomplete = getattr(error, "kind", None) == "incomplete"
         line = getattr(error, "line", 1)
         if self.column is None:
             super().__init__(self.reason)
@@ -456,6 +458,8 @@ def completions(rules: GameRules, state: Any, text: str) -> list[str]:
     holds a comment or a mark."""
     if any(ch in text for ch in "{}!?"):
         return []
+    if not _for_the_player_due(rules, state, text):
+        return []  # another player's move is never offered: the table would log it
     words = text[_match_end(text) :].split()
     if not words:
         return []
@@ -466,6 +470,17 @@ def completions(rules: GameRules, state: Any, text: str) -> list[str]:
         if len(written) > n and written[:n] == words:
             found.append(legal)
     return found if len(found) <= MAX_COMPLETIONS else []
+
+
+def _for_the_player_due(rules: GameRules, state: Any, text: str) -> bool:
+    """Whether ``text`` names no player before its decision, or the one who acts now."""
+    m = TYPED_TURN_RE.match(text)
+    named = m and (m.group("name") or m.group("alone"))
+    if not named:
+        return True
+    due = rules.status(state).to_move
+    names = getattr(state, "names", ()) or ()
+    return due is not None and due < len(names) and str(names[due]).casefold() == named.casefold()
 
 
 def _match_end(text: str) -> int:

@@ -140,11 +140,12 @@ def append_move(
             as_played=err.playable,
         ) from None
     except BadMove as err:
-        extra = {"column": err.column} if err.column else {}
+        extra: dict[str, Any] = {"column": err.column} if err.column else {}
         message = err.reason if err.column else str(err)
-        raise WriteError(
-            400, "The move does not read", message, completions=err.completions, **extra
-        ) from None
+        title = "The move does not read"
+        if err.incomplete:
+            title, extra["incomplete"] = "Incomplete move", True
+        raise WriteError(400, title, message, completions=err.completions, **extra) from None
     return _logged(logged)
 
 

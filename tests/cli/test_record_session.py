@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli.record_session import Session
+from engine.games import get_game
 from recorder import EventStore
 from recorder.logbook import log, new_game
 
@@ -340,3 +341,32 @@ def test_an_answer_to_the_tables_question_may_carry_its_comment(store, game):
     assert "step 9: reveal 1-11" in out
     assert store.events(game)[-1].meta["comment"] == "the last green one drawn at last"
     assert session.comment == ""
+
+
+def test_a_purchase_without_its_payment_and_a_mistyped_card_are_told_what_is_meant(store):
+    """A purchase that can be paid several ways is incomplete (the ways said), not "not
+    understood"; at the ``reveal>`` prompt a mistyped word or keyword gets a "did you
+    mean"; a player's name without the turn number reads as that player's turn."""
+    rules = get_game("splendor-duel")
+    events = rules.random_game(random.Random(3))[:17]  # 1-12 can then be paid two ways
+    gid = new_game(store, rules.write_game({"players": ["Ann", "Bo"]}, events))
+    session = Session(store, gid)
+    out = session.handle("buy 1-12")
+    assert out[0].startswith("incomplete: buy 1-12: 1-12 can be paid in 2 ways (")
+    assert out[0].endswith("; write the payment") and "not understood" not in out[0]
+    assert session.steps == 17
+
+    session = Session(store, new_game(store, setup_text(POINTS)))
+    out = session.handle("Alice: take a1 a2 a3")
+    assert out[0] == "illegal: Alice: take a1 a2 a3" and "Bob's turn" in out[1]
+    assert session.handle("Bob: take a1 a2 a3")[0] == "step 2: take a1 a2 a3 =WWG"
+    for line in OPENING[1:]:
+        session.handle(line)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    assert session.prompt() == "reveal> "
+    out = session.handle("greem 1 point")
+    assert out[0].startswith("'greem' is not something printed on a card (did you mean green?)")
+    assert session.handle("reveel 1-11")[0] == (
+        "'reveel' is not printed on a card (did you mean reveal 1-11?)"
+    )
+    assert session.prompt() == "reveal> "

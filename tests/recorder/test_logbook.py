@@ -342,3 +342,22 @@ def test_undo_takes_back_a_card_revealed_on_its_own_and_the_file_reads_the_same(
             [e.event for e in store.events(gid)]
         )
         assert undo(other, again).events == [Retraction(before_buy)]
+
+
+def test_did_you_mean_never_offers_another_players_move(store):
+    """A refusal offers the legal decisions that complete the text written, but only when
+    the text names no player or the one due: never a move for another player to log."""
+    from recorder.logbook import MoveRefused, completions, log
+
+    path = GAMES / "points.tl"
+    gid = new_game(store, _setup_text(path))
+    state = store.state_at(gid)  # Bob plays first
+    assert completions(RULES, state, "Bob: take a1 a2") != []
+    assert completions(RULES, state, "take a1 a2") == completions(RULES, state, "Bob: take a1 a2")
+    assert completions(RULES, state, "Alice: take a1 a2") == []
+    assert completions(RULES, state, "1. Alice: take a1 a2") == []
+    with pytest.raises(MoveRefused) as refused:
+        log(store, gid, "Alice: take a1 a2")
+    assert "it is Bob's turn" in str(refused.value)
+    assert refused.value.completions == []
+    assert log(store, gid, "Bob: take a1 a2 a3").texts == ["take a1 a2 a3 =WWG"]

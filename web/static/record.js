@@ -613,7 +613,7 @@
     var verdict = b.verdict || err.verdict || {};
     message = {
       kind: "refused",
-      title: s === 422 ? "Illegal here" : (s === 400 && (b.column || err.column)) ? "Cannot read this move" : (err.title || "Refused (" + s + ")"),
+      title: s === 422 ? "Illegal here" : (s === 400 && (b.column || err.column) && !b.incomplete) ? "Cannot read this move" : (err.title || "Refused (" + s + ")"),
       text: err.message || "",
       violations: verdict.violations || [],
       column: s === 400 ? (b.column || err.column) : null,
