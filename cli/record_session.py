@@ -211,7 +211,36 @@ class Session:
         typed = text.lstrip().lower()
         offered = [(t, self._note(t)) for t in self.legal_texts() if t.lower().startswith(typed)]
         offered += [(c, "") for c in COMMANDS if c.startswith(typed) and typed.strip()]
-        return offered or self._described(typed)
+        return offered or self._after_decision(text.lstrip()) or self._described(typed)
+
+    def _after_decision(self, typed: str) -> list[tuple[str, str]]:
+        """A decision typed whole (or as short as it reads: ``buy 1-16``), then what the
+        table sees after it on the same line: ``buy 1-16 reveal gr`` offers the cards that
+        can be turned face up, by id or by what is printed on them (``buy 1-16 reveal
+        green 1pt``), so that a turn is one line."""
+        keywords = [k for k, o in self.observations.items() if o.card]
+        lower = typed.lower()
+        cut = max((lower.rfind(f" {k}") for k in keywords), default=-1)
+        head, rest = (typed[:cut], lower[cut + 1 :]) if cut > 0 else (typed, "")
+        if cut <= 0 and not typed.endswith(" "):
+            return []
+        read = self.rules.read_moves(self.state, head.strip())
+        if read.errors or not read.events:
+            return []
+        keyword, _, words = rest.partition(" ")
+        cards = self.cards()
+        offered = []
+        for text in self.rules.legal_move_texts(read.state):
+            first, *after = text.split()
+            if first not in keywords:
+                continue
+            card = next((cards[w] for w in after if w in cards), None)
+            printed = "" if card is None else f"{card.id} {card.words}".lower()
+            if text.lower().startswith(rest) or (
+                first == keyword and words.strip() and all(w in printed for w in words.split())
+            ):
+                offered.append((f"{head.strip()} {text}", "" if card is None else str(card.words)))
+        return offered
 
     def _described(self, typed: str) -> list[tuple[str, str]]:
         """The legal decisions of the keyword typed first whose card fits the words typed
@@ -306,7 +335,22 @@ class Session:
         if obs is not None and not rest:
             self.question = Question("text", obs.prompt, obs.keyword)
             return [obs.prompt]
-        return self._log(line)
+        return self._log(self._card_words_quoted(line))
+
+    def _card_words_quoted(self, line: str) -> str:
+        """``line`` with the card that ends it, named by what is printed on it after an
+        observation's keyword (``buy 1-16 reveal green cost W1 B1 R1 K1``), put in quotes
+        as the notation reads a description (``reveal "green cost W1 B1 R1 K1"``): the
+        card revealed typed on the decision's line, as the reveal prompt takes it."""
+        body, brace, comment = line.partition("{")
+        words = body.split()
+        keywords = {k for k, o in self.observations.items() if o.card}
+        at = max((i for i, w in enumerate(words) if w.lower() in keywords), default=-1)
+        described = words[at + 1 :] if at > 0 else []
+        if not described or described[0][:1] == '"' or described[0] in self.cards():
+            return line
+        quoted = " ".join([*words[: at + 1], '"' + " ".join(described) + '"'])
+        return f"{quoted} {brace}{comment}" if brace else quoted
 
     def _asked(self, obs: Any) -> Question:
         """The question for ``obs``'s keyword typed alone: its card among the legal

@@ -135,12 +135,15 @@ def typed_turns(path: Path) -> list[str]:
     """Each turn of a fixture as a player types it at the prompt: without its number,
     player and comments, and without what the session fills in (a payment the rules leave
     no choice about, the colours of the tokens taken), each turn read here to the same
-    events as the fixture's line; the cards revealed typed on the same line, by id."""
+    events as the fixture's line; the card revealed typed on the same line by what is
+    printed on it (``buy 1-16 reveal L1 green cost W1 B1 R1 K1``), by id where those
+    words fit two cards still unseen."""
     import re
 
     from engine.games import get_game
 
     rules = get_game("splendor-duel")
+    cards = rules.cards()
     state = rules.read_game(setup_text(path)).state
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -155,6 +158,12 @@ def typed_turns(path: Path) -> list[str]:
                 break
         else:
             short = whole
+        found = re.search(r" reveal (\d-\d\d)$", short)
+        if found:
+            words = str(cards[found.group(1)].words)
+            described = short[: found.start()] + f' reveal "{words}"'
+            if rules.read_moves(state, described).events == meant.events:
+                short = described.replace('"', "")  # (the session quotes them)
         out.append(short)
         state = meant.state
     return out

@@ -370,3 +370,27 @@ def test_a_purchase_without_its_payment_and_a_mistyped_card_are_told_what_is_mea
         "'reveel' is not printed on a card (did you mean reveal 1-11?)"
     )
     assert session.prompt() == "reveal> "
+
+
+def test_tab_completes_the_card_revealed_on_the_decisions_line(store, game):
+    """A decision typed as short as it reads, then ``reveal`` and a card's id or printed
+    words: TAB offers the cards that can be turned face up after it, on the same line, so
+    a turn is one line; the line logs both."""
+    session = Session(store, game)
+    offered = session.completions("buy 1-16 reveal 1-1")
+    assert [t for t, _ in offered][:2] == ["buy 1-16 reveal 1-11", "buy 1-16 reveal 1-13"]
+    assert all(t.startswith("buy 1-16 reveal 1-1") for t, _ in offered)
+    (only,) = session.completions("buy 1-16 Reveal green cost W1")
+    assert only == ("buy 1-16 reveal 1-11", "L1 green cost W1 B1 R1 K1")
+    assert len(session.completions("buy 1-16 (W1 B1 G1 R1) ")) == 25  # every unseen level-1
+    assert session.completions("take a1 reveal 1-1") == []  # nothing to reveal after a take
+    assert session.handle(only[0])[:2] == ["step 8: buy 1-16 (W1 B1 G1 R1)", "step 9: reveal 1-11"]
+    assert session.prompt() == "10 Bob> "
+
+
+def test_a_card_revealed_is_typed_on_the_decisions_line_by_what_is_printed(store, game):
+    session = Session(store, game)
+    out = session.handle("buy 1-16 reveal green cost W1 B1 R1 K1 {the green one}")
+    assert out[:2] == ["step 8: buy 1-16 (W1 B1 G1 R1)", "step 9: reveal 1-11"]
+    assert store.events(game)[-1].meta.get("comment") == "the green one"
+    assert session.prompt() == "10 Bob> "
