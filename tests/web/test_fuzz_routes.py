@@ -78,7 +78,9 @@ QUERY_NAMES = [
     "page", "per_page", "player", "result", "order", "kind", "status", "q", "step", "move",
     "after", "from", "to", "url", "format", "maxwidth", "maxheight", "all",
 ]  # fmt: skip
-FORM_NAMES = ["move", "key", "secret", "kind", "form_id", "expect", "as_played", "to", "notation", "reason"]
+FORM_NAMES = [
+    "move", "key", "secret", "kind", "form_id", "expect", "as_played", "to", "notation", "reason",
+]  # fmt: skip
 
 
 @dataclass
