@@ -149,8 +149,10 @@ def log_cmd(
 def undo_cmd(
     game: str, to: int | None, expect: int | None, as_json: bool, db_path: str | None
 ) -> None:
-    """Take back the last decision of GAME with what the table saw after it (a purchase
-    and the card revealed after it go together), or with --to every step after STEP.
+    """Take back what was entered last in GAME: the last decision with what the table
+    saw, logged with it (a purchase and the card revealed with it go together), or a
+    card revealed on its own after the decision was stored, alone; with --to every step
+    after STEP.
     Nothing is deleted: the correction is a step of its own, and the replay shows the
     retracted moves struck through.
 
@@ -164,6 +166,28 @@ def undo_cmd(
     with opened(db_path) as store:
         logged = undo(store, game, to=to, expect=expect)
     _print_logged(logged, as_json)
+
+
+@click.command("void")
+@click.argument("game")
+@click.option("--reason", required=True, help="Why: one line (it is written as a header).")
+@json_option
+@db_option
+def void_cmd(game: str, reason: str, as_json: bool, db_path: str | None) -> None:
+    """Void GAME, started by mistake: it is kept as recorded (nothing is deleted),
+    replays, exports with a [Void "reason"] header and verifies, but it leaves the games
+    lists (`tablelog games --all` shows it, marked void) and nothing more is logged to it.
+
+    \b
+    Example:
+      tablelog void 6138631be858 --reason "started by mistake"
+    """
+    with opened(db_path) as store:
+        row = store.void_game(game, reason)
+    if as_json:
+        echo_json({"id": row.id, "void": row.void})
+    else:
+        click.echo(f"game {row.id} is void: {row.void}")
 
 
 @click.command("key")
@@ -224,4 +248,4 @@ def key_cmd(game: str, site: str, revoke: bool, as_json: bool, db_path: str | No
         click.echo(link)
 
 
-COMMANDS: list[click.Command] = [new_cmd, log_cmd, undo_cmd, key_cmd]
+COMMANDS: list[click.Command] = [new_cmd, log_cmd, undo_cmd, void_cmd, key_cmd]

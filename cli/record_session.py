@@ -39,6 +39,7 @@ from engine.corrections import (
 )
 from engine.errors import EngineError
 from engine.games import get_game
+from engine.notation.lexer import did_you_mean
 from recorder.errors import StoreError
 from recorder.logbook import BadMove, MoveRefused, StaleStep, log, steps, undo
 
@@ -46,8 +47,8 @@ from .lines import completion_lines, verdict_lines, violation_lines, written_lin
 
 #: The session's own commands, each with what ``help`` says of it.
 COMMANDS: dict[str, str] = {
-    "undo": "take back the last decision with what the table saw after it (undo to STEP: "
-    "every step after STEP)",
+    "undo": "take back what was entered last: a card revealed on its own, or the last "
+    "decision with what was logged with it (undo to STEP: every step after STEP)",
     "comment": "comment TEXT: a comment, logged with the next move",
     "show": "the whole table",
     "check": "check MOVE: is MOVE legal here? (the rule and page if not; nothing written)",
@@ -210,7 +211,36 @@ class Session:
         typed = text.lstrip().lower()
         offered = [(t, self._note(t)) for t in self.legal_texts() if t.lower().startswith(typed)]
         offered += [(c, "") for c in COMMANDS if c.startswith(typed) and typed.strip()]
-        return offered or self._described(typed)
+        return offered or self._after_decision(text.lstrip()) or self._described(typed)
+
+    def _after_decision(self, typed: str) -> list[tuple[str, str]]:
+        """A decision typed whole (or as short as it reads: ``buy 1-16``), then what the
+        table sees after it on the same line: ``buy 1-16 reveal gr`` offers the cards that
+        can be turned face up, by id or by what is printed on them (``buy 1-16 reveal
+        green 1pt``), so that a turn is one line."""
+        keywords = [k for k, o in self.observations.items() if o.card]
+        lower = typed.lower()
+        cut = max((lower.rfind(f" {k}") for k in keywords), default=-1)
+        head, rest = (typed[:cut], lower[cut + 1 :]) if cut > 0 else (typed, "")
+        if cut <= 0 and not typed.endswith(" "):
+            return []
+        read = self.rules.read_moves(self.state, head.strip())
+        if read.errors or not read.events:
+            return []
+        keyword, _, words = rest.partition(" ")
+        cards = self.cards()
+        offered = []
+        for text in self.rules.legal_move_texts(read.state):
+            first, *after = text.split()
+            if first not in keywords:
+                continue
+            card = next((cards[w] for w in after if w in cards), None)
+            printed = "" if card is None else f"{card.id} {card.words}".lower()
+            if text.lower().startswith(rest) or (
+                first == keyword and words.strip() and all(w in printed for w in words.split())
+            ):
+                offered.append((f"{head.strip()} {text}", "" if card is None else str(card.words)))
+        return offered
 
     def _described(self, typed: str) -> list[tuple[str, str]]:
         """The legal decisions of the keyword typed first whose card fits the words typed
@@ -305,7 +335,22 @@ class Session:
         if obs is not None and not rest:
             self.question = Question("text", obs.prompt, obs.keyword)
             return [obs.prompt]
-        return self._log(line)
+        return self._log(self._card_words_quoted(line))
+
+    def _card_words_quoted(self, line: str) -> str:
+        """``line`` with the card that ends it, named by what is printed on it after an
+        observation's keyword (``buy 1-16 reveal green cost W1 B1 R1 K1``), put in quotes
+        as the notation reads a description (``reveal "green cost W1 B1 R1 K1"``): the
+        card revealed typed on the decision's line, as the reveal prompt takes it."""
+        body, brace, comment = line.partition("{")
+        words = body.split()
+        keywords = {k for k, o in self.observations.items() if o.card}
+        at = max((i for i, w in enumerate(words) if w.lower() in keywords), default=-1)
+        described = words[at + 1 :] if at > 0 else []
+        if not described or described[0][:1] == '"' or described[0] in self.cards():
+            return line
+        quoted = " ".join([*words[: at + 1], '"' + " ".join(described) + '"'])
+        return f"{quoted} {brace}{comment}" if brace else quoted
 
     def _asked(self, obs: Any) -> Question:
         """The question for ``obs``'s keyword typed alone: its card among the legal
@@ -334,6 +379,10 @@ class Session:
         # those still unseen.
         found = self._find(query.replace('"', " "), unseen=not q.candidates)
         if isinstance(found, str):
+            # (the question's keyword mistyped before the card: ``reveel 1-11``)
+            near = did_you_mean(word.lower(), [q.keyword]) if after.strip() else ""
+            if near:
+                return [f"{word!r} is not printed on a card{near[:-2]} {after.strip()}?)", q.prompt]
             return [found, q.prompt]
         if q.candidates:
             found = [c for c in found if c.id in q.candidates]
@@ -387,7 +436,7 @@ class Session:
             ]
         except BadMove as err:
             return [
-                f"not understood: {err}",
+                f"incomplete: {text}: {err.reason}" if err.incomplete else f"not understood: {err}",
                 *completion_lines(err.completions),
                 "(TAB: the legal decisions; help: the commands)",
             ]

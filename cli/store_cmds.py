@@ -209,6 +209,12 @@ COUNT_AT_MOST = 10_000
     default=0,
     help="Games to skip first (each one read: --after costs the same anywhere).",
 )
+@click.option(
+    "--all",
+    "with_void",
+    is_flag=True,
+    help="Void games too (left out otherwise), marked void.",
+)
 @db_option
 def games_cmd(
     player: str | None,
@@ -220,10 +226,12 @@ def games_cmd(
     limit: int,
     after: str | None,
     offset: int,
+    with_void: bool,
     db_path: str | None,
 ) -> None:
     """List games, newest first (or in another --order), a page at a time: the last
     line counts them (up to 10,000) and names the place of the next page, for --after.
+    Void games (started by mistake, ``tablelog void``) only with --all.
 
     \b
     Example:
@@ -242,14 +250,18 @@ def games_cmd(
             "date_from": None if date_from is None else date_from.date().isoformat(),
             "date_to": None if date_to is None else date_to.date().isoformat(),
         }
-        page = store.list_page(**filters, order=order, limit=limit, after=after, offset=offset)
+        page = store.list_page(
+            **filters, order=order, limit=limit, after=after, offset=offset, with_void=with_void
+        )
         rows = page.games
-        total = store.count_games(**filters, at_most=COUNT_AT_MOST)
+        total = store.count_games(**filters, at_most=COUNT_AT_MOST, with_void=with_void)
     table = [("id", "game", "date", "players", "status", "result", "turns", "events")]
     for g in rows:
         rules = get_game(g.kind)
         names = seat_names(g.headers, rules.seats)
-        if g.status == "finished" and g.winner is not None and g.condition:
+        if g.void is not None:
+            outcome = f"void: {g.void}"
+        elif g.status == "finished" and g.winner is not None and g.condition:
             outcome = rules.result_short(g.winner, g.condition, names)
         elif g.status == "finished":
             outcome = "finished"
@@ -263,7 +275,7 @@ def games_cmd(
                 rules.title,
                 str(g.headers.get("date") or ""),
                 " vs ".join(names),
-                g.status,
+                "void" if g.void is not None else g.status,
                 outcome,
                 str(g.turns),
                 str(g.event_count),
@@ -277,7 +289,7 @@ def games_cmd(
     shown = (
         f"{offset + 1}-{offset + len(rows)} of " if rows and not after and len(rows) < total else ""
     )
-    more = f"; next: --after {page.next}" if page.next else ""
+    more = f"; next: --after {page.next}{' --all' if with_void else ''}" if page.next else ""
     click.echo(f"{shown}{counted} game{'s' if total != 1 else ''}{more}")
 
 

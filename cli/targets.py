@@ -33,8 +33,9 @@ def is_position(target: str) -> bool:
 
 def read_position(text: str) -> tuple[GameRules, Any]:
     """The game and state a position string describes: the first registered game that
-    reads it.  Raises :class:`Unreadable` (exit 2) with the default game's reason and
-    the known kinds when none does."""
+    reads it.  Raises :class:`Unreadable` (exit 2) when none does, with the reason of
+    the game the string names by its first word (classic Splendor's begin ``splendor``),
+    else the default game's, and the known kinds."""
     from engine.errors import EngineError
     from engine.games import DEFAULT_KIND, GAMES
 
@@ -44,8 +45,10 @@ def read_position(text: str) -> tuple[GameRules, Any]:
             return rules, rules.parse_position(text)
         except EngineError as err:
             reasons[kind] = str(err)
+    named = text.split(maxsplit=1)[0] if text.strip() else ""
+    kind = named if named in reasons else DEFAULT_KIND
     known = ", ".join(sorted(GAMES))
-    raise Unreadable(f"position, {reasons[DEFAULT_KIND]} (known kinds: {known})")
+    raise Unreadable(f"position of {GAMES[kind].title}, {reasons[kind]} (known kinds: {known})")
 
 
 def load_target(target: str, db_path: str | None) -> Target:

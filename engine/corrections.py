@@ -17,7 +17,7 @@ hands the ``retraction`` type to :func:`retraction_from_dict`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,17 +104,40 @@ def effective_steps(events: Sequence[Any]) -> list[int]:
     return standing
 
 
-def undo_target(rules: Any, events: Sequence[Any]) -> int:
+def undo_target(rules: Any, events: Sequence[Any], apart: Collection[int] | None = None) -> int:
     """The step an ``undo`` goes back to: before the last standing decision, together with
     the observations that followed it (a purchase and the card revealed after it go
-    together).  CorrectionError when only the setup stands."""
+    together).  ``apart``: the steps that were entered on their own, each the first of
+    what a logger stored at once (None when that is not known, as in a file); a standing
+    observation last among them goes back alone, since it is what was entered last (a
+    wrong card revealed after the purchase was stored).  CorrectionError when only the
+    setup stands."""
     standing = effective_steps(events)
     i = len(standing) - 1
+    if (
+        i > 0
+        and apart is not None
+        and standing[i] in apart
+        and rules.is_observation(events[standing[i] - 1])
+    ):
+        return standing[i - 1]
     while i > 0 and rules.is_observation(events[standing[i] - 1]):
         i -= 1
     if i <= 0:
         raise CorrectionError("nothing to undo: only the setup stands")
     return standing[i - 1]
+
+
+def undo_takes(
+    rules: Any, events: Sequence[Any], apart: Collection[int] | None = None
+) -> list[int]:
+    """The standing steps a plain ``undo`` after ``events`` takes back (see
+    :func:`undo_target`); empty when there is nothing to undo."""
+    try:
+        back_to = undo_target(rules, events, apart)
+    except CorrectionError:
+        return []
+    return [step for step in effective_steps(events) if step > back_to]
 
 
 #: The notation's keyword of a correction, the same in every game: ``undo`` goes back where
@@ -141,12 +164,15 @@ class CorrectionRefused(CorrectionError):
         super().__init__("; ".join(str(v) for v in self.violations))
 
 
-def retraction_at(rules: Any, events: Sequence[Any], back_to: int | None) -> Retraction:
-    """The Retraction that ``undo`` (``back_to`` None) or ``undo to K`` appends to
-    ``events``; CorrectionRefused when it cannot stand there."""
+def retraction_at(
+    rules: Any, events: Sequence[Any], back_to: int | None, apart: Collection[int] | None = None
+) -> Retraction:
+    """The Retraction that ``undo`` (``back_to`` None; ``apart`` as for
+    :func:`undo_target`) or ``undo to K`` appends to ``events``; CorrectionRefused when it
+    cannot stand there."""
     if back_to is None:
         try:
-            back_to = undo_target(rules, events)
+            back_to = undo_target(rules, events, apart)
         except CorrectionError as err:
             raise CorrectionRefused(
                 [Violation("correction.nothing_to_undo", str(err), CORRECTION_RULE)]

@@ -125,6 +125,10 @@ def _checked(
     if isinstance(result, ImportRejected):
         return Copied(game_id, len(rec.events), False, f"not copied: {result}")
     try:
+        # (a game voided after it was stored is voided in the copy too, for the same reason)
+        reason = source.game(game_id).void
+        if reason is not None and target.game(game_id).void is None:
+            target.void_game(game_id, reason)
         problem = differences(source, target, game_id)
     except StoreError as err:
         problem = f"cannot be read back: {err}"

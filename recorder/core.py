@@ -33,7 +33,9 @@ from .errors import (
     CorruptEvent,
     EventIdConflict,
     GameNotFound,
+    GameVoid,
     StepOutOfRange,
+    StoreError,
 )
 from .listing import (
     PLAYER_GAMES_COUNT_SQL,
@@ -93,6 +95,10 @@ def stored_time(game_id: str, seq: int, ms: Any) -> str:
         return time_text(int(ms))
     except (TypeError, ValueError, OverflowError):
         raise CorruptEvent(game_id, seq, f"stored time is not a time: {ms!r}") from None
+
+
+#: The longest reason a void is given (one line: it is written as a header).
+VOID_REASON_MOST = 200
 
 
 def _headers(text: str) -> dict[str, Any]:
@@ -269,6 +275,7 @@ class SqlStore:
                         return retry
                 if actual != expected_sequence:
                     raise ConcurrencyError(game_id, expected_sequence, actual)
+                self._refuse_void(conn, game_id)
                 if checked is not None:
                     folded, flagged = checked_rows(kind, rules, checked, metas, first)
                     texts, state = list(checked.texts), checked.state
@@ -333,6 +340,7 @@ class SqlStore:
                         summary,
                         actual + n,
                         flagged_count,
+                        void=False,  # (a void game is refused above)
                     ),
                     now,
                 )
@@ -551,6 +559,43 @@ class SqlStore:
 
     # --- recorder keys -----------------------------------------------------------------
 
+    def void_game(self, game_id: str, reason: str) -> GameRow:
+        """Void a game started by mistake: its reason is kept (a row no client may change
+        or delete; nothing of the game is deleted), the lists leave the game out unless
+        asked for every game, an export says ``[Void "reason"]``, and nothing more is
+        logged to it.  :class:`GameNotFound`; :class:`GameVoid` when it is void already;
+        StoreError for a reason that is empty, longer than :data:`VOID_REASON_MOST`
+        characters or more than one line.  Returns the game's row, void."""
+        text = " ".join(str(reason).split())
+        if not text or len(text) > VOID_REASON_MOST or "\n" in str(reason).strip():
+            raise StoreError(
+                f"a void's reason is one line of 1 to {VOID_REASON_MOST} characters"
+                f" (got {len(str(reason).strip())})"
+            )
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            self._refuse_void(conn, game_id, "it is void already")
+            conn.execute(
+                "INSERT INTO game_voids (game_id, reason, recorded_at) VALUES (?, ?, ?)",
+                (game_id, text, self._clock()),
+            )
+            conn.execute("UPDATE game_summaries SET void = 1 WHERE game_id = ?", (game_id,))
+        return self.game(game_id)
+
+    @staticmethod
+    def _refuse_void(conn: Conn, game_id: str, message: str = "nothing more can be logged") -> None:
+        """:class:`GameVoid` when the game was voided."""
+        row = conn.execute(
+            "SELECT s.void, g.headers, v.reason FROM games AS g"
+            " JOIN game_summaries AS s ON s.game_id = g.id"
+            " LEFT JOIN game_voids AS v ON v.game_id = g.id WHERE g.id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is not None and row[0]:
+            reason = projections.void_reason(_headers(row[1]), row[2]) or "void"
+            raise GameVoid(game_id, reason, message)
+
     def issue_recorder_key(self, game_id: str) -> str:
         """A new recorder key for the game (replacing any earlier one), stored as its hash
         only: show it once.  :class:`GameNotFound` for an unknown id."""
@@ -596,8 +641,8 @@ class SqlStore:
         sql = (
             "SELECT g.id, g.kind, g.headers, s.status, s.winner, s.condition, s.turns,"
             " s.event_count, g.created_at, s.last_activity, s.winner_name, s.to_move,"
-            " s.flagged_count, g.head FROM games AS g JOIN game_summaries AS s"
-            " ON s.game_id = g.id " + where + tail
+            " s.flagged_count, g.head, s.void, v.reason FROM games AS g JOIN game_summaries AS s"
+            " ON s.game_id = g.id LEFT JOIN game_voids AS v ON v.game_id = g.id " + where + tail
         )
         with self._read() as conn:
             rows = conn.execute(sql, params + tail_params).fetchall()
@@ -617,6 +662,7 @@ class SqlStore:
                 to_move=r[11],
                 flagged_count=r[12],
                 head=r[13] or "",
+                void=(projections.void_reason(_headers(r[2]), r[15]) or "void") if r[14] else None,
             )
             for r in rows
         ]
@@ -657,6 +703,7 @@ class SqlStore:
                     meta,
                     event,
                     text,
+                    ms is None,
                 )
             )
         return out
@@ -784,14 +831,16 @@ class SqlStore:
         before: str | None = None,
         last: bool = False,
         offset: int = 0,
+        with_void: bool = False,
     ) -> GamePage:
         """A page of the games list (filtered as :meth:`list_games`): the first ``limit``
         games in ``order``, or those after the place ``after``, or the last ones before
         the place ``before`` (the first page when fewer than ``limit`` are), or the last
         page (``last``); ``offset`` games skipped first (an old page number: each is an
         index entry read).  A place is the ``next`` or ``prev`` of a page
-        (StoreError for one that is not a place in this order)."""
-        f = filtered(player, result, date_from, date_to, kind)
+        (StoreError for one that is not a place in this order).  Void games are left
+        out unless ``with_void``."""
+        f = filtered(player, result, date_from, date_to, kind, with_void)
         o = get_order(order)
         limit = int(limit)
         with self._read() as conn:
@@ -851,15 +900,24 @@ class SqlStore:
         offset: int = 0,
         order: str | None = None,
         kind: str | None = None,
+        with_void: bool = False,
     ) -> list[GameRow]:
         """Games, newest first (or in another of :data:`recorder.listing.ORDERS`),
         filtered by a player's name (any seat, any case), a result (``finished``,
         ``playing``, ``setup`` or a victory condition ``points``, ``crowns``, ``color``,
         ``resignation``), a date range (inclusive, on the ``date`` header) and the game's
         ``kind`` (``splendor``); ``offset`` games skipped (see :meth:`list_page`, which
-        pages without counting)."""
+        pages without counting); void games left out unless ``with_void``."""
         return self.list_page(
-            player, result, date_from, date_to, kind, order=order, limit=limit, offset=offset
+            player,
+            result,
+            date_from,
+            date_to,
+            kind,
+            order=order,
+            limit=limit,
+            offset=offset,
+            with_void=with_void,
         ).games
 
     def player_stats(self, name: str) -> PlayerStats | None:
@@ -880,11 +938,14 @@ class SqlStore:
         kind: str | None = None,
         *,
         at_most: int | None = None,
+        with_void: bool = False,
     ) -> int:
         """How many games :meth:`list_games` would list with these filters, unpaged; with
         ``at_most``, counted no further than one more than that (a list's "more than":
         as cheap with ten million games as with a hundred)."""
-        sql, params = count_sql(filtered(player, result, date_from, date_to, kind), at_most)
+        sql, params = count_sql(
+            filtered(player, result, date_from, date_to, kind, with_void), at_most
+        )
         with self._read() as conn:
             row = conn.execute(sql, params).fetchone()
         n = int(row[0] or 0)

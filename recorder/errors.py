@@ -31,6 +31,16 @@ class GameNotFound(StoreError, KeyError):
         return str(self.args[0])
 
 
+class GameVoid(StoreError):
+    """The game was voided (started by mistake): nothing more is logged to it, and it is
+    not voided twice."""
+
+    def __init__(self, game_id: str, reason: str, message: str = "nothing more can be logged"):
+        self.game_id = game_id
+        self.reason = reason
+        super().__init__(f"game {game_id} is void ({reason}): {message}")
+
+
 class StepOutOfRange(StoreError, IndexError):
     """A step beyond the last stored event (or below 0) was asked for."""
 

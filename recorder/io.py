@@ -47,6 +47,7 @@ from .prepare import (
     parse_payload,
     prepare_or_error,
 )
+from .projections import VOID_TAG
 from .protocol import Recorder
 from .records import GameImport, ImportResult
 
@@ -596,9 +597,21 @@ def _located(err: ImportRejected, source: str | None, game: int | None) -> Impor
 # --- exporting ---------------------------------------------------------------------------
 
 
+def _exported_content(store: Recorder, game_id: str) -> tuple[str, dict[str, Any], list[Any]]:
+    """The game's content as exported: a game voided after it was stored says so in its
+    headers' tags (``[Void "reason"]``), which an import keeps."""
+    kind, headers, stored = store.stored_content(game_id)
+    reason = store.game(game_id).void
+    found = headers.get("tags")
+    tags: dict[str, Any] = found if isinstance(found, dict) else {}
+    if reason is not None and VOID_TAG not in tags:
+        headers = {**headers, "tags": {**tags, VOID_TAG: reason}}
+    return kind, headers, stored
+
+
 def game_document(store: Recorder, game_id: str) -> dict[str, Any]:
     """The canonical JSON document of a stored game (see the module docstring)."""
-    kind, headers, stored = store.stored_content(game_id)
+    kind, headers, stored = _exported_content(store, game_id)
     items = []
     digest_rows = []
     for ev in stored:
@@ -640,6 +653,6 @@ def export_json(store: Recorder, game_id: str) -> str:
 
 def export_notation(store: Recorder, game_id: str) -> str:
     """The game in its game's text notation (``rules.write_game``)."""
-    kind, headers, stored = store.stored_content(game_id)
+    kind, headers, stored = _exported_content(store, game_id)
     meta = [{k: v for k, v in ev.meta.items() if k != "violations"} or None for ev in stored]
     return get_game(kind).write_game(headers, [ev.event for ev in stored], meta)

@@ -128,10 +128,15 @@ def filtered(
     date_from: Any,
     date_to: Any,
     kind: str | None = None,
+    with_void: bool = False,
 ) -> Filtered:
-    """A listing's filters (StoreError for a result or a kind no game knows)."""
+    """A listing's filters (StoreError for a result or a kind no game knows); void games
+    (voided, started by mistake) left out unless ``with_void``."""
     clauses: list[str] = []
     params: list[Any] = []
+    if not with_void:
+        # (a condition on the rows the order's index walk reads: void games are few)
+        clauses.append("s.void = 0")
     if kind:
         if kind not in GAMES:
             raise StoreError(f"unknown game kind {kind!r} (one of {', '.join(GAMES)})")
@@ -300,7 +305,7 @@ class PlayerStats:
 PLAYER_STATS_SQL = """
 SELECT s.status = 'finished', s.winner = p.seat, s.condition, count(*), sum(s.turns)
 FROM game_players AS p JOIN game_summaries AS s ON s.game_id = p.game_id
-WHERE p.folded = ?
+WHERE p.folded = ? AND s.void = 0
 GROUP BY 1, 2, 3
 """
 #: The player's name as their first game (by date, undated first) spells it.

@@ -42,7 +42,7 @@ from engine.protocol import GameRules, Status
 
 from .errors import ConcurrencyError, EventIdConflict, ImportRejected, StoreError, unstorable_at
 from .protocol import Recorder
-from .records import Checked, ImportResult
+from .records import Checked, ImportResult, StoredEvent
 from .stored import violation_from_dict
 
 #: How many times :func:`log` without ``expect`` reads the game again when another writer
@@ -169,6 +169,8 @@ class BadMove(StoreError):
         self.reason = str(getattr(error, "message", error))
         #: Where in the text: the column (None when the error has no place).
         self.column: int | None = getattr(error, "column", None)
+        #: The decision reads but leaves out a part the rules leave open (a payment).
+        self.incomplete = getattr(error, "kind", None) == "incomplete"
         line = getattr(error, "line", 1)
         if self.column is None:
             super().__init__(self.reason)
@@ -345,16 +347,20 @@ def _stored_move(
 def undo(
     store: Recorder, game_id: str, *, to: int | None = None, expect: int | None = None
 ) -> Logged:
-    """Retract the last standing decision with the observations that followed it (a buy
-    and the card revealed after it go together), or with ``to`` everything after step
-    ``to``: one new event, nothing deleted.  :class:`StaleStep` as for :func:`log`;
-    CorrectionRefused (an EngineError, with its violations) when there is nothing to undo
-    or ``to`` is not a standing step before the last."""
+    """Retract what was entered last: the last standing decision with the observations
+    logged with it (a buy and the card revealed with it go together), or a last
+    observation alone when it was entered on its own (a wrong card revealed after the buy
+    was stored); with ``to``, everything after step ``to``.  One new event, nothing
+    deleted; the notation writes a lone observation's undo as ``undo to K``.
+    :class:`StaleStep` as for :func:`log`; CorrectionRefused (an EngineError, with its
+    violations) when there is nothing to undo or ``to`` is not a standing step before the
+    last."""
     before = _steps_or_stale(store, game_id, expect)
     kind = store.game(game_id).kind
     rules = get_game(kind)
-    stored = [e.event for e in store.events(game_id, before)]
-    retraction = retraction_at(rules, stored, to)
+    rows = store.events(game_id, before)
+    stored = [e.event for e in rows]
+    retraction = retraction_at(rules, stored, to, entered_apart(rows))
     try:
         result = store.append(game_id, before, [rules.event_to_dict(retraction)])
     except ConcurrencyError as err:
@@ -369,6 +375,12 @@ def undo(
         status=pending(store, game_id),
         meta=[None],
     )
+
+
+def entered_apart(rows: Sequence[StoredEvent]) -> set[int]:
+    """The steps of ``rows`` (a game's stored events) that were entered on their own: each
+    the first of what one write stored."""
+    return {e.sequence for e in rows if not e.with_previous}
 
 
 def pending(store: Recorder, game_id: str) -> Status:
@@ -446,6 +458,8 @@ def completions(rules: GameRules, state: Any, text: str) -> list[str]:
     holds a comment or a mark."""
     if any(ch in text for ch in "{}!?"):
         return []
+    if not _for_the_player_due(rules, state, text):
+        return []  # another player's move is never offered: the table would log it
     words = text[_match_end(text) :].split()
     if not words:
         return []
@@ -456,6 +470,17 @@ def completions(rules: GameRules, state: Any, text: str) -> list[str]:
         if len(written) > n and written[:n] == words:
             found.append(legal)
     return found if len(found) <= MAX_COMPLETIONS else []
+
+
+def _for_the_player_due(rules: GameRules, state: Any, text: str) -> bool:
+    """Whether ``text`` names no player before its decision, or the one who acts now."""
+    m = TYPED_TURN_RE.match(text)
+    named = m and (m.group("name") or m.group("alone"))
+    if not named:
+        return True
+    due = rules.status(state).to_move
+    names = getattr(state, "names", ()) or ()
+    return due is not None and due < len(names) and str(names[due]).casefold() == named.casefold()
 
 
 def _match_end(text: str) -> int:

@@ -969,6 +969,34 @@ DROP INDEX game_summaries_by_date;
     + LIST_INDEXES
 )
 
+# Migration 11 lets a game started by mistake be voided: a row of ``game_voids`` (its
+# reason and time), which no client may change or delete, as events; the game's summary
+# says so (``void``), so the lists leave it out by a condition on the rows their index
+# walk reads (the indexes stay as they are: a void game is rare, so the walk reads about
+# as many entries as before).  A game imported with a ``Void`` header (its tags) is void
+# from its headers, which the chain holds.
+MIGRATION_11 = f"""
+CREATE TABLE game_voids (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    reason TEXT NOT NULL CHECK (length(reason) > 0),
+    recorded_at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TRIGGER game_voids_no_update BEFORE UPDATE ON game_voids
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a void cannot be changed');
+END;
+
+CREATE TRIGGER game_voids_no_delete BEFORE DELETE ON game_voids
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a void cannot be deleted');
+END;
+
+ALTER TABLE game_summaries ADD COLUMN void INTEGER NOT NULL DEFAULT 0;
+UPDATE game_summaries SET void = 1 WHERE game_id IN (
+    SELECT id FROM games WHERE json_extract(headers, '$.tags.Void') IS NOT NULL);
+"""
+
 MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
@@ -994,6 +1022,7 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = 
         "the games list: each game's number in its summary; an index per order and filter",
         MIGRATION_10,
     ),
+    (11, "games voided (started by mistake): their reasons, kept; void in summaries", MIGRATION_11),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -539,6 +539,24 @@ DROP INDEX game_summaries_by_activity;
 DROP INDEX game_summaries_by_date;
 """
 
+#: Migration 11: games voided (see :data:`recorder.migrations.MIGRATION_11`).
+_MIGRATION_11 = """
+CREATE TABLE game_voids (
+    game_id text PRIMARY KEY REFERENCES games(id),
+    reason text NOT NULL CHECK (length(reason) > 0),
+    recorded_at text NOT NULL
+);
+CREATE TRIGGER game_voids_no_update BEFORE UPDATE ON game_voids FOR EACH ROW
+EXECUTE FUNCTION tablelog_refuse('events are append-only: a void cannot be changed');
+CREATE TRIGGER game_voids_no_delete BEFORE DELETE ON game_voids FOR EACH ROW
+EXECUTE FUNCTION tablelog_refuse('events are append-only: a void cannot be deleted');
+CREATE TRIGGER game_voids_no_truncate BEFORE TRUNCATE ON game_voids FOR EACH STATEMENT
+EXECUTE FUNCTION tablelog_refuse('events are append-only: the voids cannot be truncated');
+ALTER TABLE game_summaries ADD COLUMN void integer NOT NULL DEFAULT 0;
+UPDATE game_summaries SET void = 1 WHERE game_id IN (
+    SELECT id FROM games WHERE (headers::jsonb -> 'tags' -> 'Void') IS NOT NULL);
+"""
+
 #: (version, description, SQL or a function of a psycopg connection), applied in order.
 MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
     (
@@ -564,6 +582,11 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
         "the games list: each game's number in its summary; an index per order and filter",
         _MIGRATION_10 + LIST_INDEXES,
     ),
+    (
+        11,
+        "games voided (started by mistake): their reasons, kept; void in summaries",
+        _MIGRATION_11,
+    ),
 ]
 
 #: The triggers that keep the record append-only and the games whole.
@@ -578,6 +601,9 @@ TRIGGERS = (
     "event_types_no_update",
     "event_types_no_delete",
     "event_types_no_truncate",
+    "game_voids_no_update",
+    "game_voids_no_delete",
+    "game_voids_no_truncate",
 )
 
 #: The channel on which the store tells of appends (payload ``<game id> <steps>``).

@@ -580,7 +580,13 @@ def prepare_game(record: GameImport) -> Prepared:
             head,
         ),
         summary_row=projections.summary_row(
-            game_id, kind, headers.get("date"), summary, n, flagged_count
+            game_id,
+            kind,
+            headers.get("date"),
+            summary,
+            n,
+            flagged_count,
+            void=projections.void_reason(headers) is not None,
         ),
         events_json=(
             "["

@@ -39,6 +39,7 @@ SUMMARY_COLUMNS = (
     "to_move",
     "event_count",
     "flagged_count",
+    "void",
 )
 
 #: The game's number, as its summary keeps it for the list's orders (the games row's,
@@ -89,8 +90,11 @@ def summary_row(
     summary: Mapping[str, Any],
     event_count: int,
     flagged_count: int,
+    *,
+    void: bool,
 ) -> tuple[Any, ...]:
-    """The ``game_summaries`` row (:data:`SUMMARY_COLUMNS`) of a game."""
+    """The ``game_summaries`` row (:data:`SUMMARY_COLUMNS`) of a game (``void``: the game
+    was voided, :func:`void_reason`)."""
     return (
         game_id,
         kind,
@@ -103,7 +107,25 @@ def summary_row(
         summary["to_move"],
         event_count,
         flagged_count,
+        int(void),
     )
+
+
+#: The header (a tag) that says a game was voided, and why: ``[Void "started by mistake"]``.
+VOID_TAG = "Void"
+
+#: The reasons of the games voided after they were stored, by game id.
+VOIDS_SQL = "SELECT game_id, reason FROM game_voids"
+
+
+def void_reason(headers: Mapping[str, Any], voided: str | None = None) -> str | None:
+    """Why the game was voided, or None: ``voided``, the reason stored when it was voided
+    after it was stored, else its headers' ``Void`` tag (a file of a void game, imported)."""
+    if voided:
+        return voided
+    tags = headers.get("tags")
+    reason = tags.get(VOID_TAG) if isinstance(tags, Mapping) else None
+    return str(reason) if reason else None
 
 
 def write_summary(conn: Any, row: Sequence[Any], now: str) -> None:
@@ -120,6 +142,7 @@ def rebuild(
     rules, rows, names)`` folds stored rows (sequence, payload, version, meta).  Returns
     the number of games."""
     games = conn.execute("SELECT id, kind, headers, created_at FROM games ORDER BY id").fetchall()
+    voids = dict(conn.execute(VOIDS_SQL).fetchall())
     conn.execute("DELETE FROM game_summaries")
     conn.execute("DELETE FROM game_players")
     for gid, kind, headers_json, created in games:
@@ -145,9 +168,9 @@ def rebuild(
             "UPDATE games SET status = ?, last_activity = ? WHERE id = ?",
             (summary["status"], last, gid),
         )
-        write_summary(
-            conn, summary_row(gid, kind, headers.get("date"), summary, len(rows), flagged), last
-        )
+        void = void_reason(headers, voids.get(gid)) is not None
+        row = summary_row(gid, kind, headers.get("date"), summary, len(rows), flagged, void=void)
+        write_summary(conn, row, last)
         conn.executemany(
             "INSERT INTO game_players (game_id, seat, name, folded) VALUES (?, ?, ?, ?)",
             [(gid, seat, name, fold_name(name)) for seat, name in enumerate(names)],

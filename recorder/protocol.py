@@ -99,6 +99,11 @@ class Recorder(Protocol):
         each checked here, or :class:`Checked` events, stored as the engine read them."""
         ...
 
+    def void_game(self, game_id: str, reason: str) -> GameRow:
+        """Void a game started by mistake (GameVoid when it is void already): kept, left
+        out of the lists, nothing more logged to it; its row, void."""
+        ...
+
     # --- reading ---------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow:
@@ -124,9 +129,10 @@ class Recorder(Protocol):
         offset: int = 0,
         order: str | None = None,
         kind: str | None = None,
+        with_void: bool = False,
     ) -> list[GameRow]:
         """Games, newest first (or in another order of :data:`recorder.listing.ORDERS`),
-        filtered (``kind``: only games of that kind)."""
+        filtered (``kind``: only games of that kind; void games only ``with_void``)."""
         ...
 
     def list_page(
@@ -143,6 +149,7 @@ class Recorder(Protocol):
         before: str | None = None,
         last: bool = False,
         offset: int = 0,
+        with_void: bool = False,
     ) -> GamePage:
         """A page of :meth:`list_games`, found by its place (keyset paging): the first,
         the one after the place ``after`` or before ``before`` (a page's ``next`` and
@@ -162,6 +169,7 @@ class Recorder(Protocol):
         kind: str | None = None,
         *,
         at_most: int | None = None,
+        with_void: bool = False,
     ) -> int:
         """How many games :meth:`list_games` would list, unpaged (with ``at_most``, no
         more than one more than that)."""

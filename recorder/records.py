@@ -170,6 +170,9 @@ class GameRow:
     flagged_count: int = 0
     #: The game's head (:mod:`recorder.chain`): the hash of its last step, hex.
     head: str = ""
+    #: Why the game was voided (started by mistake), or None: a void game is left out of
+    #: the lists unless every game is asked for, and nothing more is logged to it.
+    void: str | None = None
 
     @property
     def players(self) -> list[str]:
@@ -208,3 +211,6 @@ class StoredEvent(NamedTuple):
     #: The event's canonical notation text, as stored with it (``take a1 b1 c1 =WBG``;
     #: a correction ``undo`` or ``undo to K``).
     text: str = ""
+    #: Stored in the same write as the step before it (a purchase and the card revealed
+    #: after it, logged as one move), rather than entered on its own.
+    with_previous: bool = False

@@ -298,6 +298,9 @@ class StoreVerify:
             seats = conn.execute(
                 "SELECT seat, name FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
+            voided = conn.execute(
+                "SELECT reason FROM game_voids WHERE game_id = ?", (game_id,)
+            ).fetchone()
             last_activity = conn.execute(
                 "SELECT last_activity FROM games WHERE id = ?", (game_id,)
             ).fetchone()[0]
@@ -343,7 +346,13 @@ class StoreVerify:
         record = projections.summary_record(rules, state, names)
         flagged = sum(1 for r in rows if r[3] and _marked(r[3]))
         expected = projections.summary_row(
-            game_id, kind, headers.get("date"), record, len(rows), flagged
+            game_id,
+            kind,
+            headers.get("date"),
+            record,
+            len(rows),
+            flagged,
+            void=projections.void_reason(headers, voided[0] if voided else None) is not None,
         )
         times = [r[4] for r in rows if isinstance(r[4], int)]
         last = time_text(max(times)) if times else created

@@ -36,6 +36,7 @@ def _game_json(row: Any) -> dict[str, Any]:
         "winner": row.winner,
         "condition": row.condition,
         "result": summary["result"],
+        "void": row.void,
         "turns": row.turns,
         "event_count": row.event_count,
         "created_at": _text(row.created_at),

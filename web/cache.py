@@ -102,17 +102,18 @@ class ResponseCache:
             self._bytes = 0
 
 
-def game_version(row: Any) -> tuple[str, int, str, str, str]:
+def game_version(row: Any) -> tuple[str, int, str, str, str, str]:
     """What identifies a game as recorded so far: its id, its event count, the times of
     its creation and of its last append (a database rebuilt with the same game ids does
-    not answer with another's pages) and its head (a record changed behind the store's
-    back, its head with it, is answered anew)."""
+    not answer with another's pages), its head (a record changed behind the store's
+    back, its head with it, is answered anew) and its void (a game voided says so)."""
     return (
         row.id,
         int(row.event_count),
         str(row.created_at),
         str(row.last_activity),
         str(row.head),
+        str(getattr(row, "void", None) or ""),
     )
 
 

@@ -39,6 +39,9 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
     store = get_store()
     filters = {"player": f["player"], "result": f["result"], "kind": f["kind"]}
     keep: dict[str, Any] = {k: v for k, v in {**filters, "order": f["order"]}.items() if v}
+    if f["all"]:
+        keep["all"] = 1
+    with_void = bool(f["all"])
     per_page = f["per_page"]
     if per_page_always or per_page != current_app.config["PER_PAGE"]:
         keep["per_page"] = per_page
@@ -47,7 +50,11 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
     if f["page"] > 1 and not placed:
         # (an index entry read for each game before the page: once, for the redirect)
         anchor = store.list_page(
-            **filters, order=order, limit=1, offset=(f["page"] - 1) * per_page - 1
+            **filters,
+            order=order,
+            limit=1,
+            offset=(f["page"] - 1) * per_page - 1,
+            with_void=with_void,
         )
         target = {"after": anchor.next} if anchor.next else {"page": "last"}
         return redirect(url_for(endpoint, **keep, **target), code=302)
@@ -58,11 +65,12 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
         after=f["after"],
         before=f["before"],
         last=f["last"],
+        with_void=with_void,
     )
     at_most = int(current_app.config["LIST_COUNT_AT_MOST"])
     if f["player"]:
         at_most = max(1, at_most // 10)  # (each of the player's games read)
-    total = store.count_games(**filters, at_most=at_most)
+    total = store.count_games(**filters, at_most=at_most, with_void=with_void)
     return ListPage(
         games=page.games,
         total=total if total <= at_most else None,

@@ -34,7 +34,8 @@ def int_arg(
 
 def list_filters() -> dict[str, Any]:
     """The games-list filters, order and paging: ``player``, ``result``, ``kind``,
-    ``order``, ``per_page``, and where the page is: ``after`` or ``before`` a place (a
+    ``order``, ``per_page``, ``all`` (void games too, asked as ``all=1``), and where the
+    page is: ``after`` or ``before`` a place (a
     page's next or previous, see :meth:`recorder.Recorder.list_page`), ``last`` (asked
     as ``page=last``), or ``page`` (an old address's page number; 1 without any)."""
     player = (request.args.get("player") or "").strip()
@@ -79,6 +80,7 @@ def list_filters() -> dict[str, Any]:
         "result": result or None,
         "kind": kind or None,
         "order": order or None,
+        "all": (request.args.get("all") or "").strip() not in ("", "0"),
         "page": page,
         "last": last,
         "per_page": per_page,

@@ -34,6 +34,8 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
+from engine.corrections import undo_takes
+
 from . import auth, boards, params, writes
 from .db import get_store
 from .summary import game_summary
@@ -116,8 +118,8 @@ def undo_page(game_id: str) -> Any:
 
 @bp.route("/games/<game_id>/record/undo", methods=["POST"])
 def undo(game_id: str) -> Any:
-    """Take back the last decision (with what the table observed after it): a
-    correction event; nothing is deleted."""
+    """Take back what was entered last (a decision with what the table observed with it,
+    or a card revealed on its own): a correction event; nothing is deleted."""
     row = params.game_row(get_store(), game_id)
     if not auth.may_write(row.id):
         return _refused_writer(row)
@@ -126,6 +128,32 @@ def undo(game_id: str) -> Any:
     except writes.WriteError as err:
         return _failed(row, err, "")
     return _done(row, body)
+
+
+@bp.route("/games/<game_id>/record/void", methods=["GET"])
+def void_page(game_id: str) -> Any:
+    """Voiding a game started by mistake: what it does, and the form (with the key)."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        replaced = auth.session_standing(row.id) == "replaced"
+        return _key_page(row, 200, auth.REPLACED if replaced else "")
+    return render_template("record/void.html", game=game_summary(row), message="")
+
+
+@bp.route("/games/<game_id>/record/void", methods=["POST"])
+def void(game_id: str) -> Any:
+    """Void the game (``reason``): kept as recorded, left out of the lists, nothing more
+    logged to it; then its replay, which says so."""
+    row = params.game_row(get_store(), game_id)
+    if not auth.may_write(row.id):
+        return _refused_writer(row)
+    reason = request.form.get("reason", "")
+    try:
+        writes.void_game(row.id, reason)
+    except writes.WriteError as err:
+        page = render_template("record/void.html", game=game_summary(row), message=err.message)
+        return page, err.status
+    return redirect(url_for("site.game", game_id=row.id), code=303)
 
 
 @bp.route("/games/<game_id>/record/key", methods=["POST"])
@@ -210,15 +238,21 @@ def _key_page(row: Any, status: int, message: str = "") -> Any:
 
 
 def _last_decision(tl: Any) -> dict[str, Any] | None:
-    """The last step that an undo takes back: the last decision (not an observation,
-    not a correction, not the setup)."""
-    for entry in reversed(tl.entries):
-        if entry.setup:
-            return None
-        if entry.correction or entry.retracted or tl.rules.is_observation(entry.event):
-            continue
-        return {"step": entry.step, "text": entry.text}
-    return None
+    """What an undo takes back (:func:`engine.corrections.undo_takes`): its first step and
+    text, the other steps going with it, and ``says``, the sentence that tells it; None
+    when only the setup stands."""
+    taken = undo_takes(tl.rules, [e.event for e in tl.entries], tl.apart)
+    if not taken:
+        return None
+    first = tl.entries[taken[0] - 1]
+    rest = [tl.entries[step - 1].text for step in taken[1:]]
+    if rest:
+        says = f"step {first.step}, {first.text}, with {', '.join(rest)} logged with it"
+    elif tl.rules.is_observation(first.event):
+        says = f"step {first.step}, {first.text}, entered on its own (what came before stays)"
+    else:
+        says = f"step {first.step}, {first.text}"
+    return {"step": first.step, "text": first.text, "steps": taken, "says": says}
 
 
 def _recent(tl: Any) -> list[dict[str, Any]]:

@@ -37,7 +37,7 @@ from . import background, params
 from .animation import RangeError, animation_args, step_range
 from .cache import cached_answer
 from .db import get_store
-from .site import HTML, move_list_for, moves_base, step_links_for
+from .site import HTML, first_step, move_list_for, moves_base, step_links_for
 from .summary import game_summary
 from .timeline import Timeline
 
@@ -186,6 +186,7 @@ def _embed_page(tl: Timeline, n: int) -> str:
         "embed.html",
         game=game_summary(tl.row),
         step=n,
+        first=first_step(tl),
         last=tl.last_step,
         heading=tl.heading(n),
         lines=tl.step_lines(n, before, state) if n > 0 and before is not None else [],

@@ -59,6 +59,7 @@ def games() -> Response | str:
         many=many and int(current_app.config["LIST_STATS_AT_MOST"]),
         results=[(r, RESULT_LABELS[r]) for r in RESULT_FILTERS],
         links=page.links,
+        all=f["all"],
     )
 
 
@@ -201,6 +202,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         game=game_summary(tl.row),
         headers=_extra_headers(tl.row.headers or {}),
         step=n,
+        first=first_step(tl),
         last=tl.last_step,
         entry=entry,
         lines=lines,
@@ -251,14 +253,23 @@ def _turn_starts(tl: Timeline) -> list[int]:
     return starts
 
 
+def first_step(tl: Timeline) -> int:
+    """The first step worth showing, where "First" (and Home) lead: the table as the
+    setup laid it out (its last step; step 0 is an empty table), 0 for a game without
+    any step."""
+    setups = [e.step for e in tl.entries if e.setup]
+    return setups[-1] if setups else min(1, tl.last_step)
+
+
 def step_links_for(tl: Timeline, step: int) -> list[dict[str, Any]]:
-    """The step links from ``step``; "previous turn" and "next turn" lead to the first
-    step of a turn, as the move list groups them."""
+    """The step links from ``step``; "first" leads to :func:`first_step`, "previous
+    turn" and "next turn" to the first step of a turn, as the move list groups them."""
     prev_turn, next_turn = turn_steps(_turn_starts(tl), step, tl.last_step)
     last = tl.last_step
+    first = first_step(tl)
     return step_links(
         {
-            "first": 0 if step > 0 else None,
+            "first": first if step > first else None,
             "prev-turn": prev_turn,
             "prev": step - 1 if step > 0 else None,
             "next": step + 1 if step < last else None,

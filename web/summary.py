@@ -51,6 +51,8 @@ def game_summary(row: Any) -> dict[str, Any]:
         result = "not set up"
     else:
         result = "in progress"
+    if row.void is not None:
+        result = "void"
     date = headers.get("date")
     return {
         "id": row.id,
@@ -66,4 +68,5 @@ def game_summary(row: Any) -> dict[str, Any]:
         "result": result,
         "turns": row.turns,
         "events": row.event_count,
+        "void": row.void,
     }

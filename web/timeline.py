@@ -65,6 +65,8 @@ class Entry(NamedTuple):
     setup: bool = False
     #: Taken back by a later correction (the move list strikes it through).
     retracted: bool = False
+    #: Stored in the same write as the step before it (``StoredEvent.with_previous``).
+    with_previous: bool = False
 
     @property
     def correction(self) -> bool:
@@ -99,6 +101,9 @@ class Timeline:
         self.names = boards.names(row)
         self.rules: GameRules = fold.rules
         self._fold = fold
+        #: The steps entered on their own, each the first of what one write stored (what
+        #: a plain undo takes back: :func:`engine.corrections.undo_target`).
+        self.apart = {e.step for e in entries if not e.with_previous}
         #: Things computed from the game alone (rendered fragments, JSON), filled lazily.
         self.memo: dict[Any, Any] = {}
 
@@ -223,6 +228,8 @@ def build(
                 text,
                 violations,
                 phase == "setup",
+                False,
+                bool(getattr(stored_event, "with_previous", False)),
             )
         )
     if altered is None and unreadable is not None:

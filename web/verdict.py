@@ -19,6 +19,12 @@ class VerdictView:
     error: str | None = None
     violations: list[dict[str, Any]] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
+    #: The error's kind (``syntax``, ``incomplete``...), what is wrong and its column,
+    #: for the page to say as the logging page does ("At column 6: ..."); the API's
+    #: answer has them in ``error``.
+    kind: str | None = None
+    reason: str | None = None
+    column: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,11 +50,15 @@ def check_text(rules: GameRules, state: Any, text: str) -> VerdictView:
     move = verdict.text
     if move is None and verdict.event is not None:
         move = rules.move_text(state, verdict.event)
+    err = verdict.error
     return VerdictView(
         text=text,
         legal=bool(verdict.legal),
         move=move,
-        error=None if verdict.error is None else str(verdict.error),
+        error=None if err is None else str(err),
         violations=[v.to_dict() for v in verdict.violations],
         changes=[str(c) for c in verdict.changes],
+        kind=getattr(err, "kind", None),
+        reason=None if err is None else str(getattr(err, "message", err)),
+        column=getattr(err, "column", None),
     )

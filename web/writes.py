@@ -17,8 +17,8 @@ from typing import Any
 from flask import request, url_for
 
 from engine.corrections import UNDO, CorrectionRefused
-from recorder import CorruptEvent, GameNotFound, ImportRejected, logbook
-from recorder.errors import unstorable_at
+from recorder import CorruptEvent, GameNotFound, GameVoid, ImportRejected, logbook
+from recorder.errors import StoreError, unstorable_at
 from recorder.logbook import BadMove, Logged, MoveRefused, StaleStep
 
 from .db import get_store, off_loop
@@ -119,6 +119,8 @@ def append_move(
         )
     except GameNotFound:
         raise _not_found(game_id) from None
+    except GameVoid as err:
+        raise _void(err) from None
     except logbook.IdTaken as err:
         raise WriteError(
             409, "The id is another move's", str(err), step=store.game(game_id).event_count
@@ -138,11 +140,12 @@ def append_move(
             as_played=err.playable,
         ) from None
     except BadMove as err:
-        extra = {"column": err.column} if err.column else {}
+        extra: dict[str, Any] = {"column": err.column} if err.column else {}
         message = err.reason if err.column else str(err)
-        raise WriteError(
-            400, "The move does not read", message, completions=err.completions, **extra
-        ) from None
+        title = "The move does not read"
+        if err.incomplete:
+            title, extra["incomplete"] = "Incomplete move", True
+        raise WriteError(400, title, message, completions=err.completions, **extra) from None
     return _logged(logged)
 
 
@@ -158,6 +161,8 @@ def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[s
         logged = logbook.undo(store, game_id, to=to, expect=expect)
     except GameNotFound:
         raise _not_found(game_id) from None
+    except GameVoid as err:
+        raise _void(err) from None
     except CorruptEvent as err:
         raise _altered(str(err)) from None
     except StaleStep as err:
@@ -171,6 +176,27 @@ def undo_move(game_id: str, expect: int | None, to: int | None = None) -> dict[s
             step=store.game(game_id).event_count,
         ) from None
     return _logged(logged)
+
+
+def _void(err: GameVoid) -> WriteError:
+    return WriteError(409, "The game is void", str(err))
+
+
+@off_loop
+def void_game(game_id: str, reason: str) -> dict[str, Any]:
+    """Void a game started by mistake (the caller holds its key): kept, left out of the
+    lists, nothing more logged to it."""
+    store = get_store()
+    try:
+        row = store.void_game(game_id, reason)
+    except GameNotFound:
+        raise _not_found(game_id) from None
+    except GameVoid as err:
+        raise _void(err) from None
+    except StoreError as err:
+        raise WriteError(400, "No reason", str(err)) from None
+    log.info("game %s: voided (%s)", game_id, row.void)
+    return {"id": row.id, "void": row.void}
 
 
 def _logged(logged: Logged) -> dict[str, Any]:

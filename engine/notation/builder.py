@@ -18,6 +18,7 @@ are made.  A decision is read once by its text, then taken from the grammar's ca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -686,9 +687,39 @@ def read_moves(
     is not changed.  ``events`` (with their ``meta``) are the game's so far, ``state``
     their fold: ``undo`` needs them, and errors and flags then carry the game's step
     numbers.  Each event read comes with its canonical text (``texts``)."""
+    prefix, text = _turn_of_named_player(state, text)
     visitor = builder.continuing(state, events, meta, source)
     read_turns(text, visitor, state.turn)
-    return visitor.parsed()
+    parsed = visitor.parsed()
+    if prefix:
+        # (the places are the text's as typed, without the turn number put before it)
+        for where in [*parsed.errors, *parsed.flagged]:
+            if where.line == 1 and where.column > len(prefix):
+                where.column -= len(prefix)
+    return parsed
+
+
+#: A text that starts with a player's name and a colon, without a turn number
+#: (``Alice: take c2 c3 c4``): the name as written, and its end.
+_NAMED_TURN_RE = re.compile(r"\s*([^\s\d.:{}()\"\[\]][^:{}()\"\[\]\n]*?)\s*:(?=\s)")
+
+
+def _turn_of_named_player(state: Any, text: str) -> tuple[str, str]:
+    """``text`` read as a turn line when it starts with the name of one of the game's
+    players (any case) and a colon but no number, as docs allow a turn to be typed:
+    ``Alice: take c2 c3 c4`` reads as ``12. Alice: take c2 c3 c4`` (the turn's checks
+    then say whose turn it is).  The number put before it ("" when none) and the text."""
+    m = _NAMED_TURN_RE.match(text)
+    if m is None:
+        return "", text
+    typed = m.group(1).casefold()
+    name = next(
+        (str(n) for n in getattr(state, "names", ()) or () if str(n).casefold() == typed), None
+    )
+    if name is None:
+        return "", text
+    prefix = f"{state.turn}. "
+    return prefix, text[: m.start(1)] + prefix + name + text[m.end(1) :]
 
 
 __all__ = ["GameBuilder", "parse_game", "read_moves"]

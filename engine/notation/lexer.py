@@ -67,7 +67,9 @@ _PREFIX_NAME = r'[^\s:{}()"\[\]]+'
 
 #: A turn line's number and player as people type them before a decision (``12. Ann: ``,
 #: spaces as they come): left out when a typed decision is read or completed.
-TYPED_TURN_RE = re.compile(rf"\s*\d+\.\s+(?:{_PREFIX_NAME}:\s+)?")
+TYPED_TURN_RE = re.compile(
+    rf"\s*(?:\d+\.\s+(?:(?P<name>{_PREFIX_NAME}):\s+)?|(?P<alone>{_PREFIX_NAME}):\s+)"
+)
 
 #: A player's name as it may stand in a turn prefix.
 LINE_NAME = re.compile(r"[^\s:{}()\"\[\]][^:{}()\"\[\]\n]*")

@@ -10,16 +10,23 @@ from typing import Any
 
 from ..errors import EngineError, Violation
 
-ERROR_KINDS = ("syntax", "unknown", "illegal")
+ERROR_KINDS = ("syntax", "unknown", "incomplete", "illegal")
 #: How a report names each kind of notation error.
-KIND_WORDS = {"syntax": "syntax error", "unknown": "unknown name", "illegal": "illegal move"}
+KIND_WORDS = {
+    "syntax": "syntax error",
+    "unknown": "unknown name",
+    "incomplete": "incomplete move",
+    "illegal": "illegal move",
+}
 
 
 class NotationError(EngineError, ValueError):
     """A problem in a text log, with its place.
 
     ``kind`` is ``syntax`` (the text cannot be read), ``unknown`` (an unknown card, space,
-    colour, Royal or player) or ``illegal`` (a well-formed decision the rules refuse;
+    colour, Royal or player), ``incomplete`` (a decision that reads but leaves out a part
+    the rules leave open: a purchase's payment when it can be paid several ways) or
+    ``illegal`` (a well-formed decision the rules refuse;
     ``violations`` say why, each citing the rulebook).  For illegal decisions ``turn``,
     ``event_number`` (1-based, the setup is event 1) and ``position`` (the position
     string before the decision) are filled in.

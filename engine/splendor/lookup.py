@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from ..errors import EngineError
+from ..notation.lexer import did_you_mean
 from ..protocol import Card
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, NOBLES
 from .state import State
@@ -93,7 +94,8 @@ def find(query: str, state: State | None = None) -> list[Card]:
     words = _words(q)
     for word in words:
         if word not in _VOCABULARY:
-            raise CardQueryError(f"{word!r} is not something printed on a card ({_HELP})")
+            hint = did_you_mean(word, sorted(w for w in _VOCABULARY if w.isalpha()))
+            raise CardQueryError(f"{word!r} is not something printed on a card{hint} ({_HELP})")
     found = [c for c in CATALOGUE.values() if _matches(c.words, words)]
     if state is not None:
         unseen = set().union(*state.unseen)

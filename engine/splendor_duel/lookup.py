@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from ..errors import EngineError
+from ..notation.lexer import did_you_mean
 from .catalogue import ABILITIES, CARDS, COLOR_LETTERS, COLOR_NAMES, ROYALS, JewelCard, RoyalCard
 
 _HELP = (
@@ -60,6 +61,17 @@ _ABILITY_WORDS = {
     "scroll": "privilege",
     "steal": "steal",
 }
+#: The words a mistyped one is likely meant as (``greem``: green).
+_HINTS = [
+    *COLOR_NAMES[:5],
+    *_ABILITY_WORDS,
+    "crown",
+    "crowns",
+    "points",
+    "point",
+    "double",
+    "level",
+]
 #: Words that carry no constraint of their own.
 _FILLER = {"a", "an", "the", "card", "cards", "with", "and", "of", "bonus", "ability", "play"}
 
@@ -127,7 +139,8 @@ def _test(word: str, in_cost: bool) -> Test | None:
     if m:
         crowns = int(m.group(1))
         return lambda c: c.crowns == crowns
-    raise CardQueryError(f"{word!r} is not something printed on a card ({_HELP})")
+    hint = did_you_mean(word, _HINTS)
+    raise CardQueryError(f"{word!r} is not something printed on a card{hint} ({_HELP})")
 
 
 def card_id(text: str) -> str | None:

@@ -4,6 +4,7 @@ process, exit codes included, against real files and a real SQLite database."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -368,3 +369,38 @@ def test_a_folder_stands_for_the_game_files_in_it(tmp_path: Path):
     )
     imported = run("import", str(games), db=tmp_path / "t.db")
     assert imported.exit_code == 0 and imported.output.count(": imported game ") == 3
+
+
+def test_classic_splendor_position_and_result_are_refused_with_classics_reasons(tmp_path: Path):
+    """A classic position string that breaks the component counts is refused with
+    classic Splendor's reason (not Splendor Duel's field count); a wrong ``[Result]`` of
+    a classic game is a violation with its rule in ``validate --json``."""
+    import random
+
+    from engine.games import get_game
+
+    rules = get_game("splendor")
+    state = rules.new_state(("A", "B", "C"))
+    for event in rules.random_game(random.Random(1), ["A", "B", "C"])[:20]:
+        rules.play(state, event)
+    good = rules.position(state)
+    assert run("check", good, "take wbg").exit_code in (0, 1)
+    fields = good.split(" ")
+    tokens = fields.index(next(f for f in fields if f.count(".") == 5))
+    fields[tokens] = ".".join([*fields[tokens].split(".")[:5], "9"])  # nine Golds
+    result = run("check", " ".join(fields), "take wbg")
+    assert result.exit_code == 2
+    assert "position of Splendor, " in result.output
+    assert "do not add up to one game's components" in result.output
+    assert "17 are needed" not in result.output
+
+    text = (ROOT / "fixtures" / "splendor" / "games" / "three-players.tl").read_text()
+    wrong = tmp_path / "wrong.tl"
+    wrong.write_text(re.sub(r'\[Result "[^"]*"\]', '[Result "1"]', text), encoding="utf-8")
+    result = run("validate", "--json", str(wrong))
+    assert result.exit_code == 1
+    (error,) = json.loads(result.output)["games"][0]["errors"]
+    assert error["kind"] == "illegal" and error["line"] == 9
+    assert error["message"] == "the Result header says 1"
+    (violation,) = error["violations"]
+    assert violation["code"] == "result.mismatch" and violation["message"] == "Dana won (2)"

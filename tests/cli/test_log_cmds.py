@@ -213,6 +213,55 @@ def test_undo_and_undo_to_export_and_import_to_the_same_events(tmp_path: Path):
             assert [e.payload for e in b.events(row.id)] == [e.payload for e in a.events(game)]
 
 
+def test_undo_after_a_card_revealed_on_its_own_takes_back_the_card_alone(tmp_path: Path):
+    """A purchase logged, then its card on its own (a wrong one): undo takes back the card,
+    the purchase stays; the export reads back to the same game, and validates."""
+    db = tmp_path / "t.db"
+    setup, turns = _split(ROOT / "fixtures" / "games" / "points.tl")
+    game = _new(db, setup)
+    for line in turns[:5]:
+        assert _run(db, "log", game, line).exit_code == 0
+    assert _run(db, "log", game, "buy 1-16 (W1 B1 G1 R1)").exit_code == 0
+    assert _run(db, "log", game, "reveal 1-24").exit_code == 0
+    undone = _run(db, "undo", game, "--expect", "9")
+    assert undone.exit_code == 0, undone.output
+    assert undone.output.startswith("step 10: undo to 8 (the game stands as after step 8)")
+    assert "reveal" in undone.output.splitlines()[-1]  # a card is due again, not a turn
+    assert _run(db, "log", game, "reveal 1-11").exit_code == 0
+    exported = _run(db, "export", game)
+    (tmp_path / "g.tl").write_text(exported.output, encoding="utf-8")
+    assert "undo to 8" in exported.output
+    assert _run(tmp_path / "o.db", "validate", str(tmp_path / "g.tl")).exit_code == 0
+    assert _run(tmp_path / "o.db", "import", str(tmp_path / "g.tl")).exit_code == 0
+    with EventStore.open(tmp_path / "o.db") as other:
+        (row,) = other.list_games()
+    assert _run(tmp_path / "o.db", "export", row.id).output == exported.output
+
+
+def test_void_keeps_the_game_out_of_the_lists_and_refuses_moves(tmp_path: Path):
+    db = tmp_path / "t.db"
+    setup, turns = _split(ROOT / "fixtures" / "games" / "points.tl")
+    game = _new(db, setup)
+    assert _run(db, "log", game, turns[0]).exit_code == 0
+    refused = _run(db, "void", game)
+    assert refused.exit_code == 2 and "--reason" in refused.output
+    voided = _run(db, "void", game, "--reason", "wrong setup")
+    assert voided.exit_code == 0 and voided.output == f"game {game} is void: wrong setup\n"
+    listed = _run(db, "games")
+    assert game not in listed.output and listed.output.rstrip().endswith("0 games")
+    listed = _run(db, "games", "--all")
+    assert game in listed.output and "void: wrong setup" in listed.output
+    logged = _run(db, "log", game, turns[1])
+    assert logged.exit_code == 1
+    assert f"game {game} is void (wrong setup): nothing more can be logged" in logged.output
+    assert _run(db, "undo", game).exit_code == 1 and _steps(db, game) == 2
+    exported = _run(db, "export", game)
+    assert '[Void "wrong setup"]' in exported.output
+    assert _run(db, "verify").exit_code == 0
+    again = _run(db, "void", game, "--reason", "twice")
+    assert again.exit_code == 1 and "void already" in again.output
+
+
 def test_cards_by_what_is_printed_and_only_unseen_ones_in_a_game(tmp_path: Path):
     db = tmp_path / "t.db"
     found = _run(db, "cards", "green", "3", "points", "crown")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli.record_session import Session
+from engine.games import get_game
 from recorder import EventStore
 from recorder.logbook import log, new_game
 
@@ -133,19 +134,23 @@ def test_undo_and_undo_to(store, game):
     session = Session(store, game)
     session.handle("buy 1-16 (W1 B1 G1 R1)")
     session.handle("1-11")
+    # the card was entered on its own, after the purchase was stored: it goes back alone
     out = session.handle("undo")
-    assert out[0] == "step 10: undo (the game stands as after step 7)"
-    assert session.prompt() == "11 Alice> "
+    assert out[0] == "step 10: undo to 8 (the game stands as after step 8)"
+    assert session.prompt() == "reveal> "
+    out = session.handle("undo")
+    assert out[0] == "step 11: undo (the game stands as after step 7)"
+    assert session.prompt() == "12 Alice> "
     # several steps at once: said in turns and asked first (a step is easily taken for a
     # turn); anything but yes undoes nothing
     out = session.handle("undo to 2")
-    # the steps standing after step 2 (8 and 9 were taken back, 10 is the undo)
+    # the steps standing after step 2 (8 and 9 were taken back, 10 and 11 are undos)
     assert out[0].startswith("undo to step 2 takes back 5 steps (3-7): back to turn 2")
-    assert session.prompt() == "undo to step 2? [y/N] " and session.steps == 10
-    assert session.handle("n") == ["nothing undone"] and session.steps == 10
+    assert session.prompt() == "undo to step 2? [y/N] " and session.steps == 11
+    assert session.handle("n") == ["nothing undone"] and session.steps == 11
     session.handle("undo to 2")
     out = session.handle("y")
-    assert out[0] == "step 11: undo to 2 (the game stands as after step 2)"
+    assert out[0] == "step 12: undo to 2 (the game stands as after step 2)"
     assert "nothing undone" in session.handle("undo to 99")[0]
     # a step that no longer stands is refused at once, not asked
     assert session.handle("undo to 2")[0].startswith("nothing undone: ")
@@ -282,9 +287,11 @@ def test_classic_splendor_at_the_table(store):
     out = session.handle("2-01")
     assert out[:2] == ["2-01: 2-01 level 2 white 1 point cost W2 B3 R3", "step 7: id 2-01 @1"]
     assert session.prompt() == "8 Dana> "
-    out = session.handle("undo")  # the reserve, with what the table saw after it
-    assert out[0] == "step 8: undo (the game stands as after step 5)"
-    assert session.prompt() == "9 Chloe> "
+    out = session.handle("undo")  # the card shown, entered on its own
+    assert out[0] == "step 8: undo to 6 (the game stands as after step 6)"
+    out = session.handle("undo")  # then the reserve
+    assert out[0] == "step 9: undo (the game stands as after step 5)"
+    assert session.prompt() == "10 Chloe> "
 
     # Two nobles may visit Bo: he chooses, by what is printed on the tile.
     rules = get_game("splendor")
@@ -334,3 +341,56 @@ def test_an_answer_to_the_tables_question_may_carry_its_comment(store, game):
     assert "step 9: reveal 1-11" in out
     assert store.events(game)[-1].meta["comment"] == "the last green one drawn at last"
     assert session.comment == ""
+
+
+def test_a_purchase_without_its_payment_and_a_mistyped_card_are_told_what_is_meant(store):
+    """A purchase that can be paid several ways is incomplete (the ways said), not "not
+    understood"; at the ``reveal>`` prompt a mistyped word or keyword gets a "did you
+    mean"; a player's name without the turn number reads as that player's turn."""
+    rules = get_game("splendor-duel")
+    events = rules.random_game(random.Random(3))[:17]  # 1-12 can then be paid two ways
+    gid = new_game(store, rules.write_game({"players": ["Ann", "Bo"]}, events))
+    session = Session(store, gid)
+    out = session.handle("buy 1-12")
+    assert out[0].startswith("incomplete: buy 1-12: 1-12 can be paid in 2 ways (")
+    assert out[0].endswith("; write the payment") and "not understood" not in out[0]
+    assert session.steps == 17
+
+    session = Session(store, new_game(store, setup_text(POINTS)))
+    out = session.handle("Alice: take a1 a2 a3")
+    assert out[0] == "illegal: Alice: take a1 a2 a3" and "Bob's turn" in out[1]
+    assert session.handle("Bob: take a1 a2 a3")[0] == "step 2: take a1 a2 a3 =WWG"
+    for line in OPENING[1:]:
+        session.handle(line)
+    session.handle("buy 1-16 (W1 B1 G1 R1)")
+    assert session.prompt() == "reveal> "
+    out = session.handle("greem 1 point")
+    assert out[0].startswith("'greem' is not something printed on a card (did you mean green?)")
+    assert session.handle("reveel 1-11")[0] == (
+        "'reveel' is not printed on a card (did you mean reveal 1-11?)"
+    )
+    assert session.prompt() == "reveal> "
+
+
+def test_tab_completes_the_card_revealed_on_the_decisions_line(store, game):
+    """A decision typed as short as it reads, then ``reveal`` and a card's id or printed
+    words: TAB offers the cards that can be turned face up after it, on the same line, so
+    a turn is one line; the line logs both."""
+    session = Session(store, game)
+    offered = session.completions("buy 1-16 reveal 1-1")
+    assert [t for t, _ in offered][:2] == ["buy 1-16 reveal 1-11", "buy 1-16 reveal 1-13"]
+    assert all(t.startswith("buy 1-16 reveal 1-1") for t, _ in offered)
+    (only,) = session.completions("buy 1-16 Reveal green cost W1")
+    assert only == ("buy 1-16 reveal 1-11", "L1 green cost W1 B1 R1 K1")
+    assert len(session.completions("buy 1-16 (W1 B1 G1 R1) ")) == 25  # every unseen level-1
+    assert session.completions("take a1 reveal 1-1") == []  # nothing to reveal after a take
+    assert session.handle(only[0])[:2] == ["step 8: buy 1-16 (W1 B1 G1 R1)", "step 9: reveal 1-11"]
+    assert session.prompt() == "10 Bob> "
+
+
+def test_a_card_revealed_is_typed_on_the_decisions_line_by_what_is_printed(store, game):
+    session = Session(store, game)
+    out = session.handle("buy 1-16 reveal green cost W1 B1 R1 K1 {the green one}")
+    assert out[:2] == ["step 8: buy 1-16 (W1 B1 G1 R1)", "step 9: reveal 1-11"]
+    assert store.events(game)[-1].meta.get("comment") == "the green one"
+    assert session.prompt() == "10 Bob> "

@@ -281,7 +281,7 @@ def test_buy_with_several_payments_must_say_which():
     with pytest.raises(NotationError) as caught:
         parse_move(state, "buy 1-05")
     err = caught.value
-    assert err.kind == "syntax" and "paid in 3 ways" in err.message
+    assert err.kind == "incomplete" and "paid in 3 ways" in err.message
     assert "(G2 R3)" in err.message and "(G1 R3 Y1)" in err.message
     assert parse_move(state, "buy 1-05 (G1 R3 Y1)") == CardPurchased("1-05", (0, 0, 1, 3, 0, 0, 1))
     unaffordable = check_move(state, "buy 3-01")

@@ -115,6 +115,47 @@ def test_a_turn_or_player_that_does_not_match_names_what_is_due():
     assert err.kind == "unknown" and "no player 'Zoe'" in err.message
 
 
+def test_a_player_named_without_the_turn_number_reads_as_that_players_turn():
+    """``Ann: take a1`` (a name and a colon, as the docs allow a turn to be typed) is
+    that player's turn: read when it is theirs, refused with whose turn it is when not;
+    places are the typed text's."""
+    state, events, meta = _start()
+    assert GAME.read_moves(state, "Ann: take a1").events == GAME.read_moves(state, "take a1").events
+    assert GAME.read_moves(state, "  ann:  take a1").events  # any case, spaces as they come
+    err = GAME.read_moves(state, "Bob: take a1").errors[0]
+    assert err.kind == "illegal" and err.column == 1
+    assert "turn 1 is Ann's, not Bob's" in err.message
+    err = GAME.read_moves(state, "Ann: take a1 z9").errors[0]
+    assert err.column == 14 and "no space 'z9'" in err.message
+    # a word before a colon that names nobody is not a turn: the decision's error
+    err = GAME.read_moves(state, "Zoe: take a1").errors[0]
+    assert err.column == 1 and "unknown decision 'Zoe:'" in err.message
+
+
+def test_a_purchase_without_its_payment_says_the_payment_is_missing():
+    """A purchase that reads but can be paid several ways is *incomplete*, not a syntax
+    error: the message says what to add (both games)."""
+    for kind in ("splendor-duel", "splendor"):
+        rules = get_game(kind)
+        events = rules.random_game(random.Random(3), list(NAMES))
+        state = rules.new_state(NAMES)
+        found = None
+        for event in events:
+            legal = [t for t in rules.legal_move_texts(state) if t.startswith("buy ")]
+            cards = [t.split()[1] for t in legal]
+            several = next((c for c in cards if cards.count(c) > 1), None)
+            if several:
+                found = (state.copy(), several)
+                break
+            rules.play(state, event)
+        assert found is not None, kind
+        at, card = found
+        err = rules.read_moves(at, f"buy {card}").errors[0]
+        assert err.kind == "incomplete" and err.column == 5, (kind, str(err))
+        assert "ways" in err.message and "write the payment" in err.message
+        assert str(err).split(": ")[1] == "incomplete move"
+
+
 def test_nothing_to_read_is_an_error_and_a_leading_comment_goes_with_the_move():
     state, events, meta = _start()
     assert GAME.read_moves(state, "").errors[0].message.startswith("expected a turn")

@@ -377,3 +377,23 @@ def test_a_decision_out_of_turn_is_named_in_words():
     assert v.code == "turn.out_of_order.action"
     assert v.message.startswith("a return of tokens is not due: Ann must take gems")
     assert v.rule.cite() == "GAME RULES: perform only one of the following four actions"
+
+
+def test_a_noble_not_due_cites_the_nobles_rule_and_a_turn_after_the_end_says_it_is_over():
+    """A noble's visit written when none is due cites the nobles' rule (not the turn's one
+    action); a numbered turn after the last says the game is over, as an unnumbered one."""
+    fixture = Path(__file__).resolve().parents[2] / "fixtures/splendor/games/three-players.tl"
+    text = fixture.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    setup = "\n".join(x for x in lines[:first] if not x.startswith(("[Result", "[Vic")))
+    state = RULES.read_game(setup + "\n").state
+    err = RULES.read_moves(state, "noble N-10").errors[0]
+    (violation,) = err.violations
+    assert violation.code == "turn.out_of_order.action"
+    assert "a noble's visit is not due" in violation.message
+    assert violation.rule.section == "The nobles"
+    over = RULES.read_game(text).state
+    err = RULES.read_moves(over, f"{over.turn + 1}. Chloe: take wbg").errors[0]
+    assert err.message == f"the game ended on turn {over.turn}; turn {over.turn + 1} cannot follow"
+    assert "the game is over" in RULES.read_moves(over, "take wbg").errors[0].violations[0].message

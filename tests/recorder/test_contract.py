@@ -552,8 +552,8 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 10
-    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(10,)]
+    assert recorder.schema_version == 11
+    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(11,)]
     assert {"game_list", "event_log"} <= backend.views()
 
 
@@ -917,3 +917,52 @@ def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):
     assert ("meta", 3, "chain") in found
     assert ("payload", 4, "chain") in found
     assert ("payload", 4, "fold") in found
+
+
+# --- a game voided -------------------------------------------------------------------------
+
+
+def test_a_void_game_leaves_the_lists_takes_no_move_and_keeps_its_record(recorder, backend):
+    """Voiding writes a reason no client may change or delete; the game leaves every list,
+    count and statistic unless asked for with void games; nothing more is appended; it
+    still exports (with its Void header, which an import keeps) and verifies."""
+    from recorder import GameVoid, StoreError
+    from recorder.io import export_json, export_notation, load_text
+
+    kept = recorder.import_game(record(3, ("Ann", "Bo"))).game_id
+    live = recorder.create_game({"players": ["Ann", "Dee"]}).id
+    recorder.append(live, 0, payloads(4)[:5])
+    events_before = backend.raw("SELECT count(*) FROM events")
+    with pytest.raises(StoreError, match="one line of 1 to 200"):
+        recorder.void_game(live, "  ")
+    row = recorder.void_game(live, "started  by mistake")
+    assert row.void == "started by mistake" and row.event_count == 5
+    assert backend.raw("SELECT count(*) FROM events") == events_before  # nothing deleted
+    assert [g.id for g in recorder.list_games()] == [kept]
+    assert recorder.count_games() == 1 and recorder.count_games(player="dee") == 0
+    assert {g.id for g in recorder.list_games(with_void=True)} == {kept, live}
+    assert recorder.count_games(with_void=True, at_most=10) == 2
+    assert recorder.list_page(player="Dee", with_void=True).games[0].void == row.void
+    assert recorder.player_stats("Ann").games == 1
+    with pytest.raises(GameVoid, match="is void \\(started by mistake\\)"):
+        recorder.append(live, 5, payloads(4)[5:6])
+    with pytest.raises(GameVoid, match="void already"):
+        recorder.void_game(live, "again")
+    assert recorder.game(live).event_count == 5
+    for sql in (
+        "DELETE FROM game_voids",
+        f"UPDATE game_voids SET reason = 'x' WHERE game_id = '{live}'",
+    ):
+        with pytest.raises(backend.integrity_errors, match="append-only"):
+            backend.raw(sql)
+    assert recorder.verify() == []
+    assert recorder.rebuild_projections() == 2 and recorder.count_games() == 1
+    assert recorder.verify() == []
+
+    text = export_notation(recorder, live)
+    assert '[Void "started by mistake"]' in text
+    again = recorder.import_game(load_text(text, "void.tl")[0]).game_id
+    assert again != live and recorder.game(again).void == "started by mistake"
+    assert export_notation(recorder, again) == text
+    assert '"Void": "started by mistake"' in export_json(recorder, live)
+    assert recorder.count_games() == 1 and recorder.verify() == []

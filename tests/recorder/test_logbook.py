@@ -299,3 +299,65 @@ def test_logging_a_move_checks_and_applies_each_new_event_once(
         assert s.events(gid)[-1].text == text
         fresh = fold(rules, events[:151], names).head
         assert rules.position(s.state_at(gid)) == rules.position(fresh)
+
+
+# --- undo takes back what was entered last ------------------------------------------------
+
+
+def test_undo_takes_back_a_card_revealed_on_its_own_and_the_file_reads_the_same(store, tmp_path):
+    """A card revealed after the purchase was stored goes back alone (the purchase stays);
+    a purchase logged with its reveal goes back with it.  The notation writes the lone
+    undo so that the exported file reads to the same standing steps, export to export."""
+    from engine.corrections import effective_steps
+    from recorder.io import export_notation
+    from recorder.logbook import log
+    from recorder.validate import validate_file
+
+    path = GAMES / "points.tl"
+    gid = new_game(store, _setup_text(path))
+    turns = [line for line in path.read_text().splitlines() if line[:1].isdigit()]
+    for line in turns[:5]:
+        log(store, gid, line)
+    bought = log(store, gid, "6. Alice: buy 1-16 (W1 B1 G1 R1)").steps
+    log(store, gid, "reveal 1-24")  # the wrong card, typed after the purchase was stored
+    logged = undo(store, gid)
+    assert logged.events == [Retraction(bought)] and logged.texts == [f"undo to {bought}"]
+    assert pending(store, gid).due == RULES.status(store.state_at(gid, bought)).due
+    log(store, gid, "reveal 1-11")
+    before_buy = store.game(gid).event_count
+    log(store, gid, turns[6])  # a purchase and its reveal, entered as one line
+    assert undo(store, gid).events == [Retraction(before_buy)]
+    log(store, gid, turns[6])
+    assert store.game(gid).event_count == before_buy + 5
+
+    text = export_notation(store, gid)
+    assert f"undo to {bought}" in text
+    (tmp_path / "g.tl").write_text(text, encoding="utf-8")
+    (report,) = validate_file(tmp_path / "g.tl")
+    assert report.ok, report.errors
+    with EventStore.open(tmp_path / "other.db") as other:
+        again = other.import_game(load_text(text, "g.tl")[0]).game_id
+        assert export_notation(other, again) == text
+        assert effective_steps([e.event for e in other.events(again)]) == effective_steps(
+            [e.event for e in store.events(gid)]
+        )
+        assert undo(other, again).events == [Retraction(before_buy)]
+
+
+def test_did_you_mean_never_offers_another_players_move(store):
+    """A refusal offers the legal decisions that complete the text written, but only when
+    the text names no player or the one due: never a move for another player to log."""
+    from recorder.logbook import MoveRefused, completions, log
+
+    path = GAMES / "points.tl"
+    gid = new_game(store, _setup_text(path))
+    state = store.state_at(gid)  # Bob plays first
+    assert completions(RULES, state, "Bob: take a1 a2") != []
+    assert completions(RULES, state, "take a1 a2") == completions(RULES, state, "Bob: take a1 a2")
+    assert completions(RULES, state, "Alice: take a1 a2") == []
+    assert completions(RULES, state, "1. Alice: take a1 a2") == []
+    with pytest.raises(MoveRefused) as refused:
+        log(store, gid, "Alice: take a1 a2")
+    assert "it is Bob's turn" in str(refused.value)
+    assert refused.value.completions == []
+    assert log(store, gid, "Bob: take a1 a2 a3").texts == ["take a1 a2 a3 =WWG"]

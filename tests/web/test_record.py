@@ -16,6 +16,7 @@ import pytest
 
 from engine.games import get_game
 from recorder import EventStore
+from recorder.logbook import log, new_game
 from web import create_app
 
 SETUP = """[Game "Splendor Duel"]
@@ -216,8 +217,53 @@ def test_logging_and_undoing_by_the_forms(app: Any, made: dict[str, Any]) -> Non
     r = client.post(f"/games/{gid}/record/undo", data={"expect": "3", "csrf_token": token})
     assert r.status_code == 303 and _steps(app, gid) == 4
     data = _data(client.get(f"/games/{gid}/record").get_data(as_text=True))
-    assert data["steps"] == 4 and data["last"] == {"step": 2, "text": "take c3 d3 =GB"}
+    assert data["steps"] == 4 and data["last"] == {
+        "step": 2,
+        "text": "take c3 d3 =GB",
+        "steps": [2],
+        "says": "step 2, take c3 d3 =GB",
+    }
     assert data["recent"][-2]["retracted"] is True
+
+
+def test_the_undo_says_it_takes_back_a_card_revealed_on_its_own(app: Any) -> None:
+    """A card revealed after the purchase was stored is what an undo takes back, alone,
+    and the page says so before; a purchase logged with its card goes back with it."""
+    with EventStore.open(app.config["DATABASE"]) as store:
+        text = (Path(__file__).resolve().parents[2] / "fixtures/games/points.tl").read_text()
+        lines = text.splitlines()
+        first = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+        setup = "\n".join(x for x in lines[:first] if not x.startswith(("[Result", "[Vic")))
+        gid = new_game(store, setup + "\n")
+        for line in lines[first : first + 5]:
+            log(store, gid, line)
+        log(store, gid, "buy 1-16 (W1 B1 G1 R1)")
+        log(store, gid, "reveal 1-24")
+        key = store.issue_recorder_key(gid)
+    made = {"id": gid, "key": key}
+    client, token = _unlocked(app, made)
+    says = "step 9, reveal 1-24, entered on its own (what came before stays)"
+    assert _data(client.get(f"/games/{gid}/record").get_data(as_text=True))["last"]["says"] == says
+    page = html.unescape(client.get(f"/games/{gid}/record/undo").get_data(as_text=True))
+    assert f"Undo takes back {says}." in page
+    r = client.post(f"/games/{gid}/record/undo", data={"expect": "9", "csrf_token": token})
+    assert r.status_code == 303 and _steps(app, gid) == 10
+    with EventStore.open(app.config["DATABASE"]) as store:
+        assert store.events(gid)[-1].text == "undo to 8"
+    client.post(
+        f"/games/{gid}/record",
+        data={"move": "reveal 1-11", "expect": "10"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "buy 1-11 (W1 B1 R1 K1) reveal 1-03", "expect": "11"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 201, r.get_data(as_text=True)
+    last = _data(client.get(f"/games/{gid}/record").get_data(as_text=True))["last"]
+    assert last["steps"] == [12, 13]
+    assert last["says"] == "step 12, buy 1-11 (W1 B1 R1 K1), with reveal 1-03 logged with it"
 
 
 def test_refusals_write_nothing(app: Any, made: dict[str, Any]) -> None:
@@ -401,3 +447,54 @@ def test_a_move_that_cannot_be_recorded_even_as_played_is_not_offered_so(app: An
         page = r.get_data(as_text=True)
         assert r.status_code == 422 and ("Record it as played" in page) is playable, move
     assert _steps(app, gid) == 1
+
+
+def test_a_game_is_voided_with_its_key_and_leaves_the_lists(app: Any, made: dict[str, Any]) -> None:
+    """The void form wants the game's key and a CSRF token; a void game leaves the site's
+    list and the API's (``all=1`` shows it, marked), says so on its replay, and refuses
+    every write."""
+    gid = made["id"]
+    stranger = app.test_client()
+    page = stranger.get(f"/games/{gid}/record/void").get_data(as_text=True)
+    assert 'name="key"' in page  # the key form, not the void form
+    token = _token(page)
+    r = stranger.post(f"/games/{gid}/record/void", data={"reason": "x", "csrf_token": token})
+    assert r.status_code == 403
+    client, token = _unlocked(app, made)
+    assert "void this game" in client.get(f"/games/{gid}", follow_redirects=True).get_data(
+        as_text=True
+    )
+    page = client.get(f"/games/{gid}/record/void").get_data(as_text=True)
+    assert 'name="reason"' in page
+    r = client.post(f"/games/{gid}/record/void", data={"reason": "wrong setup"})
+    assert r.status_code == 400  # no CSRF token
+    r = client.post(f"/games/{gid}/record/void", data={"reason": " ", "csrf_token": token})
+    assert r.status_code == 400 and "one line of 1 to 200" in r.get_data(as_text=True)
+    assert client.get("/api/games").get_json()["total"] == 1
+    r = client.post(
+        f"/games/{gid}/record/void", data={"reason": "wrong setup", "csrf_token": token}
+    )
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{gid}")
+    replay = html.unescape(
+        client.get(f"/games/{gid}", follow_redirects=True).get_data(as_text=True)
+    )
+    assert "<b>This game is void</b>: wrong setup." in replay and "void this game" not in replay
+    assert client.get("/api/games").get_json()["total"] == 0
+    assert gid not in client.get("/").get_data(as_text=True)
+    listed = client.get("/api/games?all=1").get_json()
+    assert listed["total"] == 1 and listed["games"][0]["void"] == "wrong setup"
+    assert listed["games"][0]["result"] == "void"
+    site = client.get("/?all=1").get_data(as_text=True)
+    assert gid in site and 'title="wrong setup">void<' in site
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take c3 d3", "expect": "1"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 409 and "is void (wrong setup)" in r.get_json()["error"]["message"]
+    r = app.test_client().post(
+        f"/api/games/{gid}/events",
+        json={"move": "take c3 d3", "expect": 1},
+        headers={"Authorization": f"Bearer {made['key']}"},
+    )
+    assert r.status_code == 409 and _steps(app, gid) == 1

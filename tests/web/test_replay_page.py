@@ -149,3 +149,26 @@ def test_the_form_reads_a_capitalised_move(client: Any, games: Any, store: Any) 
         assert '<div class="verdict legal"' in html, typed
         assert f"read as <code>{escape(move)}</code>" in html
     assert 'autocapitalize="none"' in html
+
+
+def test_the_check_says_at_which_column_and_what_a_purchase_lacks(
+    client: Any, games: Any, store: Any
+) -> None:
+    """The replay's "Is this legal here?" says where the text goes wrong as the logging
+    page does ("At column N"), not the reader's ``<move>:1:1: syntax error``; a purchase
+    that can be paid several ways is an incomplete move, the ways said."""
+    gid = games.simulated[1]
+    html = text(client.get(f"/games/{gid}/step/3", query_string={"move": "take z9"}))
+    assert "<b>Cannot read this move.</b>" in html
+    assert '<p class="error">At column 6: no space &#39;z9&#39; on the board' in html
+    assert "&lt;move&gt;" not in html and "syntax error" not in html
+    for step in range(1, store.game(gid).event_count):
+        state = store.state_at(gid, step)
+        cards = [t.split()[1] for t in RULES.legal_move_texts(state) if t.startswith("buy ")]
+        several = next((c for c in cards if cards.count(c) > 1), None)
+        if several:
+            break
+    assert several is not None
+    html = text(client.get(f"/games/{gid}/step/{step}", query_string={"move": f"buy {several}"}))
+    assert "<b>Incomplete move.</b>" in html
+    assert f'<p class="error">At column 5: {several} can be paid in ' in html

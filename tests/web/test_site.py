@@ -204,8 +204,11 @@ def test_replay_navigation_links(client: Any, games: Games, store: Any) -> None:
     gid = games.simulated[0]
     last = store.game(gid).event_count
     html = text(client.get(f"/games/{gid}/step/10"))
-    for rel, target in (("first", 0), ("prev", 9), ("next", 11), ("last", last)):
+    # "first" is the table as the setup laid it out (step 1), not step 0's empty table
+    for rel, target in (("first", 1), ("prev", 9), ("next", 11), ("last", last)):
         assert f'data-nav="{rel}" href="/games/{gid}/step/{target}"' in html
+    assert 'data-first="1"' in html
+    assert 'data-nav="first"' not in text(client.get(f"/games/{gid}/step/1"))
     start = text(client.get(f"/games/{gid}/step/0"))
     assert 'data-nav="prev"' not in start and 'data-nav="next"' in start
     end = text(client.get(f"/games/{gid}/step/{last}"))

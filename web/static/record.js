@@ -467,8 +467,8 @@
 
   function drawUndo(box) {
     var last = data.last;
-    box.appendChild(el("p", "hint", "Take back step " + last.step + ", " + last.text +
-      ", with what the table saw after it? It is logged as a correction; nothing is deleted."));
+    box.appendChild(el("p", "hint", "Take back " + last.says +
+      "? It is logged as a correction; nothing is deleted."));
     var row = el("div", "row");
     row.appendChild(button("btn danger undo-yes", "Undo step " + last.step, function () { undo(); }));
     row.appendChild(button("btn undo-no", "Keep it", function () { undoAsk = false; render(); }));
@@ -613,7 +613,7 @@
     var verdict = b.verdict || err.verdict || {};
     message = {
       kind: "refused",
-      title: s === 422 ? "Illegal here" : (s === 400 && (b.column || err.column)) ? "Cannot read this move" : (err.title || "Refused (" + s + ")"),
+      title: s === 422 ? "Illegal here" : (s === 400 && (b.column || err.column) && !b.incomplete) ? "Cannot read this move" : (err.title || "Refused (" + s + ")"),
       text: err.message || "",
       violations: verdict.violations || [],
       column: s === 400 ? (b.column || err.column) : null,

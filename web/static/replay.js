@@ -113,7 +113,8 @@
       var target = null;
       if (event.key === "ArrowRight") { target = step + 1; }
       else if (event.key === "ArrowLeft") { target = step - 1; }
-      else if (event.key === "Home") { target = 0; }
+      // (the first step worth showing: the table as set up, not step 0's empty one)
+      else if (event.key === "Home") { target = parseInt(current.getAttribute("data-first") || "0", 10); }
       else if (event.key === "End") { target = last; }
       if (target === null) {
         return;

@@ -18,7 +18,7 @@ from ...notation import visitor as _visitor
 from ...notation.visitor import Decision, SkipLine, Stop
 from ...protocol import ParsedGame
 from ..events import Event, GameSetUp
-from ..state import SETUP, State
+from ..state import OVER, SETUP, State
 from .decisions import GRAMMAR, move_text
 from .typed import reading
 
@@ -38,8 +38,8 @@ class SyntaxChecker(_visitor.SyntaxChecker):
 class GameBuilder(_builder.GameBuilder):
     """Folds a classic Splendor game as it is read, every decision checked against the
     rules (:class:`engine.notation.builder.GameBuilder`).  A turn's decisions may go on
-    after its line, and the ``Result`` header is not checked here (the store checks it
-    when the game is imported).
+    after its line; the ``Result`` header is checked against how the moves end, as in
+    every game (a violation, ``result.mismatch``, citing the end of the game).
 
     With every error asked for, a line in error is skipped: the table no longer follows
     the text, so the lines after it are read for their words only until a line of the
@@ -47,7 +47,6 @@ class GameBuilder(_builder.GameBuilder):
     and kept as played when it can be replayed at all."""
 
     grammar = GRAMMAR
-    checks_result = False
     one_turn_a_line = False
     setup_refused = "the setup is not allowed"
 
@@ -99,7 +98,15 @@ class GameBuilder(_builder.GameBuilder):
         line, _, name_column = self.turn_places(m)
         if state.awaiting == SETUP:
             self.error("syntax", line, 1, "the setup (nobles, level3, level2, level1) comes first")
-        if number != state.turn:
+        if number != state.turn and state.awaiting == OVER:
+            # (the turn after the last is not due: the game is over, as a plain move is told)
+            self.error(
+                "syntax",
+                line,
+                1,
+                f"the game ended on turn {state.turn}; turn {number} cannot follow",
+            )
+        elif number != state.turn:
             self.error("syntax", line, 1, f"turn {state.turn} is due here, not {number}")
         if name is not None and name != state.names[state.current]:
             self.error(

@@ -16,6 +16,7 @@ from ...errors import EventFormatError
 from ...notation.grammar import Fail, Grammar
 from ...notation.lexer import unescape
 from ..catalogue import CARDS, COLOR_LETTERS, GOLD, NOBLES
+from ..describe import result_problem
 from ..events import (
     CardIdentified,
     CardPurchased,
@@ -228,7 +229,7 @@ def completed(state: State, words: list[str]) -> Event | None:
             shown = ", ".join(f"={_letters(w)}" for w in ways[:4])
             more = f" and {len(ways) - 4} more" if len(ways) > 4 else ""
             raise Fail(
-                "syntax",
+                "incomplete",
                 0,
                 f"{args[0]} can be paid in {len(ways)} ways ({shown}{more}): write the payment",
             )
@@ -287,6 +288,7 @@ def _grammar() -> Grammar:
         setup_words=setup.SETUP_WORDS,
         setup_missing=setup.setup_missing,
         numbered=False,
+        result_problem=result_problem,
     )
 
 

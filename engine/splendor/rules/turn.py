@@ -131,13 +131,17 @@ def game_over(state: State) -> list[Violation]:
 
 
 def out_of_order(state: State, event: Event) -> list[Violation]:
-    """An event of a kind not due now, refused with what is due in describe's wording."""
+    """An event of a kind not due now, refused with what is due in describe's wording;
+    a noble's visit cites the nobles' rule (a noble visits at the end of a turn whose
+    bonuses meet its requirement), whatever is due."""
     rule = {
         REVEAL: "refill",
         RETURN: "ten_tokens",
         NOBLE: "nobles",
         ACTION: "one_action",
     }.get(state.awaiting, "one_action")
+    if event.type == "noble_visited":
+        rule = "nobles"
     what = _DECISION_NAMES.get(event.type, f"a {event.type.replace('_', ' ')}")
     code = f"turn.out_of_order.{state.awaiting}"
     return violation(code, f"{what} is not due: {due(state)}", rule)

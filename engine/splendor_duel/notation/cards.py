@@ -142,7 +142,7 @@ def read_buy(args: list[str], state: State | None, ctx: Context) -> Event | None
         shown = ", ".join(f"({counts_text(w)})" for w in ways[:4])
         more = f" and {len(ways) - 4} more" if len(ways) > 4 else ""
         raise Fail(
-            "syntax",
+            "incomplete",
             0,
             f"{cid} can be paid in {len(ways)} ways ({shown}{more}); write the payment",
         )
