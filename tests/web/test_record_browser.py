@@ -301,12 +301,14 @@ def test_a_refused_move_then_as_played_and_another_phone_first(browser: Any, ser
     )
     page.click('#record [data-target="b5"]')
     page.click("#rec-sheet button.confirm")
-    notice = page.locator("#rec-sheet .notice")
-    notice.wait_for()
-    assert "Another phone logged first" in notice.inner_text()
-    assert "take b2 b3 b4" in notice.inner_text()
+    conflict = page.locator("#rec-sheet .rec-queue.conflict")
+    conflict.wait_for()
+    assert "Another phone logged meanwhile" in conflict.inner_text()
+    assert "take b2 b3 b4" in conflict.locator(".theirs").inner_text()
     assert _data(page)["steps"] == 3
     page.screenshot(path=str(ARTIFACTS / "record-phone-conflict.png"))
+    page.click("#rec-sheet button.keep-theirs")
+    assert page.locator("#rec-sheet .rec-queue").count() == 0
 
     # undo, confirmed first: a correction
     page.click("a.rec-undo")

@@ -4,6 +4,13 @@
 // touches on the table (tokens, cards, decks, your Privilege), confirm it at the bottom,
 // and the same form is posted with fetch.  After each answer the page is fetched again and
 // redrawn: the server's page is the one source of truth.
+//
+// A club's Wi-Fi drops out: every decision goes first into a queue kept in the browser's
+// storage (localStorage: a plain-HTTP address has no service worker), under an id the page
+// chose, then is sent in order with the step it expects.  Without a connection the queue
+// waits (and survives a reload); an answer lost on the way is harmless, the same id sent
+// again being answered "already stored".  Another phone's move logged meanwhile is shown
+// beside the waiting ones, and the player chooses.
 (function () {
   "use strict";
 
@@ -27,6 +34,12 @@
   var message = null;  // what the last answer said: {kind, ...}
   var undoAsk = false;
   var busy = false;
+  var queue = [];      // the decisions not yet stored: {id, move, expect, as_played}
+  var sending = false; // one of them is on its way
+  var offline = false; // the last attempt found no connection
+  var stale = false;   // the table drawn is older than what was stored (no page since)
+  var paused = false;  // a waiting decision was refused: the rest wait for the player
+  var sent = [];       // the texts stored since the page was last drawn
 
   function root() { return document.getElementById("record"); }
   function sheet() { return document.getElementById("rec-sheet"); }
@@ -108,7 +121,7 @@
   function paintTargets() {
     var r = root();
     var lit = {};
-    if (mode === null && data.phase === "playing") {
+    if (mode === null && data.phase === "playing" && !queue.length && !stale) {
       var selCount = counts(sel);
       candidates(sel).forEach(function (c) {
         var left = Object.assign({}, selCount);
@@ -475,6 +488,49 @@
     box.appendChild(row);
   }
 
+  function openTyped() {
+    var typed = root().querySelector("details.rec-type");
+    if (typed) typed.open = true;
+  }
+
+  // What waits to be sent, and (another phone having logged first) the choice between
+  // theirs and these.
+  function drawQueue(box) {
+    var q = el("div", "rec-queue");
+    var conflict = queue[0].conflict;
+    if (conflict !== undefined) {
+      q.classList.add("conflict");
+      q.setAttribute("role", "alert");
+      q.appendChild(el("p", "", "Another phone logged meanwhile. Which is what was played?"));
+      q.appendChild(el("p", "k", "Theirs, logged:"));
+      var theirs = el("ul", "theirs");
+      data.recent.filter(function (r) { return r.step > conflict; }).forEach(function (r) {
+        theirs.appendChild(el("li", "", "step " + r.step + ": " + (r.who ? r.who + " " : "") + r.text));
+      });
+      q.appendChild(theirs);
+      q.appendChild(el("p", "k", "Yours, not sent:"));
+    } else {
+      q.appendChild(el("p", "waiting", waitingText() + (sending ? " (sending…)" : offline ? ": no connection; they are sent when it returns" : "")));
+    }
+    var mine = el("ol", "mine");
+    queue.forEach(function (item) { mine.appendChild(el("li", "", item.move + (item.as_played ? " (as played)" : ""))); });
+    q.appendChild(mine);
+    var row = el("div", "row");
+    if (conflict !== undefined) {
+      row.appendChild(button("btn keep-theirs", "Keep theirs, drop mine", function () {
+        queue = []; saveQueue(); message = { kind: "done", text: "Yours dropped; the table is as the other phone logged it." }; render();
+      }));
+      row.appendChild(button("btn send-mine", "Send mine too, after theirs", function () {
+        delete queue[0].conflict; queue[0].expect = data.steps; saveQueue(); flush();
+      }));
+    } else if (paused) {
+      row.appendChild(button("btn send-waiting", "Send the waiting moves", function () { paused = false; flush(); }));
+      row.appendChild(button("btn drop-waiting", "Drop them", function () { queue = []; paused = false; saveQueue(); render(); }));
+    }
+    if (row.childNodes.length) q.appendChild(row);
+    box.appendChild(q);
+  }
+
   function render() {
     if (!data) return;
     var g = groups();
@@ -491,7 +547,16 @@
     if (!box) return;
     box.textContent = "";
     drawMessage(box);
-    if (busy) box.appendChild(el("p", "hint", "Logging…"));
+    // one decision on its way as usual: "Logging…"; more, or no connection: the queue
+    var plain = sending && queue.length === 1 && !offline && queue[0].conflict === undefined;
+    if (queue.length && !plain) drawQueue(box);
+    if (busy || plain) box.appendChild(el("p", "hint", "Logging…"));
+    else if (queue.length || stale) {
+      if (!sending && queue[0] && queue[0].conflict === undefined) {
+        box.appendChild(el("p", "hint", "The table above is as it stood before " + (queue.length ? "the waiting moves" : "the last one") + ": type the next decision in notation below; it is checked when it is sent."));
+        openTyped();
+      }
+    }
     else if (undoAsk && data.last) drawUndo(box);
     else if (!data.taps) { /* the typed form only: the sheet says what the server answered */ }
     else if (data.phase !== "playing") box.appendChild(el("p", "hint", data.due || "The game is over."));
@@ -508,6 +573,13 @@
     if (busy || !data || data.phase !== "playing") return;
     undoAsk = false;
     message = null;
+    if (queue.length || stale) {
+      // The table drawn is the one before the waiting moves: what it offers is not due.
+      message = { kind: "notice", text: "The table shown is as it stood before the waiting moves: type the next decision below; it is checked when it is sent." };
+      openTyped();
+      render();
+      return;
+    }
     // Something is due before the table: say so rather than ignore the tap.
     var first = mode === "repl" ? "First enter the tokens drawn from the bag, below."
       : mode === "discard" ? "First return tokens down to 10, below."
@@ -563,14 +635,98 @@
     });
   }
 
+  // --- the queue of decisions not yet stored -----------------------------------------------
+
+  function queueKey() { return "tablelog-queue-" + data.game; }
+
+  function loadQueue() {
+    try {
+      var q = JSON.parse(window.localStorage.getItem(queueKey()) || "[]");
+      queue = Array.isArray(q) ? q : [];
+    } catch (e) { queue = []; }
+  }
+
+  function saveQueue() {
+    try {
+      if (queue.length) window.localStorage.setItem(queueKey(), JSON.stringify(queue));
+      else window.localStorage.removeItem(queueKey());
+    } catch (e) { /* private mode: the queue lives as long as the page */ }
+  }
+
+  // An id of the page's own choosing (crypto.randomUUID needs HTTPS; this does not).
+  function newId() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return "p" + Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function waitingText() {
+    return queue.length + (queue.length === 1 ? " move" : " moves") + " waiting to be sent";
+  }
+
+  // A decision goes into the queue, then is sent when its turn comes.
   function submit(text, asPlayed) {
-    var expect = data.steps;
-    var fields = { move: text, expect: String(expect) };
-    if (asPlayed) fields.as_played = "1";
-    busy = true;
+    // expect: the steps of the table the player saw (null: right after the one before)
+    var item = { id: newId(), move: text, expect: null, as_played: !!asPlayed };
+    if (paused) { item.expect = data.steps; queue.unshift(item); }
+    else { if (!queue.length) item.expect = data.steps; queue.push(item); }
+    saveQueue();
+    sel = []; chosen = null; mode = null; message = null; paused = false;
+    flush();
+  }
+
+  function flush() {
+    if (sending || busy || paused || !queue.length || queue[0].conflict !== undefined) { render(); return; }
+    var item = queue[0];
+    if (item.expect === null) item.expect = data.steps;
+    var fields = { move: item.move, expect: String(item.expect), id: item.id };
+    if (item.as_played) fields.as_played = "1";
+    sending = true;
     message = null;
     render();
-    post(data.post, fields).then(function (res) { answer(res, text, expect); }, failed);
+    post(data.post, fields).then(function (res) {
+      sending = false;
+      offline = false;
+      sentAnswer(item, res);
+    }, function () {
+      sending = false;
+      offline = true;
+      render();
+    });
+  }
+
+  function sentAnswer(item, res) {
+    var s = res.status;
+    var b = res.body || {};
+    var err = b.error || {};
+    if (queue[0] !== item) return;
+    if (s === 201 || s === 200) {
+      queue.shift();
+      if (queue.length) queue[0].expect = b.step;
+      saveQueue();
+      data.steps = b.step;
+      stale = true;
+      var texts = b.texts && b.texts.length ? b.texts : [item.move];
+      sent.push(texts.join(" · ") + (b.flagged && b.flagged.some(function (f) { return f && f.length; }) ? " (flagged as played though illegal)" : ""));
+      if (queue.length) { flush(); return; }
+      var done = sent.length > 1 ? "Sent " + sent.length + " waiting moves: " + sent.join(" · ") : "Logged: " + sent[0];
+      refresh({ kind: "done", text: done });
+      return;
+    }
+    if (s === 409 && b.step !== undefined && err.title !== "The id is another move's") {
+      // Another phone logged first: the table as it stands, then the player's choice.
+      item.conflict = item.expect;
+      saveQueue();
+      refresh(null);
+      return;
+    }
+    if (s === 401 || s === 403) { window.location.reload(); return; }
+    // Refused: it is dropped (the player may record it as played); what waited behind it
+    // waits for the player.
+    queue.shift();
+    paused = queue.length > 0;
+    saveQueue();
+    answer(res, item.move, item.expect);
   }
 
   function undo() {
@@ -601,11 +757,10 @@
     var b = res.body || {};
     var err = b.error || {};
     if (s === 201) {
-      var texts = b.texts && b.texts.length ? b.texts : [text];
-      refresh({ kind: "done", text: "Logged: " + texts.join(" · ") + (b.flagged && b.flagged.some(function (f) { return f && f.length; }) ? " (flagged as played though illegal)" : "") });
+      refresh({ kind: "done", text: "Taken back." });
       return;
     }
-    if (s === 409) {
+    if (s === 409 && b.step !== undefined) {
       refresh({ kind: "notice", since: expect, text: "Another phone logged first, so " + text + " was not logged. The table is now as it stands; look, then log again." });
       return;
     }
@@ -637,8 +792,17 @@
         var mine = document.querySelector('meta[name="csrf-token"]');
         if (meta && mine) mine.setAttribute("content", meta.getAttribute("content"));
         busy = false;
+        stale = false;
+        sent = [];
         start(msg);
-      }, function () { window.location.reload(); });
+      }, function () {
+        // No connection: what was stored is stored; the table is drawn again once it is back.
+        busy = false;
+        offline = true;
+        stale = true;
+        if (msg) message = msg;
+        render();
+      });
   }
 
   // --- start ------------------------------------------------------------------------------
@@ -659,7 +823,14 @@
     r.classList.add("js");
     var typed = r.querySelector("details.rec-type");
     if (typed && data.taps && !r.querySelector(".rec-refusal")) typed.open = false;
-    render();
+    flush();
+  }
+
+  // Back online (or a retry's turn): send what waits, draw the table as it stands.
+  function retry() {
+    if (!data || busy || sending) return;
+    if (queue.length) flush();
+    else if (stale) refresh(message);
   }
 
   // The typed form goes the same way as a tapped decision (its answer in the sheet).
@@ -671,6 +842,8 @@
     var move = (form.elements.move.value || "").trim();
     if (!move || busy) return;
     var played = form.elements.as_played && form.elements.as_played.checked;
+    form.elements.move.value = "";
+    if (form.elements.as_played) form.elements.as_played.checked = false;
     submit(move, !!played);
   }
 
@@ -680,6 +853,11 @@
     var undoLink = ev.target.closest && ev.target.closest("a.rec-undo");
     if (undoLink && r.contains(undoLink)) {
       ev.preventDefault();
+      if (queue.length || stale) {
+        message = { kind: "notice", text: "Undo waits until the moves waiting are sent and the table is drawn again." };
+        render();
+        return;
+      }
       undoAsk = true; message = null; render();
       var s = sheet(); if (s) s.scrollIntoView({ block: "end" });
       return;
@@ -715,6 +893,10 @@
     document.addEventListener("click", onClick);
     document.addEventListener("keydown", onKey);
     document.addEventListener("submit", onSubmit);
+    window.addEventListener("online", retry);
+    window.setInterval(retry, 5000);
+    var block = document.getElementById("record-data");
+    if (block) { data = JSON.parse(block.textContent); loadQueue(); }
     start(null);
   }
 
