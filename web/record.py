@@ -285,6 +285,8 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         "post": game_url,
         "undo": url_for("record.undo", game_id=row.id),
         "find": url_for("newgame.find_cards", kind=kind),
+        # the rules' verdict on a piece tapped that is not lit (the move it would make)
+        "check": url_for("api.check", game_id=row.id),
         "taps": taps,
         "cards": _printed(rules, [*choices, *observations]),
         "bag": bag if isinstance(bag, list) else [],

@@ -18,6 +18,8 @@
   var ON_TABLE = { take: 1, privilege: 1, reserve: 1, buy: 1, token: 1, royal: 1, noble: 1 };
   // Families offered as buttons in the sheet when due.
   var AS_BUTTONS = { copy: 1, steal: 1, royal: 1, resign: 1, pass: 1 };
+  // ... of which these are logged by their tap (nothing else to choose with them).
+  var AT_ONCE = { copy: 1, steal: 1, royal: 1 };
 
   var data = null;     // the page's JSON block
   var sel = [];        // the targets tapped so far (a multiset, in tapping order)
@@ -31,6 +33,8 @@
   var lookUps = 0;     // look-ups asked: only the last one's answer is shown
   var lookUpTimer = null;
   var drawn = [];      // a replenish: the colours drawn so far, in spiral order
+  var replError = "";  // what the typed draw has that the bag has not
+  var replFocus = false; // the typed draw keeps the keyboard while it is redrawn
   var message = null;  // what the last answer said: {kind, ...}
   var undoAsk = false;
   var busy = false;
@@ -110,6 +114,27 @@
     return { choice: first, alts: same.length > 1 ? same : [] };
   }
 
+  // The piece a decision starts from when it has one (the Gold of a reserve, the
+  // Privilege spent): a decision that needs it is not meant until it is tapped.
+  function starter(c) {
+    if (c.group === "reserve" && c.targets.length > 1) return c.targets[c.targets.length - 1];
+    if (c.group === "privilege") return c.targets[0];
+    return null;
+  }
+
+  // The decision the selection completes with nothing left to choose (three tokens in a
+  // line, a card with one way to pay): logged at its last tap, no confirm.
+  function complete() {
+    var ex = exact(sel);
+    if (ex.length !== 1) return null;
+    var longer = candidates(sel).filter(function (c) {
+      if (c.targets.length <= sel.length) return false;
+      var s0 = starter(c);
+      return !(s0 && sel.indexOf(s0) < 0);
+    });
+    return longer.length ? null : ex[0];
+  }
+
   function groups() {
     var g = {};
     data.choices.forEach(function (c) { g[c.group] = (g[c.group] || 0) + 1; });
@@ -185,6 +210,21 @@
       box.appendChild(el("p", "done", m.text));
       return;
     }
+    if (m.kind === "unlit") {
+      var u = el("div", "notice unlit");
+      var line = el("p", "why", (m.move ? m.move + ": " : "") + m.text);
+      if (m.cite) line.appendChild(el("cite", "", " " + m.cite));
+      u.appendChild(line);
+      if (m.move) {
+        var tryB = button("btn try-anyway", "Try ", function () { submit(m.move, false); });
+        tryB.appendChild(el("code", "", m.move));
+        tryB.appendChild(document.createTextNode(" anyway"));
+        tryB.setAttribute("data-text", m.move);
+        u.appendChild(tryB);
+      }
+      box.appendChild(u);
+      return;
+    }
     if (m.kind === "notice") {
       var n = el("div", "notice");
       n.appendChild(el("p", "", m.text));
@@ -241,12 +281,12 @@
     b.appendChild(el("code", "", c.text));
     box.appendChild(b);
     if (cur.alts.length) {
-      box.appendChild(el("p", "hint", "Or pay another way:"));
+      box.appendChild(el("p", "hint", "Or pay another way (a tap logs it):"));
       var row = el("div", "row alts");
       cur.alts.forEach(function (a) {
         var words = a.label.indexOf(" paying ") >= 0 ? a.label.split(" paying ")[1] : a.text;
         var alt = button("alt" + (a.text === c.text ? " on" : ""), "", function () {
-          chosen = a; message = null; render();
+          submit(a.text, false);
         });
         alt.setAttribute("data-text", a.text);
         alt.setAttribute("aria-label", "pay " + words);
@@ -284,7 +324,9 @@
     var row = el("div", "row");
     if (g.replenish) {
       row.appendChild(button("btn repl-start", "Replenish the board…", function () {
-        mode = "repl"; drawn = []; sel = []; chosen = null; message = null; render();
+        mode = "repl"; drawn = []; replError = ""; replFocus = true; sel = []; chosen = null; message = null;
+        fillRest();
+        render();
         var board = root().querySelector(".rec-board");
         if (board) board.scrollIntoView({ block: "start" });
       }));
@@ -292,7 +334,12 @@
     data.choices.forEach(function (c) {
       if (!AS_BUTTONS[c.group]) return;
       var on = chosen && chosen.text === c.text;
-      var b = button("choice" + (on ? " on" : ""), c.label, function () { chosen = c; sel = []; message = null; render(); });
+      var b = button("choice" + (on ? " on" : ""), c.label, function () {
+        // a colour copied, a token stolen, a Royal card: one tap logs it; giving up the
+        // game asks first
+        if (AT_ONCE[c.group]) { submit(c.text, false); return; }
+        chosen = c; sel = []; message = null; render();
+      });
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.setAttribute("data-text", c.text);
       row.appendChild(b);
@@ -328,20 +375,74 @@
     return (data.bag || []).reduce(function (n, t) { return n + t.n; }, 0);
   }
 
+  // What the bag still holds once ``list`` is drawn from it, by colour letter.
+  function bagLeft(list) {
+    var left = {};
+    (data.bag || []).forEach(function (t) { left[t.letter] = t.n; });
+    list.forEach(function (l) { left[l] -= 1; });
+    return left;
+  }
+
+  // When what is left in the bag is one colour, the rest of the draw is known.
+  function fillRest() {
+    var left = bagLeft(drawn);
+    var colours = Object.keys(left).filter(function (l) { return left[l] > 0; });
+    if (colours.length === 1) for (var i = left[colours[0]]; i > 0; i--) drawn.push(colours[0]);
+  }
+
+  // The draw typed as a string (``WBRKP``): the letters the bag can give, in order; the
+  // first it cannot give is named.
+  function typedDraw(text) {
+    var left = bagLeft([]);
+    var out = [];
+    var bad = "";
+    text.toUpperCase().replace(/[^A-Z]/g, "").split("").forEach(function (l) {
+      if (bad || out.length >= bagTotal()) return;
+      if ((left[l] || 0) > 0) { left[l] -= 1; out.push(l); } else bad = l;
+    });
+    return { drawn: out, bad: bad };
+  }
+
   function drawRepl(box) {
     var total = bagTotal();
     var spaces = replSpaces();
-    var left = {};
-    (data.bag || []).forEach(function (t) { left[t.letter] = t.n; });
-    drawn.forEach(function (l) { left[l] -= 1; });
-    if (drawn.length < total) {
+    var left = bagLeft(drawn);
+    var full = drawn.length >= total;
+    var input = el("input", "repl-typed");
+    input.type = "text";
+    input.value = drawn.join("");
+    input.setAttribute("autocomplete", "off");
+    input.setAttribute("autocapitalize", "characters");
+    input.setAttribute("spellcheck", "false");
+    input.setAttribute("aria-label", "the colours drawn from the bag, in spiral order");
+    input.placeholder = "type them: " + (data.bag || []).map(function (t) { return t.letter; }).join("");
+    input.addEventListener("input", function () {
+      var t = typedDraw(input.value);
+      drawn = t.drawn;
+      replError = t.bad ? t.bad + ": the bag holds no " + colourName(t.bad) + " token " + (drawn.length ? "after " + drawn.join("") : "") : "";
+      if (!t.bad) fillRest();
+      replFocus = true;
+      render();
+    });
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter") { ev.preventDefault(); if (drawn.length >= total) submit("repl " + drawn.join(""), false); }
+    });
+    if (full) {
+      var text = "repl " + drawn.join("");
+      var ch = data.choices.filter(function (c) { return c.group === "replenish"; })[0];
+      drawConfirm(box, { choice: { text: text, label: (ch ? ch.label : "Replenish the board") + ": " + drawn.join(" "), group: "replenish", targets: [] }, alts: [] });
+    } else {
       var next = spaces[drawn.length];
-      box.appendChild(el("p", "hint", "Replenish: " + total + " tokens from the bag go onto the empty spaces in spiral order. Tap the colour that went onto " +
-        (next ? next.getAttribute("data-target") : "the next space") + " (" + (drawn.length + 1) + " of " + total + ")."));
+      box.appendChild(el("p", "hint", "Replenish: " + total + " tokens from the bag go onto the empty spaces in spiral order. Type their colours in that order, or tap the colour that went onto " +
+        (next ? next.getAttribute("data-target") : "the next space") + " (" + (drawn.length + 1) + " of " + total + "); the last colour left fills itself."));
+    }
+    box.appendChild(input);
+    if (replError) box.appendChild(el("p", "repl-error", replError));
+    if (!full) {
       var row = el("div", "row colours");
       (data.bag || []).forEach(function (t) {
         if (left[t.letter] <= 0) return;
-        var b = button("btn colour", "", function () { drawn.push(t.letter); render(); });
+        var b = button("btn colour", "", function () { drawn.push(t.letter); fillRest(); replError = ""; render(); });
         b.setAttribute("data-letter", t.letter);
         b.setAttribute("aria-label", t.color + " (" + left[t.letter] + " left)");
         b.appendChild(token(t.letter));
@@ -349,17 +450,13 @@
         row.appendChild(b);
       });
       box.appendChild(row);
-    } else {
-      var text = "repl " + drawn.join("");
-      var ch = data.choices.filter(function (c) { return c.group === "replenish"; })[0];
-      drawConfirm(box, { choice: { text: text, label: (ch ? ch.label : "Replenish the board") + ": " + drawn.join(" "), group: "replenish", targets: [] }, alts: [] });
     }
     var d = el("div", "drawn");
     drawn.forEach(function (l) { d.appendChild(token(l)); });
     box.appendChild(d);
     var row2 = el("div", "row");
-    if (drawn.length) row2.appendChild(button("btn back", "Back one", function () { drawn.pop(); render(); }));
-    row2.appendChild(button("btn cancel", "Cancel", function () { mode = null; drawn = []; render(); }));
+    if (drawn.length) row2.appendChild(button("btn back", "Back one", function () { drawn.pop(); replError = ""; render(); }));
+    row2.appendChild(button("btn cancel", "Cancel", function () { mode = null; drawn = []; replError = ""; render(); }));
     box.appendChild(row2);
   }
 
@@ -377,7 +474,14 @@
     letters.forEach(function (l) {
       var more = sel.concat([l]);
       var ok = options.some(function (c) { return within(counts(more), counts(c.targets)); });
-      var b = button("btn colour", "", function () { if (ok) { sel = more; render(); } });
+      var b = button("btn colour", "", function () {
+        if (!ok) return;
+        sel = more;
+        // the last token put back logs the discard (its colours are all it says)
+        var whole = options.filter(function (c) { return c.targets.length === sel.length && within(counts(sel), counts(c.targets)); })[0];
+        if (whole) { submit(whole.text, false); return; }
+        render();
+      });
       b.setAttribute("data-letter", l);
       b.disabled = !ok;
       b.appendChild(token(l));
@@ -395,8 +499,7 @@
 
   // A list to pick from: the card revealed into the pyramid, a blind reserve shown.
   function drawPick(box) {
-    if (chosen) drawConfirm(box, { choice: chosen, alts: [] });
-    box.appendChild(el("p", "hint", chosen ? "Tap the dark button above to log it, or pick another card." : pickTitle));
+    box.appendChild(el("p", "hint", pickTitle));
     var search = el("input", "");
     search.type = "search";
     search.placeholder = "what is printed: green 3 points";
@@ -450,10 +553,7 @@
       if (found !== null && !found.has(card)) return;
       shown += 1;
       var short = c.group === "reveal" || c.group === "identify";
-      var b = button("pick" + (chosen && chosen.text === c.text ? " on" : ""), null, function () {
-        chosen = c; message = null; render();
-        var s = sheet(); if (s) s.scrollTop = 0;
-      });
+      var b = button("pick", null, function () { submit(c.text, false); });
       var picture = root().querySelector('#rec-pictures [data-card="' + card + '"]');
       if (picture && picture.firstElementChild) {
         var pic = el("span", "pic");
@@ -539,7 +639,7 @@
       else if (g.reveal) {
         mode = "pick";
         pickList = data.choices.filter(function (c) { return c.group === "reveal"; });
-        pickTitle = "Which card was turned face up? Tap it in the list.";
+        pickTitle = "Which card was turned face up? A tap in the list logs it.";
       }
     }
     paintTargets();
@@ -560,7 +660,11 @@
     else if (undoAsk && data.last) drawUndo(box);
     else if (!data.taps) { /* the typed form only: the sheet says what the server answered */ }
     else if (data.phase !== "playing") box.appendChild(el("p", "hint", data.due || "The game is over."));
-    else if (mode === "repl") drawRepl(box);
+    else if (mode === "repl") {
+      drawRepl(box);
+      var typed = box.querySelector(".repl-typed");
+      if (typed && replFocus) { typed.focus(); typed.setSelectionRange(typed.value.length, typed.value.length); }
+    }
     else if (mode === "discard") drawDiscard(box);
     else if (mode === "pick") drawPick(box);
     else drawTable(box);
@@ -584,7 +688,7 @@
     var first = mode === "repl" ? "First enter the tokens drawn from the bag, below."
       : mode === "discard" ? "First return tokens down to 10, below."
       : mode === "pick" && pickList.length && pickList[0].group === "reveal"
-        ? "First log the card turned face up: pick it in the list below, then tap the dark button."
+        ? "First log the card turned face up: tap it in the list below."
         : null;
     if (first) { message = { kind: "notice", text: first }; render(); return; }
     if (isHidden(target)) {
@@ -614,9 +718,89 @@
     } else if (candidates([target]).length) {
       sel = [target];
     } else {
-      message = { kind: "notice", text: target + " is not part of any legal decision now." };
+      tryAnyway(target);
+      return;
     }
+    var done = complete();
+    if (done) { submit(done.text, false); return; }
     render();
+    showAboveSheet(root().querySelector('[data-target="' + target + '"]'));
+  }
+
+  // --- keeping the next tap in sight -----------------------------------------------------
+
+  // ``e`` scrolled, if need be, to between the sticky top and the sheet at the bottom.
+  function showAboveSheet(e) {
+    if (!e) return;
+    var box = sheet();
+    var head = root().querySelector(".rec-top");
+    var r = e.getBoundingClientRect();
+    var bottom = window.innerHeight - (box && !box.hidden ? box.offsetHeight : 0);
+    var top = head ? head.getBoundingClientRect().bottom : 0;
+    if (r.bottom > bottom - 6) window.scrollBy(0, Math.min(r.bottom - bottom + 6, r.top - top - 6));
+    else if (r.top < top + 6) window.scrollBy(0, r.top - top - 6);
+  }
+
+  // After a step: what is due on the table (the token an ability takes, a Royal card, a
+  // noble) is brought into view; a turn's action starts from the board's top.
+  var FOCUSED = { token: 1, royal: 1, noble: 1 };
+  function showNext() {
+    if (mode !== null || queue.length || stale || data.phase !== "playing") return;
+    var lit = root().querySelector("[data-target].lit");
+    if (!lit) return;
+    var focused = data.choices.length && data.choices.every(function (c) { return FOCUSED[c.group] || AS_BUTTONS[c.group]; });
+    if (focused) showAboveSheet(lit);
+  }
+
+  // --- a piece that is not lit -------------------------------------------------------------
+
+  // The move the selection and the piece tapped would write, as far as the pieces say it
+  // (tokens to take, a card to buy or reserve, a deck, a Royal card, a noble).
+  function attempted(list) {
+    var spaces = list.filter(function (t) { return /^[a-e][1-5]$/.test(t); });
+    var letters = list.filter(function (t) { return /^[A-Z]$/.test(t); });
+    var cards = list.filter(function (t) { return /^\d-\d+$/.test(t); });
+    var decks = list.filter(function (t) { return /^deck-\d$/.test(t); });
+    var other = list.filter(function (t) { return /^[RN]-\d+$/.test(t); });
+    var golds = {};
+    data.choices.forEach(function (c) { if (c.group === "reserve" && c.targets.length > 1) golds[c.targets[c.targets.length - 1]] = 1; });
+    if (other.length === 1 && list.length === 1) return (other[0].charAt(0) === "R" ? "royal " : "noble ") + other[0];
+    if (list.indexOf("priv") >= 0 && spaces.length) return "priv " + spaces.join(" ");
+    if (cards.length + decks.length === 1) {
+      var what = cards.length ? cards[0] : "L" + decks[0].slice(5);
+      var gold = spaces.filter(function (t) { return golds[t]; })[0];
+      if (gold) return "res " + what + " @" + gold;
+      if (letters.indexOf("Y") >= 0) return "res " + what + " +Y";
+      return (decks.length ? "res " : "buy ") + what;
+    }
+    if (spaces.length && spaces.length === list.length) return "take " + spaces.join(" ");
+    if (letters.length && letters.length === list.length) return "take " + letters.join("");
+    return null;
+  }
+
+  // Why the rules do not let the piece tapped be part of a decision now: the game's own
+  // verdict on the move it would make (its rule and page), and the move to try anyway.
+  function tryAnyway(target) {
+    var attempt = attempted(sel.concat([target])) || attempted([target]);
+    if (attempt && attempted(sel.concat([target])) !== attempt) sel = [];
+    if (attempt && sel.indexOf(target) < 0) sel = sel.concat([target]);
+    message = { kind: "unlit", target: target, move: attempt, text: "checking…" };
+    render();
+    if (!attempt) { message.text = target + " is not part of any legal decision now."; render(); return; }
+    var mine = message;
+    fetch(data.check + "?step=" + data.steps + "&move=" + encodeURIComponent(attempt), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (v) {
+        if (message !== mine) return;
+        var first = (v.violations || [])[0];
+        mine.text = first ? first.message : v.error || (v.legal ? "legal, though not as these taps build it" : "not legal here");
+        mine.cite = first ? citation(first) : "";
+        render();
+      }, function () {
+        if (message !== mine) return;
+        mine.text = "not part of any legal decision now (no connection to ask the rules why)";
+        render();
+      });
   }
 
   // --- writing ----------------------------------------------------------------------------
@@ -824,6 +1008,7 @@
     var typed = r.querySelector("details.rec-type");
     if (typed && data.taps && !r.querySelector(".rec-refusal")) typed.open = false;
     flush();
+    showNext();
   }
 
   // Back online (or a retry's turn): send what waits, draw the table as it stands.
