@@ -222,6 +222,11 @@
         tryB.setAttribute("data-text", m.move);
         u.appendChild(tryB);
       }
+      if (m.restart) {
+        u.appendChild(button("btn restart", "Start again from " + m.target, function () {
+          sel = [m.target]; message = null; render();
+        }));
+      }
       box.appendChild(u);
       return;
     }
@@ -715,9 +720,10 @@
       sel = sel.concat([target]);
     } else if (i >= 0) {
       sel.splice(i, 1);
-    } else if (candidates([target]).length) {
+    } else if (!sel.length && candidates([target]).length) {
       sel = [target];
     } else {
+      // not lit: say why rather than start again from it (a button does that)
       tryAnyway(target);
       return;
     }
@@ -782,10 +788,9 @@
   // verdict on the move it would make (its rule and page), and the move to try anyway.
   function tryAnyway(target) {
     var attempt = attempted(sel.concat([target])) || attempted([target]);
-    if (attempt && attempted(sel.concat([target])) !== attempt) sel = [];
-    if (attempt && sel.indexOf(target) < 0) sel = sel.concat([target]);
-    message = { kind: "unlit", target: target, move: attempt, text: "checking…" };
+    message = { kind: "unlit", target: target, move: attempt, text: "checking…", restart: candidates([target]).length > 0 };
     render();
+    showAboveSheet(root().querySelector('[data-target="' + target + '"]'));
     if (!attempt) { message.text = target + " is not part of any legal decision now."; render(); return; }
     var mine = message;
     fetch(data.check + "?step=" + data.steps + "&move=" + encodeURIComponent(attempt), { credentials: "same-origin", headers: { Accept: "application/json" } })
