@@ -18,6 +18,7 @@ from recorder import EventStore
 from .test_record_browser import (
     ARTIFACTS,
     DESKTOP,
+    FIXTURE,
     PHONE,
     POINTS,
     RULES,
@@ -169,3 +170,40 @@ def test_the_token_an_ability_takes_is_brought_into_view(
     assert page.evaluate("window.__clicks") == 1
     with EventStore.open(server.database) as store:
         assert store.events(gid)[-1].payload == expected
+
+
+@SIZES
+def test_a_card_paid_another_way_in_two_taps(
+    browser: Any, server: Any, viewport: dict[str, int]
+) -> None:
+    """After step 8 of reserve-and-discard.tl, 1-16 can be paid five ways: the card's tap
+    offers the first as the confirm and every way as a button beside it; one tap on
+    another way logs that payment (two taps in all)."""
+    fixture = RULES.read_game(FIXTURE.read_text(encoding="utf-8"))
+    notation = RULES.write_game({"players": fixture.names}, fixture.events[:8])
+    made = _api(server.url + "/api/games", {"notation": notation})
+    page = _open_with_link(browser, server, made, viewport)
+    page.evaluate(
+        "window.__clicks = 0; document.addEventListener('click', () => window.__clicks++, true)"
+    )
+    ways = [
+        c["text"]
+        for c in _data(page)["choices"]
+        if c["group"] == "buy" and c["targets"] == ["1-16"]
+    ]
+    assert len(ways) == 5
+    page.click('#record [data-target="1-16"]')
+    assert page.get_attribute("#rec-sheet button.confirm", "data-text") == ways[0]
+    offered = page.eval_on_selector_all(
+        "#rec-sheet .alts button", "bs => bs.map(b => b.getAttribute('data-text'))"
+    )
+    assert offered == ways
+    _above_the_sheet(page, '#record [data-target="1-16"]')
+    name = "phone" if viewport is PHONE else "desktop"
+    page.screenshot(path=str(ARTIFACTS / f"record-{name}-payments.png"))
+    _no_sideways_scroll(page)
+    page.click(f'#rec-sheet .alts button[data-text="{ways[-1]}"]')
+    page.wait_for_selector('#record.js[data-steps="9"]')
+    assert page.evaluate("window.__clicks") == 2
+    assert page.locator("#rec-sheet .done").inner_text() == f"Logged: {ways[-1]}"
+    assert page.errors == []

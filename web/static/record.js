@@ -359,7 +359,7 @@
     var bits = [];
     if (g.take) bits.push("tap tokens to take them");
     if (g.buy || g.reserve) bits.push("a card to buy it");
-    if (g.reserve) bits.push("a Gold and a card or deck to reserve");
+    if (g.reserve) bits.push("a Gold, then a card or deck, to reserve");
     if (g.privilege) bits.push("your Privilege and a token to spend it");
     if (g.token) bits.push("the token the ability takes");
     if (g.royal) bits.push("a Royal card");
