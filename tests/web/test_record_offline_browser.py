@@ -22,6 +22,7 @@ from .test_record_browser import (
     DESKTOP,
     FIXTURE,
     PHONE,
+    POINTS,
     RULES,
     _api,
     _data,
@@ -70,8 +71,8 @@ def _stored(server: Any, gid: str) -> list[Any]:
         return [e.payload for e in store.events(gid)]
 
 
-def _expected_texts(events: list[Any]) -> list[str]:
-    state = RULES.new_state(["Alice", "Daniel"])
+def _expected_texts(events: list[Any], names: Any = ("Alice", "Daniel")) -> list[str]:
+    state = RULES.new_state(list(names))
     RULES.play(state, events[0])
     texts = []
     for event in events[1:]:
@@ -240,3 +241,37 @@ def test_another_phone_logs_while_this_one_is_offline(
         ]
         assert len(_stored(server, gid)) == 3
     assert mine_page.errors == [] and theirs_page.errors == []
+
+
+def test_observations_tapped_offline_are_queued(browser: Any, server: Any) -> None:
+    """Offline, what the table observes is entered as usual and waits too: the card
+    revealed after step 8 of points.tl (one tap in the list), and the bag's 16 tokens
+    drawn after step 57 (typed); each stored as the fixture's once the connection is
+    back."""
+    fixture = RULES.read_game(POINTS.read_text(encoding="utf-8"))
+    for at, kind in ((8, "reveal"), (57, "repl")):
+        notation = RULES.write_game({"players": fixture.names}, fixture.events[:at])
+        made = _api(server.url + "/api/games", {"notation": notation})
+        page = _open_with_link(browser, server, made, PHONE)
+        expected = _expected_texts(fixture.events[: at + 1], fixture.names)[-1]
+        assert expected.startswith(kind)
+        page.context.set_offline(True)
+        if kind == "reveal":
+            page.click(f'#rec-sheet .picklist button[data-text="{expected}"]')
+        else:
+            page.click("#rec-sheet .repl-start")
+            page.fill("#rec-sheet .repl-typed", expected.split()[1])
+            page.click("#rec-sheet button.confirm")
+        waiting = page.locator("#rec-sheet .rec-queue .waiting")
+        waiting.wait_for()
+        assert waiting.inner_text().startswith("1 move waiting to be sent")
+        assert page.locator("#rec-sheet .rec-queue .mine").inner_text().strip() == expected
+        page.screenshot(path=str(ARTIFACTS / f"record-phone-offline-{kind}.png"))
+        assert len(_stored(server, made["id"])) == at
+        page.context.set_offline(False)
+        page.wait_for_selector(f'#record.js[data-steps="{at + 1}"]', timeout=20_000)
+        assert _stored(server, made["id"]) == [
+            RULES.event_to_dict(e) for e in fixture.events[: at + 1]
+        ]
+        assert page.errors == []
+        page.context.close()

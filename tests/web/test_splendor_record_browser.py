@@ -243,3 +243,32 @@ def test_tokens_returned_and_the_noble_chosen_by_taps(browser: Any, server: Any)
     assert shots == {"discard", "noble"}
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, phone.DESKTOP], ids=["phone", "desktop"])
+def test_a_classic_piece_not_lit_says_why(browser: Any, server: Any, viewport: Any) -> None:
+    """Classic Splendor: white tapped, then the Gold (never taken with tokens): one line
+    says why with the rule (this rulebook's rules carry no page numbers), and the take is offered to try anyway; two
+    tokens of a colour are logged by the second tap."""
+    fixture = RULES.read_game(FIXTURE.read_text(encoding="utf-8"))
+    notation = RULES.write_game({"players": fixture.names}, fixture.events[:1])
+    made = _api(server.url + "/api/games", {"notation": notation})
+    page = phone._open_with_link(browser, server, made, viewport)
+    page.click('#record [data-target="W"]')
+    assert "lit" not in (page.get_attribute('#record [data-target="Y"]', "class") or "")
+    page.click('#record [data-target="Y"]')
+    page.wait_for_function(
+        "() => !/checking/.test(document.querySelector('#rec-sheet .unlit .why').textContent)"
+    )
+    why = page.locator("#rec-sheet .unlit .why").inner_text()
+    assert why.startswith("take WY: Gold is not taken with gems"), why
+    assert "Reserve a development card" in page.locator("#rec-sheet .unlit .why cite").inner_text()
+    assert page.get_attribute("#rec-sheet button.try-anyway", "data-text") == "take WY"
+    page.screenshot(path=str(ARTIFACTS / f"splendor-record-unlit-{viewport['width']}.png"))
+    _no_sideways_scroll(page)
+    page.click('#record [data-target="W"]')  # let go of the white
+    page.click('#record [data-target="R"]')
+    page.click('#record [data-target="R"]')
+    page.wait_for_selector('#record.js[data-steps="2"]')
+    assert page.locator("#rec-sheet .done").inner_text() == "Logged: take RR"
+    assert page.errors == []
