@@ -248,8 +248,8 @@ def test_tokens_returned_and_the_noble_chosen_by_taps(browser: Any, server: Any)
 @pytest.mark.parametrize("viewport", [PHONE, phone.DESKTOP], ids=["phone", "desktop"])
 def test_a_classic_piece_not_lit_says_why(browser: Any, server: Any, viewport: Any) -> None:
     """Classic Splendor: white tapped, then the Gold (never taken with tokens): one line
-    says why with the rule (this rulebook's rules carry no page numbers), and the take is offered to try anyway; two
-    tokens of a colour are logged by the second tap."""
+    says why with the rule (this rulebook's rules carry no page numbers), and the take
+    is offered to try anyway; two tokens of a colour are logged by the second tap."""
     fixture = RULES.read_game(FIXTURE.read_text(encoding="utf-8"))
     notation = RULES.write_game({"players": fixture.names}, fixture.events[:1])
     made = _api(server.url + "/api/games", {"notation": notation})
