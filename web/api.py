@@ -229,10 +229,6 @@ def _written(call: Any, *args: Any) -> tuple[Response, int]:
         return jsonify(err.body), err.status
 
 
-#: A logger's own id for a move (the events are stored under it, and ``ID.2``...).
-MOVE_ID_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
-
-
 @bp.route("/games", methods=["POST"])
 def create() -> tuple[Response, int]:
     """``{"notation": "<headers and setup>"}``: a new game; 201 with its id and recorder
@@ -262,8 +258,8 @@ def append(game_id: str) -> tuple[Response, int]:
         {"move": (str,), "expect": (int,), "as_played": (bool,), "id": (str,)}, ("move",)
     )
     move_id = data.get("id")
-    if move_id is not None and not MOVE_ID_RE.fullmatch(move_id):
-        abort(400, description="id: 8 to 64 letters, digits, '-' or '_' (a UUID will do)")
+    if move_id is not None and not writes.MOVE_ID_RE.fullmatch(move_id):
+        abort(400, description=writes.MOVE_ID_RULE)
     try:
         body = writes.append_move(
             game_id, data["move"], _expect(data), bool(data.get("as_played")), move_id

@@ -13,7 +13,8 @@ token.  A browser that may not write gets a short form for the game's recorder k
 
 Answers to a form are pages (a success redirects to the page, ``303``); to a request that
 accepts JSON (the script's), the JSON body of :mod:`web.writes` with the same status:
-``201``, ``409`` (another phone logged first), ``422`` (the verdict: rule and page),
+``201`` (``200`` for a move already stored under its ``id``), ``409`` (another phone
+logged first, or the ``id`` is another move's), ``422`` (the verdict: rule and page),
 ``400`` (the column of the notation error), ``403`` (no right to write).
 """
 
@@ -77,7 +78,9 @@ def page(game_id: str) -> Any:
 
 @bp.route("/games/<game_id>/record", methods=["POST"])
 def log_move(game_id: str) -> Any:
-    """Log one decision: form fields ``move``, ``expect`` and ``as_played``."""
+    """Log one decision: form fields ``move``, ``expect``, ``as_played`` and ``id`` (the
+    phone's own id for the move, as the JSON API's: sent again after a lost answer, it is
+    answered ``200`` with the move as stored, never written twice)."""
     row = params.game_row(get_store(), game_id)
     if not auth.may_write(row.id):
         return _refused_writer(row)
@@ -92,8 +95,11 @@ def log_move(game_id: str) -> Any:
         return _failed(row, writes.WriteError(400, "No move", why), move[:limit])
     expect = _expect()
     as_played = request.form.get("as_played", "") not in ("", "0", "false", "off")
+    move_id = request.form.get("id") or None
+    if move_id is not None and not writes.MOVE_ID_RE.fullmatch(move_id):
+        abort(400, description=writes.MOVE_ID_RULE)
     try:
-        body = writes.append_move(row.id, move, expect, as_played)
+        body = writes.append_move(row.id, move, expect, as_played, move_id)
     except writes.WriteError as err:
         return _failed(row, err, move)
     return _done(row, body)
@@ -186,7 +192,7 @@ def _expect() -> int | None:
 
 def _done(row: Any, body: dict[str, Any]) -> Any:
     if _wants_json():
-        return jsonify(body), 201
+        return jsonify(body), 200 if body.get("already_stored") else 201
     return redirect(url_for("record.page", game_id=row.id), code=303)
 
 
@@ -313,6 +319,8 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         "post": game_url,
         "undo": url_for("record.undo", game_id=row.id),
         "find": url_for("newgame.find_cards", kind=kind),
+        # the rules' verdict on a piece tapped that is not lit (the move it would make)
+        "check": url_for("api.check", game_id=row.id),
         "taps": taps,
         "cards": _printed(rules, [*choices, *observations]),
         "bag": bag if isinstance(bag, list) else [],

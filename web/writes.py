@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from typing import Any
 
 from flask import request, url_for
@@ -30,6 +31,10 @@ log = logging.getLogger("tablelog.web.writes")
 MAX_MOVE_TEXT = 2000
 #: The longest headers and setup a new game accepts.
 MAX_SETUP_TEXT = 20_000
+#: A logger's own id for a move (the events are stored under it, and ``ID.2``...): the
+#: JSON API's ``"id"`` and the logging page's ``id`` field.
+MOVE_ID_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+MOVE_ID_RULE = "id: 8 to 64 letters, digits, '-' or '_' (a UUID will do)"
 
 
 class WriteError(Exception):
@@ -236,7 +241,15 @@ def _stale(err: StaleStep) -> WriteError:
     )
 
 
-__all__ = ["MAX_MOVE_TEXT", "WriteError", "append_move", "create_game", "undo_move"]
+__all__ = [
+    "MAX_MOVE_TEXT",
+    "MOVE_ID_RE",
+    "MOVE_ID_RULE",
+    "WriteError",
+    "append_move",
+    "create_game",
+    "undo_move",
+]
 
 
 def _unaltered(store: Any, game_id: str) -> None:

@@ -266,6 +266,34 @@ def test_the_undo_says_it_takes_back_a_card_revealed_on_its_own(app: Any) -> Non
     assert last["says"] == "step 12, buy 1-11 (W1 B1 R1 K1), with reveal 1-03 logged with it"
 
 
+def test_the_page_logs_under_its_own_id_and_never_twice(app: Any, made: dict[str, Any]) -> None:
+    """A phone whose answer was lost sends the move again under the same id: answered
+    200 with the move as stored, whatever ``expect`` says; the id of another move 409; a
+    bad id 400, naming the field."""
+    client, token = _unlocked(app, made)
+    gid = made["id"]
+    headers = {**JSON, "X-CSRFToken": token}
+    sent = {"move": "take c3 d3", "expect": "1", "id": "phone-move-0001"}
+    r = client.post(f"/games/{gid}/record", data=sent, headers=headers)
+    assert r.status_code == 201 and r.get_json()["already_stored"] is False
+    r = client.post(f"/games/{gid}/record", data=sent, headers=headers)
+    assert r.status_code == 200 and r.get_json()["already_stored"] is True
+    assert r.get_json()["step"] == 2 and _steps(app, gid) == 2
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take b1", "expect": "2", "id": "phone-move-0001"},
+        headers=headers,
+    )
+    assert r.status_code == 409 and "take c3 d3 =GB" in r.get_json()["error"]["message"]
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": "take b1", "expect": "2", "id": "a b"},
+        headers=headers,
+    )
+    assert r.status_code == 400 and r.get_json()["error"]["message"].startswith("id: 8 to 64")
+    assert _steps(app, gid) == 2
+
+
 def test_refusals_write_nothing(app: Any, made: dict[str, Any]) -> None:
     gid = made["id"]
     client, token = _unlocked(app, made)

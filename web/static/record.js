@@ -4,6 +4,13 @@
 // touches on the table (tokens, cards, decks, your Privilege), confirm it at the bottom,
 // and the same form is posted with fetch.  After each answer the page is fetched again and
 // redrawn: the server's page is the one source of truth.
+//
+// A club's Wi-Fi drops out: every decision goes first into a queue kept in the browser's
+// storage (localStorage: a plain-HTTP address has no service worker), under an id the page
+// chose, then is sent in order with the step it expects.  Without a connection the queue
+// waits (and survives a reload); an answer lost on the way is harmless, the same id sent
+// again being answered "already stored".  Another phone's move logged meanwhile is shown
+// beside the waiting ones, and the player chooses.
 (function () {
   "use strict";
 
@@ -11,6 +18,8 @@
   var ON_TABLE = { take: 1, privilege: 1, reserve: 1, buy: 1, token: 1, royal: 1, noble: 1 };
   // Families offered as buttons in the sheet when due.
   var AS_BUTTONS = { copy: 1, steal: 1, royal: 1, resign: 1, pass: 1 };
+  // ... of which these are logged by their tap (nothing else to choose with them).
+  var AT_ONCE = { copy: 1, steal: 1, royal: 1 };
 
   var data = null;     // the page's JSON block
   var sel = [];        // the targets tapped so far (a multiset, in tapping order)
@@ -24,9 +33,17 @@
   var lookUps = 0;     // look-ups asked: only the last one's answer is shown
   var lookUpTimer = null;
   var drawn = [];      // a replenish: the colours drawn so far, in spiral order
+  var replError = "";  // what the typed draw has that the bag has not
+  var replFocus = false; // the typed draw keeps the keyboard while it is redrawn
   var message = null;  // what the last answer said: {kind, ...}
   var undoAsk = false;
   var busy = false;
+  var queue = [];      // the decisions not yet stored: {id, move, expect, as_played}
+  var sending = false; // one of them is on its way
+  var offline = false; // the last attempt found no connection
+  var stale = false;   // the table drawn is older than what was stored (no page since)
+  var paused = false;  // a waiting decision was refused: the rest wait for the player
+  var sent = [];       // the texts stored since the page was last drawn
 
   function root() { return document.getElementById("record"); }
   function sheet() { return document.getElementById("rec-sheet"); }
@@ -97,6 +114,27 @@
     return { choice: first, alts: same.length > 1 ? same : [] };
   }
 
+  // The piece a decision starts from when it has one (the Gold of a reserve, the
+  // Privilege spent): a decision that needs it is not meant until it is tapped.
+  function starter(c) {
+    if (c.group === "reserve" && c.targets.length > 1) return c.targets[c.targets.length - 1];
+    if (c.group === "privilege") return c.targets[0];
+    return null;
+  }
+
+  // The decision the selection completes with nothing left to choose (three tokens in a
+  // line, a card with one way to pay): logged at its last tap, no confirm.
+  function complete() {
+    var ex = exact(sel);
+    if (ex.length !== 1) return null;
+    var longer = candidates(sel).filter(function (c) {
+      if (c.targets.length <= sel.length) return false;
+      var s0 = starter(c);
+      return !(s0 && sel.indexOf(s0) < 0);
+    });
+    return longer.length ? null : ex[0];
+  }
+
   function groups() {
     var g = {};
     data.choices.forEach(function (c) { g[c.group] = (g[c.group] || 0) + 1; });
@@ -108,7 +146,7 @@
   function paintTargets() {
     var r = root();
     var lit = {};
-    if (mode === null && data.phase === "playing") {
+    if (mode === null && data.phase === "playing" && !queue.length && !stale) {
       var selCount = counts(sel);
       candidates(sel).forEach(function (c) {
         var left = Object.assign({}, selCount);
@@ -172,6 +210,26 @@
       box.appendChild(el("p", "done", m.text));
       return;
     }
+    if (m.kind === "unlit") {
+      var u = el("div", "notice unlit");
+      var line = el("p", "why", (m.move ? m.move + ": " : "") + m.text);
+      if (m.cite) line.appendChild(el("cite", "", " " + m.cite));
+      u.appendChild(line);
+      if (m.move) {
+        var tryB = button("btn try-anyway", "Try ", function () { submit(m.move, false); });
+        tryB.appendChild(el("code", "", m.move));
+        tryB.appendChild(document.createTextNode(" anyway"));
+        tryB.setAttribute("data-text", m.move);
+        u.appendChild(tryB);
+      }
+      if (m.restart) {
+        u.appendChild(button("btn restart", "Start again from " + m.target, function () {
+          sel = [m.target]; message = null; render();
+        }));
+      }
+      box.appendChild(u);
+      return;
+    }
     if (m.kind === "notice") {
       var n = el("div", "notice");
       n.appendChild(el("p", "", m.text));
@@ -228,12 +286,12 @@
     b.appendChild(el("code", "", c.text));
     box.appendChild(b);
     if (cur.alts.length) {
-      box.appendChild(el("p", "hint", "Or pay another way:"));
+      box.appendChild(el("p", "hint", "Or pay another way (a tap logs it):"));
       var row = el("div", "row alts");
       cur.alts.forEach(function (a) {
         var words = a.label.indexOf(" paying ") >= 0 ? a.label.split(" paying ")[1] : a.text;
         var alt = button("alt" + (a.text === c.text ? " on" : ""), "", function () {
-          chosen = a; message = null; render();
+          submit(a.text, false);
         });
         alt.setAttribute("data-text", a.text);
         alt.setAttribute("aria-label", "pay " + words);
@@ -271,7 +329,9 @@
     var row = el("div", "row");
     if (g.replenish) {
       row.appendChild(button("btn repl-start", "Replenish the board…", function () {
-        mode = "repl"; drawn = []; sel = []; chosen = null; message = null; render();
+        mode = "repl"; drawn = []; replError = ""; replFocus = true; sel = []; chosen = null; message = null;
+        fillRest();
+        render();
         var board = root().querySelector(".rec-board");
         if (board) board.scrollIntoView({ block: "start" });
       }));
@@ -279,7 +339,12 @@
     data.choices.forEach(function (c) {
       if (!AS_BUTTONS[c.group]) return;
       var on = chosen && chosen.text === c.text;
-      var b = button("choice" + (on ? " on" : ""), c.label, function () { chosen = c; sel = []; message = null; render(); });
+      var b = button("choice" + (on ? " on" : ""), c.label, function () {
+        // a colour copied, a token stolen, a Royal card: one tap logs it; giving up the
+        // game asks first
+        if (AT_ONCE[c.group]) { submit(c.text, false); return; }
+        chosen = c; sel = []; message = null; render();
+      });
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.setAttribute("data-text", c.text);
       row.appendChild(b);
@@ -294,7 +359,7 @@
     var bits = [];
     if (g.take) bits.push("tap tokens to take them");
     if (g.buy || g.reserve) bits.push("a card to buy it");
-    if (g.reserve) bits.push("a Gold and a card or deck to reserve");
+    if (g.reserve) bits.push("a Gold, then a card or deck, to reserve");
     if (g.privilege) bits.push("your Privilege and a token to spend it");
     if (g.token) bits.push("the token the ability takes");
     if (g.royal) bits.push("a Royal card");
@@ -315,20 +380,74 @@
     return (data.bag || []).reduce(function (n, t) { return n + t.n; }, 0);
   }
 
+  // What the bag still holds once ``list`` is drawn from it, by colour letter.
+  function bagLeft(list) {
+    var left = {};
+    (data.bag || []).forEach(function (t) { left[t.letter] = t.n; });
+    list.forEach(function (l) { left[l] -= 1; });
+    return left;
+  }
+
+  // When what is left in the bag is one colour, the rest of the draw is known.
+  function fillRest() {
+    var left = bagLeft(drawn);
+    var colours = Object.keys(left).filter(function (l) { return left[l] > 0; });
+    if (colours.length === 1) for (var i = left[colours[0]]; i > 0; i--) drawn.push(colours[0]);
+  }
+
+  // The draw typed as a string (``WBRKP``): the letters the bag can give, in order; the
+  // first it cannot give is named.
+  function typedDraw(text) {
+    var left = bagLeft([]);
+    var out = [];
+    var bad = "";
+    text.toUpperCase().replace(/[^A-Z]/g, "").split("").forEach(function (l) {
+      if (bad || out.length >= bagTotal()) return;
+      if ((left[l] || 0) > 0) { left[l] -= 1; out.push(l); } else bad = l;
+    });
+    return { drawn: out, bad: bad };
+  }
+
   function drawRepl(box) {
     var total = bagTotal();
     var spaces = replSpaces();
-    var left = {};
-    (data.bag || []).forEach(function (t) { left[t.letter] = t.n; });
-    drawn.forEach(function (l) { left[l] -= 1; });
-    if (drawn.length < total) {
+    var left = bagLeft(drawn);
+    var full = drawn.length >= total;
+    var input = el("input", "repl-typed");
+    input.type = "text";
+    input.value = drawn.join("");
+    input.setAttribute("autocomplete", "off");
+    input.setAttribute("autocapitalize", "characters");
+    input.setAttribute("spellcheck", "false");
+    input.setAttribute("aria-label", "the colours drawn from the bag, in spiral order");
+    input.placeholder = "type them: " + (data.bag || []).map(function (t) { return t.letter; }).join("");
+    input.addEventListener("input", function () {
+      var t = typedDraw(input.value);
+      drawn = t.drawn;
+      replError = t.bad ? t.bad + ": the bag holds no " + colourName(t.bad) + " token " + (drawn.length ? "after " + drawn.join("") : "") : "";
+      if (!t.bad) fillRest();
+      replFocus = true;
+      render();
+    });
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter") { ev.preventDefault(); if (drawn.length >= total) submit("repl " + drawn.join(""), false); }
+    });
+    if (full) {
+      var text = "repl " + drawn.join("");
+      var ch = data.choices.filter(function (c) { return c.group === "replenish"; })[0];
+      drawConfirm(box, { choice: { text: text, label: (ch ? ch.label : "Replenish the board") + ": " + drawn.join(" "), group: "replenish", targets: [] }, alts: [] });
+    } else {
       var next = spaces[drawn.length];
-      box.appendChild(el("p", "hint", "Replenish: " + total + " tokens from the bag go onto the empty spaces in spiral order. Tap the colour that went onto " +
-        (next ? next.getAttribute("data-target") : "the next space") + " (" + (drawn.length + 1) + " of " + total + ")."));
+      box.appendChild(el("p", "hint", "Replenish: " + total + " tokens from the bag go onto the empty spaces in spiral order. Type their colours in that order, or tap the colour that went onto " +
+        (next ? next.getAttribute("data-target") : "the next space") + " (" + (drawn.length + 1) + " of " + total + "); the last colour left fills itself."));
+    }
+    box.appendChild(input);
+    if (replError) box.appendChild(el("p", "repl-error", replError));
+    if (!full) {
       var row = el("div", "row colours");
       (data.bag || []).forEach(function (t) {
         if (left[t.letter] <= 0) return;
-        var b = button("btn colour", "", function () { drawn.push(t.letter); render(); });
+        var b = button("btn colour", "", function () { drawn.push(t.letter); fillRest(); replError = ""; render(); });
         b.setAttribute("data-letter", t.letter);
         b.setAttribute("aria-label", t.color + " (" + left[t.letter] + " left)");
         b.appendChild(token(t.letter));
@@ -336,17 +455,13 @@
         row.appendChild(b);
       });
       box.appendChild(row);
-    } else {
-      var text = "repl " + drawn.join("");
-      var ch = data.choices.filter(function (c) { return c.group === "replenish"; })[0];
-      drawConfirm(box, { choice: { text: text, label: (ch ? ch.label : "Replenish the board") + ": " + drawn.join(" "), group: "replenish", targets: [] }, alts: [] });
     }
     var d = el("div", "drawn");
     drawn.forEach(function (l) { d.appendChild(token(l)); });
     box.appendChild(d);
     var row2 = el("div", "row");
-    if (drawn.length) row2.appendChild(button("btn back", "Back one", function () { drawn.pop(); render(); }));
-    row2.appendChild(button("btn cancel", "Cancel", function () { mode = null; drawn = []; render(); }));
+    if (drawn.length) row2.appendChild(button("btn back", "Back one", function () { drawn.pop(); replError = ""; render(); }));
+    row2.appendChild(button("btn cancel", "Cancel", function () { mode = null; drawn = []; replError = ""; render(); }));
     box.appendChild(row2);
   }
 
@@ -364,7 +479,14 @@
     letters.forEach(function (l) {
       var more = sel.concat([l]);
       var ok = options.some(function (c) { return within(counts(more), counts(c.targets)); });
-      var b = button("btn colour", "", function () { if (ok) { sel = more; render(); } });
+      var b = button("btn colour", "", function () {
+        if (!ok) return;
+        sel = more;
+        // the last token put back logs the discard (its colours are all it says)
+        var whole = options.filter(function (c) { return c.targets.length === sel.length && within(counts(sel), counts(c.targets)); })[0];
+        if (whole) { submit(whole.text, false); return; }
+        render();
+      });
       b.setAttribute("data-letter", l);
       b.disabled = !ok;
       b.appendChild(token(l));
@@ -382,8 +504,7 @@
 
   // A list to pick from: the card revealed into the pyramid, a blind reserve shown.
   function drawPick(box) {
-    if (chosen) drawConfirm(box, { choice: chosen, alts: [] });
-    box.appendChild(el("p", "hint", chosen ? "Tap the dark button above to log it, or pick another card." : pickTitle));
+    box.appendChild(el("p", "hint", pickTitle));
     var search = el("input", "");
     search.type = "search";
     search.placeholder = "what is printed: green 3 points";
@@ -437,10 +558,7 @@
       if (found !== null && !found.has(card)) return;
       shown += 1;
       var short = c.group === "reveal" || c.group === "identify";
-      var b = button("pick" + (chosen && chosen.text === c.text ? " on" : ""), null, function () {
-        chosen = c; message = null; render();
-        var s = sheet(); if (s) s.scrollTop = 0;
-      });
+      var b = button("pick", null, function () { submit(c.text, false); });
       var picture = root().querySelector('#rec-pictures [data-card="' + card + '"]');
       if (picture && picture.firstElementChild) {
         var pic = el("span", "pic");
@@ -475,6 +593,49 @@
     box.appendChild(row);
   }
 
+  function openTyped() {
+    var typed = root().querySelector("details.rec-type");
+    if (typed) typed.open = true;
+  }
+
+  // What waits to be sent, and (another phone having logged first) the choice between
+  // theirs and these.
+  function drawQueue(box) {
+    var q = el("div", "rec-queue");
+    var conflict = queue[0].conflict;
+    if (conflict !== undefined) {
+      q.classList.add("conflict");
+      q.setAttribute("role", "alert");
+      q.appendChild(el("p", "", "Another phone logged meanwhile. Which is what was played?"));
+      q.appendChild(el("p", "k", "Theirs, logged:"));
+      var theirs = el("ul", "theirs");
+      data.recent.filter(function (r) { return r.step > conflict; }).forEach(function (r) {
+        theirs.appendChild(el("li", "", "step " + r.step + ": " + (r.who ? r.who + " " : "") + r.text));
+      });
+      q.appendChild(theirs);
+      q.appendChild(el("p", "k", "Yours, not sent:"));
+    } else {
+      q.appendChild(el("p", "waiting", waitingText() + (sending ? " (sending…)" : offline ? ": no connection; they are sent when it returns" : "")));
+    }
+    var mine = el("ol", "mine");
+    queue.forEach(function (item) { mine.appendChild(el("li", "", item.move + (item.as_played ? " (as played)" : ""))); });
+    q.appendChild(mine);
+    var row = el("div", "row");
+    if (conflict !== undefined) {
+      row.appendChild(button("btn keep-theirs", "Keep theirs, drop mine", function () {
+        queue = []; saveQueue(); message = { kind: "done", text: "Yours dropped; the table is as the other phone logged it." }; render();
+      }));
+      row.appendChild(button("btn send-mine", "Send mine too, after theirs", function () {
+        delete queue[0].conflict; queue[0].expect = data.steps; saveQueue(); flush();
+      }));
+    } else if (paused) {
+      row.appendChild(button("btn send-waiting", "Send the waiting moves", function () { paused = false; flush(); }));
+      row.appendChild(button("btn drop-waiting", "Drop them", function () { queue = []; paused = false; saveQueue(); render(); }));
+    }
+    if (row.childNodes.length) q.appendChild(row);
+    box.appendChild(q);
+  }
+
   function render() {
     if (!data) return;
     var g = groups();
@@ -483,7 +644,7 @@
       else if (g.reveal) {
         mode = "pick";
         pickList = data.choices.filter(function (c) { return c.group === "reveal"; });
-        pickTitle = "Which card was turned face up? Tap it in the list.";
+        pickTitle = "Which card was turned face up? A tap in the list logs it.";
       }
     }
     paintTargets();
@@ -491,11 +652,24 @@
     if (!box) return;
     box.textContent = "";
     drawMessage(box);
-    if (busy) box.appendChild(el("p", "hint", "Logging…"));
+    // one decision on its way as usual: "Logging…"; more, or no connection: the queue
+    var plain = sending && queue.length === 1 && !offline && queue[0].conflict === undefined;
+    if (queue.length && !plain) drawQueue(box);
+    if (busy || plain) box.appendChild(el("p", "hint", "Logging…"));
+    else if (queue.length || stale) {
+      if (!sending && queue[0] && queue[0].conflict === undefined) {
+        box.appendChild(el("p", "hint", "The table above is as it stood before " + (queue.length ? "the waiting moves" : "the last one") + ": type the next decision in notation below; it is checked when it is sent."));
+        openTyped();
+      }
+    }
     else if (undoAsk && data.last) drawUndo(box);
     else if (!data.taps) { /* the typed form only: the sheet says what the server answered */ }
     else if (data.phase !== "playing") box.appendChild(el("p", "hint", data.due || "The game is over."));
-    else if (mode === "repl") drawRepl(box);
+    else if (mode === "repl") {
+      drawRepl(box);
+      var typed = box.querySelector(".repl-typed");
+      if (typed && replFocus) { typed.focus(); typed.setSelectionRange(typed.value.length, typed.value.length); }
+    }
     else if (mode === "discard") drawDiscard(box);
     else if (mode === "pick") drawPick(box);
     else drawTable(box);
@@ -508,11 +682,18 @@
     if (busy || !data || data.phase !== "playing") return;
     undoAsk = false;
     message = null;
+    if (queue.length || stale) {
+      // The table drawn is the one before the waiting moves: what it offers is not due.
+      message = { kind: "notice", text: "The table shown is as it stood before the waiting moves: type the next decision below; it is checked when it is sent." };
+      openTyped();
+      render();
+      return;
+    }
     // Something is due before the table: say so rather than ignore the tap.
     var first = mode === "repl" ? "First enter the tokens drawn from the bag, below."
       : mode === "discard" ? "First return tokens down to 10, below."
       : mode === "pick" && pickList.length && pickList[0].group === "reveal"
-        ? "First log the card turned face up: pick it in the list below, then tap the dark button."
+        ? "First log the card turned face up: tap it in the list below."
         : null;
     if (first) { message = { kind: "notice", text: first }; render(); return; }
     if (isHidden(target)) {
@@ -539,12 +720,92 @@
       sel = sel.concat([target]);
     } else if (i >= 0) {
       sel.splice(i, 1);
-    } else if (candidates([target]).length) {
+    } else if (!sel.length && candidates([target]).length) {
       sel = [target];
     } else {
-      message = { kind: "notice", text: target + " is not part of any legal decision now." };
+      // not lit: say why rather than start again from it (a button does that)
+      tryAnyway(target);
+      return;
     }
+    var done = complete();
+    if (done) { submit(done.text, false); return; }
     render();
+    showAboveSheet(root().querySelector('[data-target="' + target + '"]'));
+  }
+
+  // --- keeping the next tap in sight -----------------------------------------------------
+
+  // ``e`` scrolled, if need be, to between the sticky top and the sheet at the bottom.
+  function showAboveSheet(e) {
+    if (!e) return;
+    var box = sheet();
+    var head = root().querySelector(".rec-top");
+    var r = e.getBoundingClientRect();
+    var bottom = window.innerHeight - (box && !box.hidden ? box.offsetHeight : 0);
+    var top = head ? head.getBoundingClientRect().bottom : 0;
+    if (r.bottom > bottom - 6) window.scrollBy(0, Math.min(r.bottom - bottom + 6, r.top - top - 6));
+    else if (r.top < top + 6) window.scrollBy(0, r.top - top - 6);
+  }
+
+  // After a step: what is due on the table (the token an ability takes, a Royal card, a
+  // noble) is brought into view; a turn's action starts from the board's top.
+  var FOCUSED = { token: 1, royal: 1, noble: 1 };
+  function showNext() {
+    if (mode !== null || queue.length || stale || data.phase !== "playing") return;
+    var lit = root().querySelector("[data-target].lit");
+    if (!lit) return;
+    var focused = data.choices.length && data.choices.every(function (c) { return FOCUSED[c.group] || AS_BUTTONS[c.group]; });
+    if (focused) showAboveSheet(lit);
+  }
+
+  // --- a piece that is not lit -------------------------------------------------------------
+
+  // The move the selection and the piece tapped would write, as far as the pieces say it
+  // (tokens to take, a card to buy or reserve, a deck, a Royal card, a noble).
+  function attempted(list) {
+    var spaces = list.filter(function (t) { return /^[a-e][1-5]$/.test(t); });
+    var letters = list.filter(function (t) { return /^[A-Z]$/.test(t); });
+    var cards = list.filter(function (t) { return /^\d-\d+$/.test(t); });
+    var decks = list.filter(function (t) { return /^deck-\d$/.test(t); });
+    var other = list.filter(function (t) { return /^[RN]-\d+$/.test(t); });
+    var golds = {};
+    data.choices.forEach(function (c) { if (c.group === "reserve" && c.targets.length > 1) golds[c.targets[c.targets.length - 1]] = 1; });
+    if (other.length === 1 && list.length === 1) return (other[0].charAt(0) === "R" ? "royal " : "noble ") + other[0];
+    if (list.indexOf("priv") >= 0 && spaces.length) return "priv " + spaces.join(" ");
+    if (cards.length + decks.length === 1) {
+      var what = cards.length ? cards[0] : "L" + decks[0].slice(5);
+      var gold = spaces.filter(function (t) { return golds[t]; })[0];
+      if (gold) return "res " + what + " @" + gold;
+      if (letters.indexOf("Y") >= 0) return "res " + what + " +Y";
+      return (decks.length ? "res " : "buy ") + what;
+    }
+    if (spaces.length && spaces.length === list.length) return "take " + spaces.join(" ");
+    if (letters.length && letters.length === list.length) return "take " + letters.join("");
+    return null;
+  }
+
+  // Why the rules do not let the piece tapped be part of a decision now: the game's own
+  // verdict on the move it would make (its rule and page), and the move to try anyway.
+  function tryAnyway(target) {
+    var attempt = attempted(sel.concat([target])) || attempted([target]);
+    message = { kind: "unlit", target: target, move: attempt, text: "checking…", restart: candidates([target]).length > 0 };
+    render();
+    showAboveSheet(root().querySelector('[data-target="' + target + '"]'));
+    if (!attempt) { message.text = target + " is not part of any legal decision now."; render(); return; }
+    var mine = message;
+    fetch(data.check + "?step=" + data.steps + "&move=" + encodeURIComponent(attempt), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (v) {
+        if (message !== mine) return;
+        var first = (v.violations || [])[0];
+        mine.text = first ? first.message : v.error || (v.legal ? "legal, though not as these taps build it" : "not legal here");
+        mine.cite = first ? citation(first) : "";
+        render();
+      }, function () {
+        if (message !== mine) return;
+        mine.text = "not part of any legal decision now (no connection to ask the rules why)";
+        render();
+      });
   }
 
   // --- writing ----------------------------------------------------------------------------
@@ -563,14 +824,98 @@
     });
   }
 
+  // --- the queue of decisions not yet stored -----------------------------------------------
+
+  function queueKey() { return "tablelog-queue-" + data.game; }
+
+  function loadQueue() {
+    try {
+      var q = JSON.parse(window.localStorage.getItem(queueKey()) || "[]");
+      queue = Array.isArray(q) ? q : [];
+    } catch (e) { queue = []; }
+  }
+
+  function saveQueue() {
+    try {
+      if (queue.length) window.localStorage.setItem(queueKey(), JSON.stringify(queue));
+      else window.localStorage.removeItem(queueKey());
+    } catch (e) { /* private mode: the queue lives as long as the page */ }
+  }
+
+  // An id of the page's own choosing (crypto.randomUUID needs HTTPS; this does not).
+  function newId() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return "p" + Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function waitingText() {
+    return queue.length + (queue.length === 1 ? " move" : " moves") + " waiting to be sent";
+  }
+
+  // A decision goes into the queue, then is sent when its turn comes.
   function submit(text, asPlayed) {
-    var expect = data.steps;
-    var fields = { move: text, expect: String(expect) };
-    if (asPlayed) fields.as_played = "1";
-    busy = true;
+    // expect: the steps of the table the player saw (null: right after the one before)
+    var item = { id: newId(), move: text, expect: null, as_played: !!asPlayed };
+    if (paused) { item.expect = data.steps; queue.unshift(item); }
+    else { if (!queue.length) item.expect = data.steps; queue.push(item); }
+    saveQueue();
+    sel = []; chosen = null; mode = null; message = null; paused = false;
+    flush();
+  }
+
+  function flush() {
+    if (sending || busy || paused || !queue.length || queue[0].conflict !== undefined) { render(); return; }
+    var item = queue[0];
+    if (item.expect === null) item.expect = data.steps;
+    var fields = { move: item.move, expect: String(item.expect), id: item.id };
+    if (item.as_played) fields.as_played = "1";
+    sending = true;
     message = null;
     render();
-    post(data.post, fields).then(function (res) { answer(res, text, expect); }, failed);
+    post(data.post, fields).then(function (res) {
+      sending = false;
+      offline = false;
+      sentAnswer(item, res);
+    }, function () {
+      sending = false;
+      offline = true;
+      render();
+    });
+  }
+
+  function sentAnswer(item, res) {
+    var s = res.status;
+    var b = res.body || {};
+    var err = b.error || {};
+    if (queue[0] !== item) return;
+    if (s === 201 || s === 200) {
+      queue.shift();
+      if (queue.length) queue[0].expect = b.step;
+      saveQueue();
+      data.steps = b.step;
+      stale = true;
+      var texts = b.texts && b.texts.length ? b.texts : [item.move];
+      sent.push(texts.join(" · ") + (b.flagged && b.flagged.some(function (f) { return f && f.length; }) ? " (flagged as played though illegal)" : ""));
+      if (queue.length) { flush(); return; }
+      var done = sent.length > 1 ? "Sent " + sent.length + " waiting moves: " + sent.join(" · ") : "Logged: " + sent[0];
+      refresh({ kind: "done", text: done });
+      return;
+    }
+    if (s === 409 && b.step !== undefined && err.title !== "The id is another move's") {
+      // Another phone logged first: the table as it stands, then the player's choice.
+      item.conflict = item.expect;
+      saveQueue();
+      refresh(null);
+      return;
+    }
+    if (s === 401 || s === 403) { window.location.reload(); return; }
+    // Refused: it is dropped (the player may record it as played); what waited behind it
+    // waits for the player.
+    queue.shift();
+    paused = queue.length > 0;
+    saveQueue();
+    answer(res, item.move, item.expect);
   }
 
   function undo() {
@@ -601,11 +946,10 @@
     var b = res.body || {};
     var err = b.error || {};
     if (s === 201) {
-      var texts = b.texts && b.texts.length ? b.texts : [text];
-      refresh({ kind: "done", text: "Logged: " + texts.join(" · ") + (b.flagged && b.flagged.some(function (f) { return f && f.length; }) ? " (flagged as played though illegal)" : "") });
+      refresh({ kind: "done", text: "Taken back." });
       return;
     }
-    if (s === 409) {
+    if (s === 409 && b.step !== undefined) {
       refresh({ kind: "notice", since: expect, text: "Another phone logged first, so " + text + " was not logged. The table is now as it stands; look, then log again." });
       return;
     }
@@ -637,8 +981,17 @@
         var mine = document.querySelector('meta[name="csrf-token"]');
         if (meta && mine) mine.setAttribute("content", meta.getAttribute("content"));
         busy = false;
+        stale = false;
+        sent = [];
         start(msg);
-      }, function () { window.location.reload(); });
+      }, function () {
+        // No connection: what was stored is stored; the table is drawn again once it is back.
+        busy = false;
+        offline = true;
+        stale = true;
+        if (msg) message = msg;
+        render();
+      });
   }
 
   // --- start ------------------------------------------------------------------------------
@@ -659,7 +1012,15 @@
     r.classList.add("js");
     var typed = r.querySelector("details.rec-type");
     if (typed && data.taps && !r.querySelector(".rec-refusal")) typed.open = false;
-    render();
+    flush();
+    showNext();
+  }
+
+  // Back online (or a retry's turn): send what waits, draw the table as it stands.
+  function retry() {
+    if (!data || busy || sending) return;
+    if (queue.length) flush();
+    else if (stale) refresh(message);
   }
 
   // The typed form goes the same way as a tapped decision (its answer in the sheet).
@@ -671,6 +1032,8 @@
     var move = (form.elements.move.value || "").trim();
     if (!move || busy) return;
     var played = form.elements.as_played && form.elements.as_played.checked;
+    form.elements.move.value = "";
+    if (form.elements.as_played) form.elements.as_played.checked = false;
     submit(move, !!played);
   }
 
@@ -680,6 +1043,11 @@
     var undoLink = ev.target.closest && ev.target.closest("a.rec-undo");
     if (undoLink && r.contains(undoLink)) {
       ev.preventDefault();
+      if (queue.length || stale) {
+        message = { kind: "notice", text: "Undo waits until the moves waiting are sent and the table is drawn again." };
+        render();
+        return;
+      }
       undoAsk = true; message = null; render();
       var s = sheet(); if (s) s.scrollIntoView({ block: "end" });
       return;
@@ -715,6 +1083,10 @@
     document.addEventListener("click", onClick);
     document.addEventListener("keydown", onKey);
     document.addEventListener("submit", onSubmit);
+    window.addEventListener("online", retry);
+    window.setInterval(retry, 5000);
+    var block = document.getElementById("record-data");
+    if (block) { data = JSON.parse(block.textContent); loadQueue(); }
     start(null);
   }
 
