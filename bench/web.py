@@ -15,11 +15,15 @@ is installed, else separate Python processes; ``--client threads`` is the old cl
 threads in one Python process, whose own waits inflate what it measures.
 
 Ends by printing one JSON line with the median and 95th percentile in milliseconds of the
-replay page and of the state API, and which client and server were used.
+replay page and of the state API, and which client and server were used.  Last, the
+viewer workload of the replay page runs again while the longest game is analysed in the
+background (``page_during_analysis``, with its p95's ratio to the page's: the target is
+within 1.2, the analysis running at its low priority throughout).
 
     python bench/web.py [--games 10000] [--clients 16] [--workers N] [--threads N]
                         [--client auto|wrk|processes|threads] [--paced-ms 100]
-                        [--only page,api,cold_page,cold_api] [--db PATH]
+                        [--only page,api,cold_page,cold_api,page_during_analysis]
+                        [--db PATH]
 
 The Python clients send ``--requests`` requests each per workload (a third of that for
 ``cold``); wrk runs ``--wrk-seconds`` per viewer workload (half for ``cold``).  Each
@@ -105,6 +109,16 @@ def game_lengths(path: Path, games: int) -> list[tuple[str, int]]:
     with EventStore.open(str(path)) as store:
         rows = store.list_games(limit=games + 1)
         return [(r.id, r.event_count) for r in rows]
+
+
+def _get_json(port: int, path: str) -> dict[str, Any]:
+    """The JSON body of a GET of ``path`` (a 202's too)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", path)
+        return json.loads(conn.getresponse().read())  # type: ignore[no-any-return]
+    finally:
+        conn.close()
 
 
 def free_port() -> int:
@@ -474,7 +488,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="rebuild the cached database")
     parser.add_argument(
         "--only",
-        default="page,api,cold_page,cold_api",
+        default="page,api,cold_page,cold_api,page_during_analysis",
         help="the workloads to run, separated by commas",
     )
     args = parser.parse_args()
@@ -571,6 +585,23 @@ def main() -> None:
             plan = cold_plan(games, args.clients, cold_n, url, rng)
             if name in workloads:
                 results[name] = runner(port, plan, cold_s, 0)
+        if "page_during_analysis" in workloads:
+            # the viewer workload again while the longest game is analysed in the
+            # background (the site's own process for it, at its low priority)
+            longest = max(games, key=lambda g: g[1])[0]
+            started = _get_json(port, f"/api/games/{longest}/analysis")
+            plan = viewer_plan(games, args.clients, viewer_n, page, rng)
+            out = runner(port, plan, viewer_s, 0)
+            still = _get_json(port, f"/api/games/{longest}/analysis")
+            out["analysis"] = {
+                "game": longest,
+                "state_at_start": started.get("state"),
+                "state_at_end": still.get("state"),
+                "done_at_end": still.get("done"),
+            }
+            if "page" in results and results["page"].get("p95_ms"):
+                out["p95_ratio_to_page"] = round(out["p95_ms"] / results["page"]["p95_ms"], 2)
+            results["page_during_analysis"] = out
         if args.paced_ms > 0:
             pace = args.paced_ms / 1000
             paced: dict[str, Any] = {

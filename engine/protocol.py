@@ -289,6 +289,56 @@ class ParsedGame:
         return not self.errors
 
 
+class Playouts(Protocol):
+    """What a game gives :mod:`engine.analysis` to play positions out and search them.
+
+    A *world* is the game's own object: a copy of a position with one guess at everything
+    hidden in it (the decks' order, blind reserves, the bag's draws) dealt from what the
+    position has not revealed, never from the record's future, and with every observation
+    due resolved from that guess, so that a decision is always due in it (or the game is
+    over).  Decisions are the game's events as :meth:`Rules.legal_moves` gives them (a
+    blind reserve or a replenish as its template), hashable."""
+
+    def deal(self, state: Any, rng: random.Random) -> Any:
+        """A world of ``state`` (left unchanged); its later draws use ``rng``."""
+        ...
+
+    def decisions(self, world: Any) -> list[Any]:
+        """Every decision legal in ``world`` (it is never asked of a finished one)."""
+        ...
+
+    def mover(self, world: Any) -> int:
+        """The seat whose decision is due in ``world``."""
+        ...
+
+    def advance(self, world: Any, decision: Any) -> None:
+        """Play ``decision`` in ``world``, then the observations it calls for (the card
+        under a blind reserve, the tokens drawn, the card refilling the display), drawn
+        from the world's guess."""
+        ...
+
+    def scores(self, world: Any, decisions: Sequence[Any]) -> list[float]:
+        """How much the default policy likes each of ``decisions`` (higher is better, on
+        a scale where 10 is a clear preference): the search's priors."""
+        ...
+
+    def choose(self, world: Any, decisions: Sequence[Any]) -> Any:
+        """The default policy's pick among ``decisions``: as a player would, mostly the
+        best scored, sometimes another (with the world's ``rng``)."""
+        ...
+
+    def shares(self, world: Any) -> tuple[float, ...] | None:
+        """Each seat's share of the win once the game in ``world`` is over (1 to the
+        winner; split on a shared win or a game that runs past the playouts' limit), None
+        while it goes on."""
+        ...
+
+    def decision(self, event: Any) -> Any:
+        """The decision a recorded ``event`` made, as :meth:`decisions` names it (a blind
+        reserve or a replenish without what the table saw)."""
+        ...
+
+
 class Rules(Protocol):
     """A game's rules: its table, its events, what is legal and how a game ends.  The
     base :class:`engine.contract.Game` gives ``play``, ``force`` and ``is_observation``
@@ -305,6 +355,9 @@ class Rules(Protocol):
 
     #: How many players the game seats.
     seats: Seats
+
+    #: How positions are played out and searched (:mod:`engine.analysis`).
+    playouts: Playouts
 
     #: How the game can be won: each stable ``condition`` word (see :class:`Result`) with
     #: the short words a listing puts after the winner's name (``crowns``: ``on crowns``).

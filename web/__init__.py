@@ -112,7 +112,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import api, auth, boards, fragments, live, newgame, record, share, site
+    from . import analysis, api, auth, boards, fragments, live, newgame, record, share, site
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
@@ -129,6 +129,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(record.bp)
     app.register_blueprint(share.bp)
     share.init_app(app)
+    app.register_blueprint(analysis.bp)
+    analysis.init_app(app)
     live.init_app(app)
     _register_errors(app)
     app.after_request(_finish)

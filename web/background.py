@@ -61,7 +61,8 @@ class Kind(NamedTuple):
 
 
 ANIMATION = Kind("animation", ".gif", 2, "web.animation:background_gif")
-KINDS = {k.name: k for k in (ANIMATION,)}
+ANALYSIS = Kind("analysis", ".json", 1, "web.analysis:background_analysis")
+KINDS = {k.name: k for k in (ANIMATION, ANALYSIS)}
 
 
 class Work(NamedTuple):

@@ -10,6 +10,7 @@ each bar, whisker and label goes, from :func:`recorder.stats.club_stats`'s figur
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -196,3 +197,68 @@ def stats_svg(stats: dict[str, Any], words: dict[str, str] | None = None) -> str
         )
     template = _environment.get_template("stats/plots.html")
     return str(template.module.document(stats_charts(stats, words), WIDTH))  # type: ignore[attr-defined]
+
+
+# --- a game's analysis --------------------------------------------------------------------
+
+#: The chances chart: its size, and the margins of its plotting area.
+CHANCE_WIDTH = 420
+CHANCE_HEIGHT = 170
+CHANCE_LEFT, CHANCE_RIGHT, CHANCE_TOP, CHANCE_BOTTOM = 30, 8, 10, 24
+
+
+@dataclass(frozen=True)
+class ChanceChart:
+    """Each seat's chance to win over a game's steps: one polyline a seat (its points as
+    "x,y" text), the turning points as marks linked to their steps, the step shown as a
+    vertical line, and the axis labels."""
+
+    width: int
+    height: int
+    lines: list[tuple[int, str]]
+    marks: list[tuple[float, float, int, str]]
+    now: float
+    ticks: list[tuple[float, str]]
+    steps: list[tuple[float, str]]
+
+
+def chance_chart(analysis: dict[str, Any], step: int) -> ChanceChart:
+    """The chart of ``analysis`` (:func:`recorder.analysis.analyse_stored`'s figures)
+    with step ``step`` marked."""
+    steps = analysis["steps"]
+    last = max(1, int(steps[-1]["step"]))
+    span_x = CHANCE_WIDTH - CHANCE_LEFT - CHANCE_RIGHT
+    span_y = CHANCE_HEIGHT - CHANCE_TOP - CHANCE_BOTTOM
+
+    def x(n: int) -> float:
+        return float(CHANCE_LEFT + span_x * n / last)
+
+    def y(chance: float) -> float:
+        return float(CHANCE_TOP + span_y * (1 - chance))
+
+    seats = len(analysis["players"])
+    lines = [
+        (seat, " ".join(f"{x(s['step']):.1f},{y(s['chances'][seat]):.1f}" for s in steps))
+        for seat in range(seats)
+    ]
+    marks = [
+        (
+            x(p["step"]),
+            y(p["after"]),
+            p["step"],
+            f"step {p['step']}: {p['player']} {p['move']} "
+            f"({_pct(p['before'])} → {_pct(p['after'])})",
+        )
+        for p in analysis["turning_points"]
+    ]
+    ticks = [(y(v), _pct(v)) for v in (0.0, 0.5, 1.0)]
+    labels = [(x(n), str(n)) for n in sorted({0, last // 2, last})]
+    return ChanceChart(CHANCE_WIDTH, CHANCE_HEIGHT, lines, marks, x(step), ticks, labels)
+
+
+def margin(chance: float, playouts: int) -> float | None:
+    """The half-width of the 95% interval of a chance estimated by ``playouts`` playouts
+    (None for a chance that is certain: the game is over)."""
+    if playouts <= 0:
+        return None
+    return float(1.96 * math.sqrt(chance * (1 - chance) / playouts))

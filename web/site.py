@@ -12,14 +12,14 @@ from recorder import chain
 from recorder.listing import DEFAULT_ORDER
 from recorder.stats import club_stats
 
-from . import boards, params
+from . import analysis, boards, params
 from .cache import cached_answer
 from .db import Turns, get_store, off_loop
 from .images import svg_to_png
 from .listing import list_page
 from .move_list import step_links, turn_groups, turn_steps
 from .plots import WIDTH as PLOT_WIDTH
-from .plots import stats_charts
+from .plots import chance_chart, margin, stats_charts
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
 from .verdict import check_text
@@ -138,8 +138,9 @@ def step(game_id: str, step: str) -> Response | str:
         return redirect(url_for("site.step", game_id=row.id, step=shown))
     move = request.args.get("move")
     if move is None:
-        # the page names its picture by absolute address (og:image): kept per host
-        what = f"page {request.host_url}"
+        # the page names its picture by absolute address (og:image): kept per host; it
+        # draws the game's analysis once there is one
+        what = f"page {request.host_url} {'analysed' if analysis.shown(row) else ''}"
         return cached_answer(what, row, n, lambda: (_replay_page(store, row, n, None), HTML))
     move = move.strip()
     limit = int(current_app.config["MAX_MOVE_LENGTH"])
@@ -217,7 +218,26 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         head=tl.row.head,
         keyed_head=_keyed(tl.row.head),
         altered=tl.altered.where() if tl.altered else None,
+        analysis=None if tl.altered else _analysis_view(tl.row, n),
     )
+
+
+def _analysis_view(row: Any, n: int) -> dict[str, Any] | None:
+    """What the step page draws of the game's kept analysis (None while there is none):
+    the chart with step ``n`` marked, the step's chances and their margin, the turning
+    points."""
+    figures = analysis.shown(row)
+    if figures is None or n >= len(figures["steps"]):
+        return None
+    here = figures["steps"][n]
+    best = max(here["chances"], default=0.0)
+    return {
+        "chart": chance_chart(figures, n),
+        "here": here,
+        "margin": margin(best, here["playouts"]),
+        "points": figures["turning_points"],
+        "playouts": figures["playouts"],
+    }
 
 
 def _keyed(head: str) -> str | None:

@@ -23,6 +23,7 @@ from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestio
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
+from . import playout as _playout
 from .state import SETUP, State
 
 
@@ -43,6 +44,7 @@ class Splendor(_game.SplendorRules):
 
     payload_version = _events.PAYLOAD_VERSION
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
+    playouts = _playout.PLAYOUTS
 
     #: The setup as the table lays it out (rulebook, "Game setup"): the nobles (one more
     #: than the players), then four face-up cards of each level, level 3 first.

@@ -20,6 +20,7 @@ from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestio
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
+from . import playout as _playout
 from .state import SETUP, State
 
 #: Event types made by a seat named in the event itself, not by the player to move.
@@ -43,6 +44,7 @@ class SplendorDuel(_game.DuelRules):
 
     payload_version = _events.PAYLOAD_VERSION
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
+    playouts = _playout.PLAYOUTS
 
     #: The setup as the table lays it out (rulebook p.2): the board, then the pyramid.
     setup_lines: Sequence[SetupLine] = (

@@ -1,0 +1,205 @@
+"""Classic Splendor's part of the analysis (:class:`engine.protocol.Playouts`): worlds
+dealt from what a position has not revealed, and the default policy of the playouts.
+
+A position knows which cards are unseen at each level (in the deck or reserved blind:
+``State.unseen``), never their order.  A world shuffles the unseen cards of each level,
+shows each blind reserve not yet shown as the first of them and keeps the rest as the
+deck, top last.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .catalogue import CARDS, GOLD, NOBLES
+from .events import (
+    CardIdentified,
+    CardPurchased,
+    CardReserved,
+    CardRevealed,
+    Event,
+    NobleVisited,
+    TokensReturned,
+    TokensTaken,
+)
+from .game import APPLIERS, legal_moves
+from .state import REVEAL, State
+
+#: A playout still going after this many turns (every seat's counted) is called a draw.
+TURN_LIMIT = 300
+#: How often the policy plays a decision other than its best scored one.
+EXPLORE = 0.15
+_CARD_SCORE = {cid: 100.0 + 15 * card.points - 2 * card.level for cid, card in CARDS.items()}
+
+
+class World:
+    """A classic Splendor position with its hidden side guessed: ``decks`` per level,
+    the next card to come out last."""
+
+    __slots__ = ("state", "decks", "rng")
+
+    def __init__(self, state: State, decks: list[list[str]], rng: random.Random) -> None:
+        self.state = state
+        self.decks = decks
+        self.rng = rng
+
+
+def deal(state: State, rng: random.Random) -> World:
+    """A world of ``state``: each level's unseen cards (sorted first, so that a seed
+    gives the same world whatever the set's order) shuffled, each blind reserve not yet
+    shown given the first of them, the rest the deck; a reveal due is then made."""
+    s = state.copy()
+    decks: list[list[str]] = []
+    identify = APPLIERS["card_identified"]
+    for level in range(3):
+        ids = sorted(s.unseen[level])
+        rng.shuffle(ids)
+        for seat, p in enumerate(s.players):
+            for lv, cid in list(p.reserved):
+                if cid is None and lv == level + 1:
+                    identify(s, CardIdentified(seat, ids.pop()))
+        decks.append(ids)
+    world = World(s, decks, rng)
+    _settle(world)
+    return world
+
+
+def _settle(world: World) -> None:
+    """Make the observations due: the card refilling the display."""
+    s = world.state
+    while s.awaiting == REVEAL and s.outcome is None:
+        level = s.refill[0] if s.refill is not None else 0
+        APPLIERS["card_revealed"](s, CardRevealed(world.decks[level].pop()))
+
+
+def decisions(world: World) -> list[Event]:
+    return legal_moves(world.state)
+
+
+def mover(world: World) -> int:
+    return world.state.current
+
+
+def advance(world: World, decision: Event) -> None:
+    """Play ``decision``: a blind reserve takes its deck's next card; then the display
+    is refilled if due."""
+    s = world.state
+    if type(decision) is CardReserved and decision.deck is not None and decision.card is None:
+        decision = CardReserved(decision.gold, world.decks[decision.deck - 1].pop(), decision.deck)
+    APPLIERS[decision.type](s, decision)
+    if s.awaiting == REVEAL:
+        _settle(world)
+
+
+def shares(world: World) -> tuple[float, ...] | None:
+    s = world.state
+    outcome = s.outcome
+    if outcome is not None:
+        won = 1.0 / len(outcome.winners)
+        return tuple(won if seat in outcome.winners else 0.0 for seat in range(len(s.players)))
+    if s.turn > TURN_LIMIT:
+        return tuple(1.0 / len(s.players) for _ in s.players)
+    return None
+
+
+def _needs(s: State) -> list[int]:
+    """Per gem colour, how many tokens the player to move lacks for the cards in reach
+    (the display and their reserve), summed: what a take should bring."""
+    p = s.player
+    have = [p.bonuses[c] + p.tokens[c] for c in range(5)]
+    need = [0] * 5
+    ids = [cid for row in s.display for cid in row if cid is not None]
+    ids += [cid for _, cid in p.reserved if cid is not None]
+    for cid in ids:
+        cost = CARDS[cid].cost
+        for c in range(5):
+            d = cost[c] - have[c]
+            if d > 0:
+                need[c] += d
+    return need
+
+
+def _noble_colours(s: State) -> list[int]:
+    """Per gem colour, how many bonuses the nobles on the table still want of the player
+    to move."""
+    bonuses = s.player.bonuses
+    want = [0] * 5
+    for nid in s.nobles:
+        for c, n in enumerate(NOBLES[nid].requires):
+            if n > bonuses[c]:
+                want[c] += 1
+    return want
+
+
+def scores(world: World, moves: Sequence[Event]) -> list[float]:
+    """The default policy's liking of each decision: a purchase first (points, a colour
+    a noble wants, cheap levels early), then a take of three gems the player lacks, a
+    reserve with a Gold."""
+    s = world.state
+    need: list[int] | None = None
+    want: list[int] | None = None
+    out: list[float] = []
+    for m in moves:
+        t = type(m)
+        if t is CardPurchased:
+            if want is None:
+                want = _noble_colours(s)
+            out.append(_CARD_SCORE[m.card] + 4 * want[CARDS[m.card].color] - 3 * m.payment[GOLD])
+        elif t is TokensTaken:
+            if need is None:
+                need = _needs(s)
+            score = 20.0 + 8 * len(m.colors)
+            for c in m.colors:
+                if need[c]:
+                    score += 3
+            out.append(score)
+        elif t is CardReserved:
+            gold = 6.0 if m.gold else 0.0
+            if m.card is None:
+                out.append(8.0 + gold)
+            else:
+                out.append(10.0 + gold + 4 * CARDS[m.card].points)
+        elif t is TokensReturned:
+            out.append(10.0 - 6 * m.tokens[GOLD])
+        elif t is NobleVisited:
+            out.append(10.0)
+        else:
+            out.append(0.0)
+    return out
+
+
+def choose(world: World, moves: Sequence[Event]) -> Event:
+    """Mostly the best scored decision (a tie drawn at random), now and then any."""
+    rng = world.rng
+    if len(moves) == 1:
+        return moves[0]
+    if rng.random() < EXPLORE:
+        return moves[rng.randrange(len(moves))]
+    found = scores(world, moves)
+    top = max(found)
+    best = [m for m, f in zip(moves, found, strict=True) if f == top]
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def decision(event: Event) -> Event:
+    """A blind reserve as a decision names no card."""
+    if type(event) is CardReserved and event.deck is not None and event.card is not None:
+        return CardReserved(event.gold, None, event.deck)
+    return event
+
+
+class SplendorPlayouts:
+    """Classic Splendor's :class:`engine.protocol.Playouts`."""
+
+    deal = staticmethod(deal)
+    decisions = staticmethod(decisions)
+    mover = staticmethod(mover)
+    advance = staticmethod(advance)
+    scores = staticmethod(scores)
+    choose = staticmethod(choose)
+    shares = staticmethod(shares)
+    decision = staticmethod(decision)
+
+
+PLAYOUTS = SplendorPlayouts()

@@ -1,0 +1,228 @@
+"""Splendor Duel's part of the analysis (:class:`engine.protocol.Playouts`): worlds dealt
+from what a position has not revealed, and the default policy of the playouts.
+
+A position knows which cards are unseen at each level (in the deck or reserved blind:
+``State.unseen``) and how many tokens of each colour are in the bag, never their order.
+A world shuffles the unseen cards of each level, gives each blind reserve not yet
+identified its card from them and keeps the rest as the deck, top last; the tokens a
+replenish draws are the bag's, in an order drawn when it happens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .catalogue import CARDS, GOLD, PEARL, ROYALS
+from .events import (
+    BoardReplenished,
+    BonusTokenTaken,
+    CardIdentified,
+    CardPurchased,
+    CardReserved,
+    CardRevealed,
+    ColorCopied,
+    Event,
+    PrivilegeSpent,
+    RoyalTaken,
+    TokensDiscarded,
+    TokensTaken,
+    TokenStolen,
+)
+from .game import APPLIERS, legal_moves
+from .state import REVEAL, State
+
+#: A playout still going after this many turns is called a draw (the policy buys
+#: whatever it can, so real playouts end long before).
+TURN_LIMIT = 200
+#: How often the policy plays a decision other than its best scored one.
+EXPLORE = 0.15
+#: The share of each seat in a drawn playout, and a win.
+_DRAW = (0.5, 0.5)
+_WINS = ((1.0, 0.0), (0.0, 1.0))
+_REPLENISH = BoardReplenished(None)
+_CARD_SCORE = {
+    cid: 100.0
+    + 12 * card.points
+    + 8 * card.crowns
+    + 4 * card.bonus
+    + (8 if "again" in card.abilities else 0)
+    + (3 if "steal" in card.abilities or "privilege" in card.abilities else 0)
+    for cid, card in CARDS.items()
+}
+
+
+class World:
+    """A Splendor Duel position with its hidden side guessed: ``decks`` per level, the
+    next card to come out last."""
+
+    __slots__ = ("state", "decks", "rng")
+
+    def __init__(self, state: State, decks: list[list[str]], rng: random.Random) -> None:
+        self.state = state
+        self.decks = decks
+        self.rng = rng
+
+
+def deal(state: State, rng: random.Random) -> World:
+    """A world of ``state``: each level's unseen cards (sorted first, so that a seed
+    gives the same world whatever the set's order) shuffled, each blind reserve not yet
+    identified given the first of them, the rest the deck; a reveal due is then made."""
+    s = state.copy()
+    decks: list[list[str]] = []
+    identify = APPLIERS["card_identified"]
+    for level in range(3):
+        ids = sorted(s.unseen[level])
+        rng.shuffle(ids)
+        for seat, p in enumerate(s.players):
+            for lv, cid in list(p.reserved):
+                if cid is None and lv == level + 1:
+                    identify(s, CardIdentified(seat, ids.pop()))
+        decks.append(ids)
+    world = World(s, decks, rng)
+    _settle(world)
+    return world
+
+
+def _settle(world: World) -> None:
+    """Make the observations due: the card refilling the pyramid."""
+    s = world.state
+    while s.awaiting == REVEAL and s.outcome is None:
+        level = s.refill[0] if s.refill is not None else 0
+        APPLIERS["card_revealed"](s, CardRevealed(world.decks[level].pop()))
+
+
+def decisions(world: World) -> list[Event]:
+    return legal_moves(world.state)
+
+
+def mover(world: World) -> int:
+    return world.state.current
+
+
+def advance(world: World, decision: Event) -> None:
+    """Play ``decision``: a blind reserve takes its deck's next card, a replenish draws
+    the bag in a shuffled order; then the pyramid is refilled if due."""
+    s = world.state
+    if type(decision) is CardReserved and decision.deck is not None and decision.card is None:
+        decision = CardReserved(decision.gold, world.decks[decision.deck - 1].pop(), decision.deck)
+    elif type(decision) is BoardReplenished and decision.tokens is None:
+        tokens = [c for c, n in enumerate(s.bag) for _ in range(n)]
+        world.rng.shuffle(tokens)
+        decision = BoardReplenished(tuple(tokens))
+    APPLIERS[decision.type](s, decision)
+    if s.awaiting == REVEAL:
+        _settle(world)
+
+
+def shares(world: World) -> tuple[float, ...] | None:
+    s = world.state
+    if s.outcome is not None:
+        return _WINS[s.outcome.winner]
+    if s.turn > TURN_LIMIT:
+        return _DRAW
+    return None
+
+
+def _needs(s: State) -> list[int]:
+    """Per colour (white..Pearl), how many tokens the player to move lacks for the cards
+    in reach (the pyramid and their reserve), summed: what a take should bring."""
+    p = s.player
+    have = [p.bonuses[c] + p.tokens[c] for c in range(5)] + [p.tokens[PEARL]]
+    need = [0] * 6
+    ids = [cid for row in s.pyramid for cid in row if cid is not None]
+    ids += [cid for _, cid in p.reserved if cid is not None]
+    for cid in ids:
+        cost = CARDS[cid].cost
+        for c in range(6):
+            d = cost[c] - have[c]
+            if d > 0:
+                need[c] += d
+    return need
+
+
+def scores(world: World, moves: Sequence[Event]) -> list[float]:
+    """The default policy's liking of each decision: a purchase first (points, crowns, an
+    extra turn), a Privilege spent, then a take of three tokens the player lacks (a Pearl
+    most), a reserve with a Gold; a replenish last."""
+    s = world.state
+    p = s.player
+    board = s.board
+    need: list[int] | None = None
+    out: list[float] = []
+    for m in moves:
+        t = type(m)
+        if t is CardPurchased:
+            out.append(_CARD_SCORE[m.card] - 3 * m.payment[GOLD])
+        elif t is TokensTaken:
+            if need is None:
+                need = _needs(s)
+            score = 20.0 + 10 * len(m.spaces)
+            for space in m.spaces:
+                colour = board[space]
+                if need[colour]:
+                    score += 3
+                if colour == PEARL:
+                    score += 2
+            out.append(score)
+        elif t is PrivilegeSpent:
+            out.append(60.0 + (3 if board[m.space] == PEARL else 0))
+        elif t is CardReserved:
+            if m.card is None:
+                out.append(22.0)
+            else:
+                card = CARDS[m.card]
+                out.append(20.0 + 6 * card.points + 4 * card.crowns)
+        elif t is BoardReplenished:
+            out.append(1.0)
+        elif t is RoyalTaken:
+            out.append(10.0 + 3 * ROYALS[m.royal].points)
+        elif t is TokenStolen:
+            out.append(10.0 + (10 if m.color == GOLD else 6 if m.color == PEARL else 0))
+        elif t is ColorCopied:
+            out.append(10.0 + 2 * p.color_points[m.color])
+        elif t is TokensDiscarded:
+            out.append(10.0 - 5 * m.tokens[GOLD] - 3 * m.tokens[PEARL])
+        elif t is BonusTokenTaken:
+            out.append(10.0 + (3 if board[m.space] == PEARL else 0))
+        else:
+            out.append(0.0)
+    return out
+
+
+def choose(world: World, moves: Sequence[Event]) -> Event:
+    """Mostly the best scored decision (a tie drawn at random), now and then any."""
+    rng = world.rng
+    if len(moves) == 1:
+        return moves[0]
+    if rng.random() < EXPLORE:
+        return moves[rng.randrange(len(moves))]
+    found = scores(world, moves)
+    top = max(found)
+    best = [m for m, f in zip(moves, found, strict=True) if f == top]
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def decision(event: Event) -> Event:
+    """A blind reserve as a decision names no card; a replenish no tokens."""
+    if type(event) is CardReserved and event.deck is not None and event.card is not None:
+        return CardReserved(event.gold, None, event.deck)
+    if type(event) is BoardReplenished:
+        return _REPLENISH
+    return event
+
+
+class DuelPlayouts:
+    """Splendor Duel's :class:`engine.protocol.Playouts`."""
+
+    deal = staticmethod(deal)
+    decisions = staticmethod(decisions)
+    mover = staticmethod(mover)
+    advance = staticmethod(advance)
+    scores = staticmethod(scores)
+    choose = staticmethod(choose)
+    shares = staticmethod(shares)
+    decision = staticmethod(decision)
+
+
+PLAYOUTS = DuelPlayouts()

@@ -1,0 +1,232 @@
+"""The evaluator and the search (engine/analysis.py), through each game's Playouts.
+
+Positions are written as each game's position string (found in seeded random games and
+checked here for what makes them a test: one decision wins at once, or most decisions let
+the opponent win at once).  Budgets are small: these tests check what the search
+chooses, not how fast it is (bench/ai.py measures that).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import analysis
+from engine.games import get_game
+
+DUEL = get_game("splendor-duel")
+CLASSIC = get_game("splendor")
+
+#: Classic Splendor, the second player to move: only buy 2-01 reaches 15 points, ending
+#: the round with more points than the first player.
+CLASSIC_WIN = (
+    "splendor 2 action 56 2 1 3.0.4.3.1.5 12.21.14 1-22,1-34,1-39,1-14/2-18,2-27,2-10,2-01/"
+    "3-07,3-02,3-16,3-08 - N-06,N-01 0.2.0.1.2.0;1-17,1-37,1-25,1-07,1-05,1-16,1-26,1-20,"
+    "1-27,1-15,2-08,2-22,1-13,1-23,2-15,2-29;-;N-08 1.2.0.0.1.0;1-09,1-29,1-31,2-12,1-04,"
+    "1-32,1-40,1-01,1-19,1-08,1-11,1-36,1-28,3-19;3-13;-"
+)
+#: The turn before: the first player must take 2-01 away (buy or reserve it), or the
+#: second player buys it and wins.
+CLASSIC_THREAT = (
+    "splendor 2 action 55 2 2 4.1.4.3.2.5 12.21.14 1-22,1-34,1-39,1-14/2-18,2-27,2-10,2-01/"
+    "3-07,3-02,3-16,3-08 - N-06,N-01 0.2.0.1.2.0;1-17,1-37,1-25,1-07,1-05,1-16,1-26,1-20,"
+    "1-27,1-15,2-08,2-22,1-13,1-23,2-15,2-29;-;N-08 0.1.0.0.0.0;1-09,1-29,1-31,2-12,1-04,"
+    "1-32,1-40,1-01,1-19,1-08,1-11,1-36,1-28,3-19;3-13;-"
+)
+
+#: Splendor Duel: player 2 wins by buying 3-11 or 3-03 (or by a replenish first, which
+#: leaves that purchase open); 14 other decisions do not win.
+DUEL_WIN = (
+    "....P/....W/.P.R./...../..... W2R2Y2 -,-,1-18,1-26,-/2-13,2-15,2-17,2-19/3-04,3-11,3-03 "
+    "0/11/8 W1B1G1K1Y1/1-09,1-02,1-17,1-23,1-14,1-29=R,1-05,1-15,1-24,1-01,2-14,1-10,1-19,"
+    "1-04,2-16,2-20,1-28,3-10,2-18/1-27,1-08,3-13/0/-/0 B3G3R1K3/1-13,1-12,1-07,1-20,1-03,"
+    "1-22,1-16,1-21,1-30=R,1-25,1-06,2-12,1-11,2-01/2-07,2-11,2-09/0/R-4/1 3 R-1,R-2,R-3 2 1 "
+    "77 action - - - - -"
+)
+#: Splendor Duel, a few turns before: unless player 1 takes the red tokens (c3 d3, with
+#: or without b3), player 2 wins on their next turn.
+DUEL_THREAT = (
+    "....P/....W/.PRR./...../B.GY. W1R2Y2 -,-,1-18,1-26,-/2-13,2-15,2-17,2-19/3-04,3-11,3-13 "
+    "0/11/9 W1G1K1/1-09,1-02,1-17,1-23,1-14,1-29=R,1-05,1-15,1-24,1-01,2-14,1-10,1-19,1-04,"
+    "2-16,2-20,1-28,3-10,2-18/1-27,1-08/1/-/0 W1B3G2K3/1-13,1-12,1-07,1-20,1-03,1-22,1-16,"
+    "1-21,1-30=R,1-25,1-06,2-12,1-11,2-01/2-07,2-11,2-09/0/R-4/1 2 R-1,R-2,R-3 2 2 74 action "
+    "- - - - -"
+)
+
+
+def _finish_turn(rules: Any, world: Any, seat: int) -> None:
+    """The rest of ``seat``'s turn (a noble, tokens returned, a Royal) by the policy."""
+    game = rules.playouts
+    while game.shares(world) is None and game.mover(world) == seat:
+        game.advance(world, game.choose(world, game.decisions(world)))
+
+
+def wins_at_once(rules: Any, state: Any, decision: Any, worlds: int = 4) -> bool:
+    """Whether ``decision`` ends the game with its mover the winner in every world."""
+    seat = rules.playouts.mover(rules.playouts.deal(state, random.Random(0)))
+    for seed in range(worlds):
+        world = rules.playouts.deal(state, random.Random(seed))
+        if decision not in rules.playouts.decisions(world):
+            return False
+        rules.playouts.advance(world, decision)
+        _finish_turn(rules, world, seat)
+        shares = rules.playouts.shares(world)
+        if shares is None or shares[seat] != 1.0:
+            return False
+    return True
+
+
+def lets_opponent_win(rules: Any, state: Any, decision: Any) -> bool:
+    """Whether, after ``decision`` and the rest of its mover's turn (one world), the next
+    player has a decision that wins at once."""
+    game = rules.playouts
+    world = game.deal(state, random.Random(0))
+    seat = game.mover(world)
+    game.advance(world, decision)
+    _finish_turn(rules, world, seat)
+    if game.shares(world) is not None:
+        return False
+    after = world.state
+    return any(wins_at_once(rules, after, d, worlds=1) for d in game.decisions(world))
+
+
+def best_text(rules: Any, state: Any, playouts: int, seed: int = 1) -> tuple[str, float]:
+    found = analysis.search(rules, state, random.Random(seed), playouts)
+    line = found.best[0]
+    return rules.move_text(state, line.decision), line.chance
+
+
+def test_duel_search_finds_the_one_move_win() -> None:
+    state = DUEL.parse_position(DUEL_WIN)
+    moves = analysis.root_decisions(DUEL, state)
+    winning = {DUEL.move_text(state, m) for m in moves if wins_at_once(DUEL, state, m)}
+    assert {"buy 3-11 (Y1)", "buy 3-03 (G1 Y1)"} <= winning
+    assert len(moves) - len(winning) > 10
+    text, chance = best_text(DUEL, state, 120)
+    assert text in winning
+    assert chance == 1.0
+
+
+def test_duel_search_avoids_the_one_move_loss() -> None:
+    state = DUEL.parse_position(DUEL_THREAT)
+    moves = analysis.root_decisions(DUEL, state)
+    safe = {DUEL.move_text(state, m) for m in moves if not lets_opponent_win(DUEL, state, m)}
+    assert safe == {"take c3 d3 =RR", "take b3 c3 d3 =PRR"}
+    assert len(moves) > 10
+    text, _ = best_text(DUEL, state, 300)
+    assert text in safe
+
+
+def test_classic_search_finds_the_one_move_win() -> None:
+    state = CLASSIC.parse_position(CLASSIC_WIN)
+    moves = analysis.root_decisions(CLASSIC, state)
+    winning = [m for m in moves if wins_at_once(CLASSIC, state, m)]
+    assert [CLASSIC.move_text(state, m) for m in winning] == ["buy 2-01 =-"]
+    assert len(moves) > 20
+    text, chance = best_text(CLASSIC, state, 120)
+    assert text == "buy 2-01 =-"
+    assert chance == 1.0
+
+
+def test_classic_search_avoids_the_one_move_loss() -> None:
+    state = CLASSIC.parse_position(CLASSIC_THREAT)
+    moves = analysis.root_decisions(CLASSIC, state)
+    safe = {
+        CLASSIC.move_text(state, m) for m in moves if not lets_opponent_win(CLASSIC, state, m)
+    }
+    assert safe and len(safe) <= len(moves) // 4  # most decisions lose at once
+    text, _ = best_text(CLASSIC, state, 300)
+    assert text in safe
+
+
+@pytest.mark.parametrize("rules", [DUEL, CLASSIC], ids=lambda r: r.kind)
+def test_the_evaluator_and_the_search_are_deterministic_for_a_seed(rules: Any) -> None:
+    events = rules.random_game(random.Random(11))
+    state = rules.replay(events[:12])
+    if not analysis.root_decisions(rules, state):
+        state = rules.replay(events[:13])
+    one = analysis.estimate(rules, state, random.Random(3), 30)
+    two = analysis.estimate(rules, state, random.Random(3), 30)
+    assert one == two and one.playouts == 30
+    assert sum(one.chances) == pytest.approx(1.0)
+    a = analysis.search(rules, state, random.Random(4), 40)
+    b = analysis.search(rules, state, random.Random(4), 40)
+    assert a == b and a.playouts == 40
+    assert sum(line.playouts for line in a.best) == 40
+
+
+@pytest.mark.parametrize("rules", [DUEL, CLASSIC], ids=lambda r: r.kind)
+def test_a_finished_game_is_certain_and_the_setup_even(rules: Any) -> None:
+    events = rules.random_game(random.Random(5))
+    end = rules.replay(events)
+    result = rules.status(end).result
+    assert result is not None and result.winner is not None
+    known = analysis.estimate(rules, end, random.Random(0), 50)
+    assert known.playouts == 0
+    assert known.chances[result.winner] == 1.0
+    assert analysis.estimate(rules, rules.new_state(), random.Random(0), 50).chances == (0.5, 0.5)
+    assert analysis.search(rules, end, random.Random(0), 10).best == ()
+
+
+def _with_hidden_reserve(rules: Any) -> tuple[Any, list[str], int]:
+    """A position of a seeded random game holding a blind reserve not yet identified,
+    and the card the game's record later shows it to be."""
+    for seed in range(200):
+        events = rules.random_game(random.Random(seed))
+        fold = rules.fold(events[:1])
+        for k, event in enumerate(events[1:], start=1):
+            fold.push(event)
+            state = fold.head
+            hidden = [
+                (seat, lv)
+                for seat, p in enumerate(state.players)
+                for lv, cid in p.reserved
+                if cid is None
+            ]
+            if hidden and state.awaiting == "action":
+                seat, level = hidden[0]
+                later = [
+                    e.card
+                    for e in events[k:]
+                    if e.type == "card_identified" and e.player == seat
+                ]
+                return state.copy(), later, level
+    raise AssertionError("no seeded game holds a blind reserve")
+
+
+@pytest.mark.parametrize("rules", [DUEL, CLASSIC], ids=lambda r: r.kind)
+def test_a_world_deals_exactly_the_unseen_cards(rules: Any) -> None:
+    state, later, level = _with_hidden_reserve(rules)
+    before = rules.position(state)
+    identities = set()
+    for seed in range(30):
+        world = rules.playouts.deal(state, random.Random(seed))
+        dealt = world.state
+        for lv in range(3):
+            deck = world.decks[lv]
+            # the deck holds as many cards as the position's, each unseen there, once
+            assert len(deck) == state.decks[lv] == len(set(deck))
+            shown = {
+                cid
+                for p, q in zip(state.players, dealt.players, strict=True)
+                for (was, _), (_, cid) in zip(p.reserved, q.reserved, strict=True)
+                if was == lv + 1 and cid is not None and cid not in {c for _, c in p.reserved}
+            }
+            # the blind reserves and the deck are exactly the unseen cards
+            assert set(deck) | shown == state.unseen[lv]
+            assert not set(deck) & shown
+        identities.add(
+            next(
+                cid
+                for p, q in zip(state.players, dealt.players, strict=True)
+                for (lv, was), (_, cid) in zip(p.reserved, q.reserved, strict=True)
+                if was is None and lv == level
+            )
+        )
+    assert rules.position(state) == before  # the position itself is left as it was
+    # the guess is drawn, not read from the record: many cards, not the one shown later
+    assert len(identities) > 5
+    if later:
+        assert identities != {later[0]}
