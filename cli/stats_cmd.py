@@ -47,7 +47,7 @@ def stats_cmd(
     """What the finished games say: wins by place in the turn order (the first player's
     advantage, with its 95% interval), victories, game length, the cards bought and
     reserved most and how often by the winner, and each two players' results.  Games
-    still in play are left out (the last line counts them).
+    still in play and void games are left out (the first line counts them).
 
     \b
     Example:
@@ -84,11 +84,12 @@ def _card(c: dict[str, Any]) -> str:
 
 
 def _text(f: dict[str, Any], words: dict[str, str]) -> list[str]:
-    left = f["left_out"]["unfinished"]
+    left, void = f["left_out"]["unfinished"], f["left_out"]["void"]
     out = [
         f"{f['games']} finished game{'s' if f['games'] != 1 else ''}"
         + (f" ({f['flagged']} with a move played though illegal)" if f["flagged"] else "")
         + (f"; {left} still in play, left out" if left else "")
+        + (f"; {void} void, left out" if void else "")
     ]
     if not f["games"]:
         return out

@@ -233,9 +233,7 @@ def search(
         for n in path:
             n.visits += 1
             n.wins += result[n.seat]
-    lines = [
-        Line(m, n.wins / n.visits, n.visits) for m, n in root.children.items() if n.visits
-    ]
+    lines = [Line(m, n.wins / n.visits, n.visits) for m, n in root.children.items() if n.visits]
     lines.sort(key=lambda line: (-line.playouts, -line.chance))
     return SearchResult(mover, tuple(lines), done)
 

@@ -6,7 +6,8 @@ Each finished game is folded once (:class:`engine.fold.Fold`, corrections and st
 though illegal included) into its :class:`GameFacts`, kept in memory by the game's id and
 head, so a page asked again folds only the games added or grown since.  The games counted
 are the finished ones, those with a decision played though illegal included (``flagged``
-says how many); games still in play are left out and counted apart.
+says how many); games still in play, and games voided as started by mistake, are left out
+and counted apart.
 
 >>> wilson(60, 100)
 (0.502, 0.691)
@@ -138,7 +139,9 @@ def _rows(store: Recorder, player: str | None, kind: str | None) -> Iterator[Gam
     index walk, however many games there are)."""
     after = None
     while True:
-        page = store.list_page(player=player, kind=kind, order="oldest", limit=PAGE, after=after)
+        page = store.list_page(
+            player=player, kind=kind, order="oldest", limit=PAGE, after=after, with_void=True
+        )
         yield from page.games
         if page.next is None:
             return
@@ -214,7 +217,8 @@ def club_stats(
     data (``tablelog stats --json`` prints it; the page and the plots draw it):
 
     * ``games``: the finished games counted, ``flagged`` of them with a decision played
-      though illegal; ``left_out``: the games still in setup or play;
+      though illegal; ``left_out``: the games still in setup or play (``unfinished``)
+      and those voided as started by mistake (``void``);
     * ``first_player_wins`` (a single winner who made the game's first decision) and
       ``first_player``: its rate, 95% interval and the rate if the seat did not matter;
     * ``by_seat``: the same for each place in the turn order (0: the first player);
@@ -225,8 +229,11 @@ def club_stats(
     * ``head_to_head``: for each two players who met, their games and wins;
     * ``player``: with a player, their games, wins and rate."""
     facts: list[GameFacts] = []
-    unfinished = 0
+    unfinished = void = 0
     for row in _rows(store, player, kind):
+        if row.void is not None:
+            void += 1
+            continue
         if row.status != "finished":
             unfinished += 1
             continue
@@ -258,7 +265,7 @@ def club_stats(
     out: dict[str, Any] = {
         "games": len(facts),
         "flagged": sum(f.flagged for f in facts),
-        "left_out": {"unfinished": unfinished},
+        "left_out": {"unfinished": unfinished, "void": void},
         "kinds": dict(sorted(Counter(f.kind for f in facts).items())),
         "first_player_wins": first_wins,
         "first_player": {

@@ -133,9 +133,7 @@ def test_classic_search_finds_the_one_move_win() -> None:
 def test_classic_search_avoids_the_one_move_loss() -> None:
     state = CLASSIC.parse_position(CLASSIC_THREAT)
     moves = analysis.root_decisions(CLASSIC, state)
-    safe = {
-        CLASSIC.move_text(state, m) for m in moves if not lets_opponent_win(CLASSIC, state, m)
-    }
+    safe = {CLASSIC.move_text(state, m) for m in moves if not lets_opponent_win(CLASSIC, state, m)}
     assert safe and len(safe) <= len(moves) // 4  # most decisions lose at once
     text, _ = best_text(CLASSIC, state, 300)
     assert text in safe
@@ -188,9 +186,7 @@ def _with_hidden_reserve(rules: Any) -> tuple[Any, list[str], int]:
             if hidden and state.awaiting == "action":
                 seat, level = hidden[0]
                 later = [
-                    e.card
-                    for e in events[k:]
-                    if e.type == "card_identified" and e.player == seat
+                    e.card for e in events[k:] if e.type == "card_identified" and e.player == seat
                 ]
                 return state.copy(), later, level
     raise AssertionError("no seeded game holds a blind reserve")
