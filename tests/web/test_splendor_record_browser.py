@@ -266,7 +266,8 @@ def test_a_classic_piece_not_lit_says_why(browser: Any, server: Any, viewport: A
     assert page.get_attribute("#rec-sheet button.try-anyway", "data-text") == "take WY"
     page.screenshot(path=str(ARTIFACTS / f"splendor-record-unlit-{viewport['width']}.png"))
     _no_sideways_scroll(page)
-    page.click('#record [data-target="W"]')  # let go of the white
+    page.click("#rec-sheet button.clear")  # (white again would be two whites)
+    assert _data(page)["steps"] == 1
     page.click('#record [data-target="R"]')
     page.click('#record [data-target="R"]')
     page.wait_for_selector('#record.js[data-steps="2"]')
