@@ -1,6 +1,7 @@
 """The replay site: a Flask app factory with its blueprints, the pages (``site``), the
 JSON API (``api``), the new-game page (``newgame``), the logging page (``record``), the
-live streams (``live``) and sharing: animations, the embedded replay, oEmbed (``share``).
+live streams (``live``), sharing: animations, the embedded replay, oEmbed (``share``), and
+a game's analysis, worked out in the background (``analysis``).
 Pages are rendered on the server and read without JavaScript; small static scripts add
 the keyboard, the step slider and tapping.
 
@@ -11,7 +12,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'live', 'newgame', 'record', 'share', 'site']
+['analysis', 'api', 'live', 'newgame', 'record', 'share', 'site']
 """
 
 from __future__ import annotations
