@@ -207,3 +207,36 @@ def test_a_card_paid_another_way_in_two_taps(
     assert page.evaluate("window.__clicks") == 2
     assert page.locator("#rec-sheet .done").inner_text() == f"Logged: {ways[-1]}"
     assert page.errors == []
+
+
+@SIZES
+def test_the_next_players_turn_starts_from_the_table_top(
+    browser: Any, server: Any, viewport: dict[str, int]
+) -> None:
+    """After step 9 of points.tl, Bob buys 1-11 from the pyramid's lowest row, the page
+    scrolled down to it, and the card revealed in its place is tapped: Alice's turn then
+    starts with the table's top (the board) just under the sticky top."""
+    from engine.fold import Fold
+
+    from .test_record_browser import _tap_decision
+
+    page, fixture, _ = _at(browser, server, 9, viewport)
+    fold = Fold(RULES, fixture.names).extend(fixture.events[:9])
+    texts = []
+    for event in fixture.events[9:11]:
+        texts.append(RULES.move_text(fold.head, event))
+        fold.push(event)
+    assert texts[0].startswith("buy 1-11") and texts[1].startswith("reveal ")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    if viewport is PHONE:  # (a laptop's screen holds the whole table)
+        assert _box(page, ".rec-table")["top"] < _box(page, ".rec-top")["bottom"] - 100
+    for n, text in enumerate(texts):
+        _tap_decision(page, text, {}, set())
+        page.wait_for_selector(f'#record.js[data-steps="{10 + n}"]')
+    page.wait_for_function(
+        "() => document.querySelector('#record .rec-table').getBoundingClientRect().top"
+        " >= document.querySelector('#record .rec-top').getBoundingClientRect().bottom - 1"
+    )
+    _above_the_sheet(page, '#record [data-target="a1"]')
+    name = "phone" if viewport is PHONE else "desktop"
+    page.screenshot(path=str(ARTIFACTS / f"record-{name}-next-turn.png"))

@@ -750,12 +750,25 @@
   // After a step: what is due on the table (the token an ability takes, a Royal card, a
   // noble) is brought into view; a turn's action starts from the board's top.
   var FOCUSED = { token: 1, royal: 1, noble: 1 };
+  var turnOf = null;  // the seat whose turn the page last showed
   function showNext() {
     if (mode !== null || queue.length || stale || data.phase !== "playing") return;
+    var mover = data.to_move, newTurn = turnOf !== null && mover !== turnOf;
+    turnOf = mover;
     var lit = root().querySelector("[data-target].lit");
     if (!lit) return;
     var focused = data.choices.length && data.choices.every(function (c) { return FOCUSED[c.group] || AS_BUTTONS[c.group]; });
-    if (focused) showAboveSheet(lit);
+    if (focused) { showAboveSheet(lit); return; }
+    // another player's turn: the table from its top (the board, the bank), where a turn's
+    // first tap usually goes, when the last player left it scrolled above the screen
+    if (newTurn) {
+      var table = root().querySelector(".rec-table");
+      var head = root().querySelector(".rec-top");
+      if (!table) return;
+      var top = head ? head.getBoundingClientRect().bottom : 0;
+      var r = table.getBoundingClientRect();
+      if (r.top < top) window.scrollBy(0, r.top - top - 6);
+    }
   }
 
   // --- a piece that is not lit -------------------------------------------------------------
