@@ -49,7 +49,14 @@ def site(games: Any, tmp_path_factory: pytest.TempPathFactory) -> Site:
     # is tested in test_writes.py)
     # one animation drawn at a time (the others wait): fuzzing starts many
     app = create_app(
-        {"DATABASE": str(path), "TESTING": True, "WTF_CSRF_ENABLED": False, "DRAWING_SLOTS": 1}
+        {
+            "DATABASE": str(path),
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "DRAWING_SLOTS": 1,
+            # (an analysis a fuzzed request starts is short: the machine runs the suite)
+            "ANALYSIS_PLAYOUTS": 2,
+        }
     )
     made = app.test_client().post("/api/games", json={"notation": SETUP})
     assert made.status_code == 201, made.get_data(as_text=True)
@@ -185,14 +192,17 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/api/games", "GET"),
         ("/api/games", "POST"),
         ("/api/games/<game_id>", "GET"),
+        ("/api/games/<game_id>/analysis", "GET"),
         ("/api/games/<game_id>/check", "GET"),
         ("/api/games/<game_id>/events", "POST"),
         ("/api/games/<game_id>/state", "GET"),
         ("/api/games/<game_id>/stream", "GET"),
         ("/api/games/<game_id>/undo", "POST"),
+        ("/api/stats", "GET"),
         ("/cards/<kind>/find", "GET"),
         ("/games", "GET"),
         ("/games/<game_id>", "GET"),
+        ("/games/<game_id>/analysis", "GET"),
         ("/games/<game_id>/goto", "GET"),
         ("/games/<game_id>/record", "GET"),
         ("/games/<game_id>/record", "POST"),
@@ -212,6 +222,7 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/games/new", "GET"),
         ("/games/new", "POST"),
         ("/players/<name>", "GET"),
+        ("/stats", "GET"),
         ("/static/<path:filename>", "GET"),
     ]
 }
