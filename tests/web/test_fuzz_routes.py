@@ -188,6 +188,7 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/api/games/<game_id>/state", "GET"),
         ("/api/games/<game_id>/stream", "GET"),
         ("/api/games/<game_id>/undo", "POST"),
+        ("/api/stats", "GET"),
         ("/cards/<kind>/find", "GET"),
         ("/games", "GET"),
         ("/games/<game_id>", "GET"),
@@ -208,6 +209,7 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/games/new", "GET"),
         ("/games/new", "POST"),
         ("/players/<name>", "GET"),
+        ("/stats", "GET"),
         ("/static/<path:filename>", "GET"),
     ]
 }
