@@ -106,9 +106,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games a match")
     parser.add_argument("--playouts", type=int, default=200, help="playouts a decision")
-    parser.add_argument(
-        "--game", action="append", help="splendor-duel, splendor (default: both)"
-    )
+    parser.add_argument("--game", action="append", help="splendor-duel, splendor (default: both)")
     parser.add_argument("--against", default="random,policy", help="random, policy or both")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

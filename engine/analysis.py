@@ -22,6 +22,7 @@ shares of a finished world.  This module speaks only that contract:
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -35,6 +36,9 @@ from .protocol import GameRules, Playouts
 EXPLORATION = 1.5
 #: The temperature turning the policy's scores into the search's priors (a softmax).
 PRIOR_TEMPERATURE = 12.0
+#: The share of each prior spread evenly over the decisions: a decision the policy
+#: scorns is still tried once the favourites look bad (the saving reserve, the block).
+PRIOR_FLOOR = 0.25
 
 
 def _never() -> bool:
@@ -174,7 +178,8 @@ def _priors(playouts: Playouts, world: Any, moves: Sequence[Any]) -> list[float]
     top = max(scores)
     weights = [math.exp((s - top) / PRIOR_TEMPERATURE) for s in scores]
     total = sum(weights)
-    return [w / total for w in weights]
+    even = PRIOR_FLOOR / len(weights)
+    return [(1 - PRIOR_FLOOR) * w / total + even for w in weights]
 
 
 def search(
@@ -233,9 +238,7 @@ def search(
         for n in path:
             n.visits += 1
             n.wins += result[n.seat]
-    lines = [
-        Line(m, n.wins / n.visits, n.visits) for m, n in root.children.items() if n.visits
-    ]
+    lines = [Line(m, n.wins / n.visits, n.visits) for m, n in root.children.items() if n.visits]
     lines.sort(key=lambda line: (-line.playouts, -line.chance))
     return SearchResult(mover, tuple(lines), done)
 
@@ -293,40 +296,46 @@ class GameAnalysis:
 def analyse(
     rules: GameRules,
     states: Sequence[Any],
-    events: Sequence[Any],
+    events: Sequence[Any | None],
     rng: random.Random,
     *,
     playouts: int,
     stop_chances: Callable[[], bool] = _never,
-    stop_search: Callable[[], bool] = _never,
+    stop_search: Callable[[float], bool] = lambda _share: False,
     turning_points: int = 3,
     search_playouts: int = 400,
     batch: int = 4,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> GameAnalysis:
-    """A game's analysis: ``states[k]`` is the table after ``events[:k]``.  Every step's
+    """A game's analysis: ``states[k]`` is the table after ``events[:k]`` (an event None:
+    a correction, not a decision).  Every step's
     chances get ``batch`` playouts in turn until each has ``playouts`` or
     ``stop_chances`` says so (so all rest on about as many); then the ``turning_points``
     decisions that lost their mover the most are searched for a better one
-    (``search_playouts`` each at most, until ``stop_search``).  ``progress`` is told
+    (``search_playouts`` each at most; the k-th of n until ``stop_search(k / n)``: the
+    caller's budget for the searches shared out evenly).  ``progress`` is told
     ``(phase, done, total)`` along the way."""
     tallies = [Tally(rules, s) for s in states]
     open_ = [t for t in tallies if t.known is None]
     total = playouts * len(open_)
     done = 0
-    while open_ and not stop_chances():
+    stopped = False
+    while open_ and not stopped:
         for t in open_:
+            if stop_chances():
+                stopped = True
+                break
             n = min(batch, playouts - t.playouts)
             t.run(rng, n)
             done += n
+            if progress is not None:
+                progress("chances", done, total)
         open_ = [t for t in open_ if t.playouts < playouts]
-        if progress is not None:
-            progress("chances", done, total)
     steps = [t.estimate() for t in tallies]
     drops: list[tuple[float, int, int]] = []
     for k in range(1, len(states)):
         event = events[k - 1]
-        if rules.is_observation(event):
+        if event is None or rules.is_observation(event):
             continue
         seat = rules.acting_seat(states[k - 1], event)
         if seat is None:
@@ -340,7 +349,10 @@ def analyse(
     for i, (_, k, seat) in enumerate(chosen):
         if progress is not None:
             progress("turning points", i, len(chosen))
-        found = search(rules, states[k - 1], rng, search_playouts, stop=stop_search)
+        share = (i + 1) / len(chosen)
+        found = search(
+            rules, states[k - 1], rng, search_playouts, stop=functools.partial(stop_search, share)
+        )
         played = rules.playouts.decision(events[k - 1])
         better = found.best[0] if found.best and found.best[0].decision != played else None
         points.append(

@@ -104,9 +104,9 @@ def advance(world: World, decision: Event) -> None:
     """Play ``decision``: a blind reserve takes its deck's next card, a replenish draws
     the bag in a shuffled order; then the pyramid is refilled if due."""
     s = world.state
-    if type(decision) is CardReserved and decision.deck is not None and decision.card is None:
+    if isinstance(decision, CardReserved) and decision.deck is not None and decision.card is None:
         decision = CardReserved(decision.gold, world.decks[decision.deck - 1].pop(), decision.deck)
-    elif type(decision) is BoardReplenished and decision.tokens is None:
+    elif isinstance(decision, BoardReplenished) and decision.tokens is None:
         tokens = [c for c, n in enumerate(s.bag) for _ in range(n)]
         world.rng.shuffle(tokens)
         decision = BoardReplenished(tuple(tokens))
@@ -151,10 +151,9 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
     need: list[int] | None = None
     out: list[float] = []
     for m in moves:
-        t = type(m)
-        if t is CardPurchased:
+        if isinstance(m, CardPurchased):
             out.append(_CARD_SCORE[m.card] - 3 * m.payment[GOLD])
-        elif t is TokensTaken:
+        elif isinstance(m, TokensTaken):
             if need is None:
                 need = _needs(s)
             score = 20.0 + 10 * len(m.spaces)
@@ -165,25 +164,25 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
                 if colour == PEARL:
                     score += 2
             out.append(score)
-        elif t is PrivilegeSpent:
+        elif isinstance(m, PrivilegeSpent):
             out.append(60.0 + (3 if board[m.space] == PEARL else 0))
-        elif t is CardReserved:
+        elif isinstance(m, CardReserved):
             if m.card is None:
                 out.append(22.0)
             else:
                 card = CARDS[m.card]
                 out.append(20.0 + 6 * card.points + 4 * card.crowns)
-        elif t is BoardReplenished:
+        elif isinstance(m, BoardReplenished):
             out.append(1.0)
-        elif t is RoyalTaken:
+        elif isinstance(m, RoyalTaken):
             out.append(10.0 + 3 * ROYALS[m.royal].points)
-        elif t is TokenStolen:
+        elif isinstance(m, TokenStolen):
             out.append(10.0 + (10 if m.color == GOLD else 6 if m.color == PEARL else 0))
-        elif t is ColorCopied:
+        elif isinstance(m, ColorCopied):
             out.append(10.0 + 2 * p.color_points[m.color])
-        elif t is TokensDiscarded:
+        elif isinstance(m, TokensDiscarded):
             out.append(10.0 - 5 * m.tokens[GOLD] - 3 * m.tokens[PEARL])
-        elif t is BonusTokenTaken:
+        elif isinstance(m, BonusTokenTaken):
             out.append(10.0 + (3 if board[m.space] == PEARL else 0))
         else:
             out.append(0.0)
@@ -205,9 +204,9 @@ def choose(world: World, moves: Sequence[Event]) -> Event:
 
 def decision(event: Event) -> Event:
     """A blind reserve as a decision names no card; a replenish no tokens."""
-    if type(event) is CardReserved and event.deck is not None and event.card is not None:
+    if isinstance(event, CardReserved) and event.deck is not None and event.card is not None:
         return CardReserved(event.gold, None, event.deck)
-    if type(event) is BoardReplenished:
+    if isinstance(event, BoardReplenished):
         return _REPLENISH
     return event
 
