@@ -38,6 +38,10 @@ def graph(chances: list[float], width: int = GRAPH_WIDTH) -> str:
     return "".join(out)
 
 
+def _count(n: int) -> str:
+    return f"{n} playout" if n == 1 else f"{n} playouts"
+
+
 def _percent(chance: float) -> str:
     return f"{round(chance * 100)}%"
 
@@ -45,7 +49,7 @@ def _percent(chance: float) -> str:
 def _playouts(n: int, margin: float | None) -> str:
     if margin is None:
         return "certain"
-    return f"{n} playouts, ±{round(margin * 100)}%"
+    return f"{_count(n)}, ±{round(margin * 100)}%"
 
 
 def _chance_line(names: list[str], entry: dict[str, Any]) -> str:
@@ -71,7 +75,7 @@ def _text(answer: dict[str, Any]) -> list[str]:
         )
         for line in answer["best"][:10]:
             lines.append(
-                f"  {line['move']:<28} {_percent(line['chance']):>4}  ({line['playouts']} playouts)"
+                f"  {line['move']:<28} {_percent(line['chance']):>4}  ({_count(line['playouts'])})"
             )
         return lines
     steps = answer["steps"]
@@ -86,7 +90,7 @@ def _text(answer: dict[str, Any]) -> list[str]:
     for point in answer["turning_points"]:
         better = point["better"]
         found = (
-            f"better: {better['move']} {_percent(better['chance'])} ({better['playouts']} playouts)"
+            f"better: {better['move']} {_percent(better['chance'])} ({_count(better['playouts'])})"
             if better
             else f"no better decision found ({point['search_playouts']} playouts)"
             if point["search_playouts"]
@@ -137,8 +141,8 @@ def analyse_cmd(
 
     \b
     Examples:
-      tablelog analyse 6138631be858 --budget 60
-      tablelog analyse 6138631be858:40 --json
+      tablelog analyse 6138631be858 --budget 3
+      tablelog analyse 6138631be858:40 --budget 2 --json
     """
     import random
 
