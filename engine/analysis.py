@@ -73,7 +73,12 @@ class Tally:
         if phase == "setup":
             self.known = tuple(1.0 / self.seats for _ in range(self.seats))
         elif phase == "finished":
-            self.known = rules.playouts.shares(rules.playouts.deal(state, random.Random(0)))
+            result = rules.status(state).result
+            winners = result.winners if result is not None else ()
+            self.known = tuple(
+                (1.0 / len(winners) if seat in winners else 0.0) if winners else 1.0 / self.seats
+                for seat in range(self.seats)
+            )
 
     def run(self, rng: random.Random, count: int) -> None:
         """``count`` more playouts, each from a world dealt afresh with ``rng``."""
@@ -213,6 +218,8 @@ def search(
             moves = game.decisions(world)
             if node is root:
                 moves = [m for m in moves if m in allowed]
+                if not moves:  # this world allows none of the position's decisions
+                    break
             seat = game.mover(world)
             children = node.children
             fresh = [m for m in moves if m not in children]
@@ -232,6 +239,8 @@ def search(
                 break
             node = child
             result = game.shares(world)
+        if not path:
+            continue
         if result is None:
             result = playout(game, world)
         root.visits += 1
@@ -240,7 +249,7 @@ def search(
             n.wins += result[n.seat]
     lines = [Line(m, n.wins / n.visits, n.visits) for m, n in root.children.items() if n.visits]
     lines.sort(key=lambda line: (-line.playouts, -line.chance))
-    return SearchResult(mover, tuple(lines), done)
+    return SearchResult(mover, tuple(lines), root.visits)
 
 
 def _select(node: _Node, moves: Sequence[Any]) -> Any:
