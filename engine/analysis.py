@@ -102,16 +102,17 @@ class Tally:
         return tuple(t / self.playouts for t in self.totals)
 
     def estimate(self) -> Estimate:
-        return Estimate(self.chances, self.playouts)
+        return Estimate(self.chances, self.playouts, self.known is not None)
 
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """Each seat's chance to win and the number of playouts it rests on (0: the game is
-    over or not set up, and its chances are certain)."""
+    """Each seat's chance to win, the number of playouts it rests on, and whether it is
+    ``certain`` (the game is over, or not set up: no playout is needed)."""
 
     chances: tuple[float, ...]
     playouts: int
+    certain: bool = False
 
 
 def estimate(

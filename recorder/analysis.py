@@ -31,10 +31,15 @@ Progress = Callable[[str, int, int], None]
 MOST_PLAYOUTS = 100_000
 
 
-def margin(playouts: int) -> float | None:
-    """The half-width of a 95% interval around a chance near one half from ``playouts``
-    playouts (the widest it gets); None when the figure is certain (no playouts)."""
-    return None if playouts <= 0 else 1.96 * 0.5 / math.sqrt(playouts)
+def margin(estimate: analysis.Estimate) -> float | None:
+    """The half-width of a 95% interval around a chance near one half from the estimate's
+    playouts (the widest it gets); None when the figure is certain, 1 when no playout
+    was made (the budget ran out first)."""
+    if estimate.certain:
+        return None
+    if estimate.playouts <= 0:
+        return 1.0
+    return 1.96 * 0.5 / math.sqrt(estimate.playouts)
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ def analyse_position(
                 "step": None,
                 "chances": _chances(estimate.chances),
                 "playouts": estimate.playouts,
-                "margin": margin(estimate.playouts),
+                "margin": margin(estimate),
             }
         ],
         "mover": found.mover,
@@ -173,7 +178,7 @@ def analyse_game(
             "step": k,
             "chances": _chances(estimate.chances),
             "playouts": estimate.playouts,
-            "margin": margin(estimate.playouts),
+            "margin": margin(estimate),
         }
         if k:
             entry["move"] = steps.texts[k - 1]
@@ -194,7 +199,7 @@ def analyse_game(
                 "search_playouts": point.searched,
             }
         )
-    played = [e.playouts for e in found.steps if e.playouts]
+    played = [e.playouts for e in found.steps if not e.certain]
     return {
         "game": game_id,
         "kind": row.kind,

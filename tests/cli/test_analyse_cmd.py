@@ -155,3 +155,17 @@ def test_a_bad_target_is_refused_with_exit_2(db: Path, stored: dict[str, str]) -
     assert result.exit_code == 2
     assert "expected GAME, GAME:STEP" in result.output
     assert run("analyse", "nosuchgame", db=db).exit_code == 2
+
+
+def test_a_tiny_budget_still_answers_every_step(db: Path, stored: dict[str, str]) -> None:
+    game_id = stored["points"]
+    data = analyse_json(game_id, "--budget", "0.5", db=db)
+    steps = data["steps"]
+    assert len(steps) == 99
+    assert all(sum(s["chances"]) == pytest.approx(1.0, abs=1e-3) for s in steps)
+    assert steps[-1]["chances"] == [0.0, 1.0]
+    # the steps played in turn: none is more than one batch ahead of another
+    played = [s["playouts"] for s in steps if s["margin"] is not None]
+    assert len(played) == 97  # all but the new table and the end, certain
+    assert max(played) - min(played) <= 4
+    assert data["playouts_per_step"] == min(played)
