@@ -38,7 +38,7 @@ EXPLORATION = 1.5
 PRIOR_TEMPERATURE = 12.0
 #: The share of each prior spread evenly over the decisions: a decision the policy
 #: scorns is still tried once the favourites look bad (the saving reserve, the block).
-PRIOR_FLOOR = 0.25
+PRIOR_FLOOR = 0.5
 
 
 def _never() -> bool:
@@ -254,12 +254,18 @@ def search(
 
 
 def _select(node: _Node, moves: Sequence[Any]) -> Any:
-    """PUCT among the decisions available now; an untried one is valued at its parent's
-    chance so far (first-play urgency), so the priors decide which is tried first."""
+    """PUCT among the decisions available now; an untried one is valued at the mover's
+    chance over the decisions tried here so far (first-play urgency; one half before
+    any), so the priors decide which is tried first."""
     children = node.children
+    wins = 0.0
+    visits = 0
     for m in moves:
-        children[m].available += 1
-    parent_value = node.wins / node.visits if node.visits else 0.5
+        child = children[m]
+        child.available += 1
+        wins += child.wins
+        visits += child.visits
+    parent_value = wins / visits if visits else 0.5
     best = None
     best_value = -1.0
     for m in moves:
