@@ -78,7 +78,11 @@ def match(rules: Any, opponent: Player, games: int, playouts: int, seed: int) ->
     won = 0.0
     started = time.perf_counter()
     for i in range(games):
-        won += play(rules, seed + i, i % 2, opponent, playouts)
+        share = play(rules, seed + i, i % 2, opponent, playouts)
+        won += share
+        print(
+            f"  game {i + 1}: search in seat {i % 2 + 1} won {share:g}", file=sys.stderr, flush=True
+        )
     low, high = wilson(won, games)
     return {
         "win_rate": won / games,

@@ -118,6 +118,11 @@ TARGETS: list[Target] = [
     _at_most("share: the GIF's size", "share", "gif_mb", 3, "MB"),
     _at_most("share: the GIF from the cache", "share", "cached_ms", 50, "ms"),
     _shown("share: the same drawn in process", "share", "draw_in_process_s", "s"),
+    # issue 27: the search at 200 playouts a decision, the 95% interval's lower bound
+    _at_least("ai: Duel, search vs random", "ai", "splendor-duel.vs_random_win_rate_low", 0.9, ""),
+    _at_least("ai: Duel, search vs policy", "ai", "splendor-duel.vs_policy_win_rate_low", 0.6, ""),
+    _at_least("ai: classic, search vs random", "ai", "splendor.vs_random_win_rate_low", 0.9, ""),
+    _at_least("ai: classic, search vs policy", "ai", "splendor.vs_policy_win_rate_low", 0.6, ""),
     # issue 12: hostile input and a long run
     _at_most("hostile files: worst peak memory", "hostile", "worst_peak_rss_mb", 200, "MB"),
     _at_most("soak: acknowledged writes missing", "soak", "race.acknowledged_missing", 0, ""),
@@ -157,6 +162,7 @@ RUNS: dict[str, tuple[list[str], list[str]]] = {
     "hostile": (["hostile.py"], ["hostile.py", "--sizes", "10000,100000,1000000"]),
     "share": (["share.py"], ["share.py", "--repeats", "1", "--cached", "20"]),
     "soak": (["soak.py"], ["soak.py", "--writer-seconds", "15", "--fuzz-seconds", "40"]),
+    "ai": (["ai.py"], ["ai.py", "--games", "20"]),
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from . import (
+    analyse_cmd,
     cards_cmd,
     check_cmds,
     copy_cmd,
@@ -32,6 +33,7 @@ for _module in (
     record_cmd,
     show_cmds,
     check_cmds,
+    analyse_cmd,
     cards_cmd,
     stats_cmd,
     serve_cmd,

@@ -22,6 +22,7 @@ shares of a finished world.  This module speaks only that contract:
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -35,6 +36,9 @@ from .protocol import GameRules, Playouts
 EXPLORATION = 1.5
 #: The temperature turning the policy's scores into the search's priors (a softmax).
 PRIOR_TEMPERATURE = 12.0
+#: The share of each prior spread evenly over the decisions: a decision the policy
+#: scorns is still tried once the favourites look bad (the saving reserve, the block).
+PRIOR_FLOOR = 0.5
 
 
 def _never() -> bool:
@@ -69,7 +73,12 @@ class Tally:
         if phase == "setup":
             self.known = tuple(1.0 / self.seats for _ in range(self.seats))
         elif phase == "finished":
-            self.known = rules.playouts.shares(rules.playouts.deal(state, random.Random(0)))
+            result = rules.status(state).result
+            winners = result.winners if result is not None else ()
+            self.known = tuple(
+                (1.0 / len(winners) if seat in winners else 0.0) if winners else 1.0 / self.seats
+                for seat in range(self.seats)
+            )
 
     def run(self, rng: random.Random, count: int) -> None:
         """``count`` more playouts, each from a world dealt afresh with ``rng``."""
@@ -93,16 +102,17 @@ class Tally:
         return tuple(t / self.playouts for t in self.totals)
 
     def estimate(self) -> Estimate:
-        return Estimate(self.chances, self.playouts)
+        return Estimate(self.chances, self.playouts, self.known is not None)
 
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """Each seat's chance to win and the number of playouts it rests on (0: the game is
-    over or not set up, and its chances are certain)."""
+    """Each seat's chance to win, the number of playouts it rests on, and whether it is
+    ``certain`` (the game is over, or not set up: no playout is needed)."""
 
     chances: tuple[float, ...]
     playouts: int
+    certain: bool = False
 
 
 def estimate(
@@ -174,7 +184,8 @@ def _priors(playouts: Playouts, world: Any, moves: Sequence[Any]) -> list[float]
     top = max(scores)
     weights = [math.exp((s - top) / PRIOR_TEMPERATURE) for s in scores]
     total = sum(weights)
-    return [w / total for w in weights]
+    even = PRIOR_FLOOR / len(weights)
+    return [(1 - PRIOR_FLOOR) * w / total + even for w in weights]
 
 
 def search(
@@ -208,6 +219,8 @@ def search(
             moves = game.decisions(world)
             if node is root:
                 moves = [m for m in moves if m in allowed]
+                if not moves:  # this world allows none of the position's decisions
+                    break
             seat = game.mover(world)
             children = node.children
             fresh = [m for m in moves if m not in children]
@@ -227,6 +240,8 @@ def search(
                 break
             node = child
             result = game.shares(world)
+        if not path:
+            continue
         if result is None:
             result = playout(game, world)
         root.visits += 1
@@ -235,16 +250,22 @@ def search(
             n.wins += result[n.seat]
     lines = [Line(m, n.wins / n.visits, n.visits) for m, n in root.children.items() if n.visits]
     lines.sort(key=lambda line: (-line.playouts, -line.chance))
-    return SearchResult(mover, tuple(lines), done)
+    return SearchResult(mover, tuple(lines), root.visits)
 
 
 def _select(node: _Node, moves: Sequence[Any]) -> Any:
-    """PUCT among the decisions available now; an untried one is valued at its parent's
-    chance so far (first-play urgency), so the priors decide which is tried first."""
+    """PUCT among the decisions available now; an untried one is valued at the mover's
+    chance over the decisions tried here so far (first-play urgency; one half before
+    any), so the priors decide which is tried first."""
     children = node.children
+    wins = 0.0
+    visits = 0
     for m in moves:
-        children[m].available += 1
-    parent_value = node.wins / node.visits if node.visits else 0.5
+        child = children[m]
+        child.available += 1
+        wins += child.wins
+        visits += child.visits
+    parent_value = wins / visits if visits else 0.5
     best = None
     best_value = -1.0
     for m in moves:
@@ -291,40 +312,46 @@ class GameAnalysis:
 def analyse(
     rules: GameRules,
     states: Sequence[Any],
-    events: Sequence[Any],
+    events: Sequence[Any | None],
     rng: random.Random,
     *,
     playouts: int,
     stop_chances: Callable[[], bool] = _never,
-    stop_search: Callable[[], bool] = _never,
+    stop_search: Callable[[float], bool] = lambda _share: False,
     turning_points: int = 3,
     search_playouts: int = 400,
     batch: int = 4,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> GameAnalysis:
-    """A game's analysis: ``states[k]`` is the table after ``events[:k]``.  Every step's
+    """A game's analysis: ``states[k]`` is the table after ``events[:k]`` (an event None:
+    a correction, not a decision).  Every step's
     chances get ``batch`` playouts in turn until each has ``playouts`` or
     ``stop_chances`` says so (so all rest on about as many); then the ``turning_points``
     decisions that lost their mover the most are searched for a better one
-    (``search_playouts`` each at most, until ``stop_search``).  ``progress`` is told
+    (``search_playouts`` each at most; the k-th of n until ``stop_search(k / n)``: the
+    caller's budget for the searches shared out evenly).  ``progress`` is told
     ``(phase, done, total)`` along the way."""
     tallies = [Tally(rules, s) for s in states]
     open_ = [t for t in tallies if t.known is None]
     total = playouts * len(open_)
     done = 0
-    while open_ and not stop_chances():
+    stopped = False
+    while open_ and not stopped:
         for t in open_:
+            if stop_chances():
+                stopped = True
+                break
             n = min(batch, playouts - t.playouts)
             t.run(rng, n)
             done += n
+            if progress is not None:
+                progress("chances", done, total)
         open_ = [t for t in open_ if t.playouts < playouts]
-        if progress is not None:
-            progress("chances", done, total)
     steps = [t.estimate() for t in tallies]
     drops: list[tuple[float, int, int]] = []
     for k in range(1, len(states)):
         event = events[k - 1]
-        if rules.is_observation(event):
+        if event is None or rules.is_observation(event):
             continue
         seat = rules.acting_seat(states[k - 1], event)
         if seat is None:
@@ -338,7 +365,10 @@ def analyse(
     for i, (_, k, seat) in enumerate(chosen):
         if progress is not None:
             progress("turning points", i, len(chosen))
-        found = search(rules, states[k - 1], rng, search_playouts, stop=stop_search)
+        share = (i + 1) / len(chosen)
+        found = search(
+            rules, states[k - 1], rng, search_playouts, stop=functools.partial(stop_search, share)
+        )
         played = rules.playouts.decision(events[k - 1])
         better = found.best[0] if found.best and found.best[0].decision != played else None
         points.append(

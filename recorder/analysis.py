@@ -1,121 +1,210 @@
-"""A stored game's analysis: each step's chances to win and the decisions that lost their
-mover the most (:func:`engine.analysis.analyse`), as plain data that ``tablelog analyse
---json`` prints and the site keeps and draws.
+"""A stored game (or a position) analysed: each step's win chances, the best decisions
+at one step, the turning points of a whole game.  The library call under ``tablelog
+analyse``; the estimates are :mod:`engine.analysis`'s, this module reads the game through
+the store and turns the answers into plain data (moves in notation, chances per seat,
+the playouts each figure rests on).
 
-The game is folded once (:class:`engine.fold.Fold`; a move played though illegal forced,
-a correction standing as it stood); each step's table is then estimated by playouts from
-what it has not revealed.  The random draws are seeded from the game's chain head, so the
-same game at the same head, asked with the same number of playouts, gives the same
-figures wherever it is analysed.
+The caller owns the clock: it passes ``stop`` callables (``True`` once its budget is
+spent) and a ``random.Random``.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from engine.analysis import analyse
-from engine.corrections import Retraction
+from engine import analysis
+from engine.corrections import is_retraction
 from engine.fold import Fold
 from engine.games import get_game
-from engine.protocol import seat_names
+from engine.protocol import GameRules, seat_names
 
 from .protocol import Recorder
 
-#: The layout of an analysis, bumped when it changes.
-FORMAT = 1
-#: How many decisions the analysis searches for a better one, and its playouts for each.
-TURNING_POINTS = 3
-SEARCH_PLAYOUTS = 400
+Stop = Callable[[], bool]
+Progress = Callable[[str, int, int], None]
+
+#: The most playouts one figure gets, however long the budget.
+MOST_PLAYOUTS = 100_000
 
 
-def seed_of(head: str) -> int:
-    """The seed of a game's analysis: from its chain head (the first 64 bits)."""
-    return int(head[:16], 16) if head else 0
+def margin(estimate: analysis.Estimate) -> float | None:
+    """The half-width of a 95% interval around a chance near one half from the estimate's
+    playouts (the widest it gets); None when the figure is certain, 1 when no playout
+    was made (the budget ran out first)."""
+    if estimate.certain:
+        return None
+    if estimate.playouts <= 0:
+        return 1.0
+    return 1.96 * 0.5 / math.sqrt(estimate.playouts)
 
 
-def analyse_stored(
-    store: Recorder,
-    game_id: str,
-    *,
-    playouts: int,
-    turning_points: int = TURNING_POINTS,
-    search_playouts: int = SEARCH_PLAYOUTS,
-    stop_chances: Callable[[], bool] | None = None,
-    stop_search: Callable[[], bool] | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
-) -> dict[str, Any]:
-    """The analysis of the stored game ``game_id``: ``playouts`` playouts a step (fewer
-    where ``stop_chances`` says so), then the ``turning_points`` decisions that lost
-    their mover the most searched for a better one (until ``stop_search``)."""
+@dataclass(frozen=True)
+class GameSteps:
+    """A stored game folded: the state after each step (``states[0]``: the new table),
+    the event of each step (None for a correction) and its stored notation text."""
+
+    rules: GameRules
+    names: tuple[str, ...]
+    states: list[Any]
+    events: list[Any | None]
+    texts: list[str]
+
+
+def game_steps(store: Recorder, game_id: str) -> GameSteps:
+    """Fold the stored events of ``game_id`` once, keeping a copy of every step's state
+    (events played though illegal forced, corrections followed)."""
     row = store.game(game_id)
     rules = get_game(row.kind)
-    names = seat_names(row.headers, rules.seats)
-    fold = Fold(rules, names)
-    states = [fold.state_at(0)]
-    events = []
+    names = seat_names(row.headers or {}, rules.seats)
+    fold = Fold(rules, names, every=None)
+    states = [fold.head.copy()]
+    events: list[Any | None] = []
+    texts: list[str] = []
     for stored in store.events(game_id):
         event = stored.event if stored.event is not None else rules.event_from_dict(stored.payload)
-        fold.push(event, bool(stored.meta.get("played_illegally")))
+        if is_retraction(event):
+            fold.push(event)
+            events.append(None)
+        else:
+            fold.push(event, bool((stored.meta or {}).get("played_illegally")))
+            events.append(event)
         states.append(fold.head.copy())
-        events.append(event)
-    options: dict[str, Any] = {}
-    if stop_chances is not None:
-        options["stop_chances"] = stop_chances
-    if stop_search is not None:
-        options["stop_search"] = stop_search
-    found = analyse(
-        rules,
-        states,
-        events,
-        random.Random(seed_of(row.head)),
-        playouts=playouts,
-        turning_points=turning_points,
-        search_playouts=search_playouts,
-        progress=progress,
-        **options,
-    )
-    points = []
-    for p in found.turning_points:
-        before = states[p.step - 1]
-        better = None
-        if p.better is not None:
-            better = {
-                "move": rules.move_text(before, p.better.decision),
-                "chance": round(p.better.chance, 3),
-                "playouts": p.better.playouts,
-            }
-        points.append(
-            {
-                "step": p.step,
-                "seat": p.seat,
-                "player": names[p.seat],
-                "move": _text(rules, before, events[p.step - 1]),
-                "before": round(p.before, 3),
-                "after": round(p.after, 3),
-                "loss": round(p.loss, 3),
-                "better": better,
-                "searched": p.searched,
-            }
-        )
+        texts.append(stored.text)
+    return GameSteps(rules, names, states, events, texts)
+
+
+def _chances(chances: tuple[float, ...]) -> list[float]:
+    return [round(c, 4) for c in chances]
+
+
+def _line(rules: GameRules, state: Any, line: analysis.Line) -> dict[str, Any]:
     return {
-        "format": FORMAT,
-        "game": row.id,
-        "head": row.head,
-        "kind": row.kind,
-        "players": list(names),
-        "playouts": playouts,
-        "seed": seed_of(row.head),
-        "steps": [
-            {"step": k, "chances": [round(c, 3) for c in e.chances], "playouts": e.playouts}
-            for k, e in enumerate(found.steps)
-        ],
-        "turning_points": points,
+        "move": rules.move_text(state, line.decision),
+        "chance": round(line.chance, 4),
+        "playouts": line.playouts,
     }
 
 
-def _text(rules: Any, state: Any, event: Any) -> str:
-    if type(event) is Retraction:
-        return "undo"
-    return str(rules.move_text_safe(state, event))
+def analyse_position(
+    rules: GameRules,
+    state: Any,
+    rng: random.Random,
+    *,
+    stop_chances: Stop,
+    stop_search: Stop,
+    playouts: int = MOST_PLAYOUTS,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """One position: each seat's chances (``playouts`` at most, until ``stop_chances``)
+    and the best decisions found for the player to move (until ``stop_search``)."""
+    names = list(state.names)
+    if progress is not None:
+        progress("chances", 0, 1)
+    estimate = analysis.estimate(rules, state, rng, playouts, stop=stop_chances)
+    if progress is not None:
+        progress("search", 0, 1)
+    found = analysis.search(rules, state, rng, playouts, stop=stop_search)
+    status = rules.status(state)
+    return {
+        "players": names,
+        "due": status.due,
+        "steps": [
+            {
+                "step": None,
+                "chances": _chances(estimate.chances),
+                "playouts": estimate.playouts,
+                "margin": margin(estimate),
+            }
+        ],
+        "mover": found.mover,
+        "best": [_line(rules, state, line) for line in found.best],
+        "search_playouts": found.playouts,
+    }
+
+
+def analyse_game(
+    store: Recorder,
+    game_id: str,
+    rng: random.Random,
+    *,
+    step: int | None = None,
+    stop_chances: Stop,
+    stop_search: Callable[[float], bool],
+    playouts: int = MOST_PLAYOUTS,
+    turning_points: int = 3,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """A stored game: with ``step``, that step as :func:`analyse_position`; without,
+    every step's chances (each step ``playouts`` at most, all about as many, until
+    ``stop_chances``) and its ``turning_points`` searched (each until ``stop_search``
+    says the share of the searches' budget it may reach is spent: see
+    :func:`engine.analysis.analyse`)."""
+    row = store.game(game_id)
+    if step is not None:
+        rules = get_game(row.kind)
+        state = store.state_at(game_id, step, row=row)
+        answer = analyse_position(
+            rules,
+            state,
+            rng,
+            stop_chances=stop_chances,
+            stop_search=lambda: stop_search(1.0),
+            playouts=playouts,
+            progress=progress,
+        )
+        answer["steps"][0]["step"] = step
+        return {"game": game_id, "kind": row.kind, "step": step, **answer}
+    steps = game_steps(store, game_id)
+    rules = steps.rules
+    found = analysis.analyse(
+        rules,
+        steps.states,
+        steps.events,
+        rng,
+        playouts=playouts,
+        stop_chances=stop_chances,
+        stop_search=stop_search,
+        turning_points=turning_points,
+        search_playouts=playouts,
+        progress=progress,
+    )
+    out_steps = []
+    for k, estimate in enumerate(found.steps):
+        entry: dict[str, Any] = {
+            "step": k,
+            "chances": _chances(estimate.chances),
+            "playouts": estimate.playouts,
+            "margin": margin(estimate),
+        }
+        if k:
+            entry["move"] = steps.texts[k - 1]
+        out_steps.append(entry)
+    points = []
+    for point in found.turning_points:
+        before = steps.states[point.step - 1]
+        points.append(
+            {
+                "step": point.step,
+                "seat": point.seat,
+                "player": steps.names[point.seat],
+                "move": steps.texts[point.step - 1],
+                "before": round(point.before, 4),
+                "after": round(point.after, 4),
+                "loss": round(point.loss, 4),
+                "better": None if point.better is None else _line(rules, before, point.better),
+                "search_playouts": point.searched,
+            }
+        )
+    played = [e.playouts for e in found.steps if not e.certain]
+    return {
+        "game": game_id,
+        "kind": row.kind,
+        "players": list(steps.names),
+        "steps": out_steps,
+        "turning_points": points,
+        "playouts_per_step": min(played) if played else 0,
+    }

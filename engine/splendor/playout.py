@@ -85,7 +85,7 @@ def advance(world: World, decision: Event) -> None:
     """Play ``decision``: a blind reserve takes its deck's next card; then the display
     is refilled if due."""
     s = world.state
-    if type(decision) is CardReserved and decision.deck is not None and decision.card is None:
+    if isinstance(decision, CardReserved) and decision.deck is not None and decision.card is None:
         decision = CardReserved(decision.gold, world.decks[decision.deck - 1].pop(), decision.deck)
     APPLIERS[decision.type](s, decision)
     if s.awaiting == REVEAL:
@@ -141,12 +141,11 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
     want: list[int] | None = None
     out: list[float] = []
     for m in moves:
-        t = type(m)
-        if t is CardPurchased:
+        if isinstance(m, CardPurchased):
             if want is None:
                 want = _noble_colours(s)
             out.append(_CARD_SCORE[m.card] + 4 * want[CARDS[m.card].color] - 3 * m.payment[GOLD])
-        elif t is TokensTaken:
+        elif isinstance(m, TokensTaken):
             if need is None:
                 need = _needs(s)
             score = 20.0 + 8 * len(m.colors)
@@ -154,15 +153,15 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
                 if need[c]:
                     score += 3
             out.append(score)
-        elif t is CardReserved:
+        elif isinstance(m, CardReserved):
             gold = 6.0 if m.gold else 0.0
             if m.card is None:
                 out.append(8.0 + gold)
             else:
                 out.append(10.0 + gold + 4 * CARDS[m.card].points)
-        elif t is TokensReturned:
+        elif isinstance(m, TokensReturned):
             out.append(10.0 - 6 * m.tokens[GOLD])
-        elif t is NobleVisited:
+        elif isinstance(m, NobleVisited):
             out.append(10.0)
         else:
             out.append(0.0)
@@ -184,7 +183,7 @@ def choose(world: World, moves: Sequence[Event]) -> Event:
 
 def decision(event: Event) -> Event:
     """A blind reserve as a decision names no card."""
-    if type(event) is CardReserved and event.deck is not None and event.card is not None:
+    if isinstance(event, CardReserved) and event.deck is not None and event.card is not None:
         return CardReserved(event.gold, None, event.deck)
     return event
 

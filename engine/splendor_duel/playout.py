@@ -41,6 +41,7 @@ EXPLORE = 0.15
 _DRAW = (0.5, 0.5)
 _WINS = ((1.0, 0.0), (0.0, 1.0))
 _REPLENISH = BoardReplenished(None)
+_COSTS = {cid: card.cost for cid, card in CARDS.items()}
 _CARD_SCORE = {
     cid: 100.0
     + 12 * card.points
@@ -104,9 +105,9 @@ def advance(world: World, decision: Event) -> None:
     """Play ``decision``: a blind reserve takes its deck's next card, a replenish draws
     the bag in a shuffled order; then the pyramid is refilled if due."""
     s = world.state
-    if type(decision) is CardReserved and decision.deck is not None and decision.card is None:
+    if isinstance(decision, CardReserved) and decision.deck is not None and decision.card is None:
         decision = CardReserved(decision.gold, world.decks[decision.deck - 1].pop(), decision.deck)
-    elif type(decision) is BoardReplenished and decision.tokens is None:
+    elif isinstance(decision, BoardReplenished) and decision.tokens is None:
         tokens = [c for c, n in enumerate(s.bag) for _ in range(n)]
         world.rng.shuffle(tokens)
         decision = BoardReplenished(tuple(tokens))
@@ -124,66 +125,63 @@ def shares(world: World) -> tuple[float, ...] | None:
     return None
 
 
-def _needs(s: State) -> list[int]:
-    """Per colour (white..Pearl), how many tokens the player to move lacks for the cards
-    in reach (the pyramid and their reserve), summed: what a take should bring."""
+def _space_values(s: State) -> list[int]:
+    """What each board space adds to a take: 3 for a colour the player to move lacks for
+    the cards in reach (the pyramid and their reserve), 2 more for a Pearl."""
     p = s.player
-    have = [p.bonuses[c] + p.tokens[c] for c in range(5)] + [p.tokens[PEARL]]
-    need = [0] * 6
+    tokens = p.tokens
+    bonuses = p.bonuses
+    have = [bonuses[0] + tokens[0], bonuses[1] + tokens[1], bonuses[2] + tokens[2]]
+    have += [bonuses[3] + tokens[3], bonuses[4] + tokens[4], tokens[PEARL]]
+    lacking = [False] * 7
     ids = [cid for row in s.pyramid for cid in row if cid is not None]
     ids += [cid for _, cid in p.reserved if cid is not None]
     for cid in ids:
-        cost = CARDS[cid].cost
+        cost = _COSTS[cid]
         for c in range(6):
-            d = cost[c] - have[c]
-            if d > 0:
-                need[c] += d
-    return need
+            if cost[c] > have[c]:
+                lacking[c] = True
+    return [(3 if lacking[t] else 0) + (2 if t == PEARL else 0) if t >= 0 else 0 for t in s.board]
 
 
 def scores(world: World, moves: Sequence[Event]) -> list[float]:
     """The default policy's liking of each decision: a purchase first (points, crowns, an
-    extra turn), a Privilege spent, then a take of three tokens the player lacks (a Pearl
-    most), a reserve with a Gold; a replenish last."""
+    extra turn; never below 91, above anything else), a Privilege spent, then a take of
+    three tokens the player lacks (a Pearl most), a reserve with a Gold; a replenish last."""
     s = world.state
     p = s.player
     board = s.board
-    need: list[int] | None = None
+    values: list[int] | None = None
     out: list[float] = []
     for m in moves:
-        t = type(m)
-        if t is CardPurchased:
-            out.append(_CARD_SCORE[m.card] - 3 * m.payment[GOLD])
-        elif t is TokensTaken:
-            if need is None:
-                need = _needs(s)
-            score = 20.0 + 10 * len(m.spaces)
+        if isinstance(m, TokensTaken):
+            if values is None:
+                values = _space_values(s)
+            score = 20.0
             for space in m.spaces:
-                colour = board[space]
-                if need[colour]:
-                    score += 3
-                if colour == PEARL:
-                    score += 2
+                score += 10 + values[space]
             out.append(score)
-        elif t is PrivilegeSpent:
+        elif isinstance(m, CardPurchased):
+            out.append(_CARD_SCORE[m.card] - 3 * m.payment[GOLD])
+        elif isinstance(m, PrivilegeSpent):
             out.append(60.0 + (3 if board[m.space] == PEARL else 0))
-        elif t is CardReserved:
+        elif isinstance(m, CardReserved):
             if m.card is None:
                 out.append(22.0)
             else:
                 card = CARDS[m.card]
                 out.append(20.0 + 6 * card.points + 4 * card.crowns)
-        elif t is BoardReplenished:
+        elif isinstance(m, BoardReplenished):
             out.append(1.0)
-        elif t is RoyalTaken:
+        elif isinstance(m, RoyalTaken):
             out.append(10.0 + 3 * ROYALS[m.royal].points)
-        elif t is TokenStolen:
+        elif isinstance(m, TokenStolen):
             out.append(10.0 + (10 if m.color == GOLD else 6 if m.color == PEARL else 0))
-        elif t is ColorCopied:
+        elif isinstance(m, ColorCopied):
             out.append(10.0 + 2 * p.color_points[m.color])
-        elif t is TokensDiscarded:
+        elif isinstance(m, TokensDiscarded):
             out.append(10.0 - 5 * m.tokens[GOLD] - 3 * m.tokens[PEARL])
-        elif t is BonusTokenTaken:
+        elif isinstance(m, BonusTokenTaken):
             out.append(10.0 + (3 if board[m.space] == PEARL else 0))
         else:
             out.append(0.0)
@@ -191,12 +189,20 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
 
 
 def choose(world: World, moves: Sequence[Event]) -> Event:
-    """Mostly the best scored decision (a tie drawn at random), now and then any."""
+    """Mostly the best scored decision (a tie drawn at random), now and then any.  A
+    purchase outscores every other decision, and ``legal_moves`` lists the purchases
+    last: when there are some, only they are scored."""
     rng = world.rng
-    if len(moves) == 1:
+    n = len(moves)
+    if n == 1:
         return moves[0]
     if rng.random() < EXPLORE:
-        return moves[rng.randrange(len(moves))]
+        return moves[rng.randrange(n)]
+    k = n
+    while k and isinstance(moves[k - 1], CardPurchased):
+        k -= 1
+    if k < n:
+        moves = moves[k:]
     found = scores(world, moves)
     top = max(found)
     best = [m for m, f in zip(moves, found, strict=True) if f == top]
@@ -205,9 +211,9 @@ def choose(world: World, moves: Sequence[Event]) -> Event:
 
 def decision(event: Event) -> Event:
     """A blind reserve as a decision names no card; a replenish no tokens."""
-    if type(event) is CardReserved and event.deck is not None and event.card is not None:
+    if isinstance(event, CardReserved) and event.deck is not None and event.card is not None:
         return CardReserved(event.gold, None, event.deck)
-    if type(event) is BoardReplenished:
+    if isinstance(event, BoardReplenished):
         return _REPLENISH
     return event
 
