@@ -3,8 +3,9 @@
 The analysis is background work (:mod:`web.background`, kind :data:`ANALYSIS`): asked
 for at ``/games/<id>/analysis`` (a page that shows its progress and asks again by itself)
 or ``/api/games/<id>/analysis`` (``202`` with the progress, then the figures), done in a
-process of its own at a low priority by :func:`recorder.analysis.analyse_stored` with
-``ANALYSIS_PLAYOUTS`` playouts a step, and kept by the game's chain head.  Once kept,
+process of its own at a low priority by :func:`recorder.analysis.analyse_game` (what
+``tablelog analyse GAME --playouts N --json`` prints, with the same seed: the same figures)
+with ``ANALYSIS_PLAYOUTS`` playouts for each figure, and kept by the game's chain head.  Once kept,
 every step page of the game draws it (:func:`shown`): the chances over the game, the
 turning points linked to their steps, and the step's own chances.
 """
@@ -37,6 +38,9 @@ bp = Blueprint("analysis", __name__)
 
 #: How many parts the progress of an analysis is counted in (a percentage).
 PARTS = 100
+#: The seed of the site's analyses: ``tablelog analyse``'s default, so that the command
+#: with the site's playouts gives the figures the site shows.
+SEED = 0
 
 
 def init_app(app: Any) -> None:
@@ -45,17 +49,31 @@ def init_app(app: Any) -> None:
 
 
 def background_analysis(store: Any, game_id: str, args: list[str], progress: Any) -> bytes:
-    """The analysis :func:`_args` asked for, done by the site's background process."""
-    from recorder.analysis import analyse_stored
+    """The analysis :func:`_args` asked for, done by the site's background process: each
+    figure's playouts made whatever the time (no budget: the process is niced)."""
+    import random
+
+    from recorder.analysis import analyse_game
 
     (playouts,) = args
-    share = {"chances": (0, 90), "turning points": (90, 10)}
+    share = {"chances": (0, 90)}
 
     def told(phase: str, done: int, total: int) -> None:
-        start, width = share.get(phase, (0, PARTS))
-        progress(start + (width * done // total if total else width), PARTS)
+        start, width = share.get(phase, (90, 10))
+        progress(start + (width * done // total if total else 0), PARTS)
 
-    figures = analyse_stored(store, game_id, playouts=int(playouts.lstrip("p")), progress=told)
+    def never(share: float = 1.0) -> bool:
+        return False
+
+    figures = analyse_game(
+        store,
+        game_id,
+        random.Random(SEED),
+        stop_chances=never,
+        stop_search=never,
+        playouts=int(playouts.lstrip("p")),
+        progress=told,
+    )
     return json.dumps(figures, ensure_ascii=False, separators=(",", ":")).encode()
 
 

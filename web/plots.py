@@ -10,7 +10,6 @@ each bar, whisker and label goes, from :func:`recorder.stats.club_stats`'s figur
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -223,8 +222,8 @@ class ChanceChart:
 
 
 def chance_chart(analysis: dict[str, Any], step: int) -> ChanceChart:
-    """The chart of ``analysis`` (:func:`recorder.analysis.analyse_stored`'s figures)
-    with step ``step`` marked."""
+    """The chart of ``analysis`` (:func:`recorder.analysis.analyse_game`'s figures) with
+    step ``step`` marked."""
     steps = analysis["steps"]
     last = max(1, int(steps[-1]["step"]))
     span_x = CHANCE_WIDTH - CHANCE_LEFT - CHANCE_RIGHT
@@ -254,11 +253,3 @@ def chance_chart(analysis: dict[str, Any], step: int) -> ChanceChart:
     ticks = [(y(v), _pct(v)) for v in (0.0, 0.5, 1.0)]
     labels = [(x(n), str(n)) for n in sorted({0, last // 2, last})]
     return ChanceChart(CHANCE_WIDTH, CHANCE_HEIGHT, lines, marks, x(step), ticks, labels)
-
-
-def margin(chance: float, playouts: int) -> float | None:
-    """The half-width of the 95% interval of a chance estimated by ``playouts`` playouts
-    (None for a chance that is certain: the game is over)."""
-    if playouts <= 0:
-        return None
-    return float(1.96 * math.sqrt(chance * (1 - chance) / playouts))

@@ -19,7 +19,7 @@ from .images import svg_to_png
 from .listing import list_page
 from .move_list import step_links, turn_groups, turn_steps
 from .plots import WIDTH as PLOT_WIDTH
-from .plots import chance_chart, margin, stats_charts
+from .plots import chance_chart, stats_charts
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
 from .timeline import Timeline
 from .verdict import check_text
@@ -229,14 +229,11 @@ def _analysis_view(row: Any, n: int) -> dict[str, Any] | None:
     figures = analysis.shown(row)
     if figures is None or n >= len(figures["steps"]):
         return None
-    here = figures["steps"][n]
-    best = max(here["chances"], default=0.0)
     return {
         "chart": chance_chart(figures, n),
-        "here": here,
-        "margin": margin(best, here["playouts"]),
+        "here": figures["steps"][n],
         "points": figures["turning_points"],
-        "playouts": figures["playouts"],
+        "playouts": figures["playouts_per_step"],
     }
 
 

@@ -1,9 +1,9 @@
 """A game's analysis on the site (web.analysis): asked for, done by a background process
 of its own at a low priority (a few playouts a step, to be quick), kept by the game's
 head, then drawn by every step page: the chances over the game, the turning points
-linked to their steps, the step's own chances; the figures are those of
-:func:`recorder.analysis.analyse_stored` with the same playouts, wherever it runs.
-Real SQLite file, real background processes."""
+linked to their steps, the step's own chances; the figures are those ``tablelog analyse
+GAME --playouts N --json`` prints with the site's playouts.  Real SQLite file, real
+background processes."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from click.testing import CliRunner
+
+from cli.main import cli
 from recorder import EventStore
-from recorder.analysis import analyse_stored
 from recorder.io import load_file
 from web import create_app
 
@@ -36,6 +38,13 @@ def make_client(path: str, folder: Path) -> Any:
         {"DATABASE": path, "TESTING": True, "DRAWINGS": str(folder), "ANALYSIS_PLAYOUTS": PLAYOUTS}
     )
     return app.test_client()
+
+
+def _json(output: str) -> Any:
+    """The JSON document a command printed (its progress went to stderr)."""
+    import json
+
+    return json.loads(output[output.index("{") :])
 
 
 def wait_ready(client: Any, gid: str) -> dict[str, Any]:
@@ -62,13 +71,17 @@ def test_the_analysis_is_done_in_the_background_then_drawn_on_every_step(
     assert started.status_code == 202 and started.headers["Retry-After"]
     assert '<meta http-equiv="refresh"' in started.get_data(as_text=True)
     figures = wait_ready(client, gid)
-    # the figures are the recorder's own, with the same playouts, from the same seed
+    # the command gives the same figures with the site's playouts
+    said = CliRunner().invoke(
+        cli, ["analyse", gid, "--db", path, "--playouts", str(PLAYOUTS), "--json"]
+    )
+    assert said.exit_code == 0, said.output
+    printed = {k: v for k, v in _json(said.output).items() if k != "seconds"}
+    assert {k: v for k, v in figures.items() if k != "state"} == printed
     with EventStore.open(path) as store:
-        again = analyse_stored(store, gid, playouts=PLAYOUTS)
         row = store.game(gid)
     last, winner = row.event_count, row.winner
-    assert {k: v for k, v in figures.items() if k != "state"} == again
-    assert figures["playouts"] == PLAYOUTS and len(figures["steps"]) == last + 1
+    assert figures["playouts_per_step"] == PLAYOUTS and len(figures["steps"]) == last + 1
     for s in figures["steps"]:
         assert abs(sum(s["chances"]) - 1) < 0.01
     assert figures["steps"][-1]["chances"][winner] == 1.0
