@@ -237,7 +237,10 @@ def test_completions_are_the_legal_decisions_that_go_on_from_the_words_written()
                 starting = [t for t in legal if t.startswith(text + " ")]
                 assert offered == (starting if len(starting) <= MAX_COMPLETIONS else [])
                 assert all(RULES.check_move(state, t).legal for t in offered)
-                assert completions(RULES, state, f"{state.turn}. Ann: {text}") == offered
+                mover = state.names[RULES.status(state).to_move]
+                other = state.names[1 - RULES.status(state).to_move]
+                assert completions(RULES, state, f"{state.turn}. {mover}: {text}") == offered
+                assert completions(RULES, state, f"{state.turn}. {other}: {text}") == []
                 assert completions(RULES, state, text + " {a note}") == []
                 seen_buy |= text.startswith("buy") and bool(offered)
                 seen_reserve |= text.startswith("res") and bool(offered)

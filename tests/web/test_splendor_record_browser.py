@@ -175,16 +175,21 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     page.click('#rec-sheet .picklist button[data-text="reveal 2-15"]')
     page.wait_for_selector(f'#record.js[data-steps="{steps + 2}"]')
 
-    # ... and undone, with the card turned face up after it
+    # ... and undone: the card, entered on its own, first; then the reserve
     page.click("a.rec-undo")
-    assert f"Take back step {steps + 1}" in page.inner_text("#rec-sheet")
+    said = f"Take back step {steps + 2}, reveal 2-15, entered on its own"
+    assert said in page.inner_text("#rec-sheet")
     page.click("#rec-sheet button.undo-yes")
     page.wait_for_selector(f'#record.js[data-steps="{steps + 3}"]')
+    page.click("a.rec-undo")
+    assert f"Take back step {steps + 1}, res 2-29 +Y?" in page.inner_text("#rec-sheet")
+    page.click("#rec-sheet button.undo-yes")
+    page.wait_for_selector(f'#record.js[data-steps="{steps + 4}"]')
     assert page.locator(".rec-steps-list li.retracted").count() == 2
     page.screenshot(path=str(ARTIFACTS / "splendor-record-phone-undone.png"), full_page=True)
     _no_sideways_scroll(page)
     # the replay strikes the taken-back steps through, and tells the undo in words
-    page.goto(f"{server.url}/games/{gid}/step/{steps + 3}")
+    page.goto(f"{server.url}/games/{gid}/step/{steps + 4}")
     struck = page.eval_on_selector_all(
         "#moves a.retracted", "as => as.map(a => getComputedStyle(a).textDecorationLine)"
     )
@@ -193,7 +198,7 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     page.screenshot(path=str(ARTIFACTS / "splendor-replay-undo-phone.png"))
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(f"{server.url}/games/{gid}/step/{steps + 1}")  # a step taken back
-    assert f"Taken back by the undo of step {steps + 3}." in page.inner_text(".step-change")
+    assert f"Taken back by the undo of step {steps + 4}." in page.inner_text(".step-change")
     page.screenshot(path=str(ARTIFACTS / "splendor-replay-undone-laptop.png"))
     _no_sideways_scroll(page)
     assert page.errors == []
@@ -204,11 +209,12 @@ def test_a_classic_game_created_and_logged_from_a_phone(browser: Any, server: An
     fixture_turns = [
         line for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line[:1].isdigit()
     ]
-    assert logged == [*fixture_turns[:TAPPED], "9. Eli: res 2-29 +Y reveal 2-15 undo"]
+    undone = f"9. Eli: res 2-29 +Y reveal 2-15 undo to {steps + 1} undo"
+    assert logged == [*fixture_turns[:TAPPED], undone]
     setup = "\n".join(f"{word:<7} {' '.join(ids)}" for word, ids in LAID_OUT.items())
     assert setup in exported and '[Player3 "Eli"]' in exported
     again = RULES.read_game(exported)
-    assert again.ok and len(again.events) == steps + 3
+    assert again.ok and len(again.events) == steps + 4
 
 
 def test_tokens_returned_and_the_noble_chosen_by_taps(browser: Any, server: Any) -> None:
