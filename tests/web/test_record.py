@@ -507,6 +507,9 @@ def test_a_game_is_voided_with_its_key_and_leaves_the_lists(app: Any, made: dict
         client.get(f"/games/{gid}", follow_redirects=True).get_data(as_text=True)
     )
     assert "<b>This game is void</b>: wrong setup." in replay and "void this game" not in replay
+    # its last step: nobody is to play any more
+    assert "Void: nothing more is logged to this game" in replay
+    assert '<span class="badge">to play</span>' not in replay
     assert client.get("/api/games").get_json()["total"] == 0
     assert gid not in client.get("/").get_data(as_text=True)
     listed = client.get("/api/games?all=1").get_json()
