@@ -14,7 +14,7 @@ from recorder import CorruptEvent
 
 from . import auth, boards, params, writes
 from .cache import cached_answer
-from .db import Turns, get_store
+from .db import Turns, get_store, paced
 from .listing import list_page
 from .site import club_figures
 from .summary import game_summary
@@ -53,6 +53,7 @@ def _text(value: Any) -> Any:
 
 
 @bp.route("/games")
+@paced
 def games() -> Response:
     """``?player=&result=&kind=&order=&per_page=&after=&before=&page=last``: a page of the
     games, newest first (or by ``order``: newest, oldest, activity, longest); ``next``

@@ -15,6 +15,7 @@ import functools
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -138,6 +139,52 @@ class Turns(list[T]):
         for item in list.__iter__(self):
             yield item
             gevent.sleep(0)
+
+
+def paced(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A view of many rows (a page of the games list) that, in a gevent worker, takes its
+    turn: one such page at a time per worker, and a page that had to wait for its turn
+    first rests as long as the page before it took.  Clients paging as fast as they are
+    answered then hold at most half of each worker, and the short requests meanwhile (a
+    step, the state API) are answered as if they were alone; a client paging on its own,
+    with no one in its way, never rests.  Elsewhere (threads, the tests' client) the view
+    as it is."""
+
+    @functools.wraps(view)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if _patched() is None:
+            return view(*args, **kwargs)
+        import gevent
+
+        turn = _turn()
+        crowded = turn.lock.locked()
+        with turn.lock:
+            if crowded:
+                gevent.sleep(max(0.0, turn.rest_until - time.perf_counter()))
+            started = time.perf_counter()
+            try:
+                return view(*args, **kwargs)
+            finally:
+                ended = time.perf_counter()
+                turn.rest_until = ended + (ended - started)
+
+    return run
+
+
+class _Turn:
+    """This worker's turn of pages of many rows: the lock, and until when the next page
+    that had to wait for it rests."""
+
+    def __init__(self) -> None:
+        import gevent.lock
+
+        self.lock = gevent.lock.Semaphore(1)
+        self.rest_until = 0.0
+
+
+@functools.cache
+def _turn() -> _Turn:
+    return _Turn()
 
 
 def _gevent_pool() -> Any:

@@ -14,7 +14,7 @@ from recorder.stats import club_stats
 
 from . import analysis, boards, params
 from .cache import cached_answer
-from .db import Turns, get_store, off_loop
+from .db import Turns, get_store, off_loop, paced
 from .images import svg_to_png
 from .listing import list_page
 from .move_list import step_links, turn_groups, turn_steps
@@ -28,6 +28,7 @@ bp = Blueprint("site", __name__)
 
 
 @bp.route("/")
+@paced
 def games() -> Response | str:
     """The games list, newest first, with its player, result and game filters and orders;
     filtered by a player, what their games add up to.  A page is found by its place (see

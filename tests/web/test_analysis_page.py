@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from click.testing import CliRunner
 
 from cli.main import cli

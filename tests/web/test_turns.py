@@ -70,3 +70,64 @@ def test_turns_is_a_plain_list_outside_gevent() -> None:
 
     rows = Turns(x * 2 for x in range(4))
     assert rows == [0, 2, 4, 6] and list(rows) == [0, 2, 4, 6] and bool(Turns()) is False
+
+
+PACED = textwrap.dedent(
+    """
+    from gevent import monkey
+    monkey.patch_all()
+    import json, sys, time
+    import gevent
+    from web import create_app
+
+    db = sys.argv[1]
+    app = create_app({"DATABASE": db, "PER_PAGE": 5, "RESPONSE_CACHE_BYTES": 0})
+    client = app.test_client()
+    assert client.get("/").status_code == 200  # (templates compiled, store opened)
+    rests = []
+    sleep = gevent.sleep
+
+    def watched(seconds=0, *args, **kwargs):
+        if seconds:
+            rests.append(seconds)
+        return sleep(seconds, *args, **kwargs)
+
+    gevent.sleep = watched
+    alone = client.get("/?order=oldest").status_code
+    rested_alone = list(rests)
+    done, order = [], []
+
+    def page(name):
+        assert client.get("/").status_code == 200
+        order.append(name)
+
+    def short():
+        assert client.get("/api/games/" + sys.argv[2] + "/state?step=3").status_code == 200
+        order.append("short" if len(order) < 2 else "short, after both pages")
+
+    first = gevent.spawn(page, "first page")
+    second = gevent.spawn(page, "second page")
+    third = gevent.spawn_later(0, short)
+    gevent.joinall([first, second, third])
+    print(json.dumps({"alone": alone, "rested_alone": rested_alone, "rests": rests,
+                      "order": order}))
+    """
+)
+
+
+def test_a_page_that_waited_for_its_turn_rests_while_short_requests_go_on(games: Any) -> None:
+    """Two pages of the list at once in one gevent worker: one at a time, and the one that
+    waited rests as long as the first took, in which the short request is answered; a
+    page asked alone never rests."""
+    out = subprocess.run(
+        [sys.executable, "-c", PACED, games.path, games.simulated[0]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    answer = json.loads(out.stdout.strip().splitlines()[-1])
+    assert answer["alone"] == 200 and answer["rested_alone"] == []
+    assert len(answer["rests"]) == 1 and 0 < answer["rests"][0] < 5
+    assert answer["order"] == ["first page", "short", "second page"]
