@@ -147,10 +147,7 @@ def page(game_id: str) -> Any:
         retry_after=wait,
         playouts=int(current_app.config["ANALYSIS_PLAYOUTS"]),
     )
-    response = current_app.make_response((body, 202))
-    response.headers["Retry-After"] = str(wait)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return background.under_way(body, wait)
 
 
 @bp.route("/api/games/<game_id>/analysis")
@@ -166,16 +163,11 @@ def api(game_id: str) -> Response:
     if work.state == "failed":
         abort(500, description=f"the analysis could not be done: {work.message}")
     wait = 3 if work.state == "waiting" else 2
-    response = jsonify(
-        {
-            "state": work.state,
-            "done": work.done,
-            "total": work.total,
-            "retry_after": wait,
-            "url": request.full_path.rstrip("?"),
-        }
-    )
-    response.status_code = 202
-    response.headers["Retry-After"] = str(wait)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    progress = {
+        "state": work.state,
+        "done": work.done,
+        "total": work.total,
+        "retry_after": wait,
+        "url": request.full_path.rstrip("?"),
+    }
+    return background.under_way(jsonify(progress), wait)  # type: ignore[no-any-return]

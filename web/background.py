@@ -37,6 +37,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from flask import current_app
+
 log = logging.getLogger("tablelog.web")
 
 #: How nice the working process is (added to its priority: the server's workers first).
@@ -127,6 +129,15 @@ def ask(
         return Work("working", total=total)
     finally:
         lock.close()  # the working process holds it now (the same open file)
+
+
+def under_way(body: Any, wait: int) -> Any:
+    """The answer while work is under way (``body``: its progress, a page or JSON): ``202
+    Accepted``, to be asked again in ``wait`` seconds, kept by no cache."""
+    response = current_app.make_response((body, 202))
+    response.headers["Retry-After"] = str(wait)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _try_lock(path: Path) -> Any:

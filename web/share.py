@@ -127,10 +127,7 @@ def animation(game_id: str) -> Any:
         body: Any = render_template("drawing.html", game=game_summary(row), **answer)
     else:
         body = jsonify(answer)
-    response = current_app.make_response((body, 202))
-    response.headers["Retry-After"] = str(wait)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return background.under_way(body, wait)
 
 
 # --- the notation ------------------------------------------------------------------------
