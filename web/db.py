@@ -144,14 +144,20 @@ class Turns(list[T]):
             gevent.idle()
 
 
+#: How long a page of many rows that had to wait for its turn rests, in times the page
+#: before it took: clients paging as fast as they are answered then hold at most a third
+#: of each worker (``bench/scale.py``'s starvation figures chose it).
+PACED_REST = 2
+
+
 def paced(view: Callable[..., Any]) -> Callable[..., Any]:
     """A view of many rows (a page of the games list) that, in a gevent worker, takes its
     turn: one such page at a time per worker, and a page that had to wait for its turn
-    first rests as long as the page before it took.  Clients paging as fast as they are
-    answered then hold at most half of each worker, and the short requests meanwhile (a
-    step, the state API) are answered as if they were alone; a client paging on its own,
-    with no one in its way, never rests.  Elsewhere (threads, the tests' client) the view
-    as it is."""
+    first rests :data:`PACED_REST` times as long as the page before it took.  Clients
+    paging as fast as they are answered then leave most of each worker to the short
+    requests meanwhile (a step, the state API), answered about as if they were alone; a
+    client paging on its own, with no one in its way, never rests.  Elsewhere (threads,
+    the tests' client) the view as it is."""
 
     @functools.wraps(view)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -169,7 +175,7 @@ def paced(view: Callable[..., Any]) -> Callable[..., Any]:
                 return view(*args, **kwargs)
             finally:
                 ended = time.perf_counter()
-                turn.rest_until = ended + (ended - started)
+                turn.rest_until = ended + PACED_REST * (ended - started)
 
     return run
 
