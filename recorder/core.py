@@ -42,6 +42,7 @@ from .listing import (
     PLAYER_NAME_SQL,
     PLAYER_SORT_AT_MOST,
     PLAYER_STATS_SQL,
+    PLAYER_VOIDS_SQL,
     PlayerStats,
     count_sql,
     filtered,
@@ -943,12 +944,22 @@ class SqlStore:
         """How many games :meth:`list_games` would list with these filters, unpaged; with
         ``at_most``, counted no further than one more than that (a list's "more than":
         as cheap with ten million games as with a hundred)."""
-        sql, params = count_sql(
-            filtered(player, result, date_from, date_to, kind, with_void), at_most
-        )
+        f = filtered(player, result, date_from, date_to, kind, with_void)
+        voids = 0
         with self._read() as conn:
+            if (
+                f.player is not None
+                and not with_void
+                and not (result or date_from or date_to or kind)
+            ):
+                # (a player's games on the players' index alone, their void ones taken off)
+                voids = int(conn.execute(PLAYER_VOIDS_SQL, (f.player,)).fetchone()[0] or 0)
+                f = filtered(player, None, None, None, None, with_void=True)
+                at_most = None if at_most is None else at_most + voids
+            sql, params = count_sql(f, at_most)
             row = conn.execute(sql, params).fetchone()
-        n = int(row[0] or 0)
+        n = int(row[0] or 0) - voids
+        at_most = None if at_most is None else at_most - voids
         # (a result without a kind is counted kind by kind, each up to the bound)
         return n if at_most is None else min(n, at_most + 1)
 

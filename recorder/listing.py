@@ -180,6 +180,15 @@ def most_seats() -> int:
 #: of one game), from the players' index.
 PLAYER_GAMES = "(SELECT DISTINCT game_id FROM game_players WHERE folded = ?) AS p"
 
+#: How many of a player's games (a folded name, ``?``) were voided: few, read from the
+#: voids, so that a player's games are counted on the players' index alone and these
+#: taken off (a count that asks every seat's summary whether it is void reads the
+#: summaries of every game counted).
+PLAYER_VOIDS_SQL = (
+    "SELECT count(DISTINCT p.game_id) FROM game_voids AS v"
+    " JOIN game_players AS p ON p.game_id = v.game_id WHERE p.folded = ?"
+)
+
 #: The games of a player (``?``), the player's own index: how many there are, up to a
 #: bound (:data:`PLAYER_SORT_AT_MOST`), says how to list them.
 PLAYER_GAMES_COUNT_SQL = (

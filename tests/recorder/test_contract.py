@@ -940,6 +940,11 @@ def test_a_void_game_leaves_the_lists_takes_no_move_and_keeps_its_record(recorde
     assert backend.raw("SELECT count(*) FROM events") == events_before  # nothing deleted
     assert [g.id for g in recorder.list_games()] == [kept]
     assert recorder.count_games() == 1 and recorder.count_games(player="dee") == 0
+    # a player's games counted on the players' index, the void one taken off, bounded too
+    assert recorder.count_games(player="ann") == 1
+    assert recorder.count_games(player="ann", at_most=0) == 1
+    assert recorder.count_games(player="ann", at_most=5) == 1
+    assert recorder.count_games(player="ann", with_void=True, at_most=5) == 2
     assert {g.id for g in recorder.list_games(with_void=True)} == {kept, live}
     assert recorder.count_games(with_void=True, at_most=10) == 2
     assert recorder.list_page(player="Dee", with_void=True).games[0].void == row.void
