@@ -121,6 +121,16 @@ def off_loop(func: Callable[..., T]) -> Callable[..., T]:
     return run
 
 
+def take_turn() -> None:
+    """In a gevent worker, let what arrived meanwhile run before going on (between two
+    reads of the store by a page of many rows: the store is free then); elsewhere
+    nothing."""
+    if _patched() is not None:
+        import gevent
+
+        gevent.idle()
+
+
 class Turns(list[T]):
     """A list that, walked in a gevent worker, lets the worker's other connections run
     between its items: a page of many rows (the games list) is drawn in small steps, and a
@@ -141,7 +151,7 @@ class Turns(list[T]):
 
         for item in list.__iter__(self):
             yield item
-            gevent.idle()
+            gevent.idle()  # (see take_turn)
 
 
 #: How long a page of many rows that had to wait for its turn rests, in times the page

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from recorder import GameRow
 
 from . import params
-from .db import get_store
+from .db import get_store, take_turn
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,7 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
         last=f["last"],
         with_void=with_void,
     )
+    take_turn()
     at_most = int(current_app.config["LIST_COUNT_AT_MOST"])
     if f["player"]:
         at_most = max(1, at_most // 10)  # (each of the player's games read)
