@@ -588,8 +588,11 @@ def main() -> None:
         if "page_during_analysis" in workloads:
             # the viewer workload again while the longest game is analysed in the
             # background (the site's own process for it, at its low priority)
-            longest = max(games, key=lambda g: g[1])[0]
-            started = _get_json(port, f"/api/games/{longest}/analysis")
+            # (the longest game not analysed yet: an analysis is kept beside the store)
+            for longest, _ in sorted(games, key=lambda g: -g[1]):
+                started = _get_json(port, f"/api/games/{longest}/analysis")
+                if started.get("state") != "ready":
+                    break
             plan = viewer_plan(games, args.clients, viewer_n, page, rng)
             out = runner(port, plan, viewer_s, 0)
             still = _get_json(port, f"/api/games/{longest}/analysis")
