@@ -41,8 +41,6 @@ from flask import current_app
 
 log = logging.getLogger("tablelog.web")
 
-#: How nice the working process is (added to its priority: the server's workers first).
-NICENESS = 10
 #: How long failed work is answered as failed before it is tried again, in seconds.
 FAILED_FOR = 60
 #: The most bytes of results kept in the folder (the oldest leave first).
@@ -52,18 +50,22 @@ MAX_BYTES = 512 * 1024 * 1024
 class Kind(NamedTuple):
     """A kind of work: its ``name``, the ``suffix`` of its result file, its ``version``
     (bumped when the work changes, so that results kept by an older version are not
-    served) and ``runs``, the ``module:function`` the working process calls with the
+    served), ``runs``, the ``module:function`` the working process calls with the
     store, the game's id, the arguments (text) and a ``progress(done, total)``: it
-    returns the result's bytes."""
+    returns the result's bytes; and ``niceness``, added to the process's priority so
+    that the server's workers go first."""
 
     name: str
     suffix: str
     version: int
     runs: str
+    niceness: int
 
 
-ANIMATION = Kind("animation", ".gif", 2, "web.animation:background_gif")
-ANALYSIS = Kind("analysis", ".json", 1, "web.analysis:background_analysis")
+#: A player waits for an animation (seconds); an analysis takes minutes and nobody waits
+#: on it, so it runs at the lowest priority and takes from the pages only what is idle.
+ANIMATION = Kind("animation", ".gif", 2, "web.animation:background_gif", 10)
+ANALYSIS = Kind("analysis", ".json", 1, "web.analysis:background_analysis", 19)
 KINDS = {k.name: k for k in (ANIMATION, ANALYSIS)}
 
 
@@ -264,7 +266,7 @@ def main(argv: list[str]) -> int:
     ``NAME.failed``."""
     folder, kind_name, name, game_id, *args = argv
     with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+        os.nice(KINDS[kind_name].niceness)
     try:
         run(Path(folder), KINDS[kind_name], name, game_id, args)
     except Exception as exc:

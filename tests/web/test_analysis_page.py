@@ -109,3 +109,31 @@ def test_an_unknown_game_and_a_changed_game(crowns: tuple[str, str], tmp_path: P
     client = make_client(path, tmp_path / "work")
     assert client.get("/api/games/nosuchgame/analysis").status_code == 404
     assert client.get("/games/nosuchgame/analysis").status_code == 404
+
+
+def test_the_analysis_runs_in_a_process_of_its_own_at_the_lowest_priority(
+    crowns: tuple[str, str], tmp_path: Path
+) -> None:
+    """The request only starts the work: a process of its own, which lowers its priority
+    to the lowest (the pages go first) before it folds the game."""
+    import os
+
+    from web import background
+
+    path, gid = crowns
+    client = make_client(path, tmp_path / "work")
+    assert client.get(f"/api/games/{gid}/analysis").status_code == 202
+    child = [p for p in background._children if p.poll() is None][-1]
+    assert child.pid != os.getpid()
+
+    def niceness() -> int:
+        with open(f"/proc/{child.pid}/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[16])
+
+    deadline = time.monotonic() + 60
+    while niceness() < min(19, os.nice(0) + background.ANALYSIS.niceness):
+        assert child.poll() is None, "the analysis ended before its priority was seen"
+        assert time.monotonic() < deadline, "the process never lowered its priority"
+        time.sleep(0.05)
+    assert background.ANALYSIS.niceness == 19
+    wait_ready(client, gid)

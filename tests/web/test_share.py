@@ -358,7 +358,7 @@ def test_the_drawing_process_is_another_process_at_a_low_priority(
 
     # the process lowers its priority first thing, once its modules are loaded
     deadline = time.monotonic() + 60
-    while niceness() < os.nice(0) + background.NICENESS and child.poll() is None:
+    while niceness() < os.nice(0) + background.ANIMATION.niceness and child.poll() is None:
         assert time.monotonic() < deadline, "the drawing process never lowered its priority"
         time.sleep(0.05)
     assert child.poll() is None, "the drawing had ended before its priority was seen"
