@@ -121,6 +121,14 @@ def off_loop(func: Callable[..., T]) -> Callable[..., T]:
     return run
 
 
+#: How long a turn taken lasts at least, in seconds: a timer this short has run out by the
+#: time the worker's loop looks at it, so the loop reads its sockets without waiting and
+#: comes back.  (``gevent.sleep(0)`` only runs the greenlets already ready, leaving a
+#: request that just arrived unread; ``gevent.idle()`` waits for the loop to be idle,
+#: which a busy worker never is.)
+TURN_S = 1e-6
+
+
 def take_turn() -> None:
     """In a gevent worker, let what arrived meanwhile run before going on (between two
     reads of the store by a page of many rows: the store is free then); elsewhere
@@ -128,7 +136,7 @@ def take_turn() -> None:
     if _patched() is not None:
         import gevent
 
-        gevent.idle()
+        gevent.sleep(TURN_S)
 
 
 class Turns(list[T]):
@@ -136,11 +144,9 @@ class Turns(list[T]):
     between its items: a page of many rows (the games list) is drawn in small steps, and a
     short request that arrives meanwhile (a step of a replay, the state API) is answered
     after the row being drawn rather than after the whole page, so a client paging through
-    a long list as fast as it can does not hold up everyone else on its worker.  Between
-    two items the worker waits until its loop is idle (``gevent.idle``): the loop then
-    reads its sockets, where ``gevent.sleep(0)`` would only run the greenlets already
-    ready and leave a request that just arrived unread.  Elsewhere (threads, the tests'
-    client) it is a plain list.  Only what is already read may be walked so: the store is
+    a long list as fast as it can does not hold up everyone else on its worker (between
+    two items, :func:`take_turn`'s turn).  Elsewhere (threads, the tests' client) it is
+    a plain list.  Only what is already read may be walked so: the store is
     free while the rows are drawn."""
 
     def __iter__(self) -> Iterator[T]:
@@ -151,7 +157,7 @@ class Turns(list[T]):
 
         for item in list.__iter__(self):
             yield item
-            gevent.idle()  # (see take_turn)
+            gevent.sleep(TURN_S)  # (see take_turn)
 
 
 #: How long a page of many rows that had to wait for its turn rests, in times the page

@@ -88,7 +88,7 @@ PACED = textwrap.dedent(
     sleep = gevent.sleep
 
     def watched(seconds=0, *args, **kwargs):
-        if seconds:
+        if seconds > 1e-4:  # (a rest, not the turn taken between two rows)
             rests.append(seconds)
         return sleep(seconds, *args, **kwargs)
 
