@@ -145,19 +145,17 @@ class Turns(list[T]):
     short request that arrives meanwhile (a step of a replay, the state API) is answered
     after the row being drawn rather than after the whole page, so a client paging through
     a long list as fast as it can does not hold up everyone else on its worker (between
-    two items, :func:`take_turn`'s turn).  Elsewhere (threads, the tests' client) it is
-    a plain list.  Only what is already read may be walked so: the store is
-    free while the rows are drawn."""
+    two items, :func:`take_turn`).  Elsewhere (threads, the tests' client) it is a plain
+    list.  Only what is already read may be walked so: the store is free while the rows
+    are drawn."""
 
     def __iter__(self) -> Iterator[T]:
         if _patched() is None:
             yield from list.__iter__(self)
             return
-        import gevent
-
         for item in list.__iter__(self):
             yield item
-            gevent.sleep(TURN_S)  # (see take_turn)
+            take_turn()
 
 
 #: How long a page of many rows that had to wait for its turn rests, in times the page
