@@ -6,9 +6,9 @@ policy alone, for each game (issue 27).
 Each match plays ``--games`` two-player games, the search's seat alternating; the search
 makes every decision with ``--playouts`` playouts (one decision due: played at once).
 A game is played in a world of the game's :class:`engine.protocol.Playouts` (its decks
-dealt once, the observations drawn from it); the search sees the world's position and
-deals its own guesses of what that position has not revealed.  A draw counts as half a
-win.  Prints each match as it ends and, last, one JSON line: per game,
+dealt once, the observations drawn from it); the search sees the world's position as
+its seat knows it (the cards the others reserved blind stay unseen) and deals its own
+guesses of what that position has not revealed.  A draw counts as half a win.  Prints each match as it ends and, last, one JSON line: per game,
 ``vs_random_win_rate``, ``vs_policy_win_rate`` and each one's 95% Wilson interval
 (``_low``, ``_high``), the games played and the playouts per second of the policy.
 """
@@ -52,25 +52,47 @@ def policy_player(rules: Any, world: Any, rng: random.Random) -> Any:
     return rules.playouts.choose(world, rules.playouts.decisions(world))
 
 
+def seen_by(state: Any, seat: int, blind: list[tuple[int, int, str]]) -> Any:
+    """``state`` as the player in ``seat`` knows it: the cards the other players reserved
+    blind (from a deck, face down) put back among the unseen cards of their level, as a
+    reserve not yet shown is at the table.  Both games keep a player's reserve as
+    ``(level, card)`` pairs and the unseen cards of each level as a set."""
+    s = state.copy()
+    for owner, level, card in blind:
+        reserved = s.players[owner].reserved
+        if owner != seat and (level, card) in reserved:
+            reserved[reserved.index((level, card))] = (level, None)
+            s.unseen[level - 1].add(card)
+    return s
+
+
 def play(rules: Any, seed: int, search_seat: int, opponent: Player, playouts: int) -> float:
-    """One game; the search's share of the win."""
+    """One game; the search's share of the win.  The search is given the position as its
+    seat knows it (:func:`seen_by`); the opponents play the world's position (the random
+    player and the policy read nothing hidden)."""
     rng = random.Random(seed)
     setup = rules.random_game(random.Random(seed))[0]
     state = rules.new_state()
     rules.play(state, setup)
     game = rules.playouts
     world = game.deal(state, rng)
+    blind: list[tuple[int, int, str]] = []  # (seat, level, card) of each blind reserve
     while (shares := game.shares(world)) is None:
-        if game.mover(world) == search_seat:
+        seat = game.mover(world)
+        if seat == search_seat:
             moves = game.decisions(world)
             if len(moves) == 1:
                 move = moves[0]
             else:
-                found = analysis.search(rules, world.state, rng, playouts)
+                found = analysis.search(rules, seen_by(world.state, seat, blind), rng, playouts)
                 move = found.best[0].decision
         else:
             move = opponent(rules, world, rng)
+        from_deck = getattr(move, "deck", None) is not None and getattr(move, "card", 0) is None
         game.advance(world, move)
+        if from_deck:
+            level, card = world.state.players[seat].reserved[-1]
+            blind.append((seat, level, card))
     return shares[search_seat]
 
 
