@@ -8,7 +8,8 @@ makes every decision with ``--playouts`` playouts (one decision due: played at o
 A game is played in a world of the game's :class:`engine.protocol.Playouts` (its decks
 dealt once, the observations drawn from it); the search sees the world's position as
 its seat knows it (the cards the others reserved blind stay unseen) and deals its own
-guesses of what that position has not revealed.  A draw counts as half a win.  Prints each match as it ends and, last, one JSON line: per game,
+guesses of what that position has not revealed.  A draw counts as half a win.  Prints
+each match as it ends and, last, one JSON line: per game,
 ``vs_random_win_rate``, ``vs_policy_win_rate`` and each one's 95% Wilson interval
 (``_low``, ``_high``), the games played and the playouts per second of the policy.
 """
