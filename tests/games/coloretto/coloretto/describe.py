@@ -29,9 +29,7 @@ def due(state: State) -> str:
     name = state.names[state.current]
     if aw == SETUP:
         n = len(state.names)
-        removed = {0: "", 1: "one colour removed, ", 2: "two colours removed, "}[
-            removed_count(n)
-        ]
+        removed = {0: "", 1: "one colour removed, ", 2: "two colours removed, "}[removed_count(n)]
         each = "a start card each" if start_count(n) == 1 else "two start cards each"
         return f"the table must be set up: {removed}{each}, who starts"
     if aw == TURN:
@@ -115,6 +113,8 @@ def changes(before: State, after: State) -> list[str]:
         out.append(f"the table is set up; {after.names[after.first_player]} plays first")
     if after.supply != before.supply and before.awaiting != SETUP:
         out.append(f"the supply: {before.supply} -> {after.supply} cards")
+    if after.drawn is not None and before.drawn is None:
+        out.append(f"the card drawn: {title(after.drawn)}")
     if after.last_drawn and not before.last_drawn:
         out.append("the last-round card is drawn: this round is the last")
     for seat, (p, q) in enumerate(zip(before.hands, after.hands, strict=True)):

@@ -378,7 +378,9 @@ def out_of_order(state: State, event: Any) -> list[Violation]:
     rule = {TURN: "turn", REVEAL: "draw", PLACE: "draw"}.get(state.awaiting, "turn")
     if event.type == "card_revealed" and state.last_drawn and state.awaiting == REVEAL:
         rule = "last"
-    return violation(f"turn.out_of_order.{state.awaiting}", f"{what} is not due: {due(state)}", rule)
+    return violation(
+        f"turn.out_of_order.{state.awaiting}", f"{what} is not due: {due(state)}", rule
+    )
 
 
 _Checker = Callable[[State, Any], list[Violation]]

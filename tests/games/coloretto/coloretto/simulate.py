@@ -72,21 +72,21 @@ def random_game(
         moves = legal_moves(state)
         takes = [m for m in moves if isinstance(m, RowTaken)]
         if takes and rng.random() < take_bias:
-            hand = state.hands[state.current]
-            now = best(hand, state.colours).total
-
-            def gain(m: RowTaken) -> int:
-                after = hand[:]
-                for k in state.rows[m.row]:
-                    after[k] += 1
-                return best(after, state.colours).total - now
-
-            top = max(takes, key=gain)
-            if gain(top) >= 2 or len(takes) == len(moves):
+            top = max(takes, key=lambda m: gain(state, m))
+            if gain(state, top) >= 2 or len(takes) == len(moves):
                 push(top)
                 continue
         push(rng.choice(moves))
     return events
 
 
-__all__ = ["deal_setup", "random_game", "supply_order"]
+def gain(state: State, take: RowTaken) -> int:
+    """What taking a row adds to the score of the player to move."""
+    hand = state.hands[state.current]
+    after = hand[:]
+    for k in state.rows[take.row]:
+        after[k] += 1
+    return best(after, state.colours).total - best(hand, state.colours).total
+
+
+__all__ = ["deal_setup", "gain", "random_game", "supply_order"]
