@@ -35,11 +35,13 @@ PLUS_POINTS = 2
 PLUS_COLOURS = 3
 
 KIND_BY_WORD: dict[str, int] = {word: k for k, word in enumerate(WORDS)}
-#: The other ways a kind is written: its letter, "+2", "gray", "rainbow".
+#: The other ways a kind is written: its letter, "+2", "gray", and "red" (the English
+#: rulebook's scoring example calls the pink chameleons red).
 ALIASES: dict[str, int] = {
     **{letter: k for k, letter in enumerate(LETTERS) if letter != "+"},
     "+2": PLUS,
     "gray": KIND_BY_WORD["grey"],
+    "red": KIND_BY_WORD["pink"],
 }
 
 #: The scoring table of the brown side, for 1 .. 6 cards of a colour (more count as 6).
