@@ -16,7 +16,7 @@ from coloretto.state import OVER, REVEAL, TURN
 
 from engine.errors import IllegalMoveError
 
-B, N, G, R, O, P, Y = range(7)
+B, N, G, R, OR, P, Y = range(7)
 ALL = tuple(range(7))
 NAMES3 = ["Ann", "Bob", "Cid"]
 
@@ -44,7 +44,7 @@ def test_a_full_row_is_refused_with_its_rule() -> None:
     fold = three()
     for card in (Y, Y, Y):
         place(fold, card, 1)  # Ann, Bob, Cid each lay a yellow next to row 1
-    fold.extend([CardDrawn(), CardRevealed(O)])
+    fold.extend([CardDrawn(), CardRevealed(OR)])
     state = fold.head
     only(GAME.check(state, CardPlaced(0)), "place.full", "A. Draw and place a card", 2)
     assert [m.row for m in GAME.legal_moves(state)] == [1, 2]
@@ -54,7 +54,7 @@ def test_a_full_row_is_refused_with_its_rule() -> None:
 def test_every_row_full_the_player_must_take_one() -> None:
     fold = three()
     for row in (1, 1, 1, 2, 2, 2, 3, 3, 3):
-        place(fold, O, row)
+        place(fold, OR, row)
     state = fold.head
     assert state.awaiting == TURN
     only(GAME.check(state, CardDrawn()), "draw.rows_full", "a row must be taken", 2)
@@ -75,9 +75,9 @@ def test_a_player_who_took_a_row_sits_the_round_out() -> None:
     fold.push(RowTaken(0))  # Bob takes row 1 and is out
     state = fold.head
     assert state.out == [False, True, False] and state.current == 2
-    place(fold, O, 2)  # Cid
+    place(fold, OR, 2)  # Cid
     assert fold.head.current == 0  # Ann, then Cid: Bob is skipped
-    place(fold, O, 2)  # Ann
+    place(fold, OR, 2)  # Ann
     assert fold.head.current == 2
     only(GAME.check(fold.head, RowTaken(0)), "row.taken", "out of the round", 2)
     with pytest.raises(IllegalMoveError):
@@ -87,7 +87,7 @@ def test_a_player_who_took_a_row_sits_the_round_out() -> None:
 def test_the_round_ends_when_everyone_has_a_row_and_the_last_taker_starts() -> None:
     fold = three()
     place(fold, Y, 1)  # Ann
-    place(fold, O, 2)  # Bob
+    place(fold, OR, 2)  # Bob
     place(fold, G, 3)  # Cid
     fold.push(RowTaken(1))  # Ann takes orange
     fold.push(RowTaken(0))  # Bob takes yellow
@@ -97,14 +97,14 @@ def test_the_round_ends_when_everyone_has_a_row_and_the_last_taker_starts() -> N
     assert state.round == 2 and state.current == 2 and state.awaiting == TURN
     assert state.open == [True, True, True] and state.rows == [[], [], []]
     assert state.out == [False, False, False]
-    assert state.hands[0][O] == 1 and state.hands[1][Y] == 1 and state.hands[2][G] == 2
+    assert state.hands[0][OR] == 1 and state.hands[1][Y] == 1 and state.hands[2][G] == 2
     assert "round 2 begins: Cid starts" in GAME.changes(
         GAME.replay(fold.events[:-1], NAMES3), state
     )
 
 
 def test_two_players_have_green_rows_of_1_2_and_3_and_the_third_leaves_the_game() -> None:
-    fold = table(["Ann", "Bob"], ((B, G), (N, Y)), (O, P))
+    fold = table(["Ann", "Bob"], ((B, G), (N, Y)), (OR, P))
     state = fold.head
     assert state.capacity == (1, 2, 3)
     place(fold, R, 1)  # Ann: row 1 (holds one) is full
@@ -123,12 +123,12 @@ def test_two_players_have_green_rows_of_1_2_and_3_and_the_third_leaves_the_game(
 
 def test_two_players_start_with_two_cards_of_four_colours() -> None:
     state = GAME.new_state(["Ann", "Bob"])
-    bad = GAME.check(state, GameSetUp(0, (O, P), ((B,), (N,))))
+    bad = GAME.check(state, GameSetUp(0, (OR, P), ((B,), (N,))))
     assert {v.code for v in bad} == {"setup.start"}
     assert all(v.rule.page == 4 for v in bad)
-    same = GAME.check(state, GameSetUp(0, (O, P), ((B, G), (G, Y))))
+    same = GAME.check(state, GameSetUp(0, (OR, P), ((B, G), (G, Y))))
     assert [v.code for v in same] == ["setup.start"]
-    removed = GAME.check(state, GameSetUp(0, (O,), ((B, G), (N, Y))))
+    removed = GAME.check(state, GameSetUp(0, (OR,), ((B, G), (N, Y))))
     assert [v.code for v in removed] == ["setup.removed"]
     three_players = GAME.new_state(NAMES3)
     only(
