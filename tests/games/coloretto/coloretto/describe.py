@@ -111,6 +111,8 @@ def changes(before: State, after: State) -> list[str]:
         if after.removed:
             out.append("removed from the box: " + ", ".join(WORDS[c] for c in after.removed))
         out.append(f"the table is set up; {after.names[after.first_player]} plays first")
+    if before.awaiting == TURN and after.awaiting == REVEAL:
+        out.append(f"{after.names[after.current]} draws the supply's top card")
     if after.supply != before.supply and before.awaiting != SETUP:
         out.append(f"the supply: {before.supply} -> {after.supply} cards")
     if after.drawn is not None and before.drawn is None:

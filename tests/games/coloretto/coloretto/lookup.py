@@ -46,10 +46,19 @@ def _facts(kind: int) -> dict[str, Any]:
 CATALOGUE: dict[str, Card] = {WORDS[k]: Card(WORDS[k], 0, _words(k), _facts(k)) for k in range(10)}
 
 _HELP = f"a colour: {', '.join(COLOURS)}; joker; +2; last round; or an id"
+
+
+def _split(text: str) -> list[str]:
+    """The lower-case words of ``text``, brackets, commas and colons apart."""
+    for mark in "(),:":
+        text = text.replace(mark, " ")
+    return text.lower().split()
+
+
 #: Every word of every card's description, and the words a kind is known by.
-_VOCABULARY = frozenset(
-    w for c in CATALOGUE.values() for w in c.words.lower().replace("(", " ").split()
-) | frozenset({"+2", "plus", "gray", "round", "chameleon", "card", "the"})
+_VOCABULARY = frozenset(w for c in CATALOGUE.values() for w in _split(c.words)) | frozenset(
+    {"+2", "plus", "gray", "red", "round", "the"}
+)
 
 
 class CardQueryError(EngineError, ValueError):
@@ -61,7 +70,7 @@ def _kinds(word: str) -> set[int]:
     k = kind_of(word)
     if k is not None:
         return {k}
-    return {i for i, c in enumerate(CATALOGUE.values()) if word in c.words.lower().split()}
+    return {i for i, c in enumerate(CATALOGUE.values()) if word in _split(c.words)}
 
 
 def find(query: str, state: State | None = None) -> list[Card]:
@@ -72,7 +81,7 @@ def find(query: str, state: State | None = None) -> list[Card]:
         found = [CATALOGUE[q]]
     else:
         kinds = set(range(len(CATALOGUE)))
-        for word in q.lower().replace(",", " ").split():
+        for word in _split(q):
             fits = _kinds(word)
             if not fits and word not in _VOCABULARY:
                 hint = did_you_mean(word, sorted(w for w in _VOCABULARY if w.isalpha()))

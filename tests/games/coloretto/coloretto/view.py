@@ -200,7 +200,7 @@ def text_view(state: State, compact: bool = False) -> str:
     characters (cards by letter: ``b`` blue, ``n`` brown, ``g`` green, ``r`` grey, ``o``
     orange, ``p`` pink, ``y`` yellow, ``j`` joker, ``+`` a "+2" card)."""
     if state.awaiting == SETUP:
-        return f"Coloretto · {', '.join(state.names)}\n{due(state)}"[: 80 * 19]
+        return _fit([f"Coloretto · {', '.join(state.names)}", due(state)], compact)
     last = " · LAST ROUND" if state.last_drawn else ""
     lines = [
         f"Coloretto · round {state.round} · turn {state.turn} · supply {state.supply}{last}",
@@ -227,6 +227,11 @@ def text_view(state: State, compact: bool = False) -> str:
         name = state.names[seat][:16] if compact else state.names[seat].ljust(width)
         lines.append(f"{mark} {name} {score:+d}: {cards}{out}")
     lines.append(due(state))
+    return _fit(lines, compact)
+
+
+def _fit(lines: list[str], compact: bool) -> str:
+    """The lines as one text; ``compact``: each cut to 80 characters."""
     if compact:
         lines = [line if len(line) <= 80 else line[:79] + "…" for line in lines]
     return "\n".join(lines)
