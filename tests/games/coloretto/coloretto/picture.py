@@ -122,7 +122,7 @@ def _table_rows(c: Canvas, v: Mapping[str, Any]) -> None:
         if not row["open"]:
             c.text(110, y + CARD_H / 2 + 6, "taken this round", size=16, fill=MUTED)
         else:
-            for j in range(row["capacity"]):
+            for j in range(max(row["capacity"], len(row["cards"]))):
                 x = 110 + j * (CARD_W + 10)
                 if j < len(row["cards"]):
                     cv = row["cards"][j]

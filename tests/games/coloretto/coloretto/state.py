@@ -151,4 +151,4 @@ class State:
         """How many more cards row ``row`` takes (0 for a row no longer on the table)."""
         if not self.open[row]:
             return 0
-        return self.capacity[row] - len(self.rows[row])
+        return max(0, self.capacity[row] - len(self.rows[row]))

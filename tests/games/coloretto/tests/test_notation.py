@@ -64,7 +64,7 @@ def test_200_random_games_round_trip(players: int) -> None:
         assert parsed.events == events
         assert GAME.write_game(parsed.headers, parsed.events) == text
         assert GAME.position(parsed.state) == GAME.position(GAME.replay(events, names))
-        assert parsed.texts[1:] == [GAME.move_text(None, e) for e in events[1:]]
+        assert parsed.texts[1:] == [GAME.move_text(parsed.state, e) for e in events[1:]]
 
 
 def _three() -> str:
@@ -157,3 +157,15 @@ def test_undo_takes_back_the_decision_with_the_card_it_showed() -> None:
     undo = GAME.read_moves(state, "undo", events, [None] * len(events))
     assert undo.errors == [] and isinstance(undo.events[0], Retraction)
     assert undo.state.awaiting == "place"  # the placement undone, the card still drawn
+
+
+def test_four_and_five_players_remove_nothing_and_may_say_so() -> None:
+    head = '[Game "Coloretto"]\n' + "".join(
+        f'[Player{i + 1} "{n}"]\n' for i, n in enumerate(NAMES[:4])
+    )
+    head += '[First "1"]\n\n'
+    for removed in ("", "removed\n", "removed -\n", "removed none\n"):
+        parsed = GAME.read_game(head + removed + "start blue / brown / green / grey\n")
+        assert parsed.errors == [] and parsed.state.removed == (), removed
+    parsed = GAME.read_game(head + "removed pink\nstart blue / brown / green / grey\n")
+    assert parsed.errors[0].violations[0].code == "setup.removed"

@@ -5,6 +5,7 @@ scoring (jokers assigned as best for the player, the minus colours) and ties."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from coloretto import GAME
@@ -14,28 +15,31 @@ from coloretto.rules import outcome
 from coloretto.scoring import best
 from coloretto.state import OVER, REVEAL, TURN
 
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, Violation
+from engine.fold import Fold
 
 B, N, G, R, OR, P, Y = range(7)
 ALL = tuple(range(7))
 NAMES3 = ["Ann", "Bob", "Cid"]
 
 
-def table(names: list[str], start: tuple[tuple[int, ...], ...], removed: tuple[int, ...] = ()):
+def table(
+    names: list[str], start: tuple[tuple[int, ...], ...], removed: tuple[int, ...] = ()
+) -> Fold:
     fold = GAME.fold([GameSetUp(0, removed, start)], names)
     return fold
 
 
-def three():
+def three() -> Fold:
     return table(NAMES3, ((B,), (N,), (G,)), (P,))
 
 
-def place(fold, card: int, row: int) -> None:
+def place(fold: Fold, card: int, row: int) -> None:
     """The player to move draws ``card`` and lays it next to ``row`` (from 1)."""
     fold.extend([CardDrawn(), CardRevealed(card), CardPlaced(row - 1)])
 
 
-def only(violations, code: str, section: str, page: int) -> None:
+def only(violations: list[Violation], code: str, section: str, page: int) -> None:
     assert [v.code for v in violations] == [code]
     assert section in violations[0].rule.section and violations[0].rule.page == page
 
@@ -139,7 +143,7 @@ def test_two_players_start_with_two_cards_of_four_colours() -> None:
     )
 
 
-def _before_last(players: int):
+def _before_last(players: int) -> tuple[Fold, list[Any]]:
     """A seeded game's fold up to the draw that shows the last-round card, and the
     events after it."""
     events = GAME.random_game(random.Random(players), [f"P{i}" for i in range(players)])
@@ -252,3 +256,20 @@ def test_a_tie_shares_the_win() -> None:
     assert GAME.result_short(0, "shared", NAMES3) == "Ann shared the win"
     state.hands[2] = hand(grey=4)
     assert outcome(state).winners == (2,) and outcome(state).condition == "points"
+
+
+def test_a_card_laid_on_a_full_row_may_stand_as_played_illegally() -> None:
+    fold = three()
+    for card in (Y, Y, Y):
+        place(fold, card, 1)
+    fold.extend([CardDrawn(), CardRevealed(OR)])
+    violations = fold.push(CardPlaced(0), forced=True)
+    assert [v.code for v in violations] == ["place.full"]
+    state = fold.head
+    assert len(state.rows[0]) == 4 and state.room(0) == 0 and GAME.consistent(state)
+    # a card the supply does not hold is a logging error, never forced
+    fold.push(CardDrawn())
+    state = fold.head.copy()
+    state.unseen[JOKER] = 0
+    with pytest.raises(IllegalMoveError):
+        GAME.force(state, CardRevealed(JOKER))

@@ -50,6 +50,8 @@ def read_setup_line(visitor: Visitor, lines: LogicalLines, k: int, parts: dict[s
         return k + 1
     word, args, tokens, notes_at = read
     seats: list[list[int]] = [[]]
+    if word == "removed" and args in (["-"], ["none"]):
+        args = []  # (nothing removed, said so: at four and five players)
     for j, w in enumerate(args):
         if w == "/" and word == "start":
             seats.append([])
