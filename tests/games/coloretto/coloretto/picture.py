@@ -116,11 +116,11 @@ def _table_rows(c: Canvas, v: Mapping[str, Any]) -> None:
         y = TOP + i * ROW_H
         c.begin("row", target=row["target"])
         frame = LINE if row["open"] else "#e2dccf"
-        c.rect(20, y, 74, CARD_H, "#6b4a2b" if row["capacity"] == 3 else "#2f7a3b", rx=7)
+        c.rect(20, y, 74, CARD_H, "#2f7a3b" if len(v["players"]) == 2 else "#6b4a2b", rx=7)
         c.text(57, y + 44, f"row {row['row']}", size=15, fill="#ffffff", anchor="middle", bold=True)
         c.text(57, y + 68, f"holds {row['capacity']}", size=12, fill="#ffffff", anchor="middle")
         if not row["open"]:
-            c.text(110, y + CARD_H / 2 + 6, "taken this round", size=16, fill=MUTED)
+            c.text(110, y + CARD_H / 2 + 6, "off the table this round", size=16, fill=MUTED)
         else:
             for j in range(max(row["capacity"], len(row["cards"]))):
                 x = 110 + j * (CARD_W + 10)

@@ -334,6 +334,7 @@ def end_round(state: State) -> None:
         for k in row:
             state.discarded[k] += 1
         state.rows[r] = []
+    state.open = [False] * len(state.rows)  # no row is on the table between rounds
     if state.last_drawn:
         state.outcome = outcome(state)
         state.awaiting = OVER
