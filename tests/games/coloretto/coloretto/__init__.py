@@ -55,7 +55,7 @@ class Coloretto(_game.ColorettoRules):
             "removed",
             "Removed colours",
             "Colours removed from the box (2 players: two, 3 players: one; "
-            "4 and 5 players: none, leave empty)",
+            "4 and 5 players: none, write -)",
         ),
         SetupLine(
             "start",

@@ -19,10 +19,14 @@ laid out):
   at three players (two at two), each player's start card (two each at two) of a colour
   nobody else starts with, the starting player by lot.
 
-Where the rulebook leaves a detail open the program reads it so, and says so here: at
-two players the four start cards are of four different colours (as one card each of a
-different colour at three to five); a tie shares the win (the rulebook names no
-tie-break).
+Checked against the rulebook's text as published sources quote it (the preparation, the
+turn and the 15 cards under the last-round card; the changes for two players; the
+player who took the last row beginning the next round; the scoring table and the
+example of a joker placed where it scores most).  Where a detail could not be checked
+the program takes the most common reading, and says so here: at two players the four
+start cards are of four different colours (as one card each of a different colour at
+three to five); a tie shares the win (no tie-break could be found); a joker may be any
+colour in play, one the player holds none of too (:mod:`.scoring`).
 
 >>> from coloretto import GAME
 >>> from coloretto.events import GameSetUp, RowTaken
