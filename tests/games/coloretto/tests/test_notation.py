@@ -169,3 +169,28 @@ def test_four_and_five_players_remove_nothing_and_may_say_so() -> None:
         assert parsed.errors == [] and parsed.state.removed == (), removed
     parsed = GAME.read_game(head + "removed pink\nstart blue / brown / green / grey\n")
     assert parsed.errors[0].violations[0].code == "setup.removed"
+
+
+def test_a_broken_text_is_reported_never_raised() -> None:
+    rng = random.Random(0)
+    texts = [path.read_text() for path in SAMPLES]
+    words = ["draw", "row", "take", "green", "plus", "last", "j", "9", "undo", "!illegal"]
+    words += ["{x", "(n)", "/", "removed", "start", "5.", "Bob:", "+2", "red", "undo to 3"]
+    for _ in range(150):
+        lines = rng.choice(texts).split("\n")
+        for _ in range(rng.randrange(1, 4)):
+            k = rng.randrange(len(lines))
+            ws = lines[k].split(" ")
+            ws.insert(rng.randrange(len(ws) + 1), rng.choice(words))
+            if len(ws) > 2 and rng.random() < 0.5:
+                del ws[rng.randrange(len(ws))]
+            lines[k] = " ".join(ws)
+        text = "\n".join(lines)
+        for stop in (True, False):
+            parsed = GAME.read_game(text, stop_at_first_error=stop)
+            for error in parsed.errors:
+                assert error.line >= 1 and error.column >= 1 and error.message
+        state = parsed.state
+        typed = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 5)))
+        GAME.read_moves(state, typed)
+        GAME.check_move(state, typed)
