@@ -196,11 +196,12 @@ def _hand_letters(hand: list[int]) -> str:
 
 
 def text_view(state: State, compact: bool = False) -> str:
-    """The table as text for a terminal; ``compact``: at most 19 lines of at most 80
-    characters (cards by letter: ``b`` blue, ``n`` brown, ``g`` green, ``r`` grey, ``o``
-    orange, ``p`` pink, ``y`` yellow, ``j`` joker, ``+`` a "+2" card)."""
+    """The table as text for a terminal, what is due last; ``compact``: at most 19 lines
+    of at most 80 characters, what is due left to the caller (cards by letter: ``b``
+    blue, ``n`` brown, ``g`` green, ``r`` grey, ``o`` orange, ``p`` pink, ``y`` yellow,
+    ``j`` joker, ``+`` a "+2" card)."""
     if state.awaiting == SETUP:
-        return _fit([f"Coloretto · {', '.join(state.names)}", due(state)], compact)
+        return _fit([f"Coloretto · {', '.join(state.names)}"], compact, due(state))
     last = " · LAST ROUND" if state.last_drawn else ""
     lines = [
         f"Coloretto · round {state.round} · turn {state.turn} · supply {state.supply}{last}",
@@ -209,7 +210,7 @@ def text_view(state: State, compact: bool = False) -> str:
         lines.append("removed: " + ", ".join(WORDS[c] for c in state.removed))
     for r, row in enumerate(state.rows):
         if not state.open[r]:
-            body = "(taken)"
+            body = "(taken)" if state.outcome is None else "(off the table)"
         elif compact:
             body = " ".join(LETTERS[k] for k in row) or "-"
             body += " ." * state.room(r)
@@ -226,12 +227,13 @@ def text_view(state: State, compact: bool = False) -> str:
         cards = _hand_letters(hand) if compact else cards_text(hand)
         name = state.names[seat][:16] if compact else state.names[seat].ljust(width)
         lines.append(f"{mark} {name} {score:+d}: {cards}{out}")
-    lines.append(due(state))
-    return _fit(lines, compact)
+    return _fit(lines, compact, due(state))
 
 
-def _fit(lines: list[str], compact: bool) -> str:
-    """The lines as one text; ``compact``: each cut to 80 characters."""
+def _fit(lines: list[str], compact: bool, due_now: str) -> str:
+    """The lines as one text: ``compact``, each cut to 80 characters and what is due left
+    to the caller (who prints it with its prompt); else what is due last, and a line
+    break after it (as every game's table as text ends)."""
     if compact:
-        lines = [line if len(line) <= 80 else line[:79] + "…" for line in lines]
-    return "\n".join(lines)
+        return "\n".join(line if len(line) <= 80 else line[:79] + "…" for line in lines)
+    return "\n".join([*lines, due_now]) + "\n"
