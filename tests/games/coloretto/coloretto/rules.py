@@ -66,6 +66,8 @@ RULES: dict[str, Rule] = {
     "supply": Rule("Preparation: 15 cards under the 'last round' card", 1),
     "turn": Rule("Game play: draw and place a card, or take a card row", 2),
     "draw": Rule("A. Draw and place a card: at most 3 cards next to a row card", 2),
+    "drawn": Rule("A. Draw and place a card: the player draws the top-most card", 2),
+    "place": Rule("A. Draw and place a card: and places it face up next to a row card", 2),
     "draw_full": Rule(
         "A. Draw and place a card: when every row card has 3 cards, a row must be taken", 2
     ),
@@ -380,7 +382,7 @@ def out_of_order(state: State, event: Any) -> list[Violation]:
     from .describe import due
 
     what = _NAMES.get(event.type, f"a {str(event.type).replace('_', ' ')}")
-    rule = {TURN: "turn", REVEAL: "draw", PLACE: "draw"}.get(state.awaiting, "turn")
+    rule = {TURN: "turn", REVEAL: "drawn", PLACE: "place"}.get(state.awaiting, "turn")
     if event.type == "card_revealed" and state.last_drawn and state.awaiting == REVEAL:
         rule = "last"
     return violation(

@@ -192,6 +192,10 @@ def test_a_decision_out_of_turn_names_what_is_due() -> None:
     fold.push(CardDrawn())
     v = GAME.check(fold.head, RowTaken(0))
     assert v[0].code == "turn.out_of_order.reveal" and "what Ann drew" in v[0].message
+    assert "draws the top-most card" in v[0].rule.section
+    fold.push(CardRevealed(Y))
+    v = GAME.check(fold.head, CardRevealed(Y))
+    assert v[0].code == "turn.out_of_order.place" and "next to a row card" in v[0].rule.section
 
 
 # --- scoring ------------------------------------------------------------------------
