@@ -68,11 +68,14 @@ class Coloretto(_game.ColorettoRules):
         "One row card per player (the three green row cards at 2 players); 15 cards "
         "under the last-round card, the rest of the shuffled supply on it."
     )
-    #: What only the table sees is the card drawn, and it is no keyword with a card
-    #: after it (the shape a question by keyword asks for): the card's own word is the
-    #: decision (``draw green row 2``; ``green`` typed when the table sees it, which the
-    #: choices list when it is due).  So nothing is asked by keyword.
-    table_questions: Sequence[TableQuestion] = ()
+    #: What only the table sees: the card drawn.  Asked after ``draw`` (``draw`` typed
+    #: alone, or the only decision legal at a round's start), its answer logs ``draw
+    #: green``: the decision, then the card's own word, the observation.
+    table_questions: Sequence[TableQuestion] = (
+        TableQuestion(
+            "draw", "The card drawn (a colour, joker, +2, or last for the last-round card)"
+        ),
+    )
 
     def setup_after(self, first: int, players: int) -> list[str]:
         return []
