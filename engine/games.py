@@ -19,7 +19,7 @@ True
 >>> get_game("no-such-game")
 Traceback (most recent call last):
 ...
-engine.games.UnknownGameKind: "unknown game kind 'no-such-game' (known: ...)"
+engine.games.UnknownGameKind: unknown game kind 'no-such-game' (known: ...)
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ from .protocol import GameRules
 
 
 class UnknownGameKind(EngineError, KeyError):
-    pass
+    """A kind (or a notation file's game title) no installed game has."""
+
+    def __str__(self) -> str:
+        # The message as written: KeyError's own str() would quote it like a key.
+        return str(self.args[0]) if self.args else ""
 
 
 class GameUnavailable(UnknownGameKind):

@@ -107,7 +107,7 @@ def scan() -> Table:
         # neither is used until one is uninstalled.
         targets = {d.target for d in found}
         if len(targets) > 1:
-            names = "; ".join(f"{d.distribution} ({d.target})" for d in found)
+            names = "; ".join(sorted(f"{d.distribution} ({d.target})" for d in found))
             conflicts[kind] = f"game kind {kind!r} is declared by more than one package: {names}"
         else:
             games[kind] = found[0]

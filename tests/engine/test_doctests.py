@@ -9,6 +9,7 @@ import pytest
 
 MODULES = [
     "engine.errors",
+    "engine.games",
     "engine.notation.grammar",
     "engine.notation.lexer",
     "engine.notation.visitor",
