@@ -159,10 +159,14 @@ def _cache_key() -> list[object]:
 
 def _cache_path() -> str | None:
     folder = os.environ.get(CACHE_ENV)
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if folder:
+        folder = os.path.abspath(folder)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):  # unset, or relative: which XDG says to ignore
+            base = os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "tablelog")
-    if not os.path.isabs(folder):
+    if not os.path.isabs(folder):  # no home to expand ~ into
         return None
     # One file per interpreter and path list, so that two virtualenvs (or a test's
     # PYTHONPATH) do not overwrite each other's table at every run.

@@ -217,6 +217,15 @@ def test_the_cache_follows_what_is_installed(site: Path, cache: Path) -> None:
     assert kinds(site, cache) == builtin
 
 
+def test_the_cache_is_in_the_users_cache_folder(site: Path, tmp_path: Path) -> None:
+    env = environment(site, tmp_path) | {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    del env[gameindex.CACHE_ENV]
+    done = subprocess.run([sys.executable, "-c", KINDS], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    [cached] = (tmp_path / "xdg" / "tablelog").iterdir()
+    assert [g[0] for g in json.loads(cached.read_text())["games"]] == done.stdout.split()
+
+
 def test_without_a_writable_cache_the_table_is_read_each_time(site: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
