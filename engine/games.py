@@ -120,13 +120,21 @@ class _Items(ItemsView[str, GameRules]):
         return self._mapping.available()
 
 
+#: An entry point's value, as importlib.metadata reads it: ``module``, ``module:attr`` or
+#: ``module:attr.attr``, extras in brackets after it (ignored).
+_TARGET = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?(\[.*\]\s*)?$")
+
+
 def _load(declared: gameindex.Declared) -> GameRules:
-    """The object an entry point names, checked to be a game of its kind."""
+    """The object an entry point names (as ``EntryPoint.load`` finds it, from the cached
+    value, without importing importlib.metadata), checked to be a game of its kind."""
     where = f"entry point {declared.kind} = {declared.target} of {declared.distribution}"
-    module_name, _, attrs = declared.target.partition(":")
     try:
-        found: object = importlib.import_module(module_name.strip())
-        for attr in attrs.strip().split(".") if attrs.strip() else ["GAME"]:
+        target = _TARGET.match(declared.target)
+        if target is None:
+            raise ValueError("not a module:attribute reference")
+        found: object = importlib.import_module(target["module"])
+        for attr in target["attr"].split(".") if target["attr"] else ():
             found = getattr(found, attr)
     except Exception as err:
         # Whatever a third-party module raises while it loads (an ImportError, a

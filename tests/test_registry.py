@@ -263,6 +263,22 @@ def test_a_game_of_another_kind_than_its_entry_point_is_refused(site: Path, cach
         done.stderr
     )
     assert "has kind 'fake'" in done.stderr
+    # The module itself when the value names no attribute, as EntryPoint.load() does;
+    # and a value that names nothing.
+    install(site, "other", "[tablelog.games]\nmodule = fakegame\nnonsense = fake game!\n")
+    code = (
+        "from engine.games import get_game, GameUnavailable\n"
+        "for kind in ('module', 'nonsense'):\n"
+        "    try:\n"
+        "        get_game(kind)\n"
+        "    except GameUnavailable as err:\n"
+        "        print(err)\n"
+    )
+    module, nonsense = python(code, site, cache).stdout.splitlines()
+    assert module.endswith(
+        "(entry point module = fakegame of other 0.1): the object it names has kind None"
+    )
+    assert nonsense.endswith("ValueError: not a module:attribute reference")
 
 
 def test_a_kind_two_distributions_declare_is_used_by_neither(site: Path, cache: Path) -> None:
