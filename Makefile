@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat
-	$(BIN)/python -m compileall -q engine recorder web cli
+	$(BIN)/python -m compileall -q engine recorder web cli gameindex
 	touch $(STAMP)
 
 run: $(STAMP)

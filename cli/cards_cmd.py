@@ -6,9 +6,15 @@ from typing import Any
 
 import click
 
-from engine.games import DEFAULT_KIND, GAMES
-
-from .options import CommandError, db_option, echo_json, json_option, opened
+from .options import (
+    CommandError,
+    LazyChoice,
+    LazyHelpOption,
+    db_option,
+    echo_json,
+    json_option,
+    opened,
+)
 
 #: The columns of a listing after the id and the level come from the printed facts of
 #: the cards listed (:attr:`engine.protocol.Card.facts`), each key a game's cards have,
@@ -33,33 +39,47 @@ def fact_text(value: object) -> str:
     return str(value)
 
 
+def _kinds() -> list[str]:
+    from engine.games import GAMES
+
+    return sorted(GAMES)
+
+
+def _kind_help() -> str:
+    from engine.games import DEFAULT_KIND
+
+    return f"The game whose cards to search [default: {DEFAULT_KIND}; with --game, its game's]."
+
+
 @click.command("cards")
 @click.argument("query", nargs=-1)
 @click.option("--game", help="Only the cards that can still be revealed in this stored game.")
 @click.option(
     "--kind",
-    type=click.Choice(sorted(GAMES)),
+    type=LazyChoice(_kinds),
     default=None,
-    help=f"The game whose cards to search [default: {DEFAULT_KIND}; with --game, its game's].",
+    cls=LazyHelpOption,
+    lazy_help=_kind_help,
 )
 @json_option
 @db_option
 def cards_cmd(
     query: tuple[str, ...], game: str | None, kind: str | None, as_json: bool, db_path: str | None
 ) -> None:
-    """Find cards by what is printed on them ("green 3 points crown", "level 2 joker",
-    "steal", "cost B3 R2", or an id) and print each one's id, level, colour, bonus,
-    points, crowns, ability and cost.  With --game, only cards still unseen there (those
-    that can still be revealed).  Exit 1 when a word fits nothing printed on a card.
+    """Find cards by what is printed on them (a colour, "3 points", "level 2", an
+    ability, a cost such as "cost B3 R2", or an id) and print each one's id, level and
+    printed facts, as the game names them.  With --game, only cards still unseen there
+    (those that can still be revealed).  Exit 1 when a word fits nothing printed on a
+    card.
 
     \b
     Examples:
-      tablelog cards green 3 points crown
+      tablelog cards green 3 points
       tablelog cards level 2 joker
       tablelog cards steal --game 6138631be858
     """
     from engine.errors import EngineError
-    from engine.games import get_game
+    from engine.games import DEFAULT_KIND, get_game
 
     text = " ".join(query)
     state = None
@@ -67,8 +87,8 @@ def cards_cmd(
         with opened(db_path, must_exist=True) as store:
             kind = store.game(game).kind
             state = store.state_at(game)
-    rules = get_game(kind or DEFAULT_KIND)
     try:
+        rules = get_game(kind or DEFAULT_KIND)
         cards = rules.find_cards(text, state)
     except EngineError as err:
         raise CommandError(str(err)) from None

@@ -127,7 +127,7 @@ def validate_cmd(
     \b
     Examples:
       tablelog validate fixtures/games/*.tl
-      tablelog validate fixtures/splendor/games
+      tablelog validate fixtures/games     # every game file in the folder
       tablelog validate --strict fixtures/games/dispute.tl    # exit 1
     """
     from recorder.io import default_jobs, game_files

@@ -123,7 +123,7 @@ def log_cmd(
 
     \b
     Examples:
-      tablelog log $(tablelog new docs/examples/evening.tl) "1. Ann: take d1 d2 d3 {pearl}"
+      tablelog log $(tablelog new docs/examples/evening.tl) "1. Ann: take d1 d2 d3 {first move}"
       tablelog log 6138631be858 "take c4 b5" --expect 3    # exit 3
     """
     from recorder.logbook import MoveRefused, log

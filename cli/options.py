@@ -136,6 +136,36 @@ class LazyChoice(click.Choice):  # type: ignore[type-arg]
         self._choices = tuple(value)
 
 
+class KindInHelp(click.Command):
+    """A command whose help shows a game's kind in its examples: ``{kind}`` in the text
+    stands for the default game's kind, read from the registry when the help is read
+    (not to run the command, nor for the one-line summary ``tablelog --help`` lists,
+    which names no kind)."""
+
+    _raw_help: str | None = None
+    _summary = False
+
+    @property
+    def help(self) -> str | None:
+        text = self._raw_help
+        if self._summary or text is None or "{kind}" not in text:
+            return text
+        from engine.games import DEFAULT_KIND
+
+        return text.replace("{kind}", DEFAULT_KIND)
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        self._raw_help = value
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        self._summary = True
+        try:
+            return super().get_short_help_str(limit)
+        finally:
+            self._summary = False
+
+
 class LazyHelpOption(click.Option):
     """An option whose help text is made when help is printed (``lazy_help``), for a
     text that quotes a library's figure without importing the library for every run."""

@@ -260,13 +260,13 @@ class Session:
         return offered
 
     def _note(self, text: str) -> str:
-        """What is printed on the card a decision names (a jewel card, a Royal card), as
+        """What is printed on the card a decision names (a deck's card, a tile), as
         TAB shows beside it; nothing for a decision that names none."""
         for word in text.split()[1:]:
             if word not in self._notes:
                 card = self.cards().get(word)
                 if card is None and word[:1].isalpha() and "-" in word:
-                    found = self.rules.find_cards(word)  # (a Royal card, a noble)
+                    found = self.rules.find_cards(word)  # (a tile's id, not a deck card's)
                     card = found[0] if len(found) == 1 else None
                 self._notes[word] = "" if card is None else str(card.words)
             if self._notes[word]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .options import LazyChoice, db_option, opened
+from .options import KindInHelp, LazyChoice, db_option, opened
 
 
 def _kinds() -> tuple[str, ...]:
@@ -31,7 +31,7 @@ def _pct(rate: float | None) -> str:
     return "–" if rate is None else f"{rate * 100:.1f}%"
 
 
-@click.command("stats")
+@click.command("stats", cls=KindInHelp)
 @click.option("--player", help="Only the games of this player (any seat).")
 @click.option("--kind", type=LazyChoice(_kinds), help="Only games of this game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
@@ -52,7 +52,7 @@ def stats_cmd(
     \b
     Example:
       tablelog stats
-      tablelog stats --player Chloé --kind splendor-duel
+      tablelog stats --player Chloé --kind {kind}
       tablelog stats --json
       tablelog stats --plot club.svg
     """

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .options import LazyChoice, LazyHelpOption, db_option, opened
+from .options import KindInHelp, LazyChoice, LazyHelpOption, db_option, opened
 
 #: Show a progress bar when importing at least this many files, stderr a terminal.
 PROGRESS_FROM = 10
@@ -78,7 +78,7 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: str | N
     \b
     Examples:
       tablelog import fixtures/games/*.tl
-      tablelog import fixtures/splendor/games
+      tablelog import fixtures/games     # every game file in the folder
     """
     from recorder import ImportRejected
     from recorder.io import default_jobs, game_files, import_files
@@ -170,7 +170,7 @@ def export_cmd(game: str, fmt: str | None, output: Path | None, db_path: str | N
 COUNT_AT_MOST = 10_000
 
 
-@click.command("games")
+@click.command("games", cls=KindInHelp)
 @click.option("--player", help="Only games with this player (any seat, any case, accents or not).")
 @click.option(
     "--result",
@@ -237,7 +237,7 @@ def games_cmd(
     Example:
       tablelog games --player Chloé --result finished
       tablelog games --order longest --limit 5
-      tablelog games --kind splendor
+      tablelog games --kind {kind}
     """
     from engine.games import get_game
     from engine.protocol import seat_names

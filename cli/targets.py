@@ -34,8 +34,8 @@ def is_position(target: str) -> bool:
 def read_position(text: str) -> tuple[GameRules, Any]:
     """The game and state a position string describes: the first registered game that
     reads it.  Raises :class:`Unreadable` (exit 2) when none does, with the reason of
-    the game the string names by its first word (classic Splendor's begin ``splendor``),
-    else the default game's, and the known kinds."""
+    the game that claims the string (:meth:`GameRules.claims_position`), else the
+    default game's, and the known kinds."""
     from engine.errors import EngineError
     from engine.games import DEFAULT_KIND, GAMES
 
@@ -45,9 +45,11 @@ def read_position(text: str) -> tuple[GameRules, Any]:
             return rules, rules.parse_position(text)
         except EngineError as err:
             reasons[kind] = str(err)
-    named = text.split(maxsplit=1)[0] if text.strip() else ""
-    kind = named if named in reasons else DEFAULT_KIND
     known = ", ".join(sorted(GAMES))
+    if not reasons:
+        raise Unreadable(f"no installed game reads positions (known kinds: {known})")
+    fallback = DEFAULT_KIND if DEFAULT_KIND in reasons else next(iter(reasons))
+    kind = next((k for k in reasons if GAMES[k].claims_position(text)), fallback)
     raise Unreadable(f"position of {GAMES[kind].title}, {reasons[kind]} (known kinds: {known})")
 
 

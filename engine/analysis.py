@@ -8,7 +8,7 @@ A game supplies its :class:`engine.protocol.Playouts` (``GameRules.playouts``): 
 position's unseen cards and bag are dealt into a *world* (one guess at what is hidden,
 drawn from what the position has not revealed, never from the record's future), the
 decisions in a world, how a decision and the observations it calls for are played there,
-its default policy (a player's preferences: purchases, points, crowns, nobles) and the
+its default policy (a player's preferences among the decisions, as the game weighs them) and the
 shares of a finished world.  This module speaks only that contract:
 
 * :func:`estimate` (and :class:`Tally`, the same a few playouts at a time): each seat's

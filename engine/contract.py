@@ -79,6 +79,11 @@ class Game:
 
     # --- shared ---------------------------------------------------------------------
 
+    def claims_position(self, text: str) -> bool:
+        """A position string is this game's when its first word is the game's kind (a
+        game whose position strings begin otherwise says so by overriding this)."""
+        return text.split(maxsplit=1)[:1] == [self.kind]
+
     def play(self, state: Any, event: Any) -> None:
         """Check ``event`` and apply it to ``state`` in place; IllegalMoveError if refused."""
         violations = self.check(state, event)

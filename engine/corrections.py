@@ -6,8 +6,8 @@ The events in between stay in the record, *retracted*; the fold skips them.  Thi
 same for every game, so it lives here and not in a game package: each game's payload parser
 hands the ``retraction`` type to :func:`retraction_from_dict`.
 
->>> from engine.games import get_game
->>> rules = get_game("splendor-duel")
+>>> from engine.games import DEFAULT_KIND, get_game
+>>> rules = get_game(DEFAULT_KIND)
 >>> import random
 >>> events = rules.random_game(random.Random(1))[:6]
 >>> events.append(Retraction(4))          # back to how the game stood after step 4

@@ -26,8 +26,8 @@ class Rule:
 
         >>> Rule("Take up to 3 tokens", 5).cite()
         'p.5, Take up to 3 tokens'
-        >>> Rule("no Privilege after a Replenish", None, "Board Game Arena rules summary").cite()
-        'Board Game Arena rules summary: no Privilege after a Replenish'
+        >>> Rule("no second draw after a pass", None, "Board Game Arena rules summary").cite()
+        'Board Game Arena rules summary: no second draw after a pass'
         """
         where = f"p.{self.page}, " if self.page is not None else ""
         prefix = "" if self.source == "rulebook" else f"{self.source}: "

@@ -19,9 +19,9 @@ A fold may start from a snapshot (:meth:`Fold.resume`), the state after some ste
 cache kept; the events before it are then read only if a correction needs them.
 
 >>> import random
->>> from engine.games import get_game
+>>> from engine.games import DEFAULT_KIND, get_game
 >>> from engine.corrections import Retraction
->>> rules = get_game("splendor-duel")
+>>> rules = get_game(DEFAULT_KIND)
 >>> events = rules.random_game(random.Random(1))[:6]
 >>> fold = Fold(rules).extend(events + [Retraction(4)])
 >>> fold.step, fold.standing

@@ -7,8 +7,9 @@ the description of a step (what changed, what is due now, how the game ended: on
 each), the view the replay draws (plain data, no HTML), the reference data (cards by id and
 by what is printed on them) and random games for benches and fixtures.
 
-A game package (``engine/splendor_duel``, ``engine/splendor``) provides one object of this
-shape and :mod:`engine.games` registers it.  States and events stay the package's own types
+A game package (``engine/<game>/``, or any installed package: ``docs/games.md``) provides
+one object of this shape and declares it as an entry point, which :mod:`engine.games`
+finds.  States and events stay the package's own types
 (``Any`` here): a layer above only hands them back to the same game.  Every state has a
 ``names`` attribute, the seat names its messages use.
 
@@ -109,13 +110,13 @@ def seat_names(headers: Mapping[str, Any] | None, seats: Seats) -> tuple[str, ..
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended: the winning seats (several on a shared win), the ``condition``
-    (a stable word per game: ``points``, ``crowns``, ``resignation``...) and ``text``, the
-    one wording of the victory (``Ann won on Crowns (10 or more)``)."""
+    (a stable word per game: ``points``, ``resignation``...) and ``text``, the one wording
+    of the victory (``Ann won on points (20 or more)``)."""
 
     winners: tuple[int, ...]
     condition: str
     text: str
-    #: A short form for listings (``Ann won on crowns``).
+    #: A short form for listings (``Ann won on points``).
     short: str = ""
 
     @property
@@ -175,7 +176,7 @@ class Verdict:
 @dataclass(frozen=True, slots=True)
 class Card:
     """A card as printed, for look-ups by what players see.  ``facts`` holds the game's
-    own printed facts (colour, bonus, points, crowns, ability, cost) as plain values."""
+    own printed facts (a colour, points, an ability, a cost...) as plain values."""
 
     id: str
     level: int
@@ -189,13 +190,12 @@ class Choice:
 
     ``text`` is the decision in canonical notation, exactly as
     :meth:`GameRules.legal_move_texts` gives it; ``targets`` are the things on the table it
-    involves, by stable names the game's board templates also use (Splendor Duel: board
-    spaces ``a1`` .. ``e5``, card ids ``1-16``, ``deck-2`` for a blind reserve, colour
-    letters ``W`` ``B`` ... , Royal ids ``R-1``, ``priv`` for a Privilege spent; a name
-    repeats where a decision counts several of one thing, as a discard of two red tokens);
-    ``group`` says which family of decisions it belongs to (``take``, ``privilege``,
-    ``replenish``, ``buy``, ``reserve``, ``reveal``, ``token``, ``copy``, ``steal``,
-    ``royal``, ``discard``, ``identify``, ...); ``label`` says it in a few words, in the
+    involves, by stable names the game's board templates also use (for instance: board
+    spaces ``a1`` .. ``e5``, card ids ``1-16``, ``deck-2`` for a face-down card of a
+    deck, colour letters ``W`` ``B`` ...; a name repeats where a decision counts several
+    of one thing, as a discard of two red tokens); ``group`` says which family of
+    decisions it belongs to (``take``, ``buy``, ``reserve``, ``reveal``, ``discard``,
+    ``identify``, ...: the game's own words); ``label`` says it in a few words, in the
     game's one wording (a purchase says its payment).  Choices that differ only by a
     payment share their ``targets`` and ``group``.
     """
@@ -222,10 +222,10 @@ class SetupLine:
 
     ``word`` starts the line in notation (``level3``), ``label`` names it on a form
     (``Level 3``) and ``prompt`` is the question asked for it.  A line of cards gives their
-    ``level`` (0: classic Splendor's nobles) and how many the table lays out: ``count``,
-    plus ``per_seat`` for each player (:meth:`needed`).  A line without a ``level`` is
-    typed as it is written; ``tokens`` says it lists the tokens on the board's spaces in
-    the board's own order (Splendor Duel's spiral), which a page may draw as a board.
+    ``level`` (0 for cards outside the numbered decks, such as tiles) and how many the
+    table lays out: ``count``, plus ``per_seat`` for each player (:meth:`needed`).  A line
+    without a ``level`` is typed as it is written; ``tokens`` says it lists the tokens on
+    the board's spaces in the board's own order, which a page may draw as a board.
     """
 
     word: str
@@ -250,8 +250,8 @@ class SetupLine:
 class TableQuestion:
     """A decision logged by its ``keyword`` and a card the table sees, which a logger is
     asked for (``prompt``) rather than typing it whole: the card revealed to refill the
-    display, a blind reserve shown, the noble who visits.  ``card`` False: the answer is
-    free text written after the keyword (Splendor Duel's tokens drawn from the bag)."""
+    display, a face-down card shown, a tile awarded.  ``card`` False: the answer is free
+    text written after the keyword (the tokens drawn from a bag)."""
 
     keyword: str
     prompt: str
@@ -344,10 +344,10 @@ class Rules(Protocol):
     base :class:`engine.contract.Game` gives ``play``, ``force`` and ``is_observation``
     from the game's ``check``, ``apply``, ``due``, ``consistent`` and observation types."""
 
-    #: Stable kind stored with each game, e.g. ``splendor-duel``.
+    #: Stable kind stored with each game (its entry point's name), e.g. ``coloretto``.
     kind: str
 
-    #: Human title, e.g. ``Splendor Duel``; also the notation's ``[Game "..."]`` header.
+    #: Human title, e.g. ``Coloretto``; also the notation's ``[Game "..."]`` header.
     title: str
 
     #: Version of the event payload layout that :meth:`event_to_dict` writes.
@@ -360,7 +360,7 @@ class Rules(Protocol):
     playouts: Playouts
 
     #: How the game can be won: each stable ``condition`` word (see :class:`Result`) with
-    #: the short words a listing puts after the winner's name (``crowns``: ``on crowns``).
+    #: the short words a listing puts after the winner's name (``points``: ``on points``).
     conditions: Mapping[str, str]
 
     def new_state(self, names: Sequence[str] | None = None) -> Any:
@@ -455,8 +455,8 @@ class Notation(Protocol):
 
     def setup_after(self, first: int, players: int) -> list[str]:
         """The setup lines that follow from who starts (seat ``first``, from 0) at a table
-        of ``players``, written after :attr:`setup_lines` (Splendor Duel: ``privileges
-        1 0``, the Privilege of the player who does not start); most games have none."""
+        of ``players``, written after :attr:`setup_lines` (say, a token given to the
+        player who does not start); most games have none."""
         ...
 
     def read_game(
@@ -525,6 +525,11 @@ class Notation(Protocol):
         """The state a position string describes; PositionError says where it is wrong."""
         ...
 
+    def claims_position(self, text: str) -> bool:
+        """Whether ``text``, a position string that no game reads, is meant for this game,
+        so that the reason given is this game's (the base's: its first word is the kind)."""
+        ...
+
     def validate_payloads(
         self,
         payloads: Sequence[Mapping[str, Any]],
@@ -548,9 +553,9 @@ class Presentation(Protocol):
         ...
 
     def observations(self, state: Any) -> list[Choice]:
-        """What the table may observe now besides the decision due, as choices (Splendor
-        Duel: a blind reserve shown, ``id 1-02``, group ``identify``, targets the hidden
-        card ``hidden-0-1`` and the card's id); each one's text is legal in ``state``."""
+        """What the table may observe now besides the decision due, as choices (say, a
+        face-down card shown: ``id 1-02``, group ``identify``, targets the hidden card
+        ``hidden-0-1`` and the card's id); each one's text is legal in ``state``."""
         ...
 
     def changes(self, before: Any, after: Any) -> list[str]:
@@ -583,7 +588,7 @@ class Presentation(Protocol):
         ...
 
     def result_short(self, winner: int, condition: str, names: Sequence[str]) -> str:
-        """The short wording of a win (``Ann won on crowns``, :attr:`Result.short`) from
+        """The short wording of a win (``Ann won on points``, :attr:`Result.short`) from
         the facts a stored summary keeps, for listings that do not fold the game."""
         ...
 

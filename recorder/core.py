@@ -905,9 +905,9 @@ class SqlStore:
     ) -> list[GameRow]:
         """Games, newest first (or in another of :data:`recorder.listing.ORDERS`),
         filtered by a player's name (any seat, any case), a result (``finished``,
-        ``playing``, ``setup`` or a victory condition ``points``, ``crowns``, ``color``,
+        ``playing``, ``setup`` or a victory condition of a game, such as ``points`` or
         ``resignation``), a date range (inclusive, on the ``date`` header) and the game's
-        ``kind`` (``splendor``); ``offset`` games skipped (see :meth:`list_page`, which
+        ``kind`` (a registered kind); ``offset`` games skipped (see :meth:`list_page`, which
         pages without counting); void games left out unless ``with_void``."""
         return self.list_page(
             player,

@@ -2,12 +2,14 @@
 
 A JSON game file::
 
-    {"format": "tablelog-game", "version": 1, "kind": "splendor-duel",
+    {"format": "tablelog-game", "version": 1, "kind": "<the game's kind>",
      "id": "optional-id",
      "headers": {"players": ["Ann", "Bo"], "date": "2024-05-01", ...},
-     "events": [{"type": "game_set_up", ...},
-                {"type": "tokens_taken", "spaces": ["c3", "d3"],
+     "events": [{"type": "<the setup's type>", ...},
+                {"type": "<a decision's type>", "<its field>": ...,
                  "meta": {"comment": "greedy"}}, ...]}
+
+(each event is its game's payload: ``GameRules.event_to_dict``).
 
 A file may also hold a list of such objects.  Text notation files (``*.tl``, or text that
 starts with ``[``) are read by their game's reader (``[Game "..."]`` names the game, see
@@ -65,11 +67,11 @@ def game_import_from_events(
     """A :class:`GameImport` from engine event objects (a simulated game, a parsed log).
 
     >>> import random
-    >>> rules = get_game("splendor-duel")
-    >>> record = game_import_from_events(
-    ...     rules.random_game(random.Random(1)), {"players": ["Ann", "Bo"]})
-    >>> record.events[0]["type"], record.kind
-    ('game_set_up', 'splendor-duel')
+    >>> rules = get_game(DEFAULT_KIND)
+    >>> events = rules.random_game(random.Random(1))
+    >>> record = game_import_from_events(events, {"players": ["Ann", "Bo"]})
+    >>> record.kind == DEFAULT_KIND, record.events[0] == rules.event_to_dict(events[0])
+    (True, True)
     """
     rules = get_game(kind)
     return GameImport(

@@ -299,7 +299,7 @@ class PlayerStats:
     games: int
     finished: int
     wins: int
-    #: Wins by victory condition (``points``, ``crowns``...), most first.
+    #: Wins by victory condition (``points``, ``resignation``...), most first.
     wins_by: dict[str, int]
     #: Finished games that ended in a shared win (a tie the rules leave shared).
     shared: int

@@ -7,24 +7,20 @@ stored event, the setup included (a new game has 1 step); ``expect`` makes a cal
 (:class:`StaleStep`) unless the game has exactly that many steps, so two loggers, or a
 retried script, never record a move twice.
 
->>> import tempfile, os
+A new game of the default game, its headers and setup written as an exported game
+begins (a random setup here):
+
+>>> import random, tempfile, os
+>>> from engine.games import DEFAULT_KIND
 >>> from recorder import EventStore
->>> setup = '''[Game "Splendor Duel"]
-... [Player1 "Ann"]
-... [Player2 "Bo"]
-... [First "Ann"]
-...
-... board   GGRWY RWBRG YBRWK GYBKP PBWKK
-... level3  3-10 3-01 3-05
-... level2  2-10 2-24 2-20 2-17
-... level1  1-11 1-25 1-16 1-10 1-27
-... privileges 0 1
-... '''
+>>> rules = get_game(DEFAULT_KIND)
+>>> setup = rules.write_game(
+...     {"players": ["Ann", "Bo"]}, rules.random_game(random.Random(3), ["Ann", "Bo"])[:1])
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     with EventStore.open(os.path.join(tmp, "t.db")) as store:
 ...         gid = new_game(store, setup)
-...         (store.game(gid).event_count, pending(store, gid).to_move)
-(1, 0)
+...         (store.game(gid).event_count, pending(store, gid).phase)
+(1, 'playing')
 """
 
 from __future__ import annotations
@@ -385,7 +381,7 @@ def entered_apart(rows: Sequence[StoredEvent]) -> set[int]:
 
 def pending(store: Recorder, game_id: str) -> Status:
     """Where the game stands and what it waits for (:attr:`Status.due`: a discard down to
-    10 tokens, a card to reveal, a royal to choose...)."""
+    10 tokens, a card to reveal, a tile to choose...)."""
     kind = store.game(game_id).kind
     return get_game(kind).status(store.state_at(game_id))
 

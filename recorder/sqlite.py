@@ -1,10 +1,10 @@
 """The SQLite event store: one file, append-only events, projections for listing.
 
 >>> import random, tempfile, os
->>> from engine.games import GAMES, get_game
+>>> from engine.games import DEFAULT_KIND, get_game
 >>> from recorder import EventStore
 >>> from recorder.io import game_import_from_events
->>> events = get_game("splendor-duel").random_game(random.Random(3))
+>>> events = get_game(DEFAULT_KIND).random_game(random.Random(3))
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     with EventStore.open(os.path.join(tmp, "t.db")) as store:
 ...         result = store.import_game(game_import_from_events(events, {"players": ["Ann", "Bo"]}))

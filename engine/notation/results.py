@@ -24,7 +24,7 @@ class NotationError(EngineError, ValueError):
     """A problem in a text log, with its place.
 
     ``kind`` is ``syntax`` (the text cannot be read), ``unknown`` (an unknown card, space,
-    colour, Royal or player), ``incomplete`` (a decision that reads but leaves out a part
+    colour, piece or player), ``incomplete`` (a decision that reads but leaves out a part
     the rules leave open: a purchase's payment when it can be paid several ways) or
     ``illegal`` (a well-formed decision the rules refuse;
     ``violations`` say why, each citing the rulebook).  For illegal decisions ``turn``,

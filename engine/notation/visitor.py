@@ -3,9 +3,18 @@ visitors (skip the game, collect its headers, check the syntax of every decision
 every game: a game's visitors name its :class:`.grammar.Grammar` (``grammar``).  The
 visitor that folds the game with the rules is :class:`.builder.GameBuilder`.
 
->>> from engine.splendor_duel.notation import HeadersBuilder, read_game
->>> v = HeadersBuilder()
->>> read_game('[Game "Splendor Duel"]\\n[Player1 "Ann"]\\n\\nboard nonsense', v)
+A game's headers read with a game of two to four seats whose only decision is ``pass``:
+
+>>> from types import SimpleNamespace
+>>> from engine.notation.grammar import Grammar
+>>> from engine.notation.reader import read_game
+>>> from engine.protocol import Seats
+>>> pairs = SimpleNamespace(kind="pairs", title="Pairs", seats=Seats(2, 4))
+>>> class PairsHeaders(HeadersBuilder):
+...     grammar = Grammar(pairs, ["pass"], {"pass": lambda args, state, ctx: "pass"},
+...                       lambda *a: "pass", lambda *a: 0, position=str)
+>>> v = PairsHeaders()
+>>> read_game('[Game "Pairs"]\\n[Player1 "Ann"]\\n\\nboard nonsense', v)
 >>> v.headers, v.names, v.errors
 ({'players': ['Ann', 'Player 2']}, ('Ann', 'Player 2'), [])
 """

@@ -8,7 +8,10 @@ import importlib
 import pytest
 
 MODULES = [
+    "engine.corrections",
     "engine.errors",
+    "engine.fold",
+    "engine.games",
     "engine.notation.grammar",
     "engine.notation.lexer",
     "engine.notation.visitor",

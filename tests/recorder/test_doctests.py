@@ -10,6 +10,8 @@ import pytest
 MODULES = [
     "recorder",
     "recorder.io",
+    "recorder.logbook",
+    "recorder.sqlite",
     "recorder.places",
     "engine.splendor_duel.text",
 ]
