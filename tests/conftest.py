@@ -1,11 +1,17 @@
-"""Fixtures shared by every test folder: a throwaway PostgreSQL cluster per test process
-(see tests/pgcluster.py), and a fresh schema of it per test."""
+"""What every test folder shares: the games installed from ``tests/games/`` (each its own
+distribution, installed with pip as a user would, so that the registry finds it by its
+entry point in every test process and in every command a test runs), a throwaway
+PostgreSQL cluster per test process (see tests/pgcluster.py), and a fresh schema of it
+per test."""
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import os
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,29 +23,48 @@ if str(HERE) not in sys.path:
 
 from pgcluster import SKIP_REASON, Cluster, find_bindir  # noqa: E402
 
-
-def need_postgres() -> Path:
-    """The PostgreSQL binaries' folder; without them, skip (fail under CI=true)."""
-    bindir = find_bindir()
-    if bindir is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true and no PostgreSQL binaries: .ci/run installs postgresql")
-        pytest.skip(SKIP_REASON)
-    return bindir
+#: The games packaged outside the project's code, each a folder with its pyproject.toml.
+TEST_GAMES = sorted(p.parent for p in (HERE / "games").glob("*/pyproject.toml"))
+#: Where the controller tells its xdist workers the test games are installed.
+TEST_GAMES_ENV = "TABLELOG_TEST_GAMES"
 
 
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[Cluster]:
-    """This test process's PostgreSQL server (started on first use, stopped at the end)."""
-    cluster = Cluster(need_postgres()).init().start()
-    atexit.register(cluster.remove)  # also when a run is interrupted
-    try:
-        yield cluster
-    finally:
-        cluster.remove()
+def _install_test_games() -> Path:
+    """Install the games of ``tests/games/`` into one folder with pip (not into the
+    virtualenv: ``make run`` serves the project's own games) and return it.  The folder
+    is named by a digest of the games' files, so an unchanged set is installed once
+    (beside the virtualenv when there is one, else in the temporary folder)."""
+    digest = hashlib.sha256()
+    for game in TEST_GAMES:
+        for f in sorted(game.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc":
+                digest.update(str(f.relative_to(game)).encode() + b"\0" + f.read_bytes())
+    venv = Path(sys.prefix)
+    base = venv if venv != Path(sys.base_prefix) else Path(tempfile.gettempdir())
+    target = base / "tablelog-test-games" / digest.hexdigest()[:16]
+    if not (target / ".installed").exists():
+        args = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
+        done = subprocess.run(
+            [*args, str(target), *map(str, TEST_GAMES)], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise pytest.UsageError(f"installing tests/games failed:\n{done.stderr[-3000:]}")
+        (target / ".installed").touch()
+    return target
 
 
-@pytest.fixture
-def pg_url(pg_cluster: Cluster) -> str:
-    """The URL of a fresh, empty schema of the test process's PostgreSQL server."""
-    return pg_cluster.new_schema()
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any test module imports the registry: the test games on this process's
+    path and, through PYTHONPATH, on that of every process it starts (the commands and
+    servers the tests run).  xdist's workers start without PYTHONPATH on their path: the
+    controller hands them the folder in the environment, and each puts it on its own."""
+    if not TEST_GAMES:
+        return
+    if hasattr(config, "workerinput"):
+        target = os.environ[TEST_GAMES_ENV]
+    else:
+        target = os.environ[TEST_GAMES_ENV] = str(_install_test_games())
+        paths = [target, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+        os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    if target not in sys.path:
+        sys.path.insert(0, target)
