@@ -316,8 +316,13 @@ class SetupForm:
         info = err.to_dict() if hasattr(err, "to_dict") else {}
         violations: Sequence[Mapping[str, Any]] = info.get("violations") or ()
         if violations:
+            # a line typed as it is written answers for what its game refuses in it
+            where = self.lines.get(int(info.get("line") or 0), "form")
+            typed = {line.word for line in self.text_lines if not line.tokens}
             for v in violations:
                 key = self._field_of_violation(v)
+                if key == "form" and where in typed:
+                    key = where
                 text = f"{v.get('message')} ({v.get('citation', '')})".replace(" ()", "")
                 self.errors[key] = (self.errors[key] + "; " if key in self.errors else "") + text
             return
