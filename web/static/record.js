@@ -23,9 +23,14 @@
 
   // The game's widgets (data.widgets): each list of families as a set.
   function widget(name) { return (data && data.widgets && data.widgets[name]) || {}; }
+  var families = null;  // the sets of family(), for the data they were made of
   function family(name) {
-    var set = {};
-    ((data && data.widgets && data.widgets[name]) || []).forEach(function (g) { set[g] = 1; });
+    if (!families || families.data !== data) families = { data: data, sets: {} };
+    var set = families.sets[name];
+    if (!set) {
+      set = families.sets[name] = {};
+      ((data && data.widgets && data.widgets[name]) || []).forEach(function (g) { set[g] = 1; });
+    }
     return set;
   }
   // Families of decisions built by tapping pieces on the table.
