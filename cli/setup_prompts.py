@@ -180,9 +180,8 @@ def _answer(rules: Any, line: SetupLine, players: int, taken: list[str]) -> str:
     chosen: list[str] = []
     needed = line.needed(players)
     while len(chosen) < needed:
-        what = "noble" if line.level == 0 else "card"  # classic Splendor's nobles: level 0
         try:
-            query = _ask(f"{line.prompt}: {what} {len(chosen) + 1} of {needed}")
+            query = _ask(f"{line.prompt}: {line.piece} {len(chosen) + 1} of {needed}")
         except _Back:
             if not chosen:
                 raise

@@ -12,6 +12,7 @@ it, and telling observations from decisions.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -36,6 +37,12 @@ class Game:
     kind: ClassVar[str]
     title: ClassVar[str]
     seats: ClassVar[Seats]
+
+    #: The colours of the game's pieces (:data:`engine.picture.Palette`): its pictures
+    #: draw with them and the site's pieces take their fills from them.
+    palette: ClassVar[Mapping[str, tuple[str, str, str]]] = {
+        "none": ("#9b958a", "#ffffff", "#6f685d")
+    }
 
     #: Event types that the table observes (a card revealed, a blind reserve shown)
     #: rather than a player decides: an undo takes them back with the decision before.
@@ -83,6 +90,17 @@ class Game:
         """A position string is this game's when its first word is the game's kind (a
         game whose position strings begin otherwise says so by overriding this)."""
         return text.split(maxsplit=1)[:1] == [self.kind]
+
+    @property
+    def web_parts(self) -> tuple[str, str]:
+        """Where the game's web parts are (its board's templates, its pieces' styles, its
+        widgets): a folder of a package, as ``(package, folder)``.  By default the ``web``
+        folder beside the game's own modules (``engine/splendor_duel/web``): the package
+        of the module that defines the game's class.  Only a name: the site finds the
+        folder and reads it (``docs/games.md``, "A game's web parts")."""
+        module = sys.modules[type(self).__module__]
+        package = module.__name__ if hasattr(module, "__path__") else module.__package__
+        return (package or module.__name__, "web")
 
     def play(self, state: Any, event: Any) -> None:
         """Check ``event`` and apply it to ``state`` in place; IllegalMoveError if refused."""

@@ -45,21 +45,14 @@ DOWN = "#fbe0dc"
 DOWN_INK = "#a3261b"
 WIN = "#b8860b"
 
-#: Each colour a piece can have: its fill, the ink of a letter or number on it, and its rim.
-#: The one definition of the pieces' colours: the site's pieces take their fills from here,
-#: and the stylesheet's custom properties (``--white`` ... ``--none`` in
-#: web/static/site.css) repeat them, held the same by tests/web/test_pictures.py.
-COLOURS: dict[str, tuple[str, str, str]] = {
-    "white": ("#f4f0e6", "#4a4336", "#a89f8c"),
-    "blue": ("#2563c9", "#ffffff", "#173f86"),
-    "green": ("#1e9a56", "#ffffff", "#126236"),
-    "red": ("#d2382e", "#ffffff", "#8b1f18"),
-    "black": ("#2b2727", "#ffffff", "#000000"),
-    "pearl": ("#e6dcee", "#5d4a6e", "#9f88b8"),
-    "gold": ("#e0ad2c", "#4d3800", "#9c7410"),
-    "joker": ("#8a6fc9", "#ffffff", "#5b4391"),
-    "none": ("#9b958a", "#ffffff", "#6f685d"),
-}
+#: A game's colours for its pieces, by name (``blue``): each one's fill, the ink of a
+#: letter or number on it, and its rim.  Each game has its own (``palette`` of its rules),
+#: which it hands to the helpers below; it names ``none`` too, the colour of a piece of
+#: no colour (and of a name the palette lacks).  The site's pieces take their fills from
+#: it, and the stylesheets' custom properties of the same names repeat them, held the
+#: same by tests/web/test_pictures.py.
+Palette = Mapping[str, tuple[str, str, str]]
+
 
 #: How wide a character of DejaVu Sans is on average, as a share of the font size (used
 #: to cut texts that would not fit: the picture has fixed sizes).
@@ -264,11 +257,12 @@ def token(
     color: str,
     label: str = "",
     *,
+    palette: Palette,
     ghost: bool = False,
 ) -> None:
-    """A token: a disc of ``color`` with ``label`` (its letter) on it; a ``ghost`` is the
-    dashed outline of a token the step took away."""
-    fill, ink, rim = COLOURS.get(color, COLOURS["none"])
+    """A token: a disc of ``color`` (of the game's ``palette``) with ``label`` (its letter)
+    on it; a ``ghost`` is the dashed outline of a token the step took away."""
+    fill, ink, rim = palette.get(color, palette["none"])
     if ghost:
         c.circle(cx, cy, r, fill, stroke=HIGHLIGHT, width=3, dash="5 4", opacity=0.45)
     else:
@@ -278,9 +272,9 @@ def token(
         c.text(cx, cy + size * 0.36, label, size=size, fill=ink, anchor="middle", bold=True)
 
 
-def pip(c: Canvas, cx: float, cy: float, r: float, color: str, n: int) -> None:
-    """A cost or requirement: the number ``n`` on a disc of ``color``."""
-    fill, ink, rim = COLOURS.get(color, COLOURS["none"])
+def pip(c: Canvas, cx: float, cy: float, r: float, color: str, n: int, *, palette: Palette) -> None:
+    """A cost or requirement: the number ``n`` on a disc of ``color`` (of ``palette``)."""
+    fill, ink, rim = palette.get(color, palette["none"])
     c.circle(cx, cy, r, fill, stroke=rim, width=1.2)
     c.text(cx, cy + r * 0.42, n, size=r * 1.25, fill=ink, anchor="middle", bold=True)
 
@@ -413,16 +407,17 @@ def holdings(
     columns: Sequence[Mapping[str, Any]],
     rows: Sequence[tuple[str, str, Sequence[Mapping[str, Any]]]],
     *,
+    palette: Palette,
     first: float = 150,
     step: float = 58,
 ) -> None:
     """A player's counts by colour: a header of token discs (``columns``: each with
-    ``color`` and ``letter``), then each row (``data-part`` name, label, cells): its label
-    and counts (``n``, and ``delta``
-    where the step changed it: the cell is tinted and the change written small)."""
+    ``color`` and ``letter``, of ``palette``), then each row (``data-part`` name, label,
+    cells): its label and counts (``n``, and ``delta`` where the step changed it: the
+    cell is tinted and the change written small)."""
     col0 = x + first
     for i, tk in enumerate(columns):
-        token(c, col0 + i * step, y + 14, 13, tk["color"], tk["letter"])
+        token(c, col0 + i * step, y + 14, 13, tk["color"], tk["letter"], palette=palette)
     c.line(x + 12, y + 32, x + w - 12, y + 32, LINE)
     for r, (part, label, cells) in enumerate(rows):
         c.begin(part)
@@ -483,8 +478,8 @@ def wrap(text: str, chars: int) -> list[str]:
     """``text`` (cleaned: :func:`clean`) broken into lines of at most ``chars``
     characters at spaces; a word longer than a line is cut (:func:`fit`).
 
-    >>> wrap("Ann took 2 blue tokens and 1 pearl", 16)
-    ['Ann took 2 blue', 'tokens and 1', 'pearl']
+    >>> wrap("Ann took 2 blue tokens and 1 white", 16)
+    ['Ann took 2 blue', 'tokens and 1', 'white']
     """
     lines: list[str] = []
     for word in clean(text).split():

@@ -223,9 +223,11 @@ class SetupLine:
     ``word`` starts the line in notation (``level3``), ``label`` names it on a form
     (``Level 3``) and ``prompt`` is the question asked for it.  A line of cards gives their
     ``level`` (0 for cards outside the numbered decks, such as tiles) and how many the
-    table lays out: ``count``, plus ``per_seat`` for each player (:meth:`needed`).  A line
-    without a ``level`` is typed as it is written; ``tokens`` says it lists the tokens on
-    the board's spaces in the board's own order, which a page may draw as a board.
+    table lays out: ``count``, plus ``per_seat`` for each player (:meth:`needed`);
+    ``piece`` is what one of them is called when asked for (``card`` unless the game
+    names it otherwise).  A line without a ``level`` is typed as it is written; ``tokens``
+    says it lists the tokens on the board's spaces in the board's own order, which a page
+    may draw as a board.
     """
 
     word: str
@@ -235,6 +237,7 @@ class SetupLine:
     count: int = 0
     per_seat: int = 0
     tokens: bool = False
+    piece: str = "card"
 
     @property
     def cards(self) -> bool:
@@ -566,7 +569,7 @@ class Presentation(Protocol):
         """What the replay draws of ``state`` (plain data, no HTML); ``before`` marks what
         the step changed.  Its ``players`` list holds one panel per seat, each with at
         least ``seat``, ``name``, ``to_move`` and ``winner``; the rest is for the game's
-        own board templates (``web/templates/<kind>/``)."""
+        own board templates (its :attr:`web_parts`)."""
         ...
 
     def event_lines(self, before: Any, event: Any, after: Any) -> list[str]:
@@ -605,6 +608,18 @@ class Presentation(Protocol):
         """One card of :meth:`cards` as the replay draws it (the same plain data as the
         cards in :meth:`view`), for pages that show cards outside a table (a card picker).
         KeyError for an unknown id."""
+        ...
+
+    @property
+    def palette(self) -> Mapping[str, tuple[str, str, str]]:
+        """The colours of the game's pieces by name: fill, ink, rim
+        (:data:`engine.picture.Palette`)."""
+        ...
+
+    @property
+    def web_parts(self) -> tuple[str, str]:
+        """Where the game's web parts are, as ``(package, folder)``: the templates that
+        draw its board, its styles and widgets (``docs/games.md``); the site reads them."""
         ...
 
     def find_cards(self, query: str, state: Any | None = None) -> list[Card]:

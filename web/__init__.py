@@ -6,7 +6,8 @@ Pages are rendered on the server and read without JavaScript; small static scrip
 the keyboard, the step slider and tapping.
 
 Every game is reached through the registry (:mod:`web.boards`): the pages are the same for
-every kind, and each kind draws its own board from ``templates/<kind>/``.  Every request
+every kind, and each kind draws its own board with its own web parts (the templates named
+``<kind>/...``, the static files at ``/games-static/<kind>/``; ``docs/games.md``).  Every request
 takes one path, Flask's; every answer leaves through one hook (:func:`_finish`) that adds
 the security headers and answers a conditional GET with ``304 Not Modified``.
 
@@ -23,10 +24,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request, url_for
+from jinja2 import ChoiceLoader
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from engine.picture import COLOURS
+from engine.games import GAMES
 from recorder import StoreError
 from recorder.places import default_place
 
@@ -118,11 +120,21 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
 
+    # a game's templates are named under its kind (``<kind>/table.html``), from its folder
+    site_templates = app.jinja_env.loader
+    assert site_templates is not None
+    app.jinja_env.loader = ChoiceLoader([site_templates, boards.loader()])
+    app.add_url_rule("/games-static/<kind>/<path:filename>", "game_static", boards.static_file)
     app.jinja_env.globals["game_titles"] = boards.titles()
     app.jinja_env.globals["static_url"] = _static_urls()
+    app.jinja_env.globals["game_static"] = _game_static_urls()
     app.jinja_env.globals["remembered"] = fragments.remembered
-    # each colour's fill, from the one palette the pictures draw with too
-    app.jinja_env.globals["fills"] = {name: fill for name, (fill, _, _) in COLOURS.items()}
+    # each game's colours by name (``fills[kind]['blue']``), from the palette its
+    # pictures draw with too
+    app.jinja_env.globals["fills"] = {
+        kind: {name: fill for name, (fill, _, _) in rules.palette.items()}
+        for kind, rules in GAMES.items()
+    }
 
     app.register_blueprint(site.bp)
     app.register_blueprint(api.bp)
@@ -162,6 +174,26 @@ def _static_urls() -> Any:
         return url
 
     return static_url
+
+
+def _game_static_urls() -> Any:
+    """``game_static(kind, filename)``: the address of a file of the game's ``static/``
+    folder, or '' when the game has no such file (a page links what the game has),
+    worked out once per file and mount point."""
+    from . import boards
+
+    known: dict[tuple[str, str, str], str] = {}
+
+    def game_static(kind: str, filename: str) -> str:
+        key = (request.script_root, kind, filename)
+        url = known.get(key)
+        if url is None:
+            has = filename in boards.static_names(kind)
+            url = url_for("game_static", kind=kind, filename=filename) if has else ""
+            known[key] = url
+        return url
+
+    return game_static
 
 
 def _finish(response: Response) -> Response:

@@ -9,8 +9,8 @@ markup stays the template's: this module only keeps what a macro returned.
 
 A piece's macro must depend on nothing but its arguments.  Its arguments are its key,
 but with ``fields`` its first argument (a mapping: a card of the game's view) is known
-by those of its fields that decide the drawing, which the template names (a Splendor
-Duel card: its id and the colour it counts as).
+by those of its fields that decide the drawing, which the template names (a card:
+its id, and what else changes how it is drawn).
 
 >>> drawn = []
 >>> def macro(card, extra=""):

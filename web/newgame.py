@@ -14,6 +14,7 @@ Referer.  The page that shows it is not stored by any cache.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from typing import Any
 
@@ -24,7 +25,7 @@ from werkzeug.wrappers import Response
 from . import auth, boards, params, picker, writes
 from .db import get_store
 from .picker import picker_groups
-from .setup_form import SetupForm, board_facts, kinds, slot_name
+from .setup_form import SetupForm, kinds, slot_name, token_facts
 
 bp = Blueprint("newgame", __name__)
 
@@ -64,33 +65,40 @@ def _render_form(form: SetupForm, status: int = 200, may_create: bool = True) ->
         }
         for row in form.rows
     ]
-    board = None
-    if form.board_line is not None:
-        facts = board_facts(rules.kind)
-        board = {
-            **facts,
-            "rows": [
-                facts["squares"][r * 5 : r * 5 + 5] for r in range(len(facts["squares"]) // 5)
-            ],
-            "letters": " ".join(t["letter"] for t in facts["tokens"]),
-        }
+    # the lines that are not cards: a text field each, or the game's setup widget
+    lines = [
+        {"line": line, "facts": token_facts(rules.kind, line.word) if line.tokens else None}
+        for line in form.text_lines
+    ]
+    widget = boards.template(rules.kind, "setup.html")
     html = render_template(
         "newgame/new.html",
         form=form,
         values=form.values,
         errors=form.errors,
         kind=rules.kind,
+        game_kind=rules.kind,
         title=rules.title,
         kinds=kinds(),
         seats=rules.seats,
         rows=rows,
-        board=board,
+        lines=lines,
+        widget=widget,
+        setup_view=_new_table(rules.kind) if widget else None,
+        examples=(boards.widgets(rules.kind).get("setup") or {}).get("examples") or [],
         groups=groups,
         pieces=boards.pieces(rules.kind),
         note=rules.setup_note,
         ask_secret=not may_create,
     )
     return html, status
+
+
+@functools.cache
+def _new_table(kind: str) -> dict[str, Any]:
+    """The view of a new table of ``kind``, for its setup widget (worked out once)."""
+    rules = boards.rules(kind)
+    return rules.view(rules.new_state())
 
 
 @bp.route("/games/new", methods=["GET"])

@@ -7,16 +7,15 @@ script asks it through :func:`find_view` (``GET /cards/<kind>/find?q=...``) as t
 types and shows the cards it names; a form sent without JavaScript is read by
 :func:`resolve`, which calls the same method.
 
->>> from engine.games import get_game
->>> rules = get_game("splendor-duel")
->>> [g["label"] for g in picker_groups(rules)]
-['Level 3', 'Level 2', 'Level 1']
->>> resolve(rules, "green 3 points crown", level=3).id
-'3-05'
->>> resolve(rules, "green", level=3)
+>>> from engine.games import GAMES
+>>> rules = next(iter(GAMES.values()))
+>>> card = next(iter(rules.cards().values()))
+>>> resolve(rules, card.id).id == card.id
+True
+>>> resolve(rules, "")
 Traceback (most recent call last):
 ...
-web.picker.PickError: 2 cards fit 'green' (3-05, 3-06): say more, or give the id
+web.picker.PickError: choose a card (tap it, or type its id or what is printed on it)
 """
 
 from __future__ import annotations
@@ -49,9 +48,10 @@ def picker_groups(
     state: Any | None = None,
 ) -> list[dict[str, Any]]:
     """The cards a picker shows, highest level first: ``[{"level", "label", "cards":
-    [{"id", "level", "words", "view", "noble"}]}]`` (``view``: the card as the game's
-    view draws it, for ``templates/picker.html`` to draw with the game's pieces).
-    ``levels`` keeps those levels (level 0: classic Splendor's nobles); ``only`` keeps
+    [{"id", "level", "words", "view"}]}]`` (``view``: the card as the game's view draws
+    it, for ``templates/picker.html`` to draw with the game's pieces; ``label``: the
+    game's name of the level, :func:`level_label`).  ``levels`` keeps those levels;
+    ``only`` keeps
     those ids; ``state`` keeps the cards still unseen there (in a deck, or reserved
     blind), as the game's own look-up says (for the card revealed into a game in
     progress)."""
@@ -72,13 +72,12 @@ def picker_groups(
                 "level": card.level,
                 "words": card.words,
                 "view": view,
-                "noble": "requires" in view,
             }
         )
     groups = []
     for level in sorted(by_level, reverse=True):
         cards = sorted(by_level[level], key=lambda c: c["id"])
-        label = "Nobles" if cards[0]["noble"] else f"Level {level}"
+        label = level_label(rules, level)
         groups.append({"level": level, "label": label, "cards": cards})
     return groups
 
@@ -101,8 +100,10 @@ def resolve(
     fits = [c for c in found if level is None or c.level == level]
     if not fits:
         if found:
-            where = ", ".join(sorted({_level_name(c.level) for c in found}))
-            raise PickError(f"{query!r} is not a {_level_name(level)} card (it fits {where})")
+            where = ", ".join(sorted({_level_name(rules, c.level) for c in found}))
+            raise PickError(
+                f"{query!r} is not a {_level_name(rules, level)} card (it fits {where})"
+            )
         raise PickError(f"no card fits {query!r}")
     free = [c for c in fits if c.id not in taken]
     if not free:
@@ -114,8 +115,20 @@ def resolve(
     return free[0]
 
 
-def _level_name(level: int | None) -> str:
-    return "noble" if level == 0 else f"level-{level}"
+def level_label(rules: GameRules, level: int) -> str:
+    """What a level of cards is called: the label of the game's setup line of that level
+    (``Level 3``), or ``Level N`` when no line lays it out."""
+    line = next((ln for ln in rules.setup_lines if ln.level == level), None)
+    return line.label if line is not None else f"Level {level}"
+
+
+def _level_name(rules: GameRules, level: int | None) -> str:
+    """A level's cards in a sentence (``level-3``; the game's word for its line's pieces
+    where it has one: ``is not a <word> card``)."""
+    line = next((ln for ln in rules.setup_lines if ln.level == level), None)
+    if line is not None and line.piece != "card":
+        return line.piece
+    return f"level-{level}"
 
 
 def find_view(kind: str) -> Response:

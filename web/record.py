@@ -280,10 +280,17 @@ def _recent(tl: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _printed(rules: Any, choices: list[Any]) -> dict[str, str]:
-    """What is printed on each card a reveal or an identification may name, for the
-    page's searchable list (``L1 green 1pt cost W1 B1``)."""
-    wanted = {t for c in choices if c.group in ("reveal", "identify") for t in c.targets}
+def _picked(widgets: Any, choices: list[Any], observations: list[Any]) -> list[Any]:
+    """The decisions a pick list offers (the game's ``pick`` groups: a card turned face
+    up) and what the table may observe (a blind reserve shown): each names a card last."""
+    groups = set((widgets.get("pick") or {}).get("groups") or ())
+    return [*(c for c in choices if c.group in groups), *observations]
+
+
+def _printed(rules: Any, picked: list[Any]) -> dict[str, str]:
+    """What is printed on each card a pick list may name, for the page's searchable list
+    (``L1 green 1pt cost W1 B1``)."""
+    wanted = {t for c in picked for t in c.targets}
     if not wanted:
         return {}
     cards = rules.cards()
@@ -297,16 +304,23 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
     state = tl.state(tl.last_step)
     status = rules.status(state)
     kind = row.kind
-    folder = boards.folder(kind)
-    taps = (boards.TEMPLATES / folder / "record.html").is_file()
+    widgets = boards.widgets(kind)
+    # tapping needs the game's table for the page and its widgets' data
+    taps = bool(widgets) and boards.template(kind, "record.html") is not None
     choices = rules.choices(state) if status.phase == "playing" else []
     observations = rules.observations(state) if status.phase == "playing" else []
     steps = tl.event_count
     game_url = url_for("record.page", game_id=row.id)
     view = rules.view(state)
-    bag = view.get("bag")
+    # the pieces a decision draws from (the game's ``draw`` widget), as the view lists them
+    pool_key = (widgets.get("draw") or {}).get("pool")
+    pool = view.get(pool_key) if pool_key else None
+    # The cards a pick list shows (the one turned face up, a blind reserve shown), for
+    # the page to draw as the table shows them and the script to put beside their words.
+    picked = _picked(widgets, choices, observations)
     data = {
         "game": row.id,
+        "kind": kind,
         "steps": steps,
         "phase": status.phase,
         "to_move": status.to_move,
@@ -322,12 +336,10 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         # the rules' verdict on a piece tapped that is not lit (the move it would make)
         "check": url_for("api.check", game_id=row.id),
         "taps": taps,
-        "cards": _printed(rules, [*choices, *observations]),
-        "bag": bag if isinstance(bag, list) else [],
+        "cards": _printed(rules, picked),
+        "pool": pool if isinstance(pool, list) else [],
+        "widgets": widgets,
     }
-    # The cards a pick list shows (the one turned face up, a blind reserve shown), for
-    # the page to draw as the table shows them and the script to put beside their words.
-    picked = [*(c for c in choices if c.group == "reveal"), *observations]
     known = rules.cards()
     pictures = {
         cid: rules.card_view(cid)
@@ -342,7 +354,7 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         status=status,
         steps=steps,
         view=view,
-        board=folder,
+        game_kind=kind,
         pieces=boards.pieces(kind),
         taps=taps,
         choices=choices,

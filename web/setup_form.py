@@ -7,29 +7,15 @@ Each field is checked on its own first, so an error names the field it is about 
 the board, one card of a level); the game's own reader then reads the composed text, and
 what it still refuses is put next to the field its line came from.
 
->>> from engine.games import get_game
->>> form = SetupForm.read(get_game("splendor-duel"), {
-...     "player1": "Ann", "player2": "Bo", "first": "2", "date": "2025-03-14",
-...     "board": "GGRWY RWBRG YBRWK GYBKP PBWKK",
-...     "level3_1": "3-10", "level3_2": "3-01", "level3_3": "green 3pt 2cr",
-...     "level2_1": "2-10", "level2_2": "2-24", "level2_3": "2-20", "level2_4": "2-17",
-...     "level1_1": "1-11", "level1_2": "1-25", "level1_3": "1-16", "level1_4": "1-10",
-...     "level1_5": "1-27"})
->>> form.errors
-{}
->>> print(form.notation())
-[Game "Splendor Duel"]
-[Date "2025-03-14"]
-[Player1 "Ann"]
-[Player2 "Bo"]
-[First "2"]
-<BLANKLINE>
-board   GGRWY RWBRG YBRWK GYBKP PBWKK
-level3  3-10 3-01 3-05
-level2  2-10 2-24 2-20 2-17
-level1  1-11 1-25 1-16 1-10 1-27
-privileges 1 0
-<BLANKLINE>
+A setup line of cards has a slot per card; any other line one field named by its word,
+typed as it is written (a game may draw a widget for it, its ``<kind>/setup.html``; a
+line of the board's tokens is checked against the tokens the game has).
+
+>>> from engine.games import GAMES
+>>> rules = next(iter(GAMES.values()))
+>>> form = SetupForm.read(rules, {"player1": "Ann", "first": "1", "date": "2025-03-14"})
+>>> form.errors["player2" if rules.seats.minimum > 1 else "first"] != ""
+True
 """
 
 from __future__ import annotations
@@ -45,11 +31,14 @@ from typing import Any
 from engine.games import GAMES, get_game
 from engine.protocol import GameRules, SetupLine
 
+from . import boards
 from .picker import PickError, resolve
 
 #: The longest name, place or date the form takes.
 MAX_NAME = 40
 MAX_PLACE = 100
+#: The longest setup line typed as it is written.
+MAX_LINE = 200
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -58,44 +47,42 @@ def card_rows(rules: GameRules) -> list[SetupLine]:
     return [line for line in rules.setup_lines if line.cards]
 
 
-def board_line(rules: GameRules) -> SetupLine | None:
-    """The game's setup line of the board's tokens, if it has one (Splendor Duel)."""
-    return next((line for line in rules.setup_lines if line.tokens), None)
+def text_lines(rules: GameRules) -> list[SetupLine]:
+    """The game's setup lines that are not cards: each one field, named by its word."""
+    return [line for line in rules.setup_lines if not line.cards]
 
 
 def kinds() -> list[tuple[str, str]]:
-    """The game kinds the form can set up (those whose setup lines it can ask), with
-    their titles."""
-    return [
-        (kind, rules.title)
-        for kind, rules in GAMES.items()
-        if all(line.cards or line.tokens for line in rules.setup_lines)
-    ]
+    """The game kinds the form sets up (every one: a line that is neither cards nor the
+    board's tokens is a text field), with their titles."""
+    return [(kind, rules.title) for kind, rules in GAMES.items()]
 
 
 @functools.cache
-def board_facts(kind: str) -> dict[str, Any]:
-    """What the board widget needs of ``kind``: its squares (row by row, each with its
-    name and place on the spiral) and the tokens (letter, colour, how many the game has).
+def token_facts(kind: str, word: str) -> dict[str, Any]:
+    """What a setup line of the board's tokens (``word``) holds in ``kind``: its tokens
+    (letter, colour, how many: ``tokens``), how many places (``size``), the letters.
 
-    The totals are those of the board after any legal setup, which holds every token
-    (the first event of a seeded random game, played on an empty table).
+    The counts are those of the line after any legal setup, which holds every token (the
+    first event of a seeded random game, written in notation); the colours' names come
+    from the game's widgets (``letters``, :func:`web.boards.widgets`).
     """
     rules = get_game(kind)
-    state = rules.new_state()
-    squares = [{"name": c["name"], "spiral": c["spiral"]} for c in rules.view(state)["board"]]
-    rules.play(state, rules.random_game(random.Random(0))[0])
-    view = rules.view(state)
-    have: dict[str, int] = {}
-    for cell in view["board"]:
-        if cell["token"]:
-            have[cell["token"]] = have.get(cell["token"], 0) + 1
+    setup = rules.random_game(random.Random(0))[:1]
+    written = rules.write_game({"players": list(rules.seats.names(None))}, setup)
+    line = next(ln for ln in written.splitlines() if ln.split()[:1] == [word])
+    letters = "".join(line.split()[1:]).upper()
+    have = {c: letters.count(c) for c in letters}
+    names = boards.widgets(kind).get("letters") or {}
+    order = [*names, *sorted(c for c in have if c not in names)]
     tokens = [
-        {"letter": t["letter"], "color": t["color"], "total": have.get(t["letter"], 0)}
-        for t in view["players"][0]["tokens"]
-        if have.get(t["letter"])
+        {"letter": c, "color": names.get(c, c), "total": have[c]} for c in order if have.get(c)
     ]
-    return {"squares": squares, "tokens": tokens, "size": len(squares)}
+    return {
+        "tokens": tokens,
+        "size": len(letters),
+        "letters": " ".join(t["letter"] for t in tokens),
+    }
 
 
 def slot_name(row: SetupLine, i: int) -> str:
@@ -118,7 +105,8 @@ class SetupForm:
     first: int = 0
     date: str = ""
     place: str = ""
-    board: str = ""
+    #: Each line that is not cards, by its word, as it goes into the notation.
+    texts: dict[str, str] = field(default_factory=dict)
     cards: dict[str, list[str]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     #: Line number (from 1) of the composed notation → the field it came from.
@@ -130,9 +118,9 @@ class SetupForm:
         return card_rows(self.rules)
 
     @property
-    def board_line(self) -> SetupLine | None:
-        """The setup line of the board's tokens (the form's ``board`` field), if any."""
-        return board_line(self.rules)
+    def text_lines(self) -> list[SetupLine]:
+        """The setup lines that are not cards (each the field of its word)."""
+        return text_lines(self.rules)
 
     @classmethod
     def blank(cls, rules: GameRules, today: _dt.date | None = None) -> SetupForm:
@@ -147,8 +135,11 @@ class SetupForm:
         form = cls(rules, kept)
         form._read_players()
         form._read_date_place()
-        if form.board_line is not None:
-            form._read_board()
+        for line in form.text_lines:
+            if line.tokens:
+                form._read_tokens(line)
+            else:
+                form._read_text(line)
         form._read_cards()
         return form
 
@@ -207,16 +198,30 @@ class SetupForm:
         elif _CONTROL.search(self.place):
             self.errors["place"] = "Place: no control characters"
 
-    def _read_board(self) -> None:
-        facts = board_facts(self.rules.kind)
-        letters = re.sub(r"\s+", "", self._get("board")).upper()
+    def _read_text(self, line: SetupLine) -> None:
+        """A line typed as it is written: one line, no control characters."""
+        text = re.sub(r"\s+", " ", self._get(line.word))
+        if not text:
+            self.errors[line.word] = f"{line.label}: {line.prompt[:1].lower()}{line.prompt[1:]}"
+        elif len(text) > MAX_LINE:
+            self.errors[line.word] = f"{line.label}: at most {MAX_LINE} characters"
+        elif _CONTROL.search(text):
+            self.errors[line.word] = f"{line.label}: no control characters"
+        self.texts[line.word] = text
+
+    def _read_tokens(self, line: SetupLine) -> None:
+        """A line of the board's tokens: the letters of its places in the board's order
+        (``.`` an empty place), checked against the tokens the game has."""
+        word = line.word
+        facts = token_facts(self.rules.kind, word)
+        letters = re.sub(r"\s+", "", self._get(word)).upper()
         known = {t["letter"]: t for t in facts["tokens"]}
         size = facts["size"]
         holes = [str(i + 1) for i, c in enumerate(letters) if c == "."]
         bad = sorted({c for c in letters if c not in known and c != "."})
         if bad:
-            self.errors["board"] = (
-                f"Board: {', '.join(bad)} is not a token letter "
+            self.errors[word] = (
+                f"{line.label}: {', '.join(bad)} is not a token letter "
                 f"({' '.join(known)}: {', '.join(t['color'] for t in known.values())})"
             )
             return
@@ -225,7 +230,7 @@ class SetupForm:
         if filled != size or len(letters) > size:
             problems.append(f"{filled} of the {size} squares are filled")
         if holes:
-            problems.append(f"empty on the spiral: {', '.join(holes)}")
+            problems.append(f"empty in the board's order: {', '.join(holes)}")
         for letter, t in known.items():
             n = letters.count(letter)
             if n < t["total"]:
@@ -233,8 +238,8 @@ class SetupForm:
             elif n > t["total"]:
                 problems.append(f"{n} {t['color']}, the game has {t['total']}")
         if problems:
-            self.errors["board"] = "Board: " + "; ".join(problems)
-        self.board = " ".join(letters[i : i + 5] for i in range(0, len(letters), 5))
+            self.errors[word] = f"{line.label}: " + "; ".join(problems)
+        self.texts[word] = " ".join(letters[i : i + 5] for i in range(0, len(letters), 5))
 
     def _read_cards(self) -> None:
         players = max(len(self.names), self.rules.seats.minimum)
@@ -281,9 +286,9 @@ class SetupForm:
         self.lines[len(out)] = "first"
         out.append("")
         for line in self.rules.setup_lines:
-            if line.tokens:
-                out.append(f"{line.word:<7} {self.board}")
-                self.lines[len(out)] = "board"
+            if not line.cards:
+                out.append(f"{line.word:<7} {self.texts[line.word]}")
+                self.lines[len(out)] = line.word
             else:
                 out.append(f"{line.word:<7} {' '.join(self.cards[line.word])}")
                 self.lines[len(out)] = slot_name(line, 1)
@@ -311,8 +316,13 @@ class SetupForm:
         info = err.to_dict() if hasattr(err, "to_dict") else {}
         violations: Sequence[Mapping[str, Any]] = info.get("violations") or ()
         if violations:
+            # a line typed as it is written answers for what its game refuses in it
+            where = self.lines.get(int(info.get("line") or 0), "form")
+            typed = {line.word for line in self.text_lines if not line.tokens}
             for v in violations:
                 key = self._field_of_violation(v)
+                if key == "form" and where in typed:
+                    key = where
                 text = f"{v.get('message')} ({v.get('citation', '')})".replace(" ()", "")
                 self.errors[key] = (self.errors[key] + "; " if key in self.errors else "") + text
             return
@@ -322,8 +332,9 @@ class SetupForm:
     def _field_of_violation(self, v: Mapping[str, Any]) -> str:
         code = str(v.get("code", ""))
         message = str(v.get("message", ""))
-        if "token" in code and self.board_line is not None:
-            return "board"
+        board = next((line.word for line in self.text_lines if line.tokens), None)
+        if "token" in code and board is not None:
+            return board
         for row in self.rows:
             for i, cid in enumerate(self.cards.get(row.word, ()), start=1):
                 if cid in message:
@@ -334,4 +345,4 @@ class SetupForm:
         return "form"
 
 
-__all__ = ["SetupForm", "board_facts", "board_line", "card_rows", "kinds", "slot_name"]
+__all__ = ["SetupForm", "card_rows", "kinds", "slot_name", "text_lines", "token_facts"]

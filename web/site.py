@@ -192,7 +192,8 @@ def _picture(store: Any, row: Any, n: int) -> str:
 def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
     """The replay page at step ``n``; with the verdict on ``move`` when one is given.
     The page is the same for every game kind; the board and the content of each seat's
-    panel are the game's own templates (``templates/<kind>/``), drawing its view."""
+    panel are the game's own templates (``<kind>/table.html``, ``<kind>/player.html``:
+    its web parts), drawing its view."""
     tl = params.timeline_for(store, row)
     rules = tl.rules
     before, state = tl.states_around(n)
@@ -210,7 +211,7 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         lines=lines,
         status=rules.status(state),
         view=rules.view(state, before),
-        board=boards.folder(kind),
+        game_kind=kind,
         moves=move_list_for(tl, n),
         links=step_links_for(tl, n),
         base=moves_base(tl),

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError, Violation
 from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
+from . import colours as _colours
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -45,11 +46,12 @@ class Splendor(_game.SplendorRules):
     payload_version = _events.PAYLOAD_VERSION
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
     playouts = _playout.PLAYOUTS
+    palette = _colours.PALETTE
 
     #: The setup as the table lays it out (rulebook, "Game setup"): the nobles (one more
     #: than the players), then four face-up cards of each level, level 3 first.
     setup_lines: Sequence[SetupLine] = (
-        SetupLine("nobles", "Nobles", "Nobles revealed", 0, 1, per_seat=1),
+        SetupLine("nobles", "Nobles", "Nobles revealed", 0, 1, per_seat=1, piece="noble"),
         SetupLine("level3", "Level 3", "Level 3 cards face up, left to right", 3, 4),
         SetupLine("level2", "Level 2", "Level 2 cards face up, left to right", 2, 4),
         SetupLine("level1", "Level 1", "Level 1 cards face up, left to right", 1, 4),

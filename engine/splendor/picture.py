@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..picture import (
-    COLOURS,
     LINE,
     MUTED,
     PANEL,
@@ -36,6 +35,7 @@ from ..picture import (
     token,
 )
 from .catalogue import MAX_TOKENS
+from .colours import PALETTE
 from .describe import changes, status
 from .state import State
 from .view import view
@@ -80,7 +80,7 @@ def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.
     c.begin("card", card=cv["id"])
     s = scale
     w, h = CARD_W * s, CARD_H * s
-    fill, ink, rim = COLOURS.get(cv["color"], COLOURS["none"])
+    fill, ink, rim = PALETTE.get(cv["color"], PALETTE["none"])
     c.rect(x, y, w, h, PANEL, stroke=rim, width=2, rx=7 * s)
     c.rect(x, y, w, 36 * s, fill, stroke=rim, width=2, rx=7 * s)
     c.rect(x + 1, y + 24 * s, w - 2, 12 * s, fill)
@@ -90,7 +90,15 @@ def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.
     c.polygon([(gx, gy - r), (gx + r, gy), (gx, gy + r), (gx - r, gy)], "#ffffff", stroke=ink)
     for i, p in enumerate(cv["cost"]):
         col, row = divmod(i, 2)
-        pip(c, x + (19 + col * 29) * s, y + (62 + row * 29) * s, 12.5 * s, p["color"], p["n"])
+        pip(
+            c,
+            x + (19 + col * 29) * s,
+            y + (62 + row * 29) * s,
+            12.5 * s,
+            p["color"],
+            p["n"],
+            palette=PALETTE,
+        )
     c.text(x + w - 6 * s, y + h - 7 * s, cv["id"], size=15 * s, fill=MUTED, anchor="end", bold=True)
     c.end()
 
@@ -104,7 +112,7 @@ def noble(c: Canvas, x: float, y: float, n: Mapping[str, Any], scale: float = 1.
     c.text(x + 9 * s, y + 30 * s, n["points"], size=26 * s, bold=True)
     c.text(x + w - 6 * s, y + 18 * s, n["id"], size=12 * s, fill=MUTED, anchor="end")
     for i, p in enumerate(n["requires"]):
-        pip(c, x + (18 + i * 30) * s, y + 72 * s, 12.5 * s, p["color"], p["n"])
+        pip(c, x + (18 + i * 30) * s, y + 72 * s, 12.5 * s, p["color"], p["n"], palette=PALETTE)
     c.end()
 
 
@@ -131,7 +139,7 @@ def _bank(c: Canvas, v: Mapping[str, Any]) -> None:
         cx, cy = SIDE_X + 28 + i * 86, TOP + 50
         if t["delta"]:
             highlight(c, cx - 28, cy - 28, 56, 86)
-        token(c, cx, cy, 24, t["color"], t["letter"])
+        token(c, cx, cy, 24, t["color"], t["letter"], palette=PALETTE)
         c.text(cx, cy + 52, t["n"], size=22, bold=True, anchor="middle")
     c.end()
 
@@ -176,7 +184,7 @@ def _panel(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
         ("tokens", f"Tokens {p['token_count']}/{MAX_TOKENS}", p["tokens"]),
         ("bonuses", "Bonuses", p["bonuses"]),
     ]
-    holdings(c, x, y + 98, PANEL_W, p["tokens"], rows, first=160, step=66)
+    holdings(c, x, y + 98, PANEL_W, p["tokens"], rows, first=160, step=66, palette=PALETTE)
     c.begin("reserved")
     c.text(x + 16, y + 206, "Reserved", size=13, fill=MUTED, bold=True)
     if not p["reserved"]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError, Violation
 from ..protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
+from . import colours as _colours
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -45,6 +46,7 @@ class SplendorDuel(_game.DuelRules):
     payload_version = _events.PAYLOAD_VERSION
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
     playouts = _playout.PLAYOUTS
+    palette = _colours.PALETTE
 
     #: The setup as the table lays it out (rulebook p.2): the board, then the pyramid.
     setup_lines: Sequence[SetupLine] = (

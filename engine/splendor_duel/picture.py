@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..picture import (
-    COLOURS,
     FELT,
     FELT_CELL,
     HIGHLIGHT,
@@ -39,6 +38,7 @@ from ..picture import (
     pip,
     token,
 )
+from .colours import PALETTE
 from .describe import changes, status
 from .state import State
 from .view import view
@@ -113,11 +113,11 @@ def _board(c: Canvas, v: Mapping[str, Any]) -> None:
         c.text(x + 7, y + 15, sp["spiral"], size=10, fill="#9aa0d0")
         cx, cy = x + CELL / 2, y + CELL / 2 + 2
         if sp["token"]:
-            token(c, cx, cy, 26, sp["color"], sp["token"])
+            token(c, cx, cy, 26, sp["color"], sp["token"], palette=PALETTE)
             if sp["placed"]:
                 c.circle(cx, cy, 30, "none", stroke=HIGHLIGHT, width=3)
         elif sp["taken"]:
-            token(c, cx, cy, 26, sp["taken_color"], sp["taken_letter"], ghost=True)
+            token(c, cx, cy, 26, sp["taken_color"], sp["taken_letter"], ghost=True, palette=PALETTE)
         c.end()
     c.end()
     y = BOARD_Y + size + 30
@@ -126,7 +126,7 @@ def _board(c: Canvas, v: Mapping[str, Any]) -> None:
     c.text(58, y, v["bag_total"], size=18, bold=True)
     x = 92
     for t in v["bag"]:
-        token(c, x, y - 6, 10, t["color"], t["letter"])
+        token(c, x, y - 6, 10, t["color"], t["letter"], palette=PALETTE)
         c.text(x + 14, y, t["n"], size=14)
         x += 38
     c.end()
@@ -152,7 +152,7 @@ def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.
     c.begin("card", card=cv["id"])
     s = scale
     w, h = CARD_W * s, CARD_H * s
-    fill, ink, rim = COLOURS.get(cv["color"], COLOURS["none"])
+    fill, ink, rim = PALETTE.get(cv["color"], PALETTE["none"])
     c.rect(x, y, w, h, PANEL, stroke=rim, width=2, rx=7 * s)
     c.rect(x, y, w, 32 * s, fill, stroke=rim, width=2, rx=7 * s)
     c.rect(x + 1, y + 20 * s, w - 2, 12 * s, fill)
@@ -168,7 +168,15 @@ def card(c: Canvas, x: float, y: float, cv: Mapping[str, Any], scale: float = 1.
         c.text(x + w - 6 * s, y + 53 * s, marks, size=17 * s, fill=INK, anchor="end", bold=True)
     for i, p in enumerate(cv["cost"]):
         col, row = divmod(i, 2)
-        pip(c, x + (16 + col * 25) * s, y + (74 + row * 25) * s, 11 * s, p["color"], p["n"])
+        pip(
+            c,
+            x + (16 + col * 25) * s,
+            y + (74 + row * 25) * s,
+            11 * s,
+            p["color"],
+            p["n"],
+            palette=PALETTE,
+        )
     c.text(x + w - 5 * s, y + h - 6 * s, cv["id"], size=14 * s, fill=MUTED, anchor="end", bold=True)
     c.end()
 
@@ -297,4 +305,4 @@ def _holdings(c: Canvas, x: float, y: float, p: Mapping[str, Any]) -> None:
         ("bonuses", "Bonuses", p["bonuses"]),
         ("color-points", f"Points (of {p['targets']['color']})", p["color_points"]),
     ]
-    holdings(c, x, y, PANEL_W, p["tokens"], rows)
+    holdings(c, x, y, PANEL_W, p["tokens"], rows, palette=PALETTE)

@@ -118,7 +118,12 @@ def _path_part(site: Site, name: str) -> st.SearchStrategy[str]:
     if name == "kind":
         return _mostly(st.sampled_from(["splendor-duel", "splendor"]), hostile_text)
     if name == "filename":
-        return st.sampled_from(["site.css", "replay.js", "nope.js", "../web/api.py"]) | hostile_text
+        return (
+            st.sampled_from(
+                ["site.css", "replay.js", "game.css", "record.js", "nope.js", "../web/api.py"]
+            )
+            | hostile_text
+        )
     if name == "name":
         return _mostly(st.sampled_from(["Ann", "Bo", "<script>alert(1)</script>"]), hostile_text)
     return hostile_text
@@ -224,6 +229,7 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/players/<name>", "GET"),
         ("/stats", "GET"),
         ("/static/<path:filename>", "GET"),
+        ("/games-static/<kind>/<path:filename>", "GET"),
     ]
 }
 

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from engine.games import GAMES, get_game
 from recorder import EventStore
 from recorder.io import import_files
 from web import create_app
@@ -150,14 +151,19 @@ def test_the_png_draws_text_with_the_machines_fonts() -> None:
     assert svg_to_png(blank.format(words)) != svg_to_png(blank.format(""))
 
 
-def test_the_stylesheet_draws_pieces_in_the_pictures_colours():
-    """One palette: the site's pieces take the fills of engine.picture.COLOURS (the
-    pictures' colours), and site.css's custom properties of the same names repeat them."""
-    from engine.picture import COLOURS
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_the_stylesheet_draws_pieces_in_the_pictures_colours(kind: str) -> None:
+    """One palette per game: the site's pieces take the fills of the game's palette (its
+    pictures' colours), and the custom properties of the same names repeat them, in
+    site.css or in the game's own stylesheet."""
+    from web.boards import parts
 
-    css = (ROOT / "web" / "static" / "site.css").read_text(encoding="utf-8")
-    root = css[css.index(":root {") : css.index("}", css.index(":root {"))]
-    declared = dict(re.findall(r"--([a-z]+):\s*(#[0-9a-f]{6});", root))
-    assert {name: declared.get(name) for name in COLOURS} == {
-        name: fill for name, (fill, _ink, _rim) in COLOURS.items()
+    palette = get_game(kind).palette
+    declared: dict[str, str] = {}
+    for path in (ROOT / "web" / "static" / "site.css", parts(kind) / "static" / "game.css"):
+        css = path.read_text(encoding="utf-8") if path.is_file() else ""
+        for root in re.findall(r":root\s*\{([^}]*)\}", css):
+            declared.update(re.findall(r"--([a-z]+):\s*(#[0-9a-f]{6});", root))
+    assert {name: declared.get(name) for name in palette} == {
+        name: fill for name, (fill, _ink, _rim) in palette.items()
     }

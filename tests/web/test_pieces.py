@@ -35,13 +35,13 @@ def pieces(app: Any, kind: str) -> Any:
 def test_splendor_duel_board_and_panel(ctx: Any) -> None:
     rules = get_game("splendor-duel")
     view = rules.view(rules.new_state(["Ann", "Bob"]))
-    table = render_template("splendor_duel/table.html", view=view)
+    table = render_template("splendor-duel/table.html", view=view)
     assert 'data-space="a1"' in table and 'class="symbols"' in table
-    assert render_template("splendor_duel/player.html", p=view["players"][0]).startswith(
+    assert render_template("splendor-duel/player.html", p=view["players"][0]).startswith(
         '<div class="scores">'
     )
-    assert 'class="holdings"' in render_template("splendor_duel/player.html", p=view["players"][0])
-    token = pieces(ctx, "splendor_duel").token
+    assert 'class="holdings"' in render_template("splendor-duel/player.html", p=view["players"][0])
+    token = pieces(ctx, "splendor-duel").token
     assert str(token("R", "red")) == '<span class="token t-red" title="red">R</span>'
 
 
@@ -53,7 +53,7 @@ def test_splendor_board_and_panel(ctx: Any) -> None:
 
 
 def test_a_remembered_piece_is_drawn_escaped_and_once(ctx: Any) -> None:
-    duel = pieces(ctx, "splendor_duel")
+    duel = pieces(ctx, "splendor-duel")
     drawn = duel.token("<b>", 'red" onclick="x', "small")
     assert str(drawn) == (
         '<span class="token t-red&#34; onclick=&#34;x small" title="red&#34; onclick=&#34;x">'

@@ -90,9 +90,9 @@ def test_symbols_are_drawn_and_explained_without_hover(client: Any, games: Any, 
             rf' aria-label="[^"]+"><svg class="sym"',
             pyramid,
         )
-    # every symbol the game's pieces draw (their table, in templates/splendor_duel/)
+    # every symbol the game's pieces draw (their table, in engine/splendor_duel/web/templates)
     with client.application.app_context():
-        pieces = client.application.jinja_env.get_template("splendor_duel/pieces.html")
+        pieces = client.application.jinja_env.get_template("splendor-duel/pieces.html")
         symbols = pieces.module.symbols
     assert set(symbols) == {"again", "wild", "token", "privilege", "steal", "crown"}
     for name, symbol in symbols.items():

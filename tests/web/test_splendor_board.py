@@ -1,5 +1,5 @@
 """Classic Splendor through the site unchanged: a 4-player game imported, its replay page
-drawn at every kind of step by the board templates in ``web/templates/splendor``, its
+drawn at every kind of step by the board templates in ``engine/splendor/web/templates``, its
 state API, the games list filtered by kind."""
 
 from __future__ import annotations

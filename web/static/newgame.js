@@ -1,15 +1,15 @@
 /* tablelog: the new-game page (templates/newgame/new.html).
  *
- * The form works without this script (text fields: names, the board as letters, each
- * card by id or description).  With it:
+ * The form works without this script (text fields: names, each setup line that is not
+ * cards, each card by id or description).  With it:
  *  - the game select reloads the page for the chosen game;
- *  - "who starts" shows the names typed; classic Splendor's extra seats and nobles
- *    follow the number of players;
- *  - the board is entered by taps: colours in spiral order, or a colour then its
- *    squares; the letters field stays the one value sent, and counts per colour and what
- *    is still missing are shown against the game's tokens;
+ *  - "who starts" shows the names typed; the seats past a game's minimum, and a row of
+ *    cards laid out per player, follow the number of players;
  *  - the cards are chosen with the card picker (picker.js): tap a place, then a card;
- *    a chosen card leaves the picker, a tap on a filled place gives it back.
+ *    a chosen card leaves the picker, a tap on a filled place gives it back;
+ *  - a game's setup widget (its static/setup.js, loaded before this script) says what it
+ *    still misses through window.tablelog.setup (each ``{missing: function () {...}}``,
+ *    a few words or ""), and announces a change with a "setup:change" event on the form.
  * No inline script or style (CSP). */
 (function () {
   "use strict";
@@ -25,7 +25,7 @@
     kindSelect.addEventListener("change", function () { kindForm.submit(); });
   }
 
-  // the cards' places and the picker (used from the players' and the board's code too)
+  // the cards' places and the picker (used from the players' code too)
   var pickerEl = form.querySelector("[data-picker]");
   var picker = pickerEl && pickerEl.tablelogPicker;
   var slots = Array.prototype.slice.call(form.querySelectorAll(".slot"));
@@ -74,156 +74,13 @@
   }
   nameInputs.forEach(function (input) { input.addEventListener("input", updatePlayers); });
 
-  // --- the board -----------------------------------------------------------------------
-  var boardSet = form.querySelector(".board-entry");
-  var boardInput = document.getElementById("board");
-  var squares = [];
-  var swatches = [];
-  var brush = null; // the colour painted in "paint" mode ("" erases)
-  var cursor = 0; // the spiral place (0-based) the next colour goes to in "spiral" mode
-
-  function letters() {
-    var text = boardInput.value.toUpperCase().replace(/\s+/g, "");
-    var out = [];
-    for (var i = 0; i < squares.length; i++) out.push(text.charAt(i) === "." ? "" : text.charAt(i));
-    return out;
-  }
-
-  function writeLetters(list) {
-    // trailing empty places are left out; an empty place before a filled one is "."
-    var last = -1;
-    list.forEach(function (l, i) { if (l) last = i; });
-    var chars = list.slice(0, last + 1).map(function (l) { return l || "."; }).join("");
-    var groups = chars.match(/.{1,5}/g) || [];
-    boardInput.value = groups.join(" ");
-  }
-
-  function mode() {
-    var checked = form.querySelector('input[name="board_mode"]:checked');
-    return checked ? checked.value : "spiral";
-  }
-
-  function colourOf(letter) {
-    for (var i = 0; i < swatches.length; i++) {
-      if (swatches[i].getAttribute("data-letter") === letter) return swatches[i].getAttribute("data-color");
-    }
-    return "";
-  }
-
-  function drawBoard() {
-    var list = letters();
-    squares.forEach(function (sq) {
-      var i = Number(sq.getAttribute("data-spiral")) - 1;
-      var letter = list[i] || "";
-      var holder = sq.querySelector(".sq-token");
-      holder.textContent = "";
-      var colour = colourOf(letter);
-      if (letter) {
-        var t = document.createElement("span");
-        t.className = "token" + (colour ? " t-" + colour : " t-unknown");
-        t.textContent = letter;
-        holder.appendChild(t);
-      }
-      sq.classList.toggle("filled", Boolean(letter));
-      sq.classList.toggle("cursor", mode() === "spiral" && i === cursor);
-      sq.setAttribute("aria-label", sq.getAttribute("data-space") + ", spiral " + (i + 1) +
-        (letter ? ", " + (colour || letter) : ", empty"));
-    });
-    var missing = [];
-    var over = [];
-    swatches.forEach(function (sw) {
-      var letter = sw.getAttribute("data-letter");
-      if (!letter) return;
-      var total = Number(sw.getAttribute("data-total"));
-      var n = list.filter(function (l) { return l === letter; }).length;
-      sw.querySelector(".swatch-count").textContent = n + "/" + total;
-      sw.classList.toggle("full", n === total);
-      sw.classList.toggle("over", n > total);
-      if (n < total) missing.push((total - n) + " " + sw.getAttribute("data-color"));
-      if (n > total) over.push((n - total) + " " + sw.getAttribute("data-color") + " too many");
-    });
-    var filled = list.filter(Boolean).length;
-    var note = boardSet.querySelector(".board-missing");
-    if (filled === squares.length && !missing.length && !over.length) {
-      note.textContent = "The board is complete.";
-      note.classList.remove("is-error");
-    } else {
-      note.textContent = filled + " of " + squares.length + " squares" +
-        (missing.length ? "; still missing: " + missing.join(", ") : "") +
-        (over.length ? "; " + over.join(", ") : "");
-      note.classList.toggle("is-error", over.length > 0);
-    }
-    var hint = boardSet.querySelector(".board-hint");
-    if (mode() === "spiral") {
-      hint.textContent = cursor < squares.length
-        ? "Tap the colour of square " + (cursor + 1) + " of the spiral (tap a square to go back to it)."
-        : "All squares are filled; tap a square to change it.";
-    } else {
-      hint.textContent = brush === null ? "Tap a colour, then the squares that hold it."
-        : "Tap the squares that hold " + (brush ? colourOf(brush) : "nothing (erase)") + ".";
-    }
-    swatches.forEach(function (sw) {
-      sw.setAttribute("aria-pressed", String(mode() === "paint" && sw.getAttribute("data-letter") === brush));
-    });
-    updateReady();
-  }
-
-  function nextEmpty(from) {
-    var list = letters();
-    for (var i = from; i < squares.length; i++) if (!list[i]) return i;
-    for (var j = 0; j < from; j++) if (!list[j]) return j;
-    return squares.length;
-  }
-
-  function place(i, letter) {
-    var list = letters();
-    list[i] = letter;
-    writeLetters(list);
-  }
-
-  if (boardSet && boardInput) {
-    squares = Array.prototype.slice.call(boardSet.querySelectorAll(".sq"));
-    swatches = Array.prototype.slice.call(boardSet.querySelectorAll(".swatch"));
-    cursor = nextEmpty(0);
-    boardSet.addEventListener("click", function (ev) {
-      var sw = ev.target.closest(".swatch");
-      var sq = ev.target.closest(".sq");
-      if (sw) {
-        var letter = sw.getAttribute("data-letter");
-        if (mode() === "spiral") {
-          if (cursor >= squares.length) cursor = nextEmpty(0);
-          if (cursor < squares.length) {
-            place(cursor, letter);
-            cursor = letter ? nextEmpty(cursor + 1) : cursor;
-          }
-        } else {
-          brush = brush === letter ? null : letter;
-        }
-        drawBoard();
-      } else if (sq) {
-        var i = Number(sq.getAttribute("data-spiral")) - 1;
-        if (mode() === "spiral") {
-          cursor = i;
-        } else if (brush !== null) {
-          place(i, letters()[i] === brush ? "" : brush);
-        }
-        drawBoard();
-      }
-    });
-    boardSet.addEventListener("change", function (ev) {
-      if (ev.target.name === "board_mode") { cursor = nextEmpty(0); drawBoard(); }
-    });
-    boardInput.addEventListener("input", function () { cursor = nextEmpty(0); drawBoard(); });
-    drawBoard();
-  }
-
   // --- the cards -----------------------------------------------------------------------
 
   function slotInput(slot) { return slot.querySelector("input"); }
   function slotLevel(slot) { return slot.closest(".slot-row").getAttribute("data-level"); }
 
   function cardMarkup(id) {
-    var pick = pickerEl.querySelector('.pick[data-card="' + id + '"] .card, .pick[data-card="' + id + '"] .royal');
+    var pick = pickerEl.querySelector('.pick[data-card="' + id + '"] .pickable');
     return pick ? pick.cloneNode(true) : null;
   }
 
@@ -282,10 +139,10 @@
     var open = openSlots();
     var emptyCards = open.filter(function (s) { return !slotInput(s).value.trim(); }).length;
     var parts = [];
-    if (boardInput) {
-      var filled = letters().filter(Boolean).length;
-      if (filled < squares.length) parts.push((squares.length - filled) + " board squares");
-    }
+    ((window.tablelog && window.tablelog.setup) || []).forEach(function (widget) {
+      var missing = widget.missing();
+      if (missing) parts.push(missing);
+    });
     if (emptyCards) parts.push(emptyCards + " card" + (emptyCards === 1 ? "" : "s"));
     note.textContent = parts.length ? "Still to enter: " + parts.join(", ") + "." : "Ready.";
   }
@@ -337,5 +194,6 @@
     button.textContent = "Create the game";
   });
 
+  form.addEventListener("setup:change", updateReady);
   updatePlayers();
 })();

@@ -1,8 +1,15 @@
 // tablelog: logging a game by tapping the table.  The page works without this script (the
 // form takes one decision in notation); here every decision is built from the game's legal
 // choices, which travel with the page in a JSON block (#record-data): tap what a decision
-// touches on the table (tokens, cards, decks, your Privilege), confirm it at the bottom,
-// and the same form is posted with fetch.  After each answer the page is fetched again and
+// touches on the table (the targets of its choice), confirm it at the bottom, and the same
+// form is posted with fetch.
+//
+// This script speaks only the contract (seats, decisions with their targets, the
+// observations due, the card look-up).  What is the game's own comes with the page: its
+// widgets' data (``widgets``: which families are built by tapping the table, offered as
+// buttons or logged at once, its colour letters, the hints, the pick list, the discard,
+// a draw typed as a string; docs/games.md) and, where the game has one, its script's
+// hooks (window.tablelog.widgets[kind], loaded before this one).  After each answer the page is fetched again and
 // redrawn: the server's page is the one source of truth.
 //
 // A club's Wi-Fi drops out: every decision goes first into a queue kept in the browser's
@@ -14,12 +21,33 @@
 (function () {
   "use strict";
 
+  // The game's widgets (data.widgets): each list of families as a set.
+  function widget(name) { return (data && data.widgets && data.widgets[name]) || {}; }
+  var families = null;  // the sets of family(), for the data they were made of
+  function family(name) {
+    if (!families || families.data !== data) families = { data: data, sets: {} };
+    var set = families.sets[name];
+    if (!set) {
+      set = families.sets[name] = {};
+      ((data && data.widgets && data.widgets[name]) || []).forEach(function (g) { set[g] = 1; });
+    }
+    return set;
+  }
   // Families of decisions built by tapping pieces on the table.
-  var ON_TABLE = { take: 1, privilege: 1, reserve: 1, buy: 1, token: 1, royal: 1, noble: 1 };
-  // Families offered as buttons in the sheet when due.
-  var AS_BUTTONS = { copy: 1, steal: 1, royal: 1, resign: 1, pass: 1 };
+  function onTable(group) { return !!family("on_table")[group]; }
+  // Families offered as buttons in the sheet when due ...
+  function asButton(group) { return !!family("as_buttons")[group]; }
   // ... of which these are logged by their tap (nothing else to choose with them).
-  var AT_ONCE = { copy: 1, steal: 1, royal: 1 };
+  function atOnce(group) { return !!family("at_once")[group]; }
+  // The game's script's hooks, if it has one.
+  function hooks() {
+    var all = window.tablelog && window.tablelog.widgets;
+    return (data && all && all[data.kind]) || {};
+  }
+  // ``{name}`` in a text of the game's widgets, from ``values``.
+  function fill(text, values) {
+    return String(text || "").replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; });
+  }
 
   var data = null;     // the page's JSON block
   var sel = [];        // the targets tapped so far (a multiset, in tapping order)
@@ -32,8 +60,8 @@
   var foundError = ""; // what the look-up said of a word printed on no card
   var lookUps = 0;     // look-ups asked: only the last one's answer is shown
   var lookUpTimer = null;
-  var drawn = [];      // a replenish: the colours drawn so far, in spiral order
-  var replError = "";  // what the typed draw has that the bag has not
+  var drawn = [];      // a draw (the game's ``draw`` widget): the letters drawn so far, in order
+  var replError = "";  // what the typed draw has that the pool has not
   var replFocus = false; // the typed draw keeps the keyboard while it is redrawn
   var message = null;  // what the last answer said: {kind, ...}
   var undoAsk = false;
@@ -84,7 +112,7 @@
 
   function tableChoices() {
     return data.choices.filter(function (c) {
-      return ON_TABLE[c.group] && !c.targets.some(isHidden);
+      return onTable(c.group) && !c.targets.some(isHidden);
     });
   }
 
@@ -114,12 +142,13 @@
     return { choice: first, alts: same.length > 1 ? same : [] };
   }
 
-  // The piece a decision starts from when it has one (the Gold of a reserve, the
-  // Privilege spent): a decision that needs it is not meant until it is tapped.
+  // The piece a decision starts from when it has one (the game's ``starts``: its first or
+  // last target, when it has several): a decision that needs it is not meant until it is
+  // tapped.
   function starter(c) {
-    if (c.group === "reserve" && c.targets.length > 1) return c.targets[c.targets.length - 1];
-    if (c.group === "privilege") return c.targets[0];
-    return null;
+    var which = widget("starts")[c.group];
+    if (!which || c.targets.length < 2) return null;
+    return which === "last" ? c.targets[c.targets.length - 1] : c.targets[0];
   }
 
   // The decision the selection completes with nothing left to choose (three tokens in a
@@ -133,6 +162,10 @@
       return !(s0 && sel.indexOf(s0) < 0);
     });
     return longer.length ? null : ex[0];
+  }
+
+  function isPickGroup(group) {
+    return (widget("pick").groups || []).indexOf(group) >= 0;
   }
 
   function groups() {
@@ -173,7 +206,7 @@
       e.classList.toggle("next", !!(next && e === next));
       e.setAttribute("aria-pressed", isSel ? "true" : "false");
     });
-    r.querySelectorAll(".rec-board .sp .drawn").forEach(function (d) { d.remove(); });
+    r.querySelectorAll("[data-draw] .drawn").forEach(function (d) { d.remove(); });
     if (mode === "repl") {
       var spaces = replSpaces();
       drawn.forEach(function (letter, i) {
@@ -186,9 +219,9 @@
   }
 
   function colourName(letter) {
-    var found = (data.bag || []).filter(function (t) { return t.letter === letter; })[0];
+    var found = (data.pool || []).filter(function (t) { return t.letter === letter; })[0];
     if (found) return found.color;
-    return { W: "white", B: "blue", G: "green", R: "red", K: "black", P: "pearl", Y: "gold" }[letter] || "none";
+    return widget("letters")[letter] || "none";
   }
 
   function token(letter) {
@@ -327,8 +360,9 @@
         : data.due));
     }
     var row = el("div", "row");
-    if (g.replenish) {
-      row.appendChild(button("btn repl-start", "Replenish the board…", function () {
+    var draw = widget("draw");
+    if (draw.group && g[draw.group]) {
+      row.appendChild(button("btn repl-start", draw.start, function () {
         mode = "repl"; drawn = []; replError = ""; replFocus = true; sel = []; chosen = null; message = null;
         fillRest();
         render();
@@ -337,12 +371,11 @@
       }));
     }
     data.choices.forEach(function (c) {
-      if (!AS_BUTTONS[c.group]) return;
+      if (!asButton(c.group)) return;
       var on = chosen && chosen.text === c.text;
       var b = button("choice" + (on ? " on" : ""), c.label, function () {
-        // a colour copied, a token stolen, a Royal card: one tap logs it; giving up the
-        // game asks first
-        if (AT_ONCE[c.group]) { submit(c.text, false); return; }
+        // a family logged at once: one tap logs it; another (giving up the game) asks first
+        if (atOnce(c.group)) { submit(c.text, false); return; }
         chosen = c; sel = []; message = null; render();
       });
       b.setAttribute("aria-pressed", on ? "true" : "false");
@@ -355,63 +388,62 @@
     if (row.childNodes.length) box.appendChild(row);
   }
 
+  // What to tap, from the game's hints: each said when one of its families is due.
   function hintFor(g) {
     var bits = [];
-    if (g.take) bits.push("tap tokens to take them");
-    if (g.buy || g.reserve) bits.push("a card to buy it");
-    if (g.reserve) bits.push("a Gold, then a card or deck, to reserve");
-    if (g.privilege) bits.push("your Privilege and a token to spend it");
-    if (g.token) bits.push("the token the ability takes");
-    if (g.royal) bits.push("a Royal card");
-    if (g.noble) bits.push("the noble who visits");
+    (data.widgets.hints || []).forEach(function (h) {
+      if (h[0].some(function (group) { return g[group]; })) bits.push(h[1]);
+    });
     if (!bits.length) return data.due;
     var s = bits.join(", ");
     return s.charAt(0).toUpperCase() + s.slice(1) + ".";
   }
 
-  // A replenish: the bag's tokens go onto the empty spaces in spiral order from c3.
+  // A draw (the game's ``draw`` widget): the pool's pieces go onto the places the table
+  // marks ``data-draw``, in the order of their numbers.
   function replSpaces() {
-    var spaces = Array.prototype.slice.call(root().querySelectorAll(".rec-board .sp.empty"));
-    spaces.sort(function (a, b) { return (+a.getAttribute("data-spiral")) - (+b.getAttribute("data-spiral")); });
-    return spaces.slice(0, bagTotal());
+    var spaces = Array.prototype.slice.call(root().querySelectorAll("[data-draw]"));
+    spaces.sort(function (a, b) { return (+a.getAttribute("data-draw")) - (+b.getAttribute("data-draw")); });
+    return spaces.slice(0, poolTotal());
   }
 
-  function bagTotal() {
-    return (data.bag || []).reduce(function (n, t) { return n + t.n; }, 0);
+  function poolTotal() {
+    return (data.pool || []).reduce(function (n, t) { return n + t.n; }, 0);
   }
 
-  // What the bag still holds once ``list`` is drawn from it, by colour letter.
-  function bagLeft(list) {
+  // What the pool still holds once ``list`` is drawn from it, by colour letter.
+  function poolLeft(list) {
     var left = {};
-    (data.bag || []).forEach(function (t) { left[t.letter] = t.n; });
+    (data.pool || []).forEach(function (t) { left[t.letter] = t.n; });
     list.forEach(function (l) { left[l] -= 1; });
     return left;
   }
 
-  // When what is left in the bag is one colour, the rest of the draw is known.
+  // When what is left in the pool is one colour, the rest of the draw is known.
   function fillRest() {
-    var left = bagLeft(drawn);
+    var left = poolLeft(drawn);
     var colours = Object.keys(left).filter(function (l) { return left[l] > 0; });
     if (colours.length === 1) for (var i = left[colours[0]]; i > 0; i--) drawn.push(colours[0]);
   }
 
-  // The draw typed as a string (``WBRKP``): the letters the bag can give, in order; the
+  // The draw typed as a string (``WBRKP``): the letters the pool can give, in order; the
   // first it cannot give is named.
   function typedDraw(text) {
-    var left = bagLeft([]);
+    var left = poolLeft([]);
     var out = [];
     var bad = "";
     text.toUpperCase().replace(/[^A-Z]/g, "").split("").forEach(function (l) {
-      if (bad || out.length >= bagTotal()) return;
+      if (bad || out.length >= poolTotal()) return;
       if ((left[l] || 0) > 0) { left[l] -= 1; out.push(l); } else bad = l;
     });
     return { drawn: out, bad: bad };
   }
 
   function drawRepl(box) {
-    var total = bagTotal();
+    var draw = widget("draw");
+    var total = poolTotal();
     var spaces = replSpaces();
-    var left = bagLeft(drawn);
+    var left = poolLeft(drawn);
     var full = drawn.length >= total;
     var input = el("input", "repl-typed");
     input.type = "text";
@@ -419,33 +451,33 @@
     input.setAttribute("autocomplete", "off");
     input.setAttribute("autocapitalize", "characters");
     input.setAttribute("spellcheck", "false");
-    input.setAttribute("aria-label", "the colours drawn from the bag, in spiral order");
-    input.placeholder = "type them: " + (data.bag || []).map(function (t) { return t.letter; }).join("");
+    input.setAttribute("aria-label", draw.typed);
+    input.placeholder = "type them: " + (data.pool || []).map(function (t) { return t.letter; }).join("");
     input.addEventListener("input", function () {
       var t = typedDraw(input.value);
       drawn = t.drawn;
-      replError = t.bad ? t.bad + ": the bag holds no " + colourName(t.bad) + " token " + (drawn.length ? "after " + drawn.join("") : "") : "";
+      replError = t.bad ? fill(draw.lacks, { letter: t.bad, colour: colourName(t.bad) }) + (drawn.length ? "after " + drawn.join("") : "") : "";
       if (!t.bad) fillRest();
       replFocus = true;
       render();
     });
     input.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter") { ev.preventDefault(); if (drawn.length >= total) submit("repl " + drawn.join(""), false); }
+      if (ev.key === "Enter") { ev.preventDefault(); if (drawn.length >= total) submit(draw.verb + " " + drawn.join(""), false); }
     });
     if (full) {
-      var text = "repl " + drawn.join("");
-      var ch = data.choices.filter(function (c) { return c.group === "replenish"; })[0];
-      drawConfirm(box, { choice: { text: text, label: (ch ? ch.label : "Replenish the board") + ": " + drawn.join(" "), group: "replenish", targets: [] }, alts: [] });
+      var text = draw.verb + " " + drawn.join("");
+      var ch = data.choices.filter(function (c) { return c.group === draw.group; })[0];
+      drawConfirm(box, { choice: { text: text, label: (ch ? ch.label : draw.label) + ": " + drawn.join(" "), group: draw.group, targets: [] }, alts: [] });
     } else {
       var next = spaces[drawn.length];
-      box.appendChild(el("p", "hint", "Replenish: " + total + " tokens from the bag go onto the empty spaces in spiral order. Type their colours in that order, or tap the colour that went onto " +
-        (next ? next.getAttribute("data-target") : "the next space") + " (" + (drawn.length + 1) + " of " + total + "); the last colour left fills itself."));
+      box.appendChild(el("p", "hint", fill(draw.hint, {
+        total: total, n: drawn.length + 1, next: next ? next.getAttribute("data-target") : draw.next })));
     }
     box.appendChild(input);
     if (replError) box.appendChild(el("p", "repl-error", replError));
     if (!full) {
       var row = el("div", "row colours");
-      (data.bag || []).forEach(function (t) {
+      (data.pool || []).forEach(function (t) {
         if (left[t.letter] <= 0) return;
         var b = button("btn colour", "", function () { drawn.push(t.letter); fillRest(); replError = ""; render(); });
         b.setAttribute("data-letter", t.letter);
@@ -465,9 +497,9 @@
     box.appendChild(row2);
   }
 
-  // The discard down to 10: tap the colours put back.
+  // A discard (the game's ``discard`` widget): tap the colours put back.
   function drawDiscard(box) {
-    var options = data.choices.filter(function (c) { return c.group === "discard"; });
+    var options = data.choices.filter(function (c) { return c.group === widget("discard").group; });
     var need = options.length ? options[0].targets.length : 0;
     var have = counts(sel);
     var match = options.filter(function (c) { return c.targets.length === sel.length && within(have, counts(c.targets)); })[0];
@@ -502,7 +534,8 @@
     return cell ? cell.textContent : "?";
   }
 
-  // A list to pick from: the card revealed into the pyramid, a blind reserve shown.
+  // A list to pick from: a card turned face up (the game's ``pick`` groups), a card the
+  // table observed (a face-down card shown).
   function drawPick(box) {
     box.appendChild(el("p", "hint", pickTitle));
     var search = el("input", "");
@@ -516,7 +549,7 @@
     var list = el("div", "picklist");
     box.appendChild(list);
     fillList();
-    if (pickList.length && pickList[0].group !== "reveal") {
+    if (pickList.length && !isPickGroup(pickList[0].group)) {
       box.appendChild(button("btn cancel", "Cancel", function () { mode = null; chosen = null; forget(); render(); }));
     }
   }
@@ -557,7 +590,7 @@
       var printed = (data.cards || {})[card] || "";
       if (found !== null && !found.has(card)) return;
       shown += 1;
-      var short = c.group === "reveal" || c.group === "identify";
+      var short = isPickGroup(c.group) || data.observations.some(function (o) { return o.text === c.text; });
       var b = button("pick", null, function () { submit(c.text, false); });
       var picture = root().querySelector('#rec-pictures [data-card="' + card + '"]');
       if (picture && picture.firstElementChild) {
@@ -640,11 +673,13 @@
     if (!data) return;
     var g = groups();
     if (mode === null && data.phase === "playing" && data.taps) {
-      if (g.discard) mode = "discard";
-      else if (g.reveal) {
+      var discard = widget("discard").group;
+      var picks = data.choices.filter(function (c) { return isPickGroup(c.group); });
+      if (discard && g[discard]) mode = "discard";
+      else if (picks.length) {
         mode = "pick";
-        pickList = data.choices.filter(function (c) { return c.group === "reveal"; });
-        pickTitle = "Which card was turned face up? A tap in the list logs it.";
+        pickList = picks;
+        pickTitle = widget("pick").title;
       }
     }
     paintTargets();
@@ -690,10 +725,10 @@
       return;
     }
     // Something is due before the table: say so rather than ignore the tap.
-    var first = mode === "repl" ? "First enter the tokens drawn from the bag, below."
-      : mode === "discard" ? "First return tokens down to 10, below."
-      : mode === "pick" && pickList.length && pickList[0].group === "reveal"
-        ? "First log the card turned face up: tap it in the list below."
+    var first = mode === "repl" ? widget("draw").first
+      : mode === "discard" ? widget("discard").first
+      : mode === "pick" && pickList.length && isPickGroup(pickList[0].group)
+        ? widget("pick").first
         : null;
     if (first) { message = { kind: "notice", text: first }; render(); return; }
     if (isHidden(target)) {
@@ -747,9 +782,8 @@
     else if (r.top < top + 6) window.scrollBy(0, r.top - top - 6);
   }
 
-  // After a step: what is due on the table (the token an ability takes, a Royal card, a
-  // noble) is brought into view; a turn's action starts from the board's top.
-  var FOCUSED = { token: 1, royal: 1, noble: 1 };
+  // After a step: what is due on the table (the game's ``focused`` families: a piece
+  // chosen on its own) is brought into view; a turn's action starts from the board's top.
   var turnOf = null;  // the seat whose turn the page last showed
   function showNext() {
     if (mode !== null || queue.length || stale || data.phase !== "playing") return;
@@ -757,7 +791,8 @@
     turnOf = mover;
     var lit = root().querySelector("[data-target].lit");
     if (!lit) return;
-    var focused = data.choices.length && data.choices.every(function (c) { return FOCUSED[c.group] || AS_BUTTONS[c.group]; });
+    var focus = family("focused");
+    var focused = data.choices.length && data.choices.every(function (c) { return focus[c.group] || asButton(c.group); });
     if (focused) { showAboveSheet(lit); return; }
     // another player's turn: the table from its top (the board, the bank), where a turn's
     // first tap usually goes, when the last player left it scrolled above the screen
@@ -773,28 +808,11 @@
 
   // --- a piece that is not lit -------------------------------------------------------------
 
-  // The move the selection and the piece tapped would write, as far as the pieces say it
-  // (tokens to take, a card to buy or reserve, a deck, a Royal card, a noble).
+  // The move the selection and the piece tapped would write, as far as the pieces say it:
+  // the game's script writes it (its hook ``attempted(targets, choices)``), null if not.
   function attempted(list) {
-    var spaces = list.filter(function (t) { return /^[a-e][1-5]$/.test(t); });
-    var letters = list.filter(function (t) { return /^[A-Z]$/.test(t); });
-    var cards = list.filter(function (t) { return /^\d-\d+$/.test(t); });
-    var decks = list.filter(function (t) { return /^deck-\d$/.test(t); });
-    var other = list.filter(function (t) { return /^[RN]-\d+$/.test(t); });
-    var golds = {};
-    data.choices.forEach(function (c) { if (c.group === "reserve" && c.targets.length > 1) golds[c.targets[c.targets.length - 1]] = 1; });
-    if (other.length === 1 && list.length === 1) return (other[0].charAt(0) === "R" ? "royal " : "noble ") + other[0];
-    if (list.indexOf("priv") >= 0 && spaces.length) return "priv " + spaces.join(" ");
-    if (cards.length + decks.length === 1) {
-      var what = cards.length ? cards[0] : "L" + decks[0].slice(5);
-      var gold = spaces.filter(function (t) { return golds[t]; })[0];
-      if (gold) return "res " + what + " @" + gold;
-      if (letters.indexOf("Y") >= 0) return "res " + what + " +Y";
-      return (decks.length ? "res " : "buy ") + what;
-    }
-    if (spaces.length && spaces.length === list.length) return "take " + spaces.join(" ");
-    if (letters.length && letters.length === list.length) return "take " + letters.join("");
-    return null;
+    var h = hooks();
+    return h.attempted ? h.attempted(list, data.choices) : null;
   }
 
   // Why the rules do not let the piece tapped be part of a decision now: the game's own
