@@ -95,7 +95,7 @@ class Game:
     def web_parts(self) -> tuple[str, str]:
         """Where the game's web parts are (its board's templates, its pieces' styles, its
         widgets): a folder of a package, as ``(package, folder)``.  By default the ``web``
-        folder beside the game's own modules (``engine/splendor_duel/web``): the package
+        folder beside the game's own modules (``engine/<game>/web``): the package
         of the module that defines the game's class.  Only a name: the site finds the
         folder and reads it (``docs/games.md``, "A game's web parts")."""
         module = sys.modules[type(self).__module__]
