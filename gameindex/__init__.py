@@ -112,8 +112,19 @@ def scan() -> Table:
         else:
             games[kind] = found[0]
     default = _default(everything.select(group=DEFAULT_GROUP), games)
-    ordered = sorted(games.values(), key=lambda d: (d.kind != default, d.kind))
+    # the default first, then the games tablelog ships, then the others, each by kind:
+    # what lists every game's words (the victory conditions, the kinds) reads the same
+    # whatever else is installed
+    ordered = sorted(
+        games.values(),
+        key=lambda d: (d.kind != default, not _home(d.distribution), d.kind),
+    )
     return Table(tuple(ordered), default, conflicts)
+
+
+def _home(distribution: str) -> bool:
+    """Whether ``distribution`` (as :func:`_distribution` names it) is tablelog's own."""
+    return distribution.split(" ", 1)[0] == HOME_DISTRIBUTION
 
 
 def _distribution(ep: EntryPoint) -> str:

@@ -53,18 +53,48 @@ def _install_test_games() -> Path:
     return target
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Before any test module imports the registry: the test games on this process's
-    path and, through PYTHONPATH, on that of every process it starts (the commands and
-    servers the tests run).  xdist's workers start without PYTHONPATH on their path: the
-    controller hands them the folder in the environment, and each puts it on its own."""
+def _put_test_games_on_path() -> None:
+    """The test games on this process's path and, through PYTHONPATH, on that of every
+    process it starts (the commands and servers the tests run), before any module of
+    the tests imports the registry (this conftest is the first one pytest loads).  The
+    first process of a run installs them and names the folder in the environment;
+    xdist's workers, which start without PYTHONPATH on their path, read it there."""
     if not TEST_GAMES:
         return
-    if hasattr(config, "workerinput"):
-        target = os.environ[TEST_GAMES_ENV]
-    else:
+    target = os.environ.get(TEST_GAMES_ENV)
+    if target is None:
         target = os.environ[TEST_GAMES_ENV] = str(_install_test_games())
         paths = [target, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
         os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     if target not in sys.path:
         sys.path.insert(0, target)
+
+
+_put_test_games_on_path()
+
+
+def need_postgres() -> Path:
+    """The PostgreSQL binaries' folder; without them, skip (fail under CI=true)."""
+    bindir = find_bindir()
+    if bindir is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true and no PostgreSQL binaries: .ci/run installs postgresql")
+        pytest.skip(SKIP_REASON)
+    return bindir
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """This test process's PostgreSQL server (started on first use, stopped at the end)."""
+    cluster = Cluster(need_postgres()).init().start()
+    atexit.register(cluster.remove)  # also when a run is interrupted
+    try:
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> str:
+    """The URL of a fresh, empty schema of the test process's PostgreSQL server."""
+    return pg_cluster.new_schema()

@@ -50,8 +50,9 @@ BUILT_IN = sorted(
 
 
 def in_order(*kinds: str) -> list[str]:
-    """The registry's order: the default game first, then by kind."""
-    return sorted(kinds, key=lambda kind: (kind != DEFAULT_KIND, kind))
+    """The registry's order: the default game first, then tablelog's own games, then
+    the others, each by kind."""
+    return sorted(kinds, key=lambda kind: (kind != DEFAULT_KIND, kind not in BUILT_IN, kind))
 
 
 def install(site: Path, name: str, entry_points: str, module: str | None = None) -> Path:
