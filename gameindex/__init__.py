@@ -36,8 +36,7 @@ import json
 import os
 import sys
 import zlib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint, EntryPoints
@@ -55,8 +54,7 @@ HOME_DISTRIBUTION = "tablelog"
 _FORMAT = 1
 
 
-@dataclass(frozen=True)
-class Declared:
+class Declared(NamedTuple):
     """One game as its distribution declares it."""
 
     kind: str
@@ -66,8 +64,7 @@ class Declared:
     distribution: str
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """The installed games, the default kind and what could not be settled."""
 
     #: The games, the default first, then by kind.

@@ -335,15 +335,17 @@
     }
   }
 
-  // A payment as token discs with their counts (``buy 1-03 (B1 G2 Y1)``).
+  // A payment as token discs with their counts, where the game's script reads them from
+  // the decision's text (its hook ``payment(text)``: ``[[letter, count], ...]``); else
+  // its words.
   function paymentChips(into, text, words) {
-    var m = /\(([^)]*)\)\s*$/.exec(text);
-    var parts = m ? m[1].split(/\s+/).filter(Boolean) : [];
+    var h = hooks();
+    var parts = (h.payment && h.payment(text)) || [];
     if (!parts.length) { into.appendChild(el("span", "", words)); return; }
     parts.forEach(function (p) {
       var chip = el("span", "chip");
-      chip.appendChild(token(p.charAt(0)));
-      var n = p.slice(1);
+      chip.appendChild(token(p[0]));
+      var n = String(p[1] || "");
       if (n && n !== "1") chip.appendChild(el("b", "", "×" + n));
       into.appendChild(chip);
     });

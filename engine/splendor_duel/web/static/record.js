@@ -2,7 +2,7 @@
 // hooks of the game's widgets.  A piece tapped that is not lit is checked by the rules as
 // the move it would make: ``attempted`` writes that move from the targets tapped (board
 // spaces, colour letters, card ids, decks, a Royal card, the Privilege), null if they
-// make none.
+// make none; ``payment`` reads the tokens a purchase pays, to draw its other payments.
 (function () {
   "use strict";
   var tablelog = window.tablelog = window.tablelog || {};
@@ -30,5 +30,13 @@
     return null;
   }
 
-  tablelog.widgets["splendor-duel"] = { attempted: attempted };
+  // A purchase's payment, as its text writes it (``buy 1-03 (B1 G2 Y1)``): each colour
+  // letter with its count.
+  function payment(text) {
+    var m = /\(([^)]*)\)\s*$/.exec(text);
+    var parts = m ? m[1].split(/\s+/).filter(Boolean) : [];
+    return parts.map(function (p) { return [p.charAt(0), p.slice(1)]; });
+  }
+
+  tablelog.widgets["splendor-duel"] = { attempted: attempted, payment: payment };
 })();
