@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from engine.games import GAMES, get_game
-from recorder import Recorder
+from recorder import Recorder, open_store
 from recorder import review as rv
-from recorder.io import export_notation, game_import_from_events, load_text
+from recorder.copy import copy_games
+from recorder.io import export_notation, game_import_from_events, import_files, load_text
 
 KINDS = sorted(GAMES)
 
@@ -62,14 +63,14 @@ def test_the_review_leaves_the_record_and_its_head_alone(recorder: Recorder, kin
     game_id = _stored(recorder, kind)
     head = recorder.step_hash(game_id)
     hashes = recorder.step_hashes(game_id)
-    main = export_notation(recorder, game_id)
+    main = export_notation(recorder, game_id, main_line=True)
     _review(recorder, game_id)
     assert recorder.step_hash(game_id) == head
     assert recorder.step_hashes(game_id) == hashes
     assert recorder.verify([game_id]) == []
     assert len(recorder.review_events(game_id)) == 5
     # the record exported alone is what it was
-    assert export_notation(recorder, game_id) == main
+    assert export_notation(recorder, game_id, main_line=True) == main
     with_review = rv.write_notation(recorder, game_id, recorder.game(game_id).headers, False)
     assert with_review != main and with_review.count("(") > main.count("(")
 
@@ -87,8 +88,9 @@ def test_a_reviewed_game_round_trips_byte_identical(recorder: Recorder, kind: st
     assert parsed.ok, parsed.errors
     items = rv.from_parsed(rules, parsed)
     assert [k for k, _ in items].count("line") == 2
+    # the import stores the file's review with the game, in its transaction
     other = _stored_copy(recorder, record)
-    recorder.append_review(other, 0, items, "import")
+    assert [(e.kind, e.body) for e in recorder.review_events(other)] == items
     assert rv.write_notation(recorder, other, recorder.game(other).headers, False) == text
     assert recorder.verify([other]) == []
 
@@ -110,7 +112,7 @@ def test_withdrawn_lines_stay_in_the_history(recorder: Recorder, kind: str) -> N
     assert game.review.lines[line.number].withdrawn
     assert not game.review.standing_marks()
     assert [e.kind for e in recorder.review_events(game_id)] == ["line", "mark", "withdraw"]
-    main = export_notation(recorder, game_id)
+    main = export_notation(recorder, game_id, main_line=True)
     assert rv.write_notation(recorder, game_id, recorder.game(game_id).headers, False) == main
     with pytest.raises(rv.ReviewRefused, match="no standing saved line"):
         rv.add_mark(recorder, game_id, f"8/{line.number}.1", "!", None, "Ann")
@@ -173,3 +175,46 @@ def test_verify_names_a_review_that_no_longer_holds(recorder: Recorder, backend:
     findings = recorder.verify([game_id])
     assert [(f.check, f.game) for f in findings] == [("review", game_id)]
     assert "review event 2 (mark)" in findings[0].message and "9999" in findings[0].message
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_import_stores_a_files_review_and_export_gives_the_file_back(
+    recorder: Recorder, kind: str, tmp_path: Any
+) -> None:
+    game_id = _stored(recorder, kind)
+    _review(recorder, game_id)
+    text = export_notation(recorder, game_id)
+    main = export_notation(recorder, game_id, main_line=True)
+    path = tmp_path / "reviewed.tl"
+    path.write_text(text, encoding="utf-8")
+    # the same game under another id: the file's identity headers changed
+    other = path.with_name("other.tl")
+    other.write_text(text.replace("\n\n", '\n[Round "2"]\n\n', 1), encoding="utf-8")
+    ((_, _, result),) = list(import_files(recorder, [other]))
+    assert result.created and result.game_id != game_id
+    # (a mark and its note given at once come back as two review events: the same review)
+    assert {e.kind for e in recorder.review_events(result.game_id)} == {"line", "mark"}
+    assert export_notation(recorder, result.game_id) == other.read_text(encoding="utf-8")
+    assert recorder.verify([result.game_id]) == []
+    # the record's head is the head of the record alone: the review is not in the chain
+    (alone,) = list(import_files(recorder, [_written(tmp_path / "main.tl", main)]))
+    assert alone[2].game_id == game_id
+    assert recorder.game(game_id).head == recorder.step_hash(game_id)
+
+
+def _written(path: Any, text: str) -> Any:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.backends("sqlite")
+def test_copy_carries_the_review(recorder: Recorder, pg_url: str) -> None:
+    game_id = _stored(recorder, "splendor")
+    _review(recorder, game_id)
+    rv.withdraw_line(recorder, game_id, 1, "Ann")
+    with open_store(pg_url) as target:
+        (copied,) = copy_games(recorder, target, [game_id])
+        assert copied.problem is None, copied.problem
+        assert target.review_events(game_id) == recorder.review_events(game_id)
+        assert export_notation(target, game_id) == export_notation(recorder, game_id)
+        assert target.verify([game_id]) == []
