@@ -223,4 +223,42 @@ def withdraw_cmd(
         click.echo(f"game {game}: line {line} withdrawn (by {written.author})")
 
 
-COMMANDS: list[click.Command] = [line_cmd, mark_cmd, withdraw_cmd]
+@click.command("explore")
+@click.argument("target", metavar="GAME:STEP")
+@by_option
+@db_option
+def explore_cmd(target: str, author: str, db_path: str | None) -> None:
+    """Explore what could have been played from GAME:STEP (or GAME:STEP/LINE.K of a saved
+    line), one decision at a time, as `tablelog record` logs them: TAB offers the legal
+    decisions, each is checked by the rules (the card revealed, the tokens drawn too).
+    Commands: back, show, line, save [BY], help, quit.  Nothing is written unless
+    `save` keeps the line in the game's review.
+
+    \b
+    Examples:
+      tablelog explore 6138631be858:40
+      printf 'take c4 b5\\nsave Chloé\\n' | tablelog explore 6138631be858:40
+    """
+    from recorder import review as rv
+
+    from .explore_session import Explore
+    from .record_cmd import input_lines
+
+    game_id, address = split_target(target)
+    with opened(db_path, must_exist=True) as store:
+        try:
+            session = Explore(store, game_id, address, author)
+        except rv.ReviewRefused as err:
+            _refused(err)
+        for out in session.opening():
+            click.echo(out)
+        for line in input_lines(session):
+            for out in session.handle(line):
+                click.echo(out)
+            if session.done:
+                return
+        for out in session.handle("quit"):
+            click.echo(out)
+
+
+COMMANDS: list[click.Command] = [line_cmd, mark_cmd, withdraw_cmd, explore_cmd]

@@ -152,3 +152,35 @@ def test_withdraw_and_a_review_key(tmp_path: Path) -> None:
     assert _tablelog(db, "withdraw", game, "1").returncode == 1
     key = _tablelog(db, "key", game, "--review", "--json")
     assert key.returncode == 0 and len(json.loads(key.stdout)["review_key"]) >= 40
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_explore_checks_each_decision_and_writes_only_on_save(kind: str, tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    path = SAMPLES[kind]
+    game = _imported(db, path)
+    moves = _moves(path, 15, 2)
+    typed = "\n".join([moves[0], "take zz9", "back", *moves, "line", "quit"]) + "\n"
+    done = subprocess.run(
+        [str(TABLELOG), "explore", f"{game}:15"],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TABLELOG_DB": str(db), "TABLELOG_AUTHOR": "Tester"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "refused: " in done.stdout and "the line was not saved" in done.stdout
+    assert " ".join(moves) in done.stdout  # ``line``: the line so far, in notation
+    assert _tablelog(db, "export", game).stdout == path.read_text(encoding="utf-8")
+    saved = subprocess.run(
+        [str(TABLELOG), "explore", f"{game}:15"],
+        input="\n".join([*moves, "save Dana", "quit"]) + "\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TABLELOG_DB": str(db)},
+        check=False,
+    )
+    assert "saved as line 1: steps 15/1.1 to 15/1.2" in saved.stdout, saved.stdout
+    listed = json.loads(_tablelog(db, "verify", game, "--json").stdout)
+    assert listed["ok"]
