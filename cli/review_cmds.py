@@ -101,9 +101,10 @@ def line_cmd(
 
     \b
     Examples:
-      tablelog line 6138631be858:40 "take c2 c4 b5" "buy 1-14 (W1 B1)"
+      tablelog line 6138631be858:40 "take c4 b5" "take a1"
       tablelog line 6138631be858:40 "take c4 b5" --save --by Chloé
-      tablelog line 6138631be858:40/3.2 "take a1"    # from saved line 3's 2nd decision
+      tablelog line 6138631be858:40 "take c2 c3 c4"    # exit 1: the rule and page
+      tablelog line 6138631be858:40/1.1 "take a1"    # exit 1: no saved line 1 yet
     """
     from recorder import review as rv
 
@@ -171,7 +172,7 @@ def mark_cmd(
     \b
     Examples:
       tablelog mark 6138631be858:41 '?!' --note "the pearl was worth more" --by Chloé
-      tablelog mark 6138631be858:40/3.2 '!!'
+      tablelog mark 6138631be858:40/3.2 '!!'    # exit 1: no saved line 3
     """
     from recorder import review as rv
 
@@ -206,7 +207,7 @@ def withdraw_cmd(
 
     \b
     Example:
-      tablelog withdraw 6138631be858 3
+      tablelog withdraw 6138631be858 3    # exit 1: no saved line 3 here
     """
     from recorder import review as rv
 
