@@ -410,6 +410,9 @@ def _open_comment(text: str, start: int, end: int | None = None) -> int | None:
 #: from a note (``(disputed)``) and from a payment (``(B1 R2)``).  Comments and quoted
 #: texts are matched whole, so that a bracket in one opens nothing.
 _LINE_SCAN = re.compile(rf"(?s:{_COMMENT})|{_QUOTED}|\((?=[^\S\n]*+\d{{1,9}}\.\s)")
+#: What may open a saved line, wherever it stands: a text without it has none (the quick
+#: look that spares every other text the scan).
+_LINE_HINT = re.compile(r"\((?=[^\S\n]*+\d{1,9}\.\s)")
 #: What a saved line's closing bracket is looked for among: comments and quoted texts
 #: (whole), escapes, and brackets (a payment or a nested line opens one).
 _BRACKETS = re.compile(rf"(?s:{_COMMENT})|{_QUOTED}|\\.|[()]", re.S)
@@ -448,6 +451,8 @@ def mask_lines(text: str, start: int, end: int, spans: list[LineSpan]) -> str:
     >>> masked.replace(LINE_MARK + chr(0xE000), "#"), (spans[0].start, spans[0].end)
     ('take a1 (#                  ) {x (2. y)}', (8, 30))
     """
+    if _LINE_HINT.search(text, start, end) is None:
+        return text[start:end]
     out: list[str] = []
     at = start
     for m in _LINE_SCAN.finditer(text, start, end):
