@@ -34,13 +34,21 @@ def meta_suffix(meta: Mapping[str, Any] | None) -> str:
     return (" " + " ".join(parts)) if parts else ""
 
 
+#: A note that would open as a saved line does (``(3. Bob: ...)``): written with its first
+#: character escaped, so that it reads back as the note it is.
+_LIKE_A_LINE = re.compile(r"\s*\d{1,9}\.\s")
+
+
 def _notes(parts: list[str], meta: Mapping[str, Any]) -> None:
     for note in meta.get("annotations") or ():
         note = str(note)
         if note in GLYPHS:
             parts.append(note)
         elif note:
-            parts.append("(" + escape(note, ")").replace("\n", " ") + ")")
+            written = escape(note, ")").replace("\n", " ")
+            if _LIKE_A_LINE.match(written):
+                written = "\\" + written
+            parts.append("(" + written + ")")
     comment = meta.get("comment")
     if comment:
         parts.append("{" + escape(str(comment), "}") + "}")

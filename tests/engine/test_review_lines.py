@@ -176,3 +176,15 @@ def test_a_note_and_a_payment_are_no_lines(kind: str) -> None:
     read = rules.read_game(text, "notes.tl")
     assert read.ok and not read.lines and not read.review
     assert read.meta[12] == meta[12]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_note_that_opens_as_a_line_does_is_written_so_it_reads_back_a_note(kind: str) -> None:
+    rules, parsed = _game(kind)
+    meta = list(parsed.meta) + [None] * (len(parsed.events) - len(parsed.meta))
+    meta[9] = {"annotations": ["3. Bob: take a1 was what they said"]}
+    text = rules.write_game(parsed.headers, parsed.events, meta)
+    assert "(\\3. Bob: take a1 was what they said)" in text
+    read = rules.read_game(text, "note.tl")
+    assert read.ok and not read.lines and read.meta[9] == meta[9]
+    assert rules.write_game(read.headers, read.events, read.meta) == text
