@@ -382,9 +382,16 @@ def _games_of(read: FileRead) -> list[GameImport]:
         # the file's review (its lines checked by the reader): stored apart from the record
         tags = parsed.headers.get("tags") or {}
         author = " ".join(str(tags.get("Annotator") or "imported").split())[:100] or "imported"
-        record.review = [
-            [kind, body, author] for kind, body in review.from_parsed(read.rules, parsed)
-        ]
+        items = review.from_parsed(read.rules, parsed)
+        try:  # (as the store will fold it: a review a file holds is checked as any other)
+            review.fold_review(
+                read.rules,
+                review.RecordFold.of(read.rules, parsed.fold),
+                [review.ReviewEvent(i, k, b, author, "") for i, (k, b) in enumerate(items, 1)],
+            )
+        except review.ReviewRefused as err:
+            raise ImportRejected(None, f"the review: {err}", source=read.source) from None
+        record.review = [[kind, body, author] for kind, body in items]
     # the reader's events, not parsed again from payloads, and their fold when it kept
     # what the store keeps, not folded again
     fold = parsed.fold

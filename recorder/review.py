@@ -292,10 +292,11 @@ def position_at(
         return record.fold.state_at(step), step, None, step
     line = _line_of(review, step, number)
     assert k is not None
-    if not 1 <= k < len(line.events):
+    # (K = 0: the position line LINE goes from, a line in place of its first decision)
+    if not 0 <= k < len(line.events):
         raise ReviewRefused(
             f"a saved line goes from a step followed by the decision it replaces: line"
-            f" {number}'s steps {step}/{number}.1 to {step}/{number}.{len(line.events) - 1},"
+            f" {number}'s steps {step}/{number}.0 to {step}/{number}.{len(line.events) - 1},"
             f" not {address}",
             "at",
         )
@@ -485,7 +486,7 @@ def from_parsed(rules: Any, parsed: Any) -> list[tuple[str, dict[str, Any]]]:
     def add_line(line: EngineLine, origin: str, root: int, state: Any) -> None:
         state = state.copy()
         texts = []
-        states = []
+        states = [state.copy()]  # the position after none, one, two ... of its decisions
         for event in line.events:
             texts.append(rules.move_text(state, event))
             rules.apply(state, event)
@@ -506,7 +507,7 @@ def from_parsed(rules: Any, parsed: Any) -> list[tuple[str, dict[str, Any]]]:
         for at in sorted(line.lines):
             k = at - line.at  # the decision of the line it goes from (after k of them)
             for nested in line.lines[at]:
-                add_line(nested, format_address(root, number, k), root, states[k - 1])
+                add_line(nested, format_address(root, number, k), root, states[k])
 
     def add_marks(address: str, m: Mapping[str, Any] | None) -> None:
         if not m:

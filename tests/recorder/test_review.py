@@ -53,6 +53,9 @@ def _review(store: Recorder, game_id: str) -> None:
     first, _ = rv.save_line(store, game_id, "10", _legal(store, game_id, "10", 5), "Chloé")
     nested_from = f"10/{first.number}.2"
     rv.save_line(store, game_id, nested_from, _legal(store, game_id, nested_from, 3), "Ann")
+    # a line in place of the first line's first decision, nested after it (K = 0)
+    sibling = f"10/{first.number}.0"
+    rv.save_line(store, game_id, sibling, _legal(store, game_id, sibling, 2, seed=9), "Bo")
     rv.add_mark(store, game_id, "14", "?!", "too greedy", "Chloé")
     rv.add_mark(store, game_id, f"10/{first.number}.1", "!!", None, "Ann")
     rv.add_mark(store, game_id, "20", None, "the turning point", "Bo")
@@ -68,7 +71,7 @@ def test_the_review_leaves_the_record_and_its_head_alone(recorder: Recorder, kin
     assert recorder.step_hash(game_id) == head
     assert recorder.step_hashes(game_id) == hashes
     assert recorder.verify([game_id]) == []
-    assert len(recorder.review_events(game_id)) == 5
+    assert len(recorder.review_events(game_id)) == 6
     # the record exported alone is what it was
     assert export_notation(recorder, game_id, main_line=True) == main
     with_review = rv.write_notation(recorder, game_id, recorder.game(game_id).headers, False)
@@ -87,7 +90,7 @@ def test_a_reviewed_game_round_trips_byte_identical(recorder: Recorder, kind: st
     parsed = rules.read_game(text, "reviewed.tl")
     assert parsed.ok, parsed.errors
     items = rv.from_parsed(rules, parsed)
-    assert [k for k, _ in items].count("line") == 2
+    assert [k for k, _ in items].count("line") == 3
     # the import stores the file's review with the game, in its transaction
     other = _stored_copy(recorder, record)
     assert [(e.kind, e.body) for e in recorder.review_events(other)] == items
