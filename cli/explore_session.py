@@ -92,7 +92,11 @@ class Explore:
         try:
             events, texts, states = rv.read_line(self.rules, self.state, [text])
         except rv.ReviewRefused as err:
-            out = [f"refused: {err}", *violation_lines(err.violations)]
+            # (the line's moves are typed one at a time here: no "move 1" to name)
+            out = [
+                f"refused: {str(err).removeprefix('move 1: ')}",
+                *violation_lines(err.violations),
+            ]
             near = completions(self.rules, self.state, text)
             if near:
                 out += ["did you mean one of:", *(f"  {t}" for t in near)]
