@@ -163,7 +163,13 @@ def test_review_events_are_append_only(recorder: Recorder, backend: Any) -> None
     ):
         with pytest.raises(Exception, match="append-only"):
             backend.raw(sql)
-    assert recorder.review_events(game_id)[0].author == "Ann"
+    with pytest.raises(Exception, match="must be the next of its game"):
+        backend.raw(
+            "INSERT INTO review_events (game_id, seq, kind, body, author, recorded_at)"
+            " VALUES (?, 5, 'mark', ?, 'Eve', '2024-01-01T00:00:00Z')",
+            (game_id, '{"at": "5", "mark": "!", "note": null}'),
+        )
+    assert [(e.seq, e.author) for e in recorder.review_events(game_id)] == [(1, "Ann")]
 
 
 def test_verify_names_a_review_that_no_longer_holds(recorder: Recorder, backend: Any) -> None:
