@@ -171,7 +171,7 @@ def mark_cmd(
 
     \b
     Examples:
-      tablelog mark 6138631be858:41 '?!' --note "the pearl was worth more" --by Chloé
+      tablelog mark 6138631be858:41 '?!' --note "too slow" --by Chloé
       tablelog mark 6138631be858:40/3.2 '!!'    # exit 1: no saved line 3
     """
     from recorder import review as rv
