@@ -65,6 +65,7 @@ def _length(app: Any, gid: str) -> int:
 def test_a_review_key_writes_the_review_and_logs_no_move(app: Any, game: Any) -> None:
     gid, key, review_key = game
     head = _head(app, gid)
+    before = app.test_client().get(f"/games/{gid}.tl").get_data(as_text=True)
     line = {"from": "1", "moves": ["take b4 c4 d4", "take c1"]}
     r = _post(app, gid, review_key, {"expect": 0, "by": "Chloé", "line": line})
     assert r.status_code == 201, r.get_json()
@@ -83,7 +84,7 @@ def test_a_review_key_writes_the_review_and_logs_no_move(app: Any, game: Any) ->
     assert got["lines"][0]["steps"] == ["1/1.1", "1/1.2"] and got["lines"][0]["by"] == "Chloé"
     assert [e["by"] for e in got["events"]] == ["Chloé", "Ann"]
     tl = app.test_client().get(f"/games/{gid}.tl").get_data(as_text=True)
-    assert "(1. Ann: take b4 c4 d4 =RGR 2. Bo: take c1 =K)" in tl
+    assert "(1. Ann: take b4 c4 d4 =RGR 2. Bo: take c1 =K)" in tl and "(" not in before
     with EventStore.open(app.config["DATABASE"]) as store:
         assert store.verify([gid]) == []
 
