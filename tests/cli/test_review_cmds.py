@@ -184,3 +184,18 @@ def test_explore_checks_each_decision_and_writes_only_on_save(kind: str, tmp_pat
     assert "saved as line 1: steps 15/1.1 to 15/1.2" in saved.stdout, saved.stdout
     listed = json.loads(_tablelog(db, "verify", game, "--json").stdout)
     assert listed["ok"]
+
+
+def test_validate_checks_every_line_and_names_its_place(tmp_path: Path) -> None:
+    text = SAMPLES["splendor-duel"].read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("26. Chloé: buy 1-17 (W2)"))
+    opening = "26. Chloé: buy 1-17 (W2) (26. Chloé: "
+    lines[at] = lines[at].replace("26. Chloé: buy 1-17 (W2)", opening + "take c2 c3 c4)", 1)
+    path = tmp_path / "line.tl"
+    path.write_text("".join(lines), encoding="utf-8")
+    done = _tablelog(tmp_path / "t.db", "validate", str(path))
+    assert done.returncode == 1
+    said = done.stdout + done.stderr
+    assert f"{path}:{at + 1}:{len(opening) + 1}: illegal move: take c2 c3 c4" in said
+    assert "take.gold" in said and "(p.5, Take up to 3 tokens)" in said
