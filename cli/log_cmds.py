@@ -204,9 +204,17 @@ def void_cmd(game: str, reason: str, as_json: bool, db_path: str | None) -> None
     help="Remove the game's key without making a new one: nobody logs it until "
     "`tablelog key GAME` makes one.",
 )
+@click.option(
+    "--review",
+    is_flag=True,
+    help="A review key instead: it adds saved lines, marks and notes to the game's review "
+    "(the API's review route), never logs a move; the recorder key stays as it is.",
+)
 @json_option
 @db_option
-def key_cmd(game: str, site: str, revoke: bool, as_json: bool, db_path: str | None) -> None:
+def key_cmd(
+    game: str, site: str, revoke: bool, review: bool, as_json: bool, db_path: str | None
+) -> None:
     """Give GAME a new recorder key and print it with the link to the site's logging
     page: whoever holds the key may log the game from a phone (or the JSON API, as
     ``Authorization: Bearer <key>``).  Any earlier key stops working, and so does every
@@ -218,9 +226,25 @@ def key_cmd(game: str, site: str, revoke: bool, as_json: bool, db_path: str | No
       tablelog key 6138631be858
       tablelog key 6138631be858 --site http://192.168.1.20:5000 --json
       tablelog key 6138631be858 --revoke
+      tablelog key 6138631be858 --review
     """
     from recorder import GameNotFound
 
+    if review:
+        if revoke:
+            raise click.UsageError(
+                "--review makes a new review key; --revoke is for the recorder key"
+            )
+        with opened(db_path) as store:
+            try:
+                key = store.issue_review_key(game)
+            except GameNotFound as err:
+                raise click.ClickException(str(err)) from None
+        if as_json:
+            echo_json({"id": game, "review_key": key})
+        else:
+            click.echo(key)
+        return
     with opened(db_path) as store:
         try:
             if revoke:

@@ -10,14 +10,22 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import click
 
 from .options import db_option, opened
 
-if TYPE_CHECKING:
-    from .record_session import Session
+
+class Interactive(Protocol):
+    """What the terminal side needs of a session (``record``'s, ``explore``'s): its
+    prompt, TAB's completions of the line typed so far, the bottom line."""
+
+    def prompt(self) -> str: ...
+
+    def completions(self, text: str) -> list[tuple[str, str]]: ...
+
+    def standing(self) -> str: ...
 
 
 @click.command("record")
@@ -47,8 +55,7 @@ def record_cmd(game: str | None, db_path: str | None) -> None:
         session = Session(store, game)
         for line in session.opening():
             click.echo(line)
-        lines = _terminal_lines(session) if sys.stdin.isatty() else _piped_lines(session)
-        for line in lines:
+        for line in input_lines(session):
             for out in session.handle(line):
                 click.echo(out)
             if session.done:
@@ -57,14 +64,19 @@ def record_cmd(game: str | None, db_path: str | None) -> None:
             click.echo(out)
 
 
-def _piped_lines(session: Session) -> Iterator[str]:
+def input_lines(session: Interactive) -> Iterator[str]:
+    """The lines typed at a terminal (TAB completing), or read from a pipe (echoed)."""
+    return _terminal_lines(session) if sys.stdin.isatty() else _piped_lines(session)
+
+
+def _piped_lines(session: Interactive) -> Iterator[str]:
     """The lines of standard input, each echoed after the prompt as a terminal shows it."""
     for line in sys.stdin:
         click.echo(f"{session.prompt()}{line.rstrip()}")
         yield line
 
 
-def _terminal_lines(session: Session) -> Iterator[str]:
+def _terminal_lines(session: Interactive) -> Iterator[str]:
     """The lines typed at the terminal, until Ctrl-C or Ctrl-D."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion

@@ -143,10 +143,19 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: str | N
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file."
 )
+@click.option(
+    "--main-line",
+    is_flag=True,
+    help="The record alone, as played: without the review (saved lines, marks and notes "
+    "added after the game).",
+)
 @db_option
-def export_cmd(game: str, fmt: str | None, output: Path | None, db_path: str | None) -> None:
-    """Export a game in notation, as the table wrote it, or as canonical JSON; either
-    imports again to the same game (re-importing it changes nothing).
+def export_cmd(
+    game: str, fmt: str | None, output: Path | None, main_line: bool, db_path: str | None
+) -> None:
+    """Export a game in notation, as the table wrote it with its review (the lines saved
+    after the game, marks and notes; --main-line leaves it out), or as canonical JSON
+    (the record); either imports again to the same game (re-importing it changes nothing).
 
     \b
     Examples:
@@ -159,7 +168,11 @@ def export_cmd(game: str, fmt: str | None, output: Path | None, db_path: str | N
         fmt = "json" if output is not None and output.suffix.lower() == ".json" else "notation"
 
     with opened(db_path) as store:
-        text = export_json(store, game) if fmt == "json" else export_notation(store, game)
+        text = (
+            export_json(store, game)
+            if fmt == "json"
+            else export_notation(store, game, main_line=main_line)
+        )
     if output is None:
         click.echo(text, nl=False)
     else:

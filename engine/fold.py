@@ -193,6 +193,19 @@ class Fold:
             (step, state) for step, state in sorted(self._snapshots.items()) if step > self._first
         ]
 
+    def fork(self, step: int, *, texts: bool = False, writer: Any = None) -> Fold:
+        """A new fold that goes on from the state after ``step`` of this one, as another
+        line of play would (a line saved in a game's review branches there): the events
+        up to ``step`` are this fold's, read only if a correction of the branch needs
+        them; this fold is not changed.  ``step`` may be any step up to :attr:`step`."""
+        state = self.state_at(step)
+
+        def earlier() -> tuple[Sequence[Any], Sequence[bool]]:
+            events = [self.event(s) for s in range(1, step + 1)]
+            return events, [s in self.forced for s in range(1, step + 1)]
+
+        return Fold.resume(self.rules, state, step, earlier, every=None, texts=texts, writer=writer)
+
     # --- folding ---------------------------------------------------------------------
 
     def push(self, event: Any, forced: bool = False) -> list[Violation]:

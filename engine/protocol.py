@@ -286,6 +286,11 @@ class ParsedGame:
     #: texts and snapshots as the reading was asked to keep them): a caller that stores
     #: the game takes them from it rather than folding the events again.
     fold: Any = None
+    #: The review the text holds: its saved lines (:class:`engine.review.Line`) by the
+    #: position they branch at, and the marks and notes (``annotations``, ``comment``)
+    #: the review added to the record's decisions, by step.
+    lines: dict[int, list[Any]] = field(default_factory=dict)
+    review: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

@@ -66,9 +66,29 @@ def _fingerprint(store: Recorder, game_id: str) -> list[tuple[Any, ...]]:
     ]
 
 
+def _copy_review(source: Recorder, target: Recorder, game_id: str) -> None:
+    """The game's review events the copy lacks (its review a beginning of the source's),
+    with their authors and times: the review goes with the record."""
+    have = target.review_events(game_id)
+    want = source.review_events(game_id)
+    if len(have) >= len(want) or have != want[: len(have)]:
+        return  # (the same, or another review: ``differences`` says so)
+    rest = want[len(have) :]
+    target.append_review(
+        game_id,
+        len(have),
+        [(e.kind, e.body) for e in rest],
+        rest[0].author,
+        recorded_at=[e.recorded_at for e in rest],
+        authors=[e.author for e in rest],
+    )
+
+
 def differences(source: Recorder, target: Recorder, game_id: str) -> str | None:
     """Where ``target``'s copy of a game differs from ``source``'s (None: the same
-    events, and the same chain to the same head)."""
+    events, the same chain to the same head, and the same review)."""
+    if source.review_events(game_id) != target.review_events(game_id):
+        return "the copy's review differs from the source's"
     want, got = _fingerprint(source, game_id), _fingerprint(target, game_id)
     if len(want) != len(got):
         return f"the copy has {len(got)} events, the source {len(want)}"
@@ -129,6 +149,7 @@ def _checked(
         reason = source.game(game_id).void
         if reason is not None and target.game(game_id).void is None:
             target.void_game(game_id, reason)
+        _copy_review(source, target, game_id)
         problem = differences(source, target, game_id)
     except StoreError as err:
         problem = f"cannot be read back: {err}"

@@ -67,6 +67,8 @@ from .prepare import (
     user_meta_json,
 )
 from .records import AppendResult, Checked, GamePage, GameRow, StoredEvent, time_ms, time_text
+from .review import ReviewConflict, ReviewEvent
+from .review import body_json as review_body_json
 from .stored import (
     EVENTS_OF_GAMES,
     GAME_NO,
@@ -596,6 +598,81 @@ class SqlStore:
         if row is not None and row[0]:
             reason = projections.void_reason(_headers(row[1]), row[2]) or "void"
             raise GameVoid(game_id, reason, message)
+
+    # --- the review ---------------------------------------------------------------------
+
+    def review_events(self, game_id: str) -> list[ReviewEvent]:
+        """The game's review events, in order (:mod:`recorder.review`); GameNotFound."""
+        with self._read() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            rows = conn.execute(
+                "SELECT seq, kind, body, author, recorded_at FROM review_events"
+                " WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+        return [
+            ReviewEvent(seq, kind, body if isinstance(body, dict) else json.loads(body), a, t)
+            for seq, kind, body, a, t in rows
+        ]
+
+    def append_review(
+        self,
+        game_id: str,
+        expected: int,
+        items: Sequence[tuple[str, Mapping[str, Any]]],
+        author: str,
+        *,
+        recorded_at: Sequence[str] | None = None,
+        authors: Sequence[str] | None = None,
+    ) -> list[ReviewEvent]:
+        """Append review events (``(kind, body)``, checked by the caller:
+        :mod:`recorder.review`) after the game's first ``expected``, in one transaction,
+        by ``author`` now (or each by ``authors`` at ``recorded_at``, as a copy keeps
+        them).  The record is not touched.  :class:`ReviewConflict` when the review has
+        another length (nothing written), GameNotFound."""
+        written: list[ReviewEvent] = []
+        try:
+            with self._transaction() as conn:
+                if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise GameNotFound(game_id)
+                (actual,) = conn.execute(
+                    "SELECT COALESCE(max(seq), 0) FROM review_events WHERE game_id = ?",
+                    (game_id,),
+                ).fetchone()
+                if actual != expected:
+                    raise ReviewConflict(game_id, expected, actual)
+                now = self._clock()
+                for i, (kind, body) in enumerate(items):
+                    seq = expected + 1 + i
+                    by = authors[i] if authors is not None else author
+                    at = recorded_at[i] if recorded_at is not None else now
+                    conn.execute(
+                        "INSERT INTO review_events (game_id, seq, kind, body, author,"
+                        " recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (game_id, seq, kind, review_body_json(body), by, at),
+                    )
+                    written.append(ReviewEvent(seq, kind, dict(body), by, at))
+        except self._integrity_errors:
+            # another reviewer's event took the number first (PostgreSQL's writers do not
+            # wait for one another before the insert)
+            raise ReviewConflict(game_id, expected, expected + 1) from None
+        return written
+
+    def issue_review_key(self, game_id: str) -> str:
+        """A new review key for the game (replacing any earlier one; its hash is kept): it
+        may add to the game's review, never log a move.  GameNotFound."""
+        key = keys.new_key()
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            keys.store_key(conn, game_id, key, self._clock(), table="review_keys")
+        return key
+
+    def review_key_matches(self, game_id: str, key: str) -> bool:
+        """Whether ``key`` is the game's review key (constant-time comparison)."""
+        with self._read() as conn:
+            return keys.key_matches(conn, game_id, key, table="review_keys")
 
     def issue_recorder_key(self, game_id: str) -> str:
         """A new recorder key for the game (replacing any earlier one), stored as its hash

@@ -36,7 +36,7 @@ from typing import Any, cast
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
 from engine.protocol import GameRules, ParsedGame, seat_names
 
-from . import schemas
+from . import review, schemas
 from .chain import dumps_sorted
 from .errors import ImportRejected, unstorable_at, unstorable_in
 from .pipeline import DEFAULT_BATCH, Tagged, fork_is_safe
@@ -380,6 +380,20 @@ def _games_of(read: FileRead) -> list[GameImport]:
         list(parsed.meta) if parsed.meta else None,
         kind=read.rules.kind,
     )
+    if parsed.lines or parsed.review:
+        # the file's review (its lines checked by the reader): stored apart from the record
+        tags = parsed.headers.get("tags") or {}
+        author = " ".join(str(tags.get("Annotator") or "imported").split())[:100] or "imported"
+        items = review.from_parsed(read.rules, parsed)
+        try:  # (as the store will fold it: a review a file holds is checked as any other)
+            review.fold_review(
+                read.rules,
+                review.RecordFold.of(read.rules, parsed.fold),
+                [review.ReviewEvent(i, k, b, author, "") for i, (k, b) in enumerate(items, 1)],
+            )
+        except review.ReviewRefused as err:
+            raise ImportRejected(None, f"the review: {err}", source=read.source) from None
+        record.review = [[kind, body, author] for kind, body in items]
     # the reader's events, not parsed again from payloads, and their fold when it kept
     # what the store keeps, not folded again
     fold = parsed.fold
@@ -653,8 +667,8 @@ def export_json(store: Recorder, game_id: str) -> str:
     )
 
 
-def export_notation(store: Recorder, game_id: str) -> str:
-    """The game in its game's text notation (``rules.write_game``)."""
-    kind, headers, stored = _exported_content(store, game_id)
-    meta = [{k: v for k, v in ev.meta.items() if k != "violations"} or None for ev in stored]
-    return get_game(kind).write_game(headers, [ev.event for ev in stored], meta)
+def export_notation(store: Recorder, game_id: str, *, main_line: bool = False) -> str:
+    """The game in its game's text notation (``rules.write_game``), with its review (the
+    saved lines, marks and notes added after the game) unless ``main_line``."""
+    _, headers, _ = _exported_content(store, game_id)
+    return review.write_notation(store, game_id, headers, main_line)

@@ -37,21 +37,35 @@ def fingerprint(hashed: str) -> str:
     return hashlib.sha256(b"tablelog session:" + hashed.encode("ascii")).hexdigest()[:32]
 
 
-def store_key(conn: sqlite3.Connection, game_id: str, key: str, recorded_at: str) -> None:
-    """Keep ``key`` (as its hash) as the game's only recorder key, replacing any other."""
+#: The tables of keys: a game's recorder key (writes moves and its review) and its review
+#: key (writes its review only).
+KEY_TABLES = ("recorder_keys", "review_keys")
+
+
+def store_key(
+    conn: sqlite3.Connection,
+    game_id: str,
+    key: str,
+    recorded_at: str,
+    table: str = "recorder_keys",
+) -> None:
+    """Keep ``key`` (as its hash) as the game's only key of its kind (``table``: one of
+    :data:`KEY_TABLES`), replacing any other."""
+    assert table in KEY_TABLES
     conn.execute(
-        "INSERT INTO recorder_keys (game_id, key_hash, created_at) VALUES (?, ?, ?) "
+        f"INSERT INTO {table} (game_id, key_hash, created_at) VALUES (?, ?, ?) "
         "ON CONFLICT (game_id) DO UPDATE SET key_hash = excluded.key_hash, "
         "created_at = excluded.created_at",
         (game_id, key_hash(key), recorded_at),
     )
 
 
-def key_matches(conn: sqlite3.Connection, game_id: str, key: str) -> bool:
-    """Whether ``key`` is the game's recorder key (False when the game has none)."""
-    row = conn.execute(
-        "SELECT key_hash FROM recorder_keys WHERE game_id = ?", (game_id,)
-    ).fetchone()
+def key_matches(
+    conn: sqlite3.Connection, game_id: str, key: str, table: str = "recorder_keys"
+) -> bool:
+    """Whether ``key`` is the game's key of its kind (False when the game has none)."""
+    assert table in KEY_TABLES
+    row = conn.execute(f"SELECT key_hash FROM {table} WHERE game_id = ?", (game_id,)).fetchone()
     # compare the hashes: both have the same length whatever was sent
     return row is not None and hmac.compare_digest(row[0], key_hash(key))
 

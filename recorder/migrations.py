@@ -18,6 +18,8 @@ The tables, in the words of the game:
   its ``game_players`` rows, one per seat, however many seats it has (migration 3);
 * ``snapshots`` — a cache: a game's position string after a step (migration 4);
 * ``recorder_keys`` — the hash of each game's recorder key (migration 5);
+* ``review_events`` and ``review_keys`` — each game's review (lines saved after the game,
+  marks and notes), append-only and apart from the record, and its key (migration 12);
 * each event's ``hash`` and each game's ``head`` — the chain that makes a change to the
   record evident (:mod:`recorder.chain`, migration 6); the games' identity is kept by
   triggers that refuse, whatever the connection's settings, deleting or replacing a game
@@ -997,6 +999,47 @@ UPDATE game_summaries SET void = 1 WHERE game_id IN (
     SELECT id FROM games WHERE json_extract(headers, '$.tags.Void') IS NOT NULL);
 """
 
+# Migration 12 holds each game's review (what-if lines saved after the game, marks and
+# notes added to its steps): events of their own, numbered from 1 in each game, each with
+# its author and time, append-only as the record is (a saved line is withdrawn by a later
+# event, never deleted), and kept apart from ``events`` so that the record's chain and head
+# never change with the review.  ``review_keys`` holds the hash of each game's review key,
+# which may add to the review and never log a move.
+MIGRATION_12 = f"""
+CREATE TABLE review_events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    kind TEXT NOT NULL CHECK (kind IN ('line', 'mark', 'withdraw')),
+    body TEXT NOT NULL CHECK (json_valid(body)),
+    author TEXT NOT NULL CHECK (length(author) BETWEEN 1 AND 100),
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+
+CREATE TRIGGER review_events_no_update BEFORE UPDATE ON review_events
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a review event cannot be changed');
+END;
+
+CREATE TRIGGER review_events_no_delete BEFORE DELETE ON review_events
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a review event cannot be deleted');
+END;
+
+CREATE TRIGGER review_events_in_sequence BEFORE INSERT ON review_events
+WHEN NEW.seq != 1 + COALESCE(
+    (SELECT max(seq) FROM review_events WHERE game_id = NEW.game_id), 0)
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: a review event must be the next of its game');
+END;
+
+CREATE TABLE review_keys (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    key_hash TEXT NOT NULL CHECK (length(key_hash) = 64),
+    created_at TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = [
     (1, "games, append-only events, game summaries, game players, views", MIGRATION_1),
     (2, "events: partial index of given event ids, two-look-up append trigger", MIGRATION_2),
@@ -1023,6 +1066,12 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[sqlite3.Connection], None]]] = 
         MIGRATION_10,
     ),
     (11, "games voided (started by mistake): their reasons, kept; void in summaries", MIGRATION_11),
+    (
+        12,
+        "games' reviews: append-only review events (saved lines, marks, notes) apart from"
+        " the record; review keys",
+        MIGRATION_12,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

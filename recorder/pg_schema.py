@@ -557,6 +557,42 @@ UPDATE game_summaries SET void = 1 WHERE game_id IN (
     SELECT id FROM games WHERE (headers::jsonb -> 'tags' -> 'Void') IS NOT NULL);
 """
 
+#: Migration 12: games' reviews (see :data:`recorder.migrations.MIGRATION_12`).
+_MIGRATION_12 = """
+CREATE TABLE review_events (
+    game_id text NOT NULL REFERENCES games(id),
+    seq integer NOT NULL CHECK (seq >= 1),
+    kind text NOT NULL CHECK (kind IN ('line', 'mark', 'withdraw')),
+    body jsonb NOT NULL,
+    author text NOT NULL CHECK (length(author) BETWEEN 1 AND 100),
+    recorded_at text NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TRIGGER review_events_no_update BEFORE UPDATE ON review_events FOR EACH ROW
+EXECUTE FUNCTION tablelog_refuse('events are append-only: a review event cannot be changed');
+CREATE TRIGGER review_events_no_delete BEFORE DELETE ON review_events FOR EACH ROW
+EXECUTE FUNCTION tablelog_refuse('events are append-only: a review event cannot be deleted');
+CREATE TRIGGER review_events_no_truncate BEFORE TRUNCATE ON review_events FOR EACH STATEMENT
+EXECUTE FUNCTION tablelog_refuse('events are append-only: the reviews cannot be truncated');
+CREATE FUNCTION tablelog_review_in_sequence() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- (writers of one game's review take the game's row lock first: no two race here)
+    IF NEW.seq != 1 + COALESCE(
+        (SELECT max(seq) FROM review_events WHERE game_id = NEW.game_id), 0) THEN
+        RAISE EXCEPTION 'events are append-only: a review event must be the next of its game';
+    END IF;
+    RETURN NEW;
+END;
+$$;
+CREATE TRIGGER review_events_in_sequence BEFORE INSERT ON review_events FOR EACH ROW
+EXECUTE FUNCTION tablelog_review_in_sequence();
+CREATE TABLE review_keys (
+    game_id text PRIMARY KEY REFERENCES games(id),
+    key_hash text NOT NULL CHECK (length(key_hash) = 64),
+    created_at text NOT NULL
+);
+"""
+
 #: (version, description, SQL or a function of a psycopg connection), applied in order.
 MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
     (
@@ -587,6 +623,12 @@ MIGRATIONS: list[tuple[int, str, str | Callable[[Any], None]]] = [
         "games voided (started by mistake): their reasons, kept; void in summaries",
         _MIGRATION_11,
     ),
+    (
+        12,
+        "games' reviews: append-only review events (saved lines, marks, notes) apart from"
+        " the record; review keys",
+        _MIGRATION_12,
+    ),
 ]
 
 #: The triggers that keep the record append-only and the games whole.
@@ -604,6 +646,10 @@ TRIGGERS = (
     "game_voids_no_update",
     "game_voids_no_delete",
     "game_voids_no_truncate",
+    "review_events_no_update",
+    "review_events_no_delete",
+    "review_events_no_truncate",
+    "review_events_in_sequence",
 )
 
 #: The channel on which the store tells of appends (payload ``<game id> <steps>``).

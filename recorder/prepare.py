@@ -86,6 +86,9 @@ class Prepared:
     #: The types of the game's events (their payloads' ``type``), which the store numbers
     #: (``event_types``) before it writes the game.
     types: frozenset[str] = frozenset()
+    #: The review a notation file holds (:attr:`GameImport.review`), as JSON: written in
+    #: the transaction that writes the game, apart from the record.
+    review_json: str | None = None
 
     def created_and_last(self, now: str) -> tuple[str, str]:
         """(created at, last activity) of the game, its kept times or ``now``."""
@@ -613,6 +616,7 @@ def prepare_game(record: GameImport) -> Prepared:
         times=times,
         snapshots=tuple(snapshots),
         types=frozenset([r[5] for r in folded]) - _UNTYPED,
+        review_json=None if not record.review else dumps(record.review),
     )
 
 

@@ -25,6 +25,7 @@ from .records import (
     ImportResult,
     StoredEvent,
 )
+from .review import ReviewEvent
 from .verify import Finding
 
 
@@ -196,6 +197,34 @@ class Recorder(Protocol):
     def revoke_recorder_key(self, game_id: str) -> bool:
         """Remove the game's recorder key (whether it had one): every key and session of
         it stops writing.  GameNotFound for an unknown id."""
+        ...
+
+    # --- the review (recorder.review) -------------------------------------------------
+
+    def review_events(self, game_id: str) -> list[ReviewEvent]:
+        """The game's review events in order, apart from its record."""
+        ...
+
+    def append_review(
+        self,
+        game_id: str,
+        expected: int,
+        items: Sequence[tuple[str, Mapping[str, Any]]],
+        author: str,
+        *,
+        recorded_at: Sequence[str] | None = None,
+        authors: Sequence[str] | None = None,
+    ) -> list[ReviewEvent]:
+        """Append checked review events after the first ``expected``, in one transaction;
+        ReviewConflict when the review has another length.  The record is not touched."""
+        ...
+
+    def issue_review_key(self, game_id: str) -> str:
+        """A new review key: it adds to the game's review, never logs a move."""
+        ...
+
+    def review_key_matches(self, game_id: str, key: str) -> bool:
+        """Whether ``key`` is the game's review key."""
         ...
 
     # --- upkeep ----------------------------------------------------------------------

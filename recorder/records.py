@@ -100,6 +100,10 @@ class GameImport:
     #: table, with each event's text and the store's snapshots): the game is not folded
     #: again.  It stays in the process that read the game (not pickled).
     folded: Any = field(default=None, repr=False, compare=False)
+    #: The review a notation file holds (its saved lines, marks and notes), as review
+    #: events ``[kind, body, author]`` (:mod:`recorder.review`), stored with the game when
+    #: the stored game has no review yet; None when it holds none.
+    review: list[Any] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "folded": None}

@@ -24,7 +24,7 @@ from engine.fold import SNAPSHOT_EVERY, Fold
 from engine.games import UnknownGameKind, get_game
 from engine.protocol import GameRules, seat_names
 
-from . import chain, projections
+from . import chain, projections, review
 from .errors import CorruptEvent, GameNotFound
 from .prepare import stored_texts
 from .records import time_text
@@ -42,6 +42,9 @@ TRIGGERS = (
     "event_types_no_update",
     "event_types_no_delete",
     "event_types_no_replace",
+    "review_events_no_update",
+    "review_events_no_delete",
+    "review_events_in_sequence",
 )
 
 
@@ -49,8 +52,8 @@ TRIGGERS = (
 class Finding:
     """One thing that does not hold: in which game (None for the file) and at which step
     (None for the game as a whole), which check (``chain``, ``head``, ``fold``,
-    ``projection``, ``text``, ``violations``, ``snapshot``, ``integrity``, ``foreign_key``,
-    ``trigger``), and what."""
+    ``projection``, ``text``, ``violations``, ``snapshot``, ``review``, ``integrity``,
+    ``foreign_key``, ``trigger``), and what."""
 
     game: str | None
     step: int | None
@@ -308,6 +311,11 @@ class StoreVerify:
                 f"SELECT step, position FROM snapshots WHERE game_no = {GAME_NO} ORDER BY step",
                 (game_id,),
             ).fetchall()
+            reviewed = conn.execute(
+                "SELECT seq, kind, body, author, recorded_at FROM review_events"
+                " WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
         try:
             rules = get_game(kind)
             headers = json.loads(headers_json)
@@ -383,6 +391,19 @@ class StoreVerify:
                 continue
             if rules.position(at) != kept:
                 out.append(Finding(game_id, step, "snapshot", "the snapshot differs from the fold"))
+        if reviewed:
+            # the review, apart from the record: each saved line replays from where it
+            # branches, each mark names a step that exists
+            events = [
+                review.ReviewEvent(
+                    seq, k, body if isinstance(body, dict) else json.loads(body), by, at
+                )
+                for seq, k, body, by, at in reviewed
+            ]
+            try:
+                review.fold_review(rules, review.RecordFold.of(rules, fold), events)
+            except review.ReviewRefused as err:
+                out.append(Finding(game_id, None, "review", str(err)))
         return out
 
 

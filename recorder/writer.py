@@ -23,6 +23,7 @@ from .errors import ImportRejected
 from .pipeline import DEFAULT_BATCH, TASK_GAMES, Tagged, Written
 from .prepare import Prepared, prepare_game, user_meta_json
 from .records import GameImport, GameRow, ImportResult, time_ms
+from .review import body_json as review_body_json
 from .stored import EVENTS_OF_GAMES, GAME_NO, PAYLOAD, pack_position, split_type, stored_payload
 
 #: Most ``?`` parameters in one statement.
@@ -341,7 +342,25 @@ class GameWriter:
                 conn.execute("ROLLBACK TO game")
                 results[i] = err
             conn.execute("RELEASE game")
+        for p, result in zip(prepared, results, strict=True):
+            if isinstance(p, Prepared) and p.review_json and isinstance(result, ImportResult):
+                self._insert_review(conn, result.game_id, p.review_json, now)
         return results  # type: ignore[return-value]
+
+    @staticmethod
+    def _insert_review(conn: Conn, game_id: str, review_json: str, now: str) -> None:
+        """The review a file held, as the game's review events, in the transaction that
+        writes the game; a game that has a review already keeps its own."""
+        if conn.execute(
+            "SELECT 1 FROM review_events WHERE game_id = ? LIMIT 1", (game_id,)
+        ).fetchone():
+            return
+        for seq, (kind, body, author) in enumerate(json.loads(review_json), start=1):
+            conn.execute(
+                "INSERT INTO review_events (game_id, seq, kind, body, author, recorded_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, kind, review_body_json(body), author, now),
+            )
 
     def create_game(
         self, headers: dict[str, Any], *, kind: str = DEFAULT_KIND, game_id: str | None = None

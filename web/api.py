@@ -14,7 +14,7 @@ from recorder import CorruptEvent
 
 from . import auth, boards, params, writes
 from .cache import cached_answer
-from .db import Turns, get_store, paced
+from .db import Turns, get_store, off_loop, paced
 from .listing import list_page
 from .site import club_figures
 from .summary import game_summary
@@ -279,3 +279,134 @@ def undo(game_id: str) -> tuple[Response, int]:
     data = _json_object({"expect": (int,), "to": (int,)}, ())
     to = data.get("to")
     return _written(writes.undo_move, game_id, _expect(data), to)
+
+
+# --- the review: lines saved after the game, marks and notes (recorder.review) ---------
+
+
+@bp.route("/games/<game_id>/review")
+def review(game_id: str) -> Response:
+    """The game's review: its saved lines (withdrawn ones too, said so), the marks and
+    notes of its steps, and every review event with its author and time.  Not cached by
+    the game's head: a review does not change the record."""
+    from recorder import review as rv
+
+    store = get_store()
+    params.game_row(store, game_id)
+    try:
+        game = rv.load(store, game_id)
+    except rv.ReviewRefused as err:
+        abort(409, description=f"game {game_id}: the review does not hold: {err}")
+    return jsonify(
+        {
+            "game": game_id,
+            **game.review.to_dict(),
+            "events": [e.to_dict() for e in game.events],
+        }
+    )
+
+
+def _review_writer(game_id: str) -> None:
+    """The game's recorder key or its review key (``tablelog key GAME --review``), as a
+    Bearer token: 401 without, 403 with another key.  (A review key logs no move: the
+    events and undo routes take the recorder key only.)"""
+    store = get_store()
+    key = auth.bearer_key()
+    if key is None:
+        abort(
+            401,
+            description=f"game {game_id}: writing its review needs the game's recorder key"
+            " or review key (Authorization: Bearer <key>)",
+        )
+    if not (store.recorder_key_matches(game_id, key) or store.review_key_matches(game_id, key)):
+        abort(
+            403,
+            description=f"game {game_id}: that is neither this game's recorder key"
+            " nor its review key",
+        )
+
+
+_REVIEW_FIELDS: dict[str, tuple[type, ...]] = {
+    "expect": (int,),
+    "by": (str,),
+    "line": (dict,),
+    "mark": (dict,),
+    "withdraw": (int,),
+}
+
+
+@bp.route("/games/<game_id>/review", methods=["POST"])
+def add_review(game_id: str) -> tuple[Response, int]:
+    """``{"expect": <review events so far>, "by": "<name>", "line": {"from": STEP,
+    "moves": [...]}}`` (or ``"mark": {"at": STEP, "mark": "!?", "note": "..."}``, or
+    ``"withdraw": LINE``): add to the game's review; 201 with what was written.  409 when
+    ``expect`` is stale; 422 for an illegal move of a line; 404 for a step that does not
+    exist; nothing is written on a refusal."""
+    params.game_row(get_store(), game_id)
+    _review_writer(game_id)
+    data = _json_object(_REVIEW_FIELDS, ("expect", "by"))
+    given = [name for name in ("line", "mark", "withdraw") if data.get(name) is not None]
+    if len(given) != 1:
+        abort(400, description="one of line, mark or withdraw")
+    expect = data["expect"]
+    if not 0 <= expect <= 10**9:
+        abort(400, description="expect: the review's events so far, a number from 0")
+    try:
+        body = _write_review(game_id, given[0], data[given[0]], data["by"], expect)
+    except writes.WriteError as err:
+        return jsonify(err.body), err.status
+    return jsonify(body), 201
+
+
+def _field(part: dict[str, Any], name: str, types: tuple[type, ...], where: str) -> Any:
+    value = part.get(name)
+    if value is not None and not isinstance(value, types):
+        abort(400, description=f"{where}.{name}: expected {' or '.join(t.__name__ for t in types)}")
+    return value
+
+
+@off_loop
+def _write_review(game_id: str, what: str, part: Any, by: str, expect: int) -> dict[str, Any]:
+    from recorder import review as rv
+
+    store = get_store()
+    try:
+        if what == "line":
+            moves = _field(part, "moves", (list,), "line")
+            origin = _field(part, "from", (str, int), "line")
+            if origin is None or not moves or not all(isinstance(m, str) for m in moves):
+                abort(400, description="line: from (a step) and moves (a list of texts)")
+            line, event = rv.save_line(store, game_id, str(origin), moves, by, expect)
+            return {"game": game_id, "length": event.seq, "line": line.to_dict()}
+        if what == "mark":
+            at = _field(part, "at", (str, int), "mark")
+            if at is None:
+                abort(400, description="mark.at: required (a step)")
+            event = rv.add_mark(
+                store,
+                game_id,
+                str(at),
+                _field(part, "mark", (str,), "mark"),
+                _field(part, "note", (str,), "mark"),
+                by,
+                expect,
+            )
+        else:
+            event = rv.withdraw_line(store, game_id, part, by, expect)
+        return {"game": game_id, "length": event.seq, "review": event.to_dict()}
+    except rv.ReviewConflict as err:
+        raise writes.WriteError(
+            409, "Another reviewer was first", str(err), length=err.actual
+        ) from None
+    except rv.ReviewRefused as err:
+        if err.field == "moves" and err.violations:
+            raise writes.WriteError(
+                422,
+                "Illegal move",
+                str(err),
+                move=err.move,
+                violations=[v.to_dict() for v in err.violations],
+            ) from None
+        if err.field == "at":
+            raise writes.WriteError(404, "Not Found", str(err), field=err.field) from None
+        raise writes.WriteError(400, "Bad Request", str(err), field=err.field) from None

@@ -138,8 +138,11 @@ def notation(game_id: str) -> Response:
     """The game in the text notation, as ``tablelog export`` writes it."""
     store = get_store()
     row = params.game_row(store, game_id)
+    # kept by the review's length too: the export writes the review, which the record's
+    # head (the game's version) does not follow
+    reviewed = len(store.review_events(row.id))
     response = cached_answer(
-        "notation", row, None, lambda: (export_notation(store, row.id), NOTATION)
+        f"notation:{reviewed}", row, None, lambda: (export_notation(store, row.id), NOTATION)
     )
     response.headers["Content-Disposition"] = f'inline; filename="{row.id}.tl"'
     return response

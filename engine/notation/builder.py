@@ -26,11 +26,23 @@ from ..corrections import UNDO, CorrectionRefused, retraction_at
 from ..errors import IllegalMoveError
 from ..fold import Fold
 from ..protocol import ParsedGame
+from ..review import MAX_DEPTH, MAX_LINE
+from ..review import Line as SavedLine
 from .grammar import Entry, Fail
-from .lexer import TOKEN_RE, Line
+from .lexer import TOKEN_RE, Line, line_body
 from .reader import read_game, read_turns
 from .results import Flagged
-from .visitor import Decision, Run, SkipLine, SyntaxChecker, Where, read_undo, seat_number
+from .visitor import (
+    Decision,
+    OffsetPlaces,
+    Run,
+    SkipLine,
+    Stop,
+    SyntaxChecker,
+    Where,
+    read_undo,
+    seat_number,
+)
 
 #: What the state awaits before the setup, and once the game is over (every game's
 #: states name them so).
@@ -79,6 +91,12 @@ class GameBuilder(SyntaxChecker):
         self.flagged: list[Flagged] = []
         self.pending_comments: list[str] = []
         self.pending_notes: list[str] = []
+        #: The review read: the saved lines by the position they branch at, and the
+        #: marks and notes added to the record's decisions, by step.
+        self.lines: dict[int, list[SavedLine]] = {}
+        self.review: dict[int, dict[str, Any]] = {}
+        #: How deep in saved lines this builder reads (0: the record).
+        self.depth = 0
 
     def new_fold(self, state: Any = None, step: int = 0, earlier: Any = None) -> Fold:
         """The fold of the game from the new table of the seats named (or from ``state``,
@@ -170,6 +188,8 @@ class GameBuilder(SyntaxChecker):
             self.names,
             fold.texts or [],
             fold,
+            self.lines,
+            self.review,
         )
 
     def said(self, decision: Decision, event: Any) -> str:
@@ -507,6 +527,15 @@ class GameBuilder(SyntaxChecker):
         violations; False (an error) when it cannot be replayed even as played."""
         state = self.state
         where = decision.place()
+        if self.depth:
+            self.error(
+                "illegal",
+                where[0],
+                where[1],
+                "a saved line is what could have been played: its decisions are legal "
+                "ones (no !illegal)",
+            )
+            return False
         before = self.grammar.position(state)
         step = self.step()
         try:
@@ -575,6 +604,11 @@ class GameBuilder(SyntaxChecker):
         if self.state.awaiting == SETUP:
             self.error("syntax", where[0], where[1], "the game has no setup")
             return
+        if self.depth:
+            self.error(
+                "syntax", where[0], where[1], f"a saved line holds decisions only, no {UNDO}"
+            )
+            return
         if not self.whole:
             self.error(
                 "syntax",
@@ -602,10 +636,85 @@ class GameBuilder(SyntaxChecker):
             return
         meta.append({"annotations": decision.notes} if decision.notes else None)
 
+    # -- the review --------------------------------------------------------------------
+
+    def visit_review_note(self, text: str) -> None:
+        if not self.live or not text or self.fold.step <= self.read_from:
+            return
+        if self.depth:  # a line is all review: its decisions' own marks and notes
+            meta = self.padded()
+            m = meta[-1] = dict(meta[-1] or {})
+            m.setdefault("annotations", []).append(text)
+            return
+        self.review.setdefault(self.fold.step, {}).setdefault("annotations", []).append(text)
+
+    def visit_review_comment(self, text: str) -> None:
+        if not self.live or not text or self.fold.step <= self.read_from:
+            return
+        if self.depth:
+            self.visit_comment(text)
+            return
+        m = self.review.setdefault(self.fold.step, {})
+        m["comment"] = f"{m['comment']} {text}" if m.get("comment") else text
+
+    def visit_line(self, number: int) -> None:
+        """A saved line after the decision just read: read from the position before that
+        decision, each of its decisions checked by the rules (observations included) as
+        a turn line's are, by a builder of the same game that goes on from there (the
+        fold forked at that step); its errors are the text's, with their places."""
+        if not self.live:
+            return
+        span = self.line_spans[number]
+        root = self.places.root_at
+        at = self.fold.step - 1
+        if at < max(self.read_from, 1):
+            self.error("syntax", *root(span.start), "a saved line follows the decision it replaces")
+            return
+        if not span.closed:
+            self.error("syntax", *root(span.start), "this saved line is never closed with )")
+            return
+        if self.depth >= MAX_DEPTH:
+            self.error("syntax", *root(span.start), f"saved lines nest {MAX_DEPTH} deep at most")
+            return
+        body, base = line_body(self.line_source, span, self.line_spans)
+        sub = self.branch(at)
+        read_turns(body, sub, sub.state.turn, OffsetPlaces(body, self.places, base))
+        if sub.errors:
+            self.errors.extend(sub.errors)
+            if self.stop:
+                raise Stop
+            return
+        count = sub.fold.step - at
+        problem = None
+        if not count:
+            problem = "a saved line holds at least one decision"
+        elif count > MAX_LINE:
+            problem = f"a saved line holds {MAX_LINE} decisions at most; this one holds {count:,}"
+        if problem:
+            self.error("syntax", *root(span.start), problem)
+            return
+        line = SavedLine(at, list(sub.fold.events), sub.padded()[at:], sub.lines)
+        self.lines.setdefault(at, []).append(line)
+
+    def branch(self, at: int) -> GameBuilder:
+        """A builder of this game for a saved line from the position after step ``at``
+        of what this one read (its fold forked there)."""
+        sub = type(self)(self.source, stop_at_first_error=self.stop)
+        sub.fold = self.fold.fork(at)
+        sub.names = self.names
+        sub.ctx = self.ctx
+        sub.meta = [None] * at
+        sub.read_from = at
+        sub.whole = self.whole
+        sub.depth = self.depth + 1
+        sub.line_spans = self.line_spans
+        sub.line_source = self.line_source
+        return sub
+
     # -- the end -----------------------------------------------------------------------
 
     def end_game(self) -> None:
-        if not self.live:
+        if not self.live or self.depth:  # (a saved line's end is its reader's)
             return
         if self.read_from or not self.whole:
             self._end_moves()

@@ -401,3 +401,127 @@ def _open_comment(text: str, start: int, end: int | None = None) -> int | None:
         if token[0] == "{" and not COMMENT_RE.fullmatch(token):
             opened = m.start()
     return opened
+
+
+# --- saved lines: (21. Bob: take a1 b2 c3 22. Alice: ...) ------------------------------------
+
+#: What opens a saved line (a line of play from the review, written after the decision it
+#: replaces): a bracket, then a turn number and its dot (``(21. Bob: ...``), which tells it
+#: from a note (``(disputed)``) and from a payment (``(B1 R2)``).  Comments and quoted
+#: texts are matched whole, so that a bracket in one opens nothing.
+_LINE_SCAN = re.compile(rf"(?s:{_COMMENT})|{_QUOTED}|\((?=[^\S\n]*+\d{{1,9}}\.\s)")
+#: What may open a saved line, wherever it stands: a text without it has none (the quick
+#: look that spares every other text the scan).
+_LINE_HINT = re.compile(r"\((?=[^\S\n]*+\d{1,9}\.\s)")
+#: What a saved line's closing bracket is looked for among: comments and quoted texts
+#: (whole), escapes, and brackets (a payment or a nested line opens one).
+_BRACKETS = re.compile(rf"(?s:{_COMMENT})|{_QUOTED}|\\.|[()]", re.S)
+#: A turn number inside a saved line (a turn starts there): the space before it.
+_LINE_TURN = re.compile(r"[^\S\n](?=\d{1,9}\.\s)")
+#: The mark a saved line leaves in the text read for the turn lines: a note whose text
+#: starts with this character, then the line's number (a private-use character).
+LINE_MARK = "\x01"
+_LINE_BASE = 0xE000
+#: The most saved lines a text may hold (one private-use character a line).
+MAX_TEXT_LINES = 6400
+
+
+class LineSpan:
+    """Where one saved line stands in the text read: ``start`` (its opening bracket) and
+    ``end`` (after its closing one, or the text's end when it is never closed)."""
+
+    __slots__ = ("start", "end", "closed")
+
+    def __init__(self, start: int, end: int, closed: bool):
+        self.start = start
+        self.end = end
+        self.closed = closed
+
+
+def mask_lines(text: str, start: int, end: int, spans: list[LineSpan]) -> str:
+    """``text[start:end]`` with each saved line at its top level replaced by its mark, a
+    note of the same length (``(`` + :data:`LINE_MARK` + the line's number, then spaces,
+    then ``)``; a line over several lines keeps its line breaks after the note): every
+    other character stays where it was.  Each line found is appended to ``spans`` (its
+    number is its place there); a line never closed runs to ``end``.  Linear: the text
+    is scanned once (nothing more when no saved line opens in it).
+
+    >>> spans = []
+    >>> masked = mask_lines("take a1 (3. Bo: buy 1-05 (B1)) {x (2. y)}", 0, 41, spans)
+    >>> masked.replace(LINE_MARK + chr(0xE000), "#"), (spans[0].start, spans[0].end)
+    ('take a1 (#                  ) {x (2. y)}', (8, 30))
+    """
+    if _LINE_HINT.search(text, start, end) is None:
+        return text[start:end]
+    out: list[str] = []
+    at = start
+    for m in _LINE_SCAN.finditer(text, start, end):
+        if m.group() != "(" or m.start() < at:
+            continue
+        close, closed = _closing(text, m.start() + 1, end)
+        k = len(spans)
+        if k >= MAX_TEXT_LINES:
+            break
+        spans.append(LineSpan(m.start(), close, closed))
+        out.append(text[at : m.start()])
+        out.append(_line_note(text[m.start() : close], k))
+        at = close
+    if not out:
+        return text[start:end]
+    out.append(text[at:end])
+    return "".join(out)
+
+
+def _closing(text: str, pos: int, end: int) -> tuple[int, bool]:
+    """After the bracket that closes a saved line opened before ``pos`` (nested brackets
+    counted), and whether it closes before ``end``."""
+    depth = 1
+    for m in _BRACKETS.finditer(text, pos, end):
+        c = m.group()
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if not depth:
+                return m.end(), True
+    return end, False
+
+
+def _line_note(span: str, k: int) -> str:
+    note = f"({LINE_MARK}{chr(_LINE_BASE + k)}"
+    if "\n" in span:
+        first, _, rest = span.partition("\n")
+        # (the text after the line goes on where it stood, on the line it stood on)
+        return (
+            note
+            + ")"
+            + " " * max(len(first) - len(note) - 1, 0)
+            + "\n"
+            + re.sub(r"[^\n]", " ", rest)
+        )
+    return note + " " * max(len(span) - len(note) - 1, 0) + ")"
+
+
+def line_number(note: str) -> int | None:
+    """The number of the saved line a note token marks (None for any other note)."""
+    if len(note) >= 3 and note[1] == LINE_MARK:
+        return ord(note[2]) - _LINE_BASE
+    return None
+
+
+def line_body(text: str, span: LineSpan, spans: list[LineSpan]) -> tuple[str, int]:
+    """The text inside a saved line's brackets, the lines nested in it masked
+    (:func:`mask_lines`, appended to ``spans``) and each turn number in it starting a line
+    of its own (the space before it made a line break: every character stays where it
+    was), and its offset in ``text``."""
+    start = span.start + 1
+    body = mask_lines(text, start, span.end - 1 if span.closed else span.end, spans)
+    pieces: list[str] = []
+    at = 0
+    # a turn number inside a comment or a quoted text stays where it is
+    for m in _LINE_SCAN.finditer(body):
+        pieces.append(_LINE_TURN.sub("\n", body[at : m.start()]))
+        pieces.append(m.group())
+        at = m.end()
+    pieces.append(_LINE_TURN.sub("\n", body[at:]))
+    return "".join(pieces), start

@@ -12,22 +12,46 @@ from .lexer import GLYPHS, ILLEGAL_MARK, LINE_NAME, escape
 
 def meta_suffix(meta: Mapping[str, Any] | None) -> str:
     """A decision's marks, notes and comment as written after it (`` !illegal (note)
-    {comment}``), or the empty string."""
+    {comment}``), or the empty string.  The review's part (``meta["review"]``, which
+    :func:`engine.review.meta_for_writing` puts in) follows: the saved lines, written,
+    then the marks and notes added after the game (after ``{}`` when no line is there
+    to tell them from what was played)."""
     if not meta:
         return ""
     parts: list[str] = []
     if meta.get("played_illegally"):
         parts.append(ILLEGAL_MARK)
+    _notes(parts, meta)
+    review = meta.get("review")
+    if review:
+        lines = review.get("lines") or ()
+        parts.extend(lines)
+        after: list[str] = []
+        _notes(after, review)
+        if after and not lines:
+            parts.append("{}")
+        parts.extend(after)
+    return (" " + " ".join(parts)) if parts else ""
+
+
+#: A note that would open as a saved line does (``(3. Bob: ...)``): written with its first
+#: character escaped, so that it reads back as the note it is.
+_LIKE_A_LINE = re.compile(r"\s*\d{1,9}\.\s")
+
+
+def _notes(parts: list[str], meta: Mapping[str, Any]) -> None:
     for note in meta.get("annotations") or ():
         note = str(note)
         if note in GLYPHS:
             parts.append(note)
         elif note:
-            parts.append("(" + escape(note, ")").replace("\n", " ") + ")")
+            written = escape(note, ")").replace("\n", " ")
+            if _LIKE_A_LINE.match(written):
+                written = "\\" + written
+            parts.append("(" + written + ")")
     comment = meta.get("comment")
     if comment:
         parts.append("{" + escape(str(comment), "}") + "}")
-    return (" " + " ".join(parts)) if parts else ""
 
 
 def correction_suffix(meta: Mapping[str, Any] | None) -> str:

@@ -27,6 +27,7 @@ from .lexer import (
     GLYPHS,
     HEADER_RE,
     ILLEGAL_MARK,
+    LINE_MARK,
     TOKEN_RE,
     TURN_NUMBERS,
     TURN_RE,
@@ -34,7 +35,9 @@ from .lexer import (
     LogicalLines,
     comment_text,
     did_you_mean,
+    line_number,
     long_turn_number,
+    mask_lines,
     no_decision,
     normalize,
     unescape,
@@ -47,16 +50,23 @@ def read_game(text: str, visitor: Visitor) -> None:
     input (the visitor collects the errors)."""
     if not visitor.begin_game():
         return
+    text = normalize(text)
+    # The saved lines of the review are read apart, each from where it branches (the
+    # visitor's ``visit_line``); the turn lines are read with a mark in their place.
+    spans = visitor.line_spans = []
+    visitor.line_source = text
     with contextlib.suppress(Stop):
-        _walk(LogicalLines(normalize(text)), visitor)
+        _walk(LogicalLines(mask_lines(text, 0, len(text), spans)), visitor)
 
 
-def read_turns(text: str, visitor: Visitor, turn: int) -> None:
+def read_turns(text: str, visitor: Visitor, turn: int, places: Places | None = None) -> None:
     """Walk turn lines only, as they follow the setup of a game now at ``turn``: what was
     played next, with or without its turn number (the visitor knows the game so far).
-    Never raises for bad input."""
-    text = normalize(text)
-    visitor.places = Places(text)
+    ``places`` say where the text's offsets stand when it is part of a larger text (a
+    saved line's body).  Never raises for bad input."""
+    if places is None:
+        text = normalize(text)
+    visitor.places = places or Places(text)
     with contextlib.suppress(Stop):
         _turns(text, 0, visitor, turn)
 
@@ -124,6 +134,10 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
     numbered = grammar.numbered
     fresh = True  # nothing read on the line yet
     skip = False  # the rest of the line is not read (the visitor said so)
+    # What a comment, mark or saved line after a decision belongs to: 0, no decision
+    # yet on the turn; 1, the decision as played (its comment); 2, the review, which
+    # starts at the decision's first saved line, or at an empty comment ``{}``.
+    phase = 0
     lines: list[Run] = []  # lines as the writer puts them, not visited yet
     run: list[str] = []  # the decisions of the last of them
     for m in grammar.turns.finditer(text, pos):
@@ -140,6 +154,7 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
                 third = m[6]
                 run = [first, second] if third is None else [first, second, third]
             lines.append((m, current, m[3], run, current))
+            phase = 1
             continue
         following = m[1]
         if following is not None:  # the next decision within a line, as the writer puts it
@@ -148,6 +163,7 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
             elif not skip:
                 run = [following]
                 lines.append((m, None, None, run, current))
+            phase = 1
             continue
         nl, number, name, other, plain, decision, marks, item = m.groups("")[6:]
         if number and plain:  # a turn line's start, its first decision as the writer puts it
@@ -155,6 +171,7 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
             current = int(number)
             run = [plain]
             lines.append((m, current, name or None, run, current))
+            phase = 1
             continue
         run = []
         if lines:
@@ -172,6 +189,7 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
                 if number:
                     fresh = False
                     current = int(number)
+                    phase = 0
                     visit_turn(current, name or None, m)
                     if not (plain or decision or item):
                         # a line cut short, or left unfinished (``9. Bob:``)
@@ -195,19 +213,32 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
             if plain:  # the first of a run (visited with the next ones)
                 run = [plain]
                 lines.append((m, None, None, run, current))
+                phase = 1
             elif decision:
-                illegal, notes = _marks(visitor, m, marks) if marks else (False, None)
+                illegal, notes, review = _marks(visitor, m, marks) if marks else _NO_MARKS
+                phase = 1
                 if decision[:4] == UNDO:  # (no other keyword starts so)
                     visitor.visit_correction(decision, m, current, illegal, notes)
                 else:
                     visit_decision(decision, m, current, illegal, notes)
+                if review >= 0:
+                    phase = 2
+                    _review(visitor, m.start("marks") + review, marks[review:])
             elif item[:1] == "{":
                 body = comment_text(item)
                 if body is None:
                     line, column = visitor.where(m.start("item"))
                     visitor.error("syntax", line, column, "this comment is never closed with }")
                     body = ""
-                visitor.visit_comment(body)
+                if phase == 2:
+                    visitor.visit_review_comment(body)
+                else:
+                    visitor.visit_comment(body)
+                    if phase == 1 and not body:  # ``{}``: the review's part follows
+                        phase = 2
+            elif item and (phase == 2 or (phase == 1 and line_number(item) is not None)):
+                phase = 2
+                _review(visitor, m.start("item"), item)
             elif item:
                 _stray(visitor, visitor.where(m.start("item")), item)
         except SkipLine:
@@ -245,13 +276,21 @@ def _late_header(visitor: Visitor, line: int, column: int) -> None:
     visitor.error("syntax", line, column, "headers come first, before the setup")
 
 
-def _marks(visitor: Visitor, m: re.Match[str], marks: str) -> tuple[bool, list[str] | None]:
+#: A decision without marks: not ``!illegal``, no notes, no review part.
+_NO_MARKS: tuple[bool, list[str] | None, int] = (False, None, -1)
+
+
+def _marks(visitor: Visitor, m: re.Match[str], marks: str) -> tuple[bool, list[str] | None, int]:
     """The ``!illegal`` mark and the notes after a decision (``marks``, of the scan's
-    match ``m``); a note never closed and a mark that is none are errors."""
+    match ``m``), and where in ``marks`` the review's part starts (its first saved
+    line; -1 when none is there); a note never closed and a mark that is none are
+    errors."""
     illegal = False
     notes: list[str] | None = None
     for t_at in TOKEN_RE.finditer(marks):
         t = t_at.group()
+        if t[:2] == "(" + LINE_MARK:
+            return illegal, notes, t_at.start()
         if t == ILLEGAL_MARK:
             illegal = True
         elif t in GLYPHS:
@@ -269,7 +308,33 @@ def _marks(visitor: Visitor, m: re.Match[str], marks: str) -> tuple[bool, list[s
                 column,
                 f"unknown mark {t!r} (assessments {' '.join(GLYPHS)}, or {ILLEGAL_MARK})",
             )
-    return illegal, notes
+    return illegal, notes, -1
+
+
+def _review(visitor: Visitor, at: int, text: str) -> None:
+    """The review's part after a decision (``text``, at offset ``at``): its saved lines
+    (:meth:`.visitor.Visitor.visit_line`), the marks and notes added after the game."""
+    for t_at in TOKEN_RE.finditer(text):
+        t = t_at.group()
+        k = line_number(t) if t[0] == "(" else None
+        if k is not None:
+            visitor.visit_line(k)
+        elif t in GLYPHS:
+            visitor.visit_review_note(t)
+        elif t[0] == "(" and t.endswith(")") and not t.endswith("\\)"):
+            visitor.visit_review_note(unescape(t[1:-1]).strip())
+        else:
+            line, column = visitor.where(at + t_at.start())
+            if t == ILLEGAL_MARK:
+                message = (
+                    f"{ILLEGAL_MARK} says what was played at the table: it goes before "
+                    "the saved lines"
+                )
+            elif t[0] == "(":
+                message = "this note is never closed with )"
+            else:
+                message = f"expected a mark ({' '.join(GLYPHS)}), a note or a saved line, got {t!r}"
+            visitor.error("syntax", line, column, message)
 
 
 def _stray(visitor: Visitor, where: tuple[int, int], stray: str) -> None:

@@ -31,7 +31,7 @@ from ..corrections import UNDO
 from ..errors import Violation
 from ..protocol import SeatsError
 from .grammar import Fail, Grammar
-from .lexer import TOKEN_RE, Line
+from .lexer import TOKEN_RE, Line, LineSpan
 from .results import NotationError
 
 #: The headers kept under their own key (the rest go to ``tags``).
@@ -108,6 +108,30 @@ class Places:
             starts = self._starts = [0, *(m.end() for m in re.finditer("\n", self.text))]
         k = bisect.bisect_right(starts, offset) - 1
         return k + 1, offset - starts[k] + 1
+
+    def root_at(self, offset: int) -> tuple[int, int]:
+        """(line, column) of an offset of the whole text read (the same as :meth:`at`
+        but for a part of one, :class:`OffsetPlaces`)."""
+        return self.at(offset)
+
+
+class OffsetPlaces(Places):
+    """The places of a part of a larger text (a saved line's body, read on its own):
+    offset 0 is offset ``base`` of the text ``root`` reads, and the line and column are
+    that text's."""
+
+    __slots__ = ("root", "base")
+
+    def __init__(self, text: str, root: Places, base: int):
+        super().__init__(text)
+        self.root = root
+        self.base = base
+
+    def at(self, offset: int) -> tuple[int, int]:
+        return self.root.root_at(self.base + offset)
+
+    def root_at(self, offset: int) -> tuple[int, int]:
+        return self.root.root_at(offset)
 
 
 #: Where a decision stands: its match in the scan of the turn lines (the decision its
@@ -225,6 +249,10 @@ class Visitor:
         self.errors: list[NotationError] = []
         #: The places of the text being read (the reader sets them).
         self.places = Places("")
+        #: The saved lines of the text (:func:`.lexer.mask_lines`), by number, and the
+        #: text they stand in (the reader sets them).
+        self.line_spans: list[LineSpan] = []
+        self.line_source = ""
 
     # -- errors ------------------------------------------------------------------------
 
@@ -391,6 +419,16 @@ class Visitor:
         notes: list[str] | None = None,
     ) -> None:
         """An ``undo`` (``undo to K``) as written, as :meth:`visit_decision` has it."""
+
+    def visit_line(self, number: int) -> None:
+        """A saved line (the ``number``-th of :attr:`line_spans`) after the decision just
+        visited: another line of play from the position before it (the review's)."""
+
+    def visit_review_note(self, text: str) -> None:
+        """A mark (``!?``) or a note added in the review to the decision just visited."""
+
+    def visit_review_comment(self, text: str) -> None:
+        """A comment added in the review to the decision just visited."""
 
     def end_game(self) -> None:
         """The text is read."""

@@ -552,8 +552,8 @@ def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
 
 
 def test_the_schema_version_is_recorded(recorder, backend):
-    assert recorder.schema_version == 11
-    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(11,)]
+    assert recorder.schema_version == 12
+    assert backend.raw("SELECT max(version) FROM schema_migrations") == [(12,)]
     assert {"game_list", "event_log"} <= backend.views()
 
 

@@ -178,7 +178,7 @@ def version_1(tmp_path: Path) -> SqliteBackend:
 def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
     before = read_tables(version_1)
     with version_1.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 11
+        assert store.schema_version == SCHEMA_VERSION == 12
         assert read_tables(version_1) == before
         assert store.integrity_check() == "ok"
         assert store.count_games() == 5
@@ -372,7 +372,7 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     before = read_tables(backend)
     weight = bytes_per_event(backend.path)
     with backend.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 11
+        assert store.schema_version == SCHEMA_VERSION == 12
         assert store.verify() == []
         ids = [gid for gid, _, _ in store.heads()]
         assert {store.game(g).kind for g in ids} == {"splendor-duel", "splendor"}
@@ -507,7 +507,7 @@ def test_a_version_8_file_gets_numbered_games_and_each_events_type_as_a_number(t
     created = backend.raw("SELECT id FROM games ORDER BY created_at, rowid")
     snapshots = backend.raw("SELECT game_id, step, position FROM snapshots ORDER BY game_id, step")
     with backend.open() as store:
-        assert store.schema_version == SCHEMA_VERSION == 11
+        assert store.schema_version == SCHEMA_VERSION == 12
         assert store.integrity_check() == "ok"
         findings = store.verify()
         assert findings and {f.game for f in findings} == {"chess"}  # a kind not known here

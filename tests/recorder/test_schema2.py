@@ -32,7 +32,7 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     finally:
         conn.close()
     with EventStore.open(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 11
+        assert store.schema_version == SCHEMA_VERSION == 12
         assert store.integrity_check() == "ok"
     return path
 

@@ -200,6 +200,8 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/api/games/<game_id>/analysis", "GET"),
         ("/api/games/<game_id>/check", "GET"),
         ("/api/games/<game_id>/events", "POST"),
+        ("/api/games/<game_id>/review", "GET"),
+        ("/api/games/<game_id>/review", "POST"),
         ("/api/games/<game_id>/state", "GET"),
         ("/api/games/<game_id>/stream", "GET"),
         ("/api/games/<game_id>/undo", "POST"),
