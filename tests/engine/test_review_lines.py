@@ -117,8 +117,9 @@ def test_an_illegal_decision_in_a_line_is_refused_with_its_rule_and_place(kind: 
         and rules.check_move(state, t).event is not None
         and not rules.check_move(state, t).legal
     )
-    opening = f"({state.turn}. {state.names[state.current]}: "
-    start = text.index(opening, text.index(f"({state.turn}. ", text.index("\n\n")))
+    status = rules.status(state)
+    opening = f"({status.turn}. {parsed.names[status.to_move]}: "
+    start = text.index(opening, text.index(f"({status.turn}. ", text.index("\n\n")))
     broken = text[: start + len(opening)] + bad + text[text.index(")", start + len(opening)) :]
     # (the first line at step 20 is the second one written: find it by its step)
     read = rules.read_game(broken, "broken.tl")
@@ -144,10 +145,11 @@ def test_a_line_that_cannot_stand_is_an_error(kind: str, inside: str, message: s
     rules, parsed, text = _reviewed(kind)
     state = parsed.fold.state_at(30)
     legal = rules.legal_move_texts(state)[0]
-    prefix = f"{state.turn}. {state.names[state.current]}:"
+    status = rules.status(state)
+    prefix = f"{status.turn}. {parsed.names[status.to_move]}:"
     body = f"{prefix} {legal} {inside}" if inside else prefix
     written = rules.move_text(state, parsed.events[30])
-    at = text.index(written, text.index("\n\n"))
+    at = text.index(written, text.index(f"\n{status.turn}. "))
     # the decision of step 31 (perhaps written twice: the first after the setup)
     broken = text[: at + len(written)] + f" ({body})" + text[at + len(written) :]
     read = rules.read_game(broken, "broken.tl")
