@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,9 @@ def _install_test_games() -> Path:
         if done.returncode != 0:
             raise pytest.UsageError(f"installing tests/games failed:\n{done.stderr[-3000:]}")
         (target / ".installed").touch()
+        for older in target.parent.iterdir():  # the installs of earlier versions
+            if older != target:
+                shutil.rmtree(older, ignore_errors=True)
     return target
 
 
