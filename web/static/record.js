@@ -563,7 +563,7 @@
     box.appendChild(el("p", "hint", pickTitle));
     var search = el("input", "");
     search.type = "search";
-    search.placeholder = "what is printed: green 3 points";
+    search.placeholder = widget("pick").search || "what is printed: green 3 points";
     search.value = query;
     search.setAttribute("aria-label", "search the cards by what is printed on them");
     search.addEventListener("input", function () { query = search.value; lookUp(); });
