@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,6 +86,16 @@ def need_postgres() -> Path:
             pytest.fail("CI=true and no PostgreSQL binaries: .ci/run installs postgresql")
         pytest.skip(SKIP_REASON)
     return bindir
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium for the whole run (the browser tests of tests/web and of each
+    game of tests/games): see tests/browsing.py."""
+    from browsing import chromium
+
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture(scope="session")

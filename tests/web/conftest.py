@@ -8,7 +8,6 @@ unfinished game with one move played though illegal.
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 from collections.abc import Iterator
@@ -26,17 +25,6 @@ from recorder import EventStore, GameImport
 from web import create_app
 
 HOSTILE = "<script>alert(1)</script>"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @dataclass
@@ -158,13 +146,7 @@ def client(app: Any) -> Any:
     return app.test_client()
 
 
-# --- the browser tests -------------------------------------------------------------------
-
-
-def _browser_missing(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"browser tests cannot run in CI: {reason}")
-    pytest.skip(reason)
+# --- the browser tests (the browser itself: tests/conftest.py) -------------------------
 
 
 @pytest.fixture(scope="session")
@@ -175,21 +157,6 @@ def live_server(games: Games) -> Iterator[Any]:
     server = BackgroundServer(app, threads=4)
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
-        _browser_missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _browser_missing("the playwright package is not installed")
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

@@ -6,6 +6,7 @@ web files naming a game."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import re
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,13 @@ def test_the_shared_web_files_name_no_game() -> None:
 def test_each_game_has_its_parts_in_its_own_package(kind: str) -> None:
     package, folder = get_game(kind).web_parts
     where = boards.parts(kind)
-    assert where == ROOT / Path(*package.split(".")) / folder
+    # the folder beside the package's own modules, wherever it is installed (a game of
+    # tests/games is installed by pip outside the project's folder)
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.origin is not None
+    assert where == Path(spec.origin).parent / folder
+    if package.split(".")[0] == "engine":
+        assert where == ROOT / Path(*package.split(".")) / folder
     for name in ("table.html", "player.html", "pieces.html", "record.html"):
         assert boards.template(kind, name) == f"{kind}/{name}"
     assert boards.template(kind, "nothing.html") is None

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browsing import _api, _confirm, _data, _no_sideways_scroll, _open_with_link
 
 from engine.games import get_game
 from recorder import EventStore
@@ -51,56 +51,6 @@ def _setup_text(text: str) -> str:
     head = text.split("\n1. ")[0]
     lines = [ln for ln in head.splitlines() if not ln.startswith(("[Result", "[Victory"))]
     return re.sub(r"\{[^}]*\}", "", "\n".join(lines)) + "\n"
-
-
-def _api(url: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
-    headers = {"Content-Type": "application/json"}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
-    with urllib.request.urlopen(req) as answer:
-        return json.loads(answer.read())  # type: ignore[no-any-return]
-
-
-def _open_with_link(browser: Any, server: Any, made: dict[str, Any], viewport: Any) -> Any:
-    """A phone that opened the recorder link (the key in its fragment)."""
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    # nothing refused by the CSP (no inline script or style; the JSON block is data)
-    page.on(
-        "console",
-        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    page.errors = errors
-    page.goto(server.url + made["record_url"])
-    page.wait_for_selector("#record.js[data-steps]")
-    assert "#key=" not in page.url, "the key leaves the address bar"
-    return page
-
-
-def _data(page: Any) -> dict[str, Any]:
-    return page.eval_on_selector("#record-data", "e => JSON.parse(e.textContent)")  # type: ignore[no-any-return]
-
-
-def _no_sideways_scroll(page: Any) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], width
-
-
-def _confirm(page: Any, expected: str) -> None:
-    """Log ``expected`` once its pieces are tapped: a decision complete with nothing left
-    to choose was logged by its last tap (no confirm button is left); another payment is
-    logged by its own button; else the confirm button shows it, and is tapped."""
-    confirm = page.locator("#rec-sheet button.confirm")
-    if confirm.count() == 0:
-        return
-    if confirm.get_attribute("data-text") != expected:
-        page.click(f'#rec-sheet .alts button[data-text="{expected}"]')
-        return
-    confirm.click()
 
 
 def _shoot_once(page: Any, kind: str, shots: set[str]) -> None:

@@ -7,8 +7,8 @@
 // This script speaks only the contract (seats, decisions with their targets, the
 // observations due, the card look-up).  What is the game's own comes with the page: its
 // widgets' data (``widgets``: which families are built by tapping the table, offered as
-// buttons or logged at once, its colour letters, the hints, the pick list, the discard,
-// a draw typed as a string; docs/games.md) and, where the game has one, its script's
+// buttons or logged at once, a piece taken as tapped, its colour letters, the hints,
+// the pick list, the discard, a draw typed as a string; docs/games.md) and, where the game has one, its script's
 // hooks (window.tablelog.widgets[kind], loaded before this one).  After each answer the page is fetched again and
 // redrawn: the server's page is the one source of truth.
 //
@@ -162,6 +162,27 @@
       return !(s0 && sel.indexOf(s0) < 0);
     });
     return longer.length ? null : ex[0];
+  }
+
+  // The piece every decision due shares, where the game's ``given`` names it for their
+  // family (family → its "first" or "last" target: the card drawn, which a row then
+  // takes): taken as tapped when the page is drawn, so the one tap left builds the
+  // decision.  [] when the decisions due are not all of such a family, or differ in it.
+  function given() {
+    var which = widget("given"), piece = null;
+    var all = data.phase === "playing" && data.choices.length > 0 && data.choices.every(function (c) {
+      var w = which[c.group];
+      if (!w || !onTable(c.group) || c.targets.length < 2) return false;
+      var t = w === "last" ? c.targets[c.targets.length - 1] : c.targets[0];
+      if (piece === null) piece = t;
+      return t === piece;
+    });
+    return all ? [piece] : [];
+  }
+
+  function isGiven(selection) {
+    var g = given();
+    return selection.length === g.length && selection.every(function (t, i) { return t === g[i]; });
   }
 
   function isPickGroup(group) {
@@ -358,7 +379,7 @@
     else if (data.phase === "playing") {
       var onTable = tableChoices().length;
       box.appendChild(el("p", "hint", onTable
-        ? (sel.length ? "Tap more to complete the decision, or tap again to let go." : hintFor(g))
+        ? (sel.length && !isGiven(sel) ? "Tap more to complete the decision, or tap again to let go." : hintFor(g))
         : data.due));
     }
     var row = el("div", "row");
@@ -384,8 +405,8 @@
       b.setAttribute("data-text", c.text);
       row.appendChild(b);
     });
-    if (sel.length || chosen) {
-      row.appendChild(button("btn clear", "Clear", function () { sel = []; chosen = null; message = null; render(); }));
+    if ((sel.length && !isGiven(sel)) || chosen) {
+      row.appendChild(button("btn clear", "Clear", function () { sel = given(); chosen = null; message = null; render(); }));
     }
     if (row.childNodes.length) box.appendChild(row);
   }
@@ -542,7 +563,7 @@
     box.appendChild(el("p", "hint", pickTitle));
     var search = el("input", "");
     search.type = "search";
-    search.placeholder = "what is printed: green 3 points";
+    search.placeholder = widget("pick").search || "what is printed: green 3 points";
     search.value = query;
     search.setAttribute("aria-label", "search the cards by what is printed on them");
     search.addEventListener("input", function () { query = search.value; lookUp(); });
@@ -1035,6 +1056,7 @@
     if (!r || !block) return;
     data = JSON.parse(block.textContent);
     sel = []; chosen = null; mode = null; pickList = []; forget(); drawn = []; undoAsk = false;
+    sel = given();
     message = msg || null;
     if (message && message.since !== undefined) {
       message.logged = data.recent.filter(function (x) { return x.step > message.since; });

@@ -24,6 +24,7 @@ from typing import Any
 from engine.errors import IllegalMoveError, Violation
 from engine.protocol import Card, Choice, ParsedGame, SetupLine, Status, TableQuestion, Verdict
 
+from . import colours as _colours
 from . import describe as _describe
 from . import events as _events
 from . import game as _game
@@ -47,6 +48,8 @@ class Coloretto(_game.ColorettoRules):
     payload_version = _events.PAYLOAD_VERSION
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
     playouts = _playout.PLAYOUTS
+    #: The cards' colours (fill, ink, rim): the picture's and the web pieces'.
+    palette = _colours.PALETTE
 
     #: The setup as the table lays it out (rulebook, Preparation; For two players): the
     #: colours taken out of the box, then each player's start cards.

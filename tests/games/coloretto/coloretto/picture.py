@@ -33,6 +33,7 @@ from engine.picture import (
     highlight,
 )
 
+from .colours import PALETTE
 from .describe import changes, status
 from .state import State
 from .view import view
@@ -44,19 +45,10 @@ ROW_H = CARD_H + 12
 SIDE_X = 620
 PANEL_W, PANEL_H = 572, 178
 
-#: Each kind's fill and the ink of its letter (the seven chameleon colours, the joker's
-#: rainbow as violet, the "+2" and the last-round card).
+#: Each kind's fill and the ink of its letter, from the game's palette (the seven
+#: chameleon colours, the joker's rainbow as violet, the "+2" and the last-round card).
 FILLS: dict[str, tuple[str, str]] = {
-    "blue": ("#2563c9", "#ffffff"),
-    "brown": ("#8b5a2b", "#ffffff"),
-    "green": ("#1e9a56", "#ffffff"),
-    "grey": ("#8c8c8c", "#ffffff"),
-    "orange": ("#f08a24", "#3b1f00"),
-    "pink": ("#e86fa8", "#3b0020"),
-    "yellow": ("#f2cf2b", "#3b3000"),
-    "joker": ("#8a6fc9", "#ffffff"),
-    "plus": ("#fffdf8", "#25211c"),
-    "last": ("#23284a", "#ffffff"),
+    name: (fill, ink) for name, (fill, ink, _rim) in PALETTE.items() if name != "none"
 }
 
 
