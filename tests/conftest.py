@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ from pgcluster import SKIP_REASON, Cluster, find_bindir  # noqa: E402
 TEST_GAMES = sorted(p.parent for p in (HERE / "games").glob("*/pyproject.toml"))
 #: Where the controller tells its xdist workers the test games are installed.
 TEST_GAMES_ENV = "TABLELOG_TEST_GAMES"
+#: Seconds an install of an earlier version of the test games is kept after its last use.
+DAY = 24 * 3600
 
 
 def _install_test_games() -> Path:
@@ -39,22 +42,27 @@ def _install_test_games() -> Path:
     digest = hashlib.sha256()
     for game in TEST_GAMES:
         for f in sorted(game.rglob("*")):
-            if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc":
-                digest.update(str(f.relative_to(game)).encode() + b"\0" + f.read_bytes())
+            parts = f.relative_to(game).parts
+            # (what pip's build leaves in the folder is not the game's)
+            built = {"__pycache__", "build"} & set(parts) or parts[0].endswith(".egg-info")
+            if f.is_file() and not built and f.suffix != ".pyc":
+                digest.update("/".join(parts).encode() + b"\0" + f.read_bytes())
     venv = Path(sys.prefix)
     base = venv if venv != Path(sys.base_prefix) else Path(tempfile.gettempdir())
     target = base / "tablelog-test-games" / digest.hexdigest()[:16]
     if not (target / ".installed").exists():
-        args = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
+        args = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--upgrade", "--target"]
         done = subprocess.run(
             [*args, str(target), *map(str, TEST_GAMES)], capture_output=True, text=True
         )
         if done.returncode != 0:
             raise pytest.UsageError(f"installing tests/games failed:\n{done.stderr[-3000:]}")
-        (target / ".installed").touch()
-        for older in target.parent.iterdir():  # the installs of earlier versions
-            if older != target:
-                shutil.rmtree(older, ignore_errors=True)
+    (target / ".installed").touch()  # (when it was last used)
+    for older in target.parent.iterdir():
+        # the installs of earlier versions, unless a run still under way may use one
+        used = older / ".installed" if (older / ".installed").exists() else older
+        if older != target and used.stat().st_mtime < time.time() - DAY:
+            shutil.rmtree(older, ignore_errors=True)
     return target
 
 

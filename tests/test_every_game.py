@@ -112,10 +112,14 @@ def test_every_step_is_drawn_and_told(kind):
         assert rules.card_view(card_id), (kind, card_id)
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_commands_validate_import_export_and_verify_every_game(kind, tmp_path):
+def test_the_commands_validate_import_export_and_verify_every_game(
+    kind, backend, tmp_path, request
+):
     """A club's round: files written by the game's writer validate, import into a real
-    SQLite file, export byte-identical and verify, through the installed command line."""
+    store (an SQLite file; a PostgreSQL database), export byte-identical and verify,
+    through the installed command line."""
     rules = get_game(kind)
     folder = tmp_path / "games"
     folder.mkdir()
@@ -125,8 +129,8 @@ def test_the_commands_validate_import_export_and_verify_every_game(kind, tmp_pat
         path = folder / f"{kind}-{seed}.tl"
         path.write_text(text, encoding="utf-8")
         written[seed] = text
-    db = tmp_path / "club.db"
-    env = {**os.environ, "TABLELOG_DB": str(db)}
+    db = str(tmp_path / "club.db") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    env = {**os.environ, "TABLELOG_DB": db}
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
@@ -138,7 +142,7 @@ def test_the_commands_validate_import_export_and_verify_every_game(kind, tmp_pat
     said = run("validate", str(folder)).stdout.splitlines()
     assert len(said) >= 4 and all(": ok, " in line for line in said[:4]), said
     run("import", str(folder))
-    with open_store(str(db)) as store:
+    with open_store(db) as store:
         rows = store.list_games(limit=100)
     assert len(rows) == 4 and {r.kind for r in rows} == {kind}
     by_round = {int(r.headers["event"].split()[-1]): r.id for r in rows}

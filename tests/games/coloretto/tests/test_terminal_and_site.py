@@ -8,6 +8,7 @@ exported and imported again byte-identical, verified, drawn with ``tablelog show
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -132,3 +133,66 @@ def test_the_api_gives_the_game_and_its_state(client: Any, logged: tuple[str, st
         GAME.play(expected, event)
     body = state.get("state", state)
     assert body == json.loads(json.dumps(GAME.state_json(expected)))
+
+
+def test_check_and_moves_answer_from_the_stored_game(logged: tuple[str, str]) -> None:
+    """``tablelog moves`` lists the rules' decisions at a step; ``check`` says a legal
+    one is legal and cites the rule a refused one breaks (exit 1)."""
+    db, gid = logged
+    sample = GAME.read_game(SAMPLE.read_text(encoding="utf-8"))
+    state = sample.fold.state_at(6)
+    listed = _tablelog("moves", f"{gid}:6", "--db", db).splitlines()
+    assert listed == GAME.legal_move_texts(state)
+    assert _tablelog("check", f"{gid}:6", listed[0], "--db", db)
+    refused = subprocess.run(
+        [str(TABLELOG), "check", f"{gid}:6", "take 3", "--db", db, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    verdict = GAME.check_move(state, "take 3")
+    assert not verdict.legal and refused.returncode == 1, refused.stdout + refused.stderr
+    said = json.loads(refused.stdout)
+    assert said["legal"] is False
+    assert said["violations"][0]["code"] == verdict.violations[0].code
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_record_through_a_terminal(tmp_path: Path) -> None:
+    """``tablelog record`` at the table: the card drawn is asked after a draw (alone
+    when a draw is the only decision), then its row; the turns logged are the sample's."""
+    pexpect = pytest.importorskip("pexpect")
+    setup, turns = _setup_and_turns(SAMPLE.read_text(encoding="utf-8"))
+    setup_file = tmp_path / "setup.tl"
+    setup_file.write_text(setup, encoding="utf-8")
+    db = str(tmp_path / "record.db")
+    gid = _tablelog("new", str(setup_file), "--db", db).strip()
+    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm", "COLUMNS": "150"}
+    child = pexpect.spawn(
+        str(TABLELOG),
+        ["record", "--db", db, gid],
+        env=env,
+        encoding="utf-8",
+        dimensions=(50, 150),
+        timeout=60,
+    )
+    try:
+        # (prompt numbered by the step it logs, answer): Ann must draw (nothing to take
+        # yet), Bob takes the +2, Ann draws again (alone at the table, nothing to take)
+        for prompt, answer in [
+            ("draw>", "+2"),
+            ("4 Ann>", "row 3"),
+            ("5 Bob>", "take 3"),
+            ("draw>", "pink"),
+            ("8 Ann>", "row 2"),
+            ("9 Ann>", None),
+        ]:
+            child.expect_exact(prompt)
+            if answer is not None:
+                child.send(answer + "\r")
+        child.sendintr()  # Ctrl-C: what was logged stays
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    exported = _tablelog("export", gid, "--db", db)
+    assert exported.splitlines()[-3:] == turns[:3]
