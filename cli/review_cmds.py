@@ -13,7 +13,6 @@ and the review has another length.
 
 from __future__ import annotations
 
-import getpass
 import os
 import sys
 from typing import Any
@@ -29,6 +28,8 @@ MARK_CHOICES = ("!", "?", "!!", "??", "!?", "?!")
 
 def _default_author() -> str:
     try:
+        import getpass  # (its terminal module: only when no author is named)
+
         return os.environ.get("TABLELOG_AUTHOR") or getpass.getuser()
     except (KeyError, OSError):
         return "someone"
