@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.errors import EventFormatError
 from engine.fold import SNAPSHOT_EVERY, Fold
 from engine.games import get_game
 from engine.protocol import seat_names
@@ -218,7 +219,8 @@ def apply_event(rules: Any, record: RecordFold, review: Review, ev: ReviewEvent)
             raise ReviewRefused("a saved line holds at least one decision", "moves")
         try:
             events = [rules.event_from_dict(m) for m in moves]
-        except Exception as err:  # a payload the game cannot read
+        except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
+            # a payload the game cannot read (what an import refuses alike)
             raise ReviewRefused(f"a move of the line cannot be read: {err}", "moves") from None
         texts = _fold_line(rules, state, events)
         review.lines[ev.seq] = SavedLine(
