@@ -214,12 +214,13 @@ def _wants_json() -> bool:
 
 
 def _register_errors(app: Flask) -> None:
-    def _render(status: int, title: str, message: str) -> tuple[Any, int]:
+    def _render(status: int, title: str, message: str, back: str | None = None) -> tuple[Any, int]:
         if _wants_json():
             return jsonify(
                 {"error": {"status": status, "title": title, "message": message}}
             ), status
-        return render_template("error.html", status=status, title=title, message=message), status
+        page = render_template("error.html", status=status, title=title, message=message, back=back)
+        return page, status
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[Any, int]:
@@ -231,7 +232,9 @@ def _register_errors(app: Flask) -> None:
                 exc.name,
                 f"the request's body is larger than the limit of {limit:,} bytes",
             )
-        return _render(status, exc.name, exc.description or exc.name)
+        # a refusal may carry its own title and a way back (web.whatif.LineRefused)
+        title = getattr(exc, "title", None) or exc.name
+        return _render(status, title, exc.description or exc.name, getattr(exc, "back", None))
 
     @app.errorhandler(StoreError)
     def _store_error(exc: StoreError) -> tuple[Any, int]:

@@ -1,0 +1,109 @@
+"""What-if lines on the replay page (web/whatif.py): decisions played from a step of a
+fixture game, carried in the address, checked by the rules, written nowhere; each
+refusal a 400 page naming the decision and the rule.  A real SQLite file under the app,
+the app's own test client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from recorder import EventStore
+from recorder.io import load_file
+from web import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Step 20 of crowns.tl: Chloé is to play and can buy 1-16; the record then revealed 1-21.
+GAME = ROOT / "fixtures" / "games" / "crowns.tl"
+BUY = "buy 1-16 (W1 B1 R1)"
+
+
+@pytest.fixture(scope="module")
+def gid(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    path = tmp_path_factory.mktemp("whatif") / "w.db"
+    with EventStore.open(path) as store:
+        (record,) = load_file(GAME)
+        game_id = store.import_game(record).game_id
+    return str(path), game_id
+
+
+@pytest.fixture()
+def client(gid: tuple[str, str]) -> Any:
+    return create_app({"DATABASE": gid[0], "TESTING": True}).test_client()
+
+
+def _at(game_id: str, step: int, *moves: str) -> str:
+    q = urlencode([("line", m) for m in moves])
+    return f"/games/{game_id}/step/{step}" + (f"?{q}" if q else "")
+
+
+def _review_length(path: str, game_id: str) -> int:
+    with EventStore.open(path) as store:
+        return len(store.review_events(game_id))
+
+
+def test_the_record_step_offers_its_legal_decisions_in_a_get_form(client: Any, gid: Any) -> None:
+    page = client.get(_at(gid[1], 20)).get_data(as_text=True)
+    assert 'id="play"' in page and 'name="line"' in page and 'list="play-legal"' in page
+    assert f'<option value="{BUY}">' in page
+
+
+def test_a_line_is_played_in_the_address_and_its_reveal_asked(client: Any, gid: Any) -> None:
+    path, game_id = gid
+    r = client.get(_at(game_id, 20, BUY))
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert "What if" in page and BUY in page
+    # the purchase left a pyramid slot empty: the reveal is asked, as it happened first
+    assert "revealed" in page and '<option value="reveal 1-02">' in page
+    assert "As it happened: <code>reveal 1-21</code>" in page
+    assert _at(game_id, 20, BUY, "reveal 1-21").replace("&", "&amp;") in page
+    # each step of the line has its address, its picture too
+    r = client.get(_at(game_id, 20, BUY, "reveal 1-02"))
+    assert r.status_code == 200
+    svg = client.get(_at(game_id, 20, BUY, "reveal 1-02").replace("/20?", "/20.svg?"))
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert "What if, from step 20: decision 2 of 2" in svg.get_data(as_text=True)
+    assert _review_length(path, game_id) == 0  # written nowhere
+
+
+def test_a_loose_or_combined_address_leads_to_one_decision_a_step(client: Any, gid: Any) -> None:
+    game_id = gid[1]
+    r = client.get(_at(game_id, 20, f"{BUY} reveal 1-02", ""))
+    assert r.status_code == 302
+    assert r.headers["Location"].endswith(_at(game_id, 20, BUY, "reveal 1-02"))
+    r = client.get(_at(game_id, 20, ""))
+    assert r.status_code == 302 and r.headers["Location"].endswith(_at(game_id, 20))
+
+
+@pytest.mark.parametrize(
+    ("moves", "said"),
+    [
+        (["take a1 a2 a3 a4"], "Decision 1 of the line from step 20, 'take a1 a2 a3 a4', is"),
+        (["take a1 a2 a3 a4"], "is refused: illegal move: take a1 a2 a3 a4 is not allowed"),
+        (["take a1 a2 a3 a4"], "p.5, Take up to 3 tokens"),
+        ([BUY, "take b1"], "Decision 2 of the line from step 20, 'take b1'"),
+        (["xyz"], "unknown decision 'xyz'"),
+        (["x" * 201], "Decision 1 of the line is longer than 200 characters"),
+        (["reveal 1-02"] * 401, "a line holds 400 decisions at most; this address has 401"),
+    ],
+)
+def test_a_line_that_cannot_be_played_is_a_400_page(
+    client: Any, gid: Any, moves: list[str], said: str
+) -> None:
+    r = client.get(_at(gid[1], 20, *moves))
+    assert r.status_code == 400
+    page = r.get_data(as_text=True)
+    assert "Not a line of this game" in page
+    assert said.replace("'", "&#39;") in page
+    assert "Back to the line before it" in page or len(moves) == 1
+
+
+def test_a_line_from_a_step_that_does_not_exist_is_a_400(client: Any, gid: Any) -> None:
+    for address in (_at(gid[1], 9999, BUY), _at(gid[1], 9999, BUY).replace("?", ".svg?")):
+        r = client.get(address)
+        assert r.status_code == 400, address
+        assert "not 9999" in r.get_data(as_text=True)
