@@ -133,13 +133,7 @@ def step(game_id: str, step: str) -> Response | str:
     row = params.game_row(store, game_id)
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
-    if request.args.getlist("line") and int(step) > row.event_count:
-        # a shared line's address names its step: say which does not exist, as for
-        # the line's decisions (web.whatif)
-        raise whatif.LineRefused(
-            f"a line goes from a step of the game: it has steps 0 to {row.event_count},"
-            f" not {int(step)}"
-        )
+    _line_start(row, step)
     n = params.step_number(step, row.id, row.event_count)
     shown = params.timeline_for(store, row).last_step
     if n > shown:  # the record was altered there: the steps before it are shown
@@ -185,6 +179,16 @@ def step_png(game_id: str, step: str) -> Response:
     return cached_answer("png", row, n, lambda: (svg_to_png(_picture(store, row, n)), PNG))
 
 
+def _line_start(row: Any, step: str) -> None:
+    """A what-if line's address names the step it goes from: one the game does not have
+    is a 400 that says so, as for the line's decisions (web.whatif)."""
+    if request.args.getlist("line") and (len(step) > 9 or int(step) > row.event_count):
+        raise whatif.LineRefused(
+            f"a line goes from a step of the game: it has steps 0 to {row.event_count},"
+            f" not {step[:20]}"
+        )
+
+
 def _move_arg() -> str | None:
     """The "Is this legal here?" form's move (400 past the length limit)."""
     move = request.args.get("move")
@@ -217,11 +221,7 @@ def _picture_step(store: Any, game_id: str, step: str) -> tuple[Any, int]:
     row = params.game_row(store, game_id)
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
-    if request.args.getlist("line") and int(step) > row.event_count:
-        raise whatif.LineRefused(
-            f"a line goes from a step of the game: it has steps 0 to {row.event_count},"
-            f" not {int(step)}"
-        )
+    _line_start(row, step)
     return row, params.step_number(step, row.id, row.event_count)
 
 
@@ -312,6 +312,20 @@ def _line_view(tl: Timeline, line: whatif.WhatIf, state: Any) -> dict[str, Any]:
         "svg": f"{base}{line.start}.svg?{whatif.query(line.texts)}",
         "as_it_happened": _happened(tl, line, base),
         "decision": line.start + len(line),
+        # a line replaces a decision of the record: one must follow its step
+        "savable": 1 <= line.start < tl.last_step,
+        **_review_view(tl, line),
+    }
+
+
+def _review_view(tl: Timeline, line: whatif.WhatIf) -> dict[str, Any]:
+    """The review as the line's page needs it for its keyed forms: its length (what a
+    form sends as ``expect``) and the saved line this one is, if it is one.  Read here
+    only, on a what-if line's page (never cached): the record's pages read no review."""
+    review = whatif.standing(tl)
+    return {
+        "review_length": None if review is None else review.length,
+        "saved": whatif.saved_as(review, line.start, line.texts),
     }
 
 

@@ -29,11 +29,13 @@ from werkzeug.exceptions import HTTPException
 
 from engine.picture import step_heading
 from engine.review import MAX_LINE
+from recorder import review as rv
 from recorder.review import ReviewRefused, read_line
 
+from .db import get_store
 from .timeline import Entry, Timeline
 
-SOURCE = re.compile(r"^<move>:\d+:\d+: ")
+SOURCE = re.compile(r"<move>:\d+:\d+: ")
 
 
 class LineRefused(HTTPException):
@@ -157,4 +159,31 @@ def as_it_happened(tl: Timeline, line: WhatIf) -> str | None:
     for e in tl.entries[line.start :]:
         if tl.rules.is_observation(e.event) and e.text not in used and e.text in legal:
             return e.text
+    return None
+
+
+# --- the review as a line's page shows it ----------------------------------------------
+
+
+def standing(tl: Timeline) -> rv.Review | None:
+    """The game's review as it stands, folded on the replay's own fold of the record (one
+    store read: its review events); None when the record was altered (the review names
+    steps the replay does not show) or the review no longer holds (``verify`` says why)."""
+    if tl.altered is not None:
+        return None
+    try:
+        return rv.fold_review(
+            tl.rules, rv.RecordFold.of(tl.rules, tl.fold), get_store().review_events(tl.row.id)
+        )
+    except rv.ReviewRefused:
+        return None
+
+
+def saved_as(review: rv.Review | None, start: int, texts: list[str]) -> rv.SavedLine | None:
+    """The standing saved line that is exactly the line from record step ``start``."""
+    if review is None:
+        return None
+    for line in review.lines.values():
+        if line.origin == str(start) and line.texts == texts and review.standing(line.number):
+            return line
     return None

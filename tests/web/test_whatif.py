@@ -5,6 +5,8 @@ the app's own test client."""
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -107,3 +109,92 @@ def test_a_line_from_a_step_that_does_not_exist_is_a_400(client: Any, gid: Any) 
         r = client.get(address)
         assert r.status_code == 400, address
         assert "not 9999" in r.get_data(as_text=True)
+
+
+# --- saving a line into the review, withdrawing it: keyed forms with CSRF --------------
+
+
+@pytest.fixture()
+def keyed(tmp_path: Path) -> tuple[str, str, str, str]:
+    """A store of its own (each test writes): its path, the game, its recorder key and
+    its review key."""
+    path = tmp_path / "k.db"
+    with EventStore.open(path) as store:
+        (record,) = load_file(GAME)
+        game_id = store.import_game(record).game_id
+        recorder_key = store.issue_recorder_key(game_id)
+        review_key = store.issue_review_key(game_id)
+    return str(path), game_id, recorder_key, review_key
+
+
+def _form(client: Any, address: str) -> dict[str, Any]:
+    """The save (or withdraw) form of a line's page, as the browser would post it."""
+    page = client.get(address).get_data(as_text=True)
+    form = page[page.index('class="review-form"') :]
+    form = form[: form.index("</form>")]
+    fields: dict[str, Any] = {}
+    for name, value in re.findall(r'name="([^"]+)" value="([^"]*)"', form):
+        value = html.unescape(value)
+        if name == "line" and "line" in fields:
+            fields["line"] = (
+                [*fields["line"], value]
+                if isinstance(fields["line"], list)
+                else [fields["line"], value]
+            )
+        else:
+            fields[name] = value
+    action = html.unescape(re.search(r'action="([^"]+)"', form).group(1))  # type: ignore[union-attr]
+    return {"action": action, "data": fields}
+
+
+def test_a_line_is_saved_with_a_review_key_and_withdrawn_with_the_recorder_key(
+    keyed: Any,
+) -> None:
+    path, game_id, recorder_key, review_key = keyed
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    address = _at(game_id, 20, BUY, "reveal 1-21")
+    form = _form(client, address)
+    assert form["data"]["expect"] == "0" and form["data"]["line"] == [BUY, "reveal 1-21"]
+    r = client.post(form["action"], data={**form["data"], "by": "Chloé", "key": review_key})
+    assert r.status_code == 303 and r.headers["Location"].endswith(address + "#play")
+    with EventStore.open(path) as store:
+        (event,) = store.review_events(game_id)
+    assert event.kind == "line" and event.author == "Chloé" and event.body["from"] == "20"
+    assert event.body["texts"] == [BUY, "reveal 1-21"]
+    assert "Saved in the review as line 1 by Chloé" in client.get(address).get_data(as_text=True)
+    form = _form(client, address)
+    assert form["action"].endswith("/review/withdraw") and form["data"]["line"] == "1"
+    r = client.post(form["action"], data={**form["data"], "by": "Dan", "key": recorder_key})
+    assert r.status_code == 303
+    assert _review_length(path, game_id) == 2
+    assert "Saved in the review" not in client.get(address).get_data(as_text=True)
+
+
+def test_keyed_refusals_write_nothing(keyed: Any) -> None:
+    path, game_id, _, review_key = keyed
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    address = _at(game_id, 20, BUY)
+    form = _form(client, address)
+    good = {**form["data"], "by": "Chloé", "key": review_key}
+    r = client.post(form["action"], data={**good, "key": "not-a-key"})
+    assert r.status_code == 403 and "neither this game" in r.get_data(as_text=True)
+    r = client.post(form["action"], data={**good, "key": ""})
+    assert r.status_code == 403
+    r = client.post(form["action"], data={k: v for k, v in good.items() if k != "csrf_token"})
+    assert r.status_code == 400 and "CSRF" in r.get_data(as_text=True)
+    r = client.post(form["action"], data={**good, "line": [BUY, "reveal 1-21", "take a1 a2 a3 a4"]})
+    assert r.status_code == 422, r.get_data(as_text=True)
+    assert "move 3: illegal move: take a1 a2 a3 a4" in r.get_data(as_text=True)
+    assert "Take up to 3 tokens" in r.get_data(as_text=True)
+    assert _review_length(path, game_id) == 0
+    # another reviewer writes first: the form's expect is stale
+    other = _form(client, _at(game_id, 20, BUY, "reveal 1-21"))
+    assert (
+        client.post(
+            other["action"], data={**other["data"], "by": "Bo", "key": review_key}
+        ).status_code
+        == 303
+    )
+    r = client.post(form["action"], data=good)
+    assert r.status_code == 409 and "Another reviewer was first" in r.get_data(as_text=True)
+    assert _review_length(path, game_id) == 1
