@@ -21,9 +21,13 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from engine.review import MARKS
+
 from . import auth, params, whatif, writes
 from .db import get_store
 from .site import moves_base
+from .summary import game_summary
+from .timeline import Timeline
 
 bp = Blueprint("review", __name__)
 
@@ -106,3 +110,127 @@ def _page(status: int, title: str, message: str, back: str) -> tuple[str, int]:
         "error.html", status=status, title=title, message=message, back=back, back_label="Back"
     )
     return page, status
+
+
+# --- the review page: the move list with the saved lines as a tree, marks and notes ---
+
+
+@bp.route("/games/<game_id>/review")
+def page(game_id: str) -> Any:
+    """The game's move list with its saved lines as a tree under the decision each
+    replaces (nested lines under theirs), every step linked to its address, each step's
+    mark and notes; ``?marked=1`` lists the marked steps only; and the form that marks a
+    step (``?at=ADDRESS`` fills it in).  Never cached: it reads the review."""
+    store = get_store()
+    row = params.game_row(store, game_id)
+    tl = params.timeline_for(store, row)
+    review = whatif.standing(tl)
+    if review is None:
+        abort(
+            409, description=f"game {row.id}: its review cannot be shown: tablelog verify says why"
+        )
+    base = moves_base(tl)
+    tree = review_tree(tl, review, base)
+    at = (request.args.get("at") or "").strip()[:40]
+    return render_template(
+        "review.html",
+        game=game_summary(tl.row),
+        tree=tree,
+        marked=[s for s in _all_steps(tree) if s["mark"] or s["notes"]],
+        only_marked=request.args.get("marked") == "1",
+        length=review.length,
+        at=at,
+        marks=MARKS,
+        base=base,
+    )
+
+
+@bp.route("/games/<game_id>/review/marks", methods=["POST"])
+def mark(game_id: str) -> Any:
+    """Give a step (``at``: ``STEP`` or ``STEP/LINE.K``) a mark and/or a note, by ``by``;
+    then the review page at that step."""
+    store = get_store()
+    row = params.game_row(store, game_id)
+    at = (request.form.get("at") or "").strip()[:40]
+    back = url_for("review.page", game_id=row.id, at=at)
+    refused = _unkeyed(row.id, back)
+    if refused is not None:
+        return refused
+    part = {
+        "at": at,
+        "mark": request.form.get("mark") or None,
+        "note": (request.form.get("note") or "").strip() or None,
+    }
+    try:
+        writes.write_review(row.id, "mark", part, request.form.get("by", ""), _number("expect"))
+    except writes.WriteError as err:
+        return _refused(err, back)
+    return redirect(url_for("review.page", game_id=row.id) + f"#at-{_anchor(at)}", code=303)
+
+
+def _anchor(address: str) -> str:
+    """An address as an element id (``20/1.2`` → ``20-1-2``)."""
+    return address.replace("/", "-").replace(".", "-")
+
+
+def review_tree(tl: Timeline, review: Any, base: str) -> list[dict[str, Any]]:
+    """The record's decisions, each with its mark and notes and the saved lines that go
+    in its place, each of those a list of steps the same way (lines nest)."""
+    marks = review.standing_marks()
+    paths = whatif.line_paths(review)
+    children: dict[tuple[int | None, int], list[Any]] = {}
+    for number in paths:
+        line = review.lines[number]
+        children.setdefault((line.parent, line.at), []).append(line)
+
+    def step(address: str, text: str, href: str, who: str | None, below: list[Any]) -> Any:
+        m = marks.get(address) or {}
+        return {
+            "at": address,
+            "id": _anchor(address),
+            "text": text,
+            "href": href,
+            "who": who,
+            "mark": m.get("mark"),
+            "notes": list(m.get("notes") or ()),
+            "lines": [line_view(x) for x in below],
+        }
+
+    def line_view(line: Any) -> dict[str, Any]:
+        path = paths[line.number]
+        own = len(path) - len(line.texts)
+        return {
+            "number": line.number,
+            "by": line.author,
+            "steps": [
+                step(
+                    f"{line.root}/{line.number}.{k}",
+                    text,
+                    whatif.address(base, line.root, path[: own + k]),
+                    None,
+                    children.get((line.number, line.at + k), []),
+                )
+                for k, text in enumerate(line.texts, start=1)
+            ],
+        }
+
+    return [
+        step(
+            str(e.step),
+            e.text,
+            f"{base}{e.step}",
+            None if e.actor is None else tl.names[e.actor],
+            children.get((None, e.step - 1), []),
+        )
+        for e in tl.entries
+        if not e.setup
+    ]
+
+
+def _all_steps(tree: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for s in tree:
+        out.append(s)
+        for line in s["lines"]:
+            out += _all_steps(line["steps"])
+    return out

@@ -323,9 +323,14 @@ def _review_view(tl: Timeline, line: whatif.WhatIf) -> dict[str, Any]:
     form sends as ``expect``) and the saved line this one is, if it is one.  Read here
     only, on a what-if line's page (never cached): the record's pages read no review."""
     review = whatif.standing(tl)
+    at = whatif.saved_address(review, line.start, line.texts)
+    marks = review.standing_marks() if review is not None and at else {}
     return {
         "review_length": None if review is None else review.length,
         "saved": whatif.saved_as(review, line.start, line.texts),
+        # the review's address of this step when a saved line holds it: it can be marked
+        "at": at,
+        "mark": marks.get(at or "") or {},
     }
 
 

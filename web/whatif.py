@@ -187,3 +187,34 @@ def saved_as(review: rv.Review | None, start: int, texts: list[str]) -> rv.Saved
         if line.origin == str(start) and line.texts == texts and review.standing(line.number):
             return line
     return None
+
+
+def line_paths(review: rv.Review) -> dict[int, list[str]]:
+    """Each standing saved line's decisions from the record step its first ancestor goes
+    from (``root``): its ancestors' decisions up to where it branches, then its own, so
+    that its K-th decision's what-if address is the root step with that path's first
+    decisions (a nested line's own decisions come after its parent's first ones)."""
+    paths: dict[int, list[str]] = {}
+    for number, line in sorted(review.lines.items()):
+        if not review.standing(number):
+            continue
+        head: list[str] = []
+        if line.parent is not None:  # a standing line's parent stands, and comes first
+            parent = review.lines[line.parent]
+            above = paths[line.parent]
+            head = above[: len(above) - len(parent.texts)] + parent.texts[: line.at - parent.at]
+        paths[number] = head + line.texts
+    return paths
+
+
+def saved_address(review: rv.Review | None, start: int, texts: list[str]) -> str | None:
+    """The review's address (``STEP/LINE.K``) of the what-if step after ``texts`` from
+    record step ``start``, when a standing saved line holds it; None otherwise."""
+    if review is None or not texts:
+        return None
+    for number, path in line_paths(review).items():
+        line = review.lines[number]
+        own = len(path) - len(line.texts)
+        if line.root == start and len(texts) > own and path[: len(texts)] == texts:
+            return f"{start}/{number}.{len(texts) - own}"
+    return None

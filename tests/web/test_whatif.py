@@ -198,3 +198,43 @@ def test_keyed_refusals_write_nothing(keyed: Any) -> None:
     r = client.post(form["action"], data=good)
     assert r.status_code == 409 and "Another reviewer was first" in r.get_data(as_text=True)
     assert _review_length(path, game_id) == 1
+
+
+def test_the_review_page_shows_saved_lines_as_a_tree_and_marks_steps(keyed: Any) -> None:
+    path, game_id, _, review_key = keyed
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    address = _at(game_id, 20, BUY, "reveal 1-21")
+    form = _form(client, address)
+    r = client.post(form["action"], data={**form["data"], "by": "Chloé", "key": review_key})
+    assert r.status_code == 303
+    page = client.get(f"/games/{game_id}/review").get_data(as_text=True)
+    # the line hangs under step 21, the decision it replaces, each step linked
+    step21 = page[page.index('id="at-21"') :]
+    step21 = step21[: step21.index('id="at-22"')]
+    assert 'data-line="1"' in step21 and "by Chloé" in step21
+    assert 'id="at-20-1-2"' in step21
+    assert address.replace("&", "&amp;") in step21
+    # mark step 20/1.2 with ? and a note
+    page = client.get(f"/games/{game_id}/review?at=20/1.2").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert 'name="at" value="20/1.2"' in page
+    data = {"csrf_token": token, "expect": "1", "at": "20/1.2", "mark": "?", "by": "Bo"}
+    r = client.post(
+        f"/games/{game_id}/review/marks",
+        data={**data, "note": "the reveal helps Daniel", "key": review_key},
+    )
+    assert r.status_code == 303, r.get_data(as_text=True)
+    page = client.get(f"/games/{game_id}/review?marked=1").get_data(as_text=True)
+    assert 'id="at-20-1-2"' in page and "the reveal helps Daniel" in page
+    assert 'id="at-21"' not in page  # the filter leaves the unmarked steps out
+    page = client.get(address).get_data(as_text=True)
+    assert "Step <code>20/1.2</code> of the review" in page and "the reveal helps Daniel" in page
+    # keyed as the other forms: a bad key 403, no token 400, a stale expect 409
+    post = f"/games/{game_id}/review/marks"
+    assert client.post(post, data={**data, "key": "nope"}).status_code == 403
+    assert client.post(post, data={**data, "expect": "2", "key": review_key}).status_code == 303
+    stale = client.post(post, data={**data, "key": review_key})
+    assert stale.status_code == 409
+    no_token = {k: v for k, v in data.items() if k != "csrf_token"}
+    assert client.post(post, data={**no_token, "key": review_key}).status_code == 400
+    assert _review_length(path, game_id) == 3
