@@ -1,7 +1,8 @@
 """The replay site: a Flask app factory with its blueprints, the pages (``site``), the
 JSON API (``api``), the new-game page (``newgame``), the logging page (``record``), the
-live streams (``live``), sharing: animations, the embedded replay, oEmbed (``share``), and
-a game's analysis, worked out in the background (``analysis``).
+live streams (``live``), sharing: animations, the embedded replay, oEmbed (``share``), a
+game's analysis, worked out in the background (``analysis``), and the review's keyed forms
+(``review``: saving a what-if line, withdrawing it).
 Pages are rendered on the server and read without JavaScript; small static scripts add
 the keyboard, the step slider and tapping.
 
@@ -13,7 +14,7 @@ the security headers and answers a conditional GET with ``304 Not Modified``.
 
 >>> app = create_app({"DATABASE": ":memory:", "TESTING": True})
 >>> sorted(bp for bp in app.blueprints)
-['analysis', 'api', 'live', 'newgame', 'record', 'share', 'site']
+['analysis', 'api', 'live', 'newgame', 'record', 'review', 'share', 'site']
 """
 
 from __future__ import annotations
@@ -115,7 +116,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tablelog.code"] = code_token()
 
     db.init_app(app)
-    from . import analysis, api, auth, boards, fragments, live, newgame, record, share, site
+    from . import (
+        analysis,
+        api,
+        auth,
+        boards,
+        fragments,
+        live,
+        newgame,
+        record,
+        review_pages,
+        share,
+        site,
+    )
 
     auth.init_app(app)
     auth.csrf.exempt(api.bp)  # the JSON API writes with a Bearer key, never a cookie
@@ -140,6 +153,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(newgame.bp)
     app.register_blueprint(record.bp)
+    app.register_blueprint(review_pages.bp)
     app.register_blueprint(share.bp)
     share.init_app(app)
     app.register_blueprint(analysis.bp)
@@ -214,12 +228,13 @@ def _wants_json() -> bool:
 
 
 def _register_errors(app: Flask) -> None:
-    def _render(status: int, title: str, message: str) -> tuple[Any, int]:
+    def _render(status: int, title: str, message: str, back: str | None = None) -> tuple[Any, int]:
         if _wants_json():
             return jsonify(
                 {"error": {"status": status, "title": title, "message": message}}
             ), status
-        return render_template("error.html", status=status, title=title, message=message), status
+        page = render_template("error.html", status=status, title=title, message=message, back=back)
+        return page, status
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[Any, int]:
@@ -231,7 +246,9 @@ def _register_errors(app: Flask) -> None:
                 exc.name,
                 f"the request's body is larger than the limit of {limit:,} bytes",
             )
-        return _render(status, exc.name, exc.description or exc.name)
+        # a refusal may carry its own title and a way back (web.whatif.LineRefused)
+        title = getattr(exc, "title", None) or exc.name
+        return _render(status, title, exc.description or exc.name, getattr(exc, "back", None))
 
     @app.errorhandler(StoreError)
     def _store_error(exc: StoreError) -> tuple[Any, int]:

@@ -14,7 +14,7 @@ from recorder import CorruptEvent
 
 from . import auth, boards, params, writes
 from .cache import cached_answer
-from .db import Turns, get_store, off_loop, paced
+from .db import Turns, get_store, paced
 from .listing import list_page
 from .site import club_figures
 from .summary import game_summary
@@ -352,61 +352,7 @@ def add_review(game_id: str) -> tuple[Response, int]:
     if not 0 <= expect <= 10**9:
         abort(400, description="expect: the review's events so far, a number from 0")
     try:
-        body = _write_review(game_id, given[0], data[given[0]], data["by"], expect)
+        body = writes.write_review(game_id, given[0], data[given[0]], data["by"], expect)
     except writes.WriteError as err:
         return jsonify(err.body), err.status
     return jsonify(body), 201
-
-
-def _field(part: dict[str, Any], name: str, types: tuple[type, ...], where: str) -> Any:
-    value = part.get(name)
-    if value is not None and not isinstance(value, types):
-        abort(400, description=f"{where}.{name}: expected {' or '.join(t.__name__ for t in types)}")
-    return value
-
-
-@off_loop
-def _write_review(game_id: str, what: str, part: Any, by: str, expect: int) -> dict[str, Any]:
-    from recorder import review as rv
-
-    store = get_store()
-    try:
-        if what == "line":
-            moves = _field(part, "moves", (list,), "line")
-            origin = _field(part, "from", (str, int), "line")
-            if origin is None or not moves or not all(isinstance(m, str) for m in moves):
-                abort(400, description="line: from (a step) and moves (a list of texts)")
-            line, event = rv.save_line(store, game_id, str(origin), moves, by, expect)
-            return {"game": game_id, "length": event.seq, "line": line.to_dict()}
-        if what == "mark":
-            at = _field(part, "at", (str, int), "mark")
-            if at is None:
-                abort(400, description="mark.at: required (a step)")
-            event = rv.add_mark(
-                store,
-                game_id,
-                str(at),
-                _field(part, "mark", (str,), "mark"),
-                _field(part, "note", (str,), "mark"),
-                by,
-                expect,
-            )
-        else:
-            event = rv.withdraw_line(store, game_id, part, by, expect)
-        return {"game": game_id, "length": event.seq, "review": event.to_dict()}
-    except rv.ReviewConflict as err:
-        raise writes.WriteError(
-            409, "Another reviewer was first", str(err), length=err.actual
-        ) from None
-    except rv.ReviewRefused as err:
-        if err.field == "moves" and err.violations:
-            raise writes.WriteError(
-                422,
-                "Illegal move",
-                str(err),
-                move=err.move,
-                violations=[v.to_dict() for v in err.violations],
-            ) from None
-        if err.field == "at":
-            raise writes.WriteError(404, "Not Found", str(err), field=err.field) from None
-        raise writes.WriteError(400, "Bad Request", str(err), field=err.field) from None

@@ -155,7 +155,8 @@ def _resume_point(row: Any) -> int:
 
 def _step_param(name: str, raw: str, row: Any) -> int:
     text = raw.strip()
-    if not text.isdigit():
+    # (a number of more than 9 digits is no game's step; int() refuses 4,300 digits)
+    if not text.isdigit() or len(text) > 9:
         abort(400, description=f"{name}: expected a step number, got {text[:40]!r}")
     step = int(text)
     if step > row.event_count:

@@ -57,9 +57,10 @@ STEP_LINKS = (
 )
 
 
-def step_links(targets: dict[str, int | None]) -> list[dict[str, Any]]:
+def step_links(targets: dict[str, int | str | None]) -> list[dict[str, Any]]:
     """The step links of the replay, in ``STEP_LINKS`` order: what each is called, its
-    symbol, its key, and the step it leads to in ``targets`` (None: shown disabled).
+    symbol, its key, and the step it leads to in ``targets`` (None: shown disabled; a
+    text: the step with its query, a what-if line's).
 
     >>> first, prev_turn, *_ = step_links({"first": 0, "prev-turn": None})
     >>> first

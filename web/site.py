@@ -12,7 +12,7 @@ from recorder import chain
 from recorder.listing import DEFAULT_ORDER
 from recorder.stats import club_stats
 
-from . import analysis, boards, params
+from . import analysis, boards, params, whatif
 from .cache import cached_answer
 from .db import Turns, get_store, off_loop, paced
 from .images import svg_to_png
@@ -21,7 +21,7 @@ from .move_list import step_links, turn_groups, turn_steps
 from .plots import WIDTH as PLOT_WIDTH
 from .plots import chance_chart, stats_charts
 from .summary import ORDER_LABELS, RESULT_FILTERS, RESULT_LABELS, game_summary, kind_labels
-from .timeline import Timeline
+from .timeline import Entry, Timeline
 from .verdict import check_text
 
 bp = Blueprint("site", __name__)
@@ -133,20 +133,20 @@ def step(game_id: str, step: str) -> Response | str:
     row = params.game_row(store, game_id)
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
+    _line_start(row, step)
     n = params.step_number(step, row.id, row.event_count)
     shown = params.timeline_for(store, row).last_step
     if n > shown:  # the record was altered there: the steps before it are shown
         return redirect(url_for("site.step", game_id=row.id, step=shown))
-    move = request.args.get("move")
+    moves = request.args.getlist("line")
+    if moves:
+        return _line_page(store, row, n, moves)
+    move = _move_arg()
     if move is None:
         # the page names its picture by absolute address (og:image): kept per host; it
         # draws the game's analysis once there is one
         what = f"page {request.host_url} {'analysed' if analysis.shown(row) else ''}"
         return cached_answer(what, row, n, lambda: (_replay_page(store, row, n, None), HTML))
-    move = move.strip()
-    limit = int(current_app.config["MAX_MOVE_LENGTH"])
-    if len(move) > limit:
-        abort(400, description=f"parameter 'move': at most {limit} characters")
     return _replay_page(store, row, n, move)
 
 
@@ -161,6 +161,12 @@ def step_svg(game_id: str, step: str) -> Response:
     :meth:`engine.protocol.GameRules.picture`); cached and validated like the page."""
     store = get_store()
     row, n = _picture_step(store, game_id, step)
+    moves = [m.strip() for m in request.args.getlist("line") if m.strip()]
+    if moves:  # a what-if line's step (web.whatif): drawn each time, as its page
+        tl = params.timeline_for(store, row)
+        params.shown(tl, n)
+        line = whatif.read(tl, n, moves, moves_base(tl))
+        return Response(whatif.picture(tl, line), content_type=SVG)
     return cached_answer("svg", row, n, lambda: (_picture(store, row, n), SVG))
 
 
@@ -173,11 +179,49 @@ def step_png(game_id: str, step: str) -> Response:
     return cached_answer("png", row, n, lambda: (svg_to_png(_picture(store, row, n)), PNG))
 
 
+def _line_start(row: Any, step: str) -> None:
+    """A what-if line's address names the step it goes from: one the game does not have
+    is a 400 that says so, as for the line's decisions (web.whatif)."""
+    if request.args.getlist("line") and (len(step) > 9 or int(step) > row.event_count):
+        raise whatif.LineRefused(
+            f"a line goes from a step of the game: it has steps 0 to {row.event_count},"
+            f" not {step[:20]}"
+        )
+
+
+def _move_arg() -> str | None:
+    """The "Is this legal here?" form's move (400 past the length limit)."""
+    move = request.args.get("move")
+    if move is None:
+        return None
+    move = move.strip()
+    limit = int(current_app.config["MAX_MOVE_LENGTH"])
+    if len(move) > limit:
+        abort(400, description=f"parameter 'move': at most {limit} characters")
+    return move
+
+
+def _line_page(store: Any, row: Any, n: int, moves: list[str]) -> Response | str:
+    """The replay page at the end of a what-if line from step ``n`` (web.whatif): never
+    cached (an address holds any line), and read from the folded game alone, so that a
+    line costs no store read beyond the page's own."""
+    tl = params.timeline_for(store, row)
+    base = moves_base(tl)
+    wanted = [m.strip() for m in moves if m.strip()]
+    if not wanted:
+        return redirect(f"{base}{n}")
+    line = whatif.read(tl, n, wanted, base)
+    if line.texts != wanted:  # one canonical address per step of a line
+        return redirect(whatif.address(base, n, line.texts))
+    return _replay_page(store, row, n, _move_arg(), line)
+
+
 def _picture_step(store: Any, game_id: str, step: str) -> tuple[Any, int]:
     """The game's row and the step a picture's address names (400, 404 as the page)."""
     row = params.game_row(store, game_id)
     if not step.isdigit():
         abort(400, description=f"step: expected a step number, got {step[:40]!r}")
+    _line_start(row, step)
     return row, params.step_number(step, row.id, row.event_count)
 
 
@@ -189,16 +233,26 @@ def _picture(store: Any, row: Any, n: int) -> str:
     return tl.picture(n)
 
 
-def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
-    """The replay page at step ``n``; with the verdict on ``move`` when one is given.
+def _replay_page(
+    store: Any, row: Any, n: int, move: str | None, line: whatif.WhatIf | None = None
+) -> str:
+    """The replay page at step ``n``; with the verdict on ``move`` when one is given; at
+    the end of the what-if ``line`` from step ``n`` when one is given (web.whatif).
     The page is the same for every game kind; the board and the content of each seat's
     panel are the game's own templates (``<kind>/table.html``, ``<kind>/player.html``:
     its web parts), drawing its view."""
     tl = params.timeline_for(store, row)
     rules = tl.rules
-    before, state = tl.states_around(n)
-    entry = tl.entries[n - 1] if n > 0 else None
-    lines = tl.step_lines(n, before, state) if entry and before else []
+    entry: Entry | None
+    if line:
+        k = len(line)
+        before, state = line.state(k - 1), line.state(k)
+        entry = whatif.entry(tl, line, k)
+        lines = list(rules.event_lines(before, entry.event, state))
+    else:
+        before, state = tl.states_around(n)
+        entry = tl.entries[n - 1] if n > 0 else None
+        lines = tl.step_lines(n, before, state) if entry and before else []
     kind = tl.row.kind
     return render_template(
         "replay.html",
@@ -213,8 +267,10 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         view=rules.view(state, before),
         game_kind=kind,
         moves=move_list_for(tl, n),
-        links=step_links_for(tl, n),
+        links=_line_links(tl, line) if line else step_links_for(tl, n),
         base=moves_base(tl),
+        line=_line_view(tl, line, state) if line else None,
+        play=_play_view(tl, state, line),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
         head=tl.row.head,
@@ -222,6 +278,78 @@ def _replay_page(store: Any, row: Any, n: int, move: str | None) -> str:
         altered=tl.altered.where() if tl.altered else None,
         analysis=None if tl.altered else _analysis_view(tl.row, n),
     )
+
+
+def _line_links(tl: Timeline, line: whatif.WhatIf) -> list[dict[str, Any]]:
+    """The step links on a line's step: "first" leads back to the record's step the line
+    goes from, "previous" to the line one decision shorter; there is no next (the line
+    ends here: the form below plays on)."""
+    n, texts = line.start, line.texts
+    return step_links(
+        {
+            "first": f"{n}",
+            "prev": f"{n}?{whatif.query(texts[:-1])}" if len(texts) > 1 else f"{n}",
+        }
+    )
+
+
+def _line_view(tl: Timeline, line: whatif.WhatIf, state: Any) -> dict[str, Any]:
+    """What the page says of the line it shows: where it goes from, its decisions each
+    with its address (relative to the steps' base, as the move list's links), and the
+    address of its picture."""
+    base = moves_base(tl)
+    return {
+        "start": line.start,
+        "steps": [
+            {
+                "k": k,
+                "text": text,
+                "href": whatif.address(base, line.start, line.texts[:k]),
+            }
+            for k, text in enumerate(line.texts, start=1)
+        ],
+        "texts": line.texts,
+        "svg": f"{base}{line.start}.svg?{whatif.query(line.texts)}",
+        "as_it_happened": _happened(tl, line, base),
+        "decision": line.start + len(line),
+        # a line replaces a decision of the record: one must follow its step
+        "savable": 1 <= line.start < tl.last_step,
+        **_review_view(tl, line),
+    }
+
+
+def _review_view(tl: Timeline, line: whatif.WhatIf) -> dict[str, Any]:
+    """The review as the line's page needs it for its keyed forms: its length (what a
+    form sends as ``expect``) and the saved line this one is, if it is one.  Read here
+    only, on a what-if line's page (never cached): the record's pages read no review."""
+    review = whatif.standing(tl)
+    at = whatif.saved_address(review, line.start, line.texts)
+    marks = review.standing_marks() if review is not None and at else {}
+    return {
+        "review_length": None if review is None else review.length,
+        "saved": whatif.saved_as(review, line.start, line.texts),
+        # the review's address of this step when a saved line holds it: it can be marked
+        "at": at,
+        "mark": marks.get(at or "") or {},
+    }
+
+
+def _happened(tl: Timeline, line: whatif.WhatIf, base: str) -> dict[str, str] | None:
+    """The record's observation the line may take "as it happened", with its address."""
+    text = whatif.as_it_happened(tl, line)
+    if text is None:
+        return None
+    return {"text": text, "href": whatif.address(base, line.start, [*line.texts, text])}
+
+
+def _play_view(tl: Timeline, state: Any, line: whatif.WhatIf | None) -> dict[str, Any]:
+    """The "Play from here" form: the legal decisions to offer as completions, and what
+    is due (a decision, or an observation the last decision called for)."""
+    status = tl.rules.status(state)
+    return {
+        "legal": [] if status.result else tl.rules.legal_move_texts(state),
+        "due": status.due,
+    }
 
 
 def _analysis_view(row: Any, n: int) -> dict[str, Any] | None:

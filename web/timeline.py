@@ -108,6 +108,11 @@ class Timeline:
         self.memo: dict[Any, Any] = {}
 
     @property
+    def fold(self) -> Fold:
+        """The record folded (the state at any step shown)."""
+        return self._fold
+
+    @property
     def last_step(self) -> int:
         """The last step shown: the last stored one, or the last before an alteration."""
         return len(self.entries)

@@ -15,7 +15,7 @@ import logging
 import re
 from typing import Any
 
-from flask import request, url_for
+from flask import abort, request, url_for
 
 from engine.corrections import UNDO, CorrectionRefused
 from recorder import CorruptEvent, GameNotFound, GameVoid, ImportRejected, logbook
@@ -279,3 +279,62 @@ def _undo_needs_expect() -> WriteError:
         "expect: required with an undo (the steps the game has now), so that an undo sent "
         "again takes back nothing more; or give 'to', the step to go back to",
     )
+
+
+# --- the review (recorder.review) --------------------------------------------------------
+
+
+def _field(part: dict[str, Any], name: str, types: tuple[type, ...], where: str) -> Any:
+    value = part.get(name)
+    if value is not None and not isinstance(value, types):
+        abort(400, description=f"{where}.{name}: expected {' or '.join(t.__name__ for t in types)}")
+    return value
+
+
+@off_loop
+def write_review(game_id: str, what: str, part: Any, by: str, expect: int) -> dict[str, Any]:
+    """Add one review event (``what``: ``line``, ``mark`` or ``withdraw``, its ``part`` as
+    the API's JSON has it) by ``by`` after the review's first ``expect`` events: the API's
+    and the site's forms' one way to write the review.  WriteError: 409 stale, 422 an
+    illegal move of a line, 404 a step that does not exist, 400 the rest."""
+    from recorder import review as rv
+
+    store = get_store()
+    try:
+        if what == "line":
+            moves = _field(part, "moves", (list,), "line")
+            origin = _field(part, "from", (str, int), "line")
+            if origin is None or not moves or not all(isinstance(m, str) for m in moves):
+                abort(400, description="line: from (a step) and moves (a list of texts)")
+            line, event = rv.save_line(store, game_id, str(origin), moves, by, expect)
+            return {"game": game_id, "length": event.seq, "line": line.to_dict()}
+        if what == "mark":
+            at = _field(part, "at", (str, int), "mark")
+            if at is None:
+                abort(400, description="mark.at: required (a step)")
+            event = rv.add_mark(
+                store,
+                game_id,
+                str(at),
+                _field(part, "mark", (str,), "mark"),
+                _field(part, "note", (str,), "mark"),
+                by,
+                expect,
+            )
+        else:
+            event = rv.withdraw_line(store, game_id, part, by, expect)
+        return {"game": game_id, "length": event.seq, "review": event.to_dict()}
+    except rv.ReviewConflict as err:
+        raise WriteError(409, "Another reviewer was first", str(err), length=err.actual) from None
+    except rv.ReviewRefused as err:
+        if err.field == "moves" and err.violations:
+            raise WriteError(
+                422,
+                "Illegal move",
+                str(err),
+                move=err.move,
+                violations=[v.to_dict() for v in err.violations],
+            ) from None
+        if err.field == "at":
+            raise WriteError(404, "Not Found", str(err), field=err.field) from None
+        raise WriteError(400, "Bad Request", str(err), field=err.field) from None

@@ -83,10 +83,12 @@ json_values = st.recursive(
 )
 QUERY_NAMES = [
     "page", "per_page", "player", "result", "order", "kind", "status", "q", "step", "move",
-    "after", "from", "to", "url", "format", "maxwidth", "maxheight", "all",
+    "after", "from", "to", "url", "format", "maxwidth", "maxheight", "all", "line",
+    "at", "marked",
 ]  # fmt: skip
 FORM_NAMES = [
     "move", "key", "secret", "kind", "form_id", "expect", "as_played", "to", "notation", "reason",
+    "line", "from", "by", "at", "mark", "note",
 ]  # fmt: skip
 
 
@@ -218,6 +220,10 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/games/<game_id>/record/undo", "POST"),
         ("/games/<game_id>/record/void", "GET"),
         ("/games/<game_id>/record/void", "POST"),
+        ("/games/<game_id>/review", "GET"),
+        ("/games/<game_id>/review/lines", "POST"),
+        ("/games/<game_id>/review/marks", "POST"),
+        ("/games/<game_id>/review/withdraw", "POST"),
         ("/games/<game_id>/step/<step>", "GET"),
         ("/games/<game_id>/step/<step>.png", "GET"),
         ("/games/<game_id>/step/<step>.svg", "GET"),
