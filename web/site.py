@@ -309,6 +309,7 @@ def _line_view(tl: Timeline, line: whatif.WhatIf, state: Any) -> dict[str, Any]:
             for k, text in enumerate(line.texts, start=1)
         ],
         "texts": line.texts,
+        "query": whatif.query(line.texts),
         "svg": f"{base}{line.start}.svg?{whatif.query(line.texts)}",
         "as_it_happened": _happened(tl, line, base),
         "decision": line.start + len(line),

@@ -103,6 +103,8 @@ def read(tl: Timeline, start: int, moves: Sequence[str], base: str) -> WhatIf:
                 address(base, start, moves[: k - 1]),
             )
     origin = tl.state(start)
+    if not moves:  # the line's first page (the logging page's what-if mode starts there)
+        return WhatIf(start, [], [], [], origin)
     try:
         events, texts, states = read_line(tl.rules, origin, moves)
     except ReviewRefused as err:
