@@ -176,6 +176,12 @@ def step_png(game_id: str, step: str) -> Response:
     ``og:image``)."""
     store = get_store()
     row, n = _picture_step(store, game_id, step)
+    moves = [m.strip() for m in request.args.getlist("line") if m.strip()]
+    if moves:  # a what-if line's step, as its .svg (a shared line's page names it)
+        tl = params.timeline_for(store, row)
+        params.shown(tl, n)
+        line = whatif.read(tl, n, moves, moves_base(tl))
+        return Response(svg_to_png(whatif.picture(tl, line)), content_type=PNG)
     return cached_answer("png", row, n, lambda: (svg_to_png(_picture(store, row, n)), PNG))
 
 

@@ -69,6 +69,11 @@ def test_a_line_is_played_in_the_address_and_its_reveal_asked(client: Any, gid: 
     svg = client.get(_at(game_id, 20, BUY, "reveal 1-02").replace("/20?", "/20.svg?"))
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert "What if, from step 20: decision 2 of 2" in svg.get_data(as_text=True)
+    png = client.get(_at(game_id, 20, BUY, "reveal 1-02").replace("/20?", "/20.png?"))
+    assert png.status_code == 200 and png.data.startswith(b"\x89PNG")
+    page = r.get_data(as_text=True)
+    assert 'og:image" content="http://localhost/games/' in page
+    assert "/step/20.png?line=buy+1-16+%28W1+B1+R1%29&amp;line=reveal+1-02" in page
     assert _review_length(path, game_id) == 0  # written nowhere
 
 
