@@ -78,6 +78,12 @@ def test_a_line_is_played_shared_saved_and_marked(browser: Any, site: Any, size:
     page.go_back()  # the browser's back button walks the line
     assert page.url.count("line=") == 2
     assert page.locator(".whatif-line li").count() == 2
+    page.keyboard.press("ArrowLeft")  # and ← goes back along it, as "Previous"
+    page.wait_for_url(lambda url: url.count("line=") == 1)
+    page.keyboard.press("Home")  # Home: back to the record's step
+    page.wait_for_url(lambda url: url.endswith("/step/20"))
+    page.go_forward()
+    page.go_forward()
 
     # the address shared: another browser opens the same line, and saves it
     two = browser.new_context(viewport=SIZES[size])
