@@ -132,6 +132,13 @@ def test_a_line_is_played_shared_saved_and_marked(browser: Any, site: Any, size:
     page.goto(server.url + href)
     assert page.locator(".review-step .mark").inner_text() == "?"
     assert "1-21 gives Daniel the crown he needs" in page.inner_text("#play")
+    # the replay's own move list: the line under step 21, the mark on its reveal
+    page.goto(f"{server.url}/games/{gid}/step/21")
+    variation = page.locator('#m21 .variation[data-line="1"]')
+    assert variation.count() == 1
+    assert page.locator('#m21 a[data-at="20/1.2"] + .review-mark').inner_text() == "?"
+    variation.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"review-movelist-{size}.png"))
     one.close()
     two.close()
 

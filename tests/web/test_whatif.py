@@ -243,3 +243,24 @@ def test_the_review_page_shows_saved_lines_as_a_tree_and_marks_steps(keyed: Any)
     no_token = {k: v for k, v in data.items() if k != "csrf_token"}
     assert client.post(post, data={**no_token, "key": review_key}).status_code == 400
     assert _review_length(path, game_id) == 3
+
+
+def test_the_replay_move_list_shows_the_review_once_there_is_one(keyed: Any) -> None:
+    """A game without a review draws its move list as before (the row says its review is
+    empty: nothing more is read); once a line is saved and a step marked, every step's
+    move list has the line under step 21 and the mark, and the kept page is renewed."""
+    path, game_id, _, review_key = keyed
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    before = client.get(f"/games/{game_id}/step/40")
+    assert 'class="variations"' not in before.get_data(as_text=True)
+    address = _at(game_id, 20, BUY, "reveal 1-21")
+    form = _form(client, address)
+    r = client.post(form["action"], data={**form["data"], "by": "Chloé", "key": review_key})
+    assert r.status_code == 303
+    r = client.get(f"/games/{game_id}/step/40", headers={"If-None-Match": before.headers["ETag"]})
+    assert r.status_code == 200  # the review changed the page
+    page = r.get_data(as_text=True)
+    step21 = page[page.index('id="m21"') :]
+    step21 = step21[: step21.index("</li>\n", step21.index('class="variations"'))]
+    assert 'data-line="1"' in step21 and 'data-at="20/1.2"' in step21
+    assert address.replace("&", "&amp;") in step21
