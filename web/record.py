@@ -386,6 +386,12 @@ def _page(
             "query": whatif.query(line.texts),
             "replay": whatif.address(base, line.start, line.texts),
         }
+        happened = whatif.as_it_happened(tl, line)
+        if happened is not None:  # what the table saw next, while it still can be seen
+            what_if["happened"] = {
+                "text": happened,
+                "href": _taps_address(row.id, line.start, [*line.texts, happened]),
+            }
         data.update({"whatif": what_if, "recent": [], "last": None, "post": None, "undo": None})
         data["check"] = None
     known = rules.cards()

@@ -262,6 +262,7 @@ def _replay_page(
         entry = tl.entries[n - 1] if n > 0 else None
         lines = tl.step_lines(n, before, state) if entry and before else []
     kind = tl.row.kind
+    reviewed = _review_steps(tl)
     return render_template(
         "replay.html",
         game=game_summary(tl.row),
@@ -274,7 +275,8 @@ def _replay_page(
         status=rules.status(state),
         view=rules.view(state, before),
         game_kind=kind,
-        moves=move_list_for(tl, n, review=_review_steps(tl)),
+        moves=move_list_for(tl, n, review=reviewed),
+        step_review=(reviewed or {}).get(n) if not line else None,
         links=_line_links(tl, line) if line else step_links_for(tl, n),
         base=moves_base(tl),
         line=_line_view(tl, line, state) if line else None,

@@ -264,3 +264,33 @@ def test_the_replay_move_list_shows_the_review_once_there_is_one(keyed: Any) -> 
     step21 = step21[: step21.index("</li>\n", step21.index('class="variations"'))]
     assert 'data-line="1"' in step21 and 'data-at="20/1.2"' in step21
     assert address.replace("&", "&amp;") in step21
+    assert "Show the marked steps" in page
+    # a record step's mark and note show on its page too
+    token = re.search(
+        r'name="csrf_token" value="([^"]+)"',
+        client.get(f"/games/{game_id}/review").get_data(as_text=True),
+    ).group(1)  # type: ignore[union-attr]
+    data = {
+        "csrf_token": token,
+        "expect": "1",
+        "at": "40",
+        "mark": "!",
+        "note": "well seen",
+        "by": "Bo",
+        "key": review_key,
+    }
+    assert client.post(f"/games/{game_id}/review/marks", data=data).status_code == 303
+    page = client.get(f"/games/{game_id}/step/40").get_data(as_text=True)
+    said = page[page.index('<p class="review-step">') :]
+    assert (
+        '<span class="annotation review-mark">!</span>' in said[:300] and "well seen" in said[:300]
+    )
+
+
+def test_the_taps_page_offers_the_reveal_as_it_happened(gid: Any, client: Any) -> None:
+    page = client.get(f"/games/{gid[1]}/step/20/taps?" + urlencode([("line", BUY)]))
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "As it happened: <code>reveal 1-21</code>" in text
+    assert "/step/20/taps?line=buy+1-16+%28W1+B1+R1%29&amp;line=reveal+1-21" in text
+    assert "csrf_token" not in text.split('class="rec-form"', 1)[1].split("</form>", 1)[0]
