@@ -294,3 +294,29 @@ def test_the_taps_page_offers_the_reveal_as_it_happened(gid: Any, client: Any) -
     assert "As it happened: <code>reveal 1-21</code>" in text
     assert "/step/20/taps?line=buy+1-16+%28W1+B1+R1%29&amp;line=reveal+1-21" in text
     assert "csrf_token" not in text.split('class="rec-form"', 1)[1].split("</form>", 1)[0]
+
+
+def test_a_line_saved_from_a_saved_line_nests_under_its_step(keyed: Any) -> None:
+    """A line saved (through the API) from step 20/1.1 of line 1 hangs under line 1's
+    second decision, the one it replaces; its steps' addresses are line 1's first
+    decision, then its own."""
+    path, game_id, _, review_key = keyed
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    auth = {"Authorization": f"Bearer {review_key}"}
+    first = {"from": "20", "moves": [BUY, "reveal 1-21"]}
+    r = client.post(
+        f"/api/games/{game_id}/review", json={"expect": 0, "by": "Ann", "line": first}, headers=auth
+    )
+    assert r.status_code == 201, r.get_json()
+    nested = {"from": "20/1.1", "moves": ["reveal 1-02"]}
+    r = client.post(
+        f"/api/games/{game_id}/review", json={"expect": 1, "by": "Bo", "line": nested}, headers=auth
+    )
+    assert r.status_code == 201, r.get_json()
+    page = client.get(f"/games/{game_id}/review").get_data(as_text=True)
+    inner = page[page.index('id="at-20-1-1"') : page.index('id="at-20-1-2"')]
+    assert 'data-line="2"' in inner and 'id="at-20-2-1"' in inner
+    assert _at(game_id, 20, BUY, "reveal 1-02").replace("&", "&amp;") in inner
+    # the what-if page of that step knows its review address
+    there = client.get(_at(game_id, 20, BUY, "reveal 1-02")).get_data(as_text=True)
+    assert "Step <code>20/2.1</code> of the review" in there
