@@ -708,18 +708,31 @@ class SqlStore:
 
     def game(self, game_id: str) -> GameRow:
         """The game's row; :class:`GameNotFound` for an unknown id."""
-        rows = self._game_rows("WHERE g.id = ?", [game_id], "", [])
+        rows = self._game_rows("WHERE g.id = ?", [game_id], "", [], review=True)
         if not rows:
             raise GameNotFound(game_id)
         return rows[0]
 
     def _game_rows(
-        self, where: str, params: list[Any], tail: str, tail_params: list[Any]
+        self,
+        where: str,
+        params: list[Any],
+        tail: str,
+        tail_params: list[Any],
+        review: bool = False,
     ) -> list[GameRow]:
+        # the review's length in the same query (its primary key's last entry), for one
+        # game only: a page learns whether there is a review to draw without another read
+        reviewed = (
+            ", (SELECT COALESCE(max(r.seq), 0) FROM review_events AS r WHERE r.game_id = g.id)"
+            if review
+            else ", 0"
+        )
         sql = (
             "SELECT g.id, g.kind, g.headers, s.status, s.winner, s.condition, s.turns,"
             " s.event_count, g.created_at, s.last_activity, s.winner_name, s.to_move,"
-            " s.flagged_count, g.head, s.void, v.reason FROM games AS g JOIN game_summaries AS s"
+            " s.flagged_count, g.head, s.void, v.reason" + reviewed + " FROM games AS g"
+            " JOIN game_summaries AS s"
             " ON s.game_id = g.id LEFT JOIN game_voids AS v ON v.game_id = g.id " + where + tail
         )
         with self._read() as conn:
@@ -741,6 +754,7 @@ class SqlStore:
                 flagged_count=r[12],
                 head=r[13] or "",
                 void=(projections.void_reason(_headers(r[2]), r[15]) or "void") if r[14] else None,
+                review_length=int(r[16] or 0),
             )
             for r in rows
         ]

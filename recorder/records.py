@@ -177,6 +177,10 @@ class GameRow:
     #: Why the game was voided (started by mistake), or None: a void game is left out of
     #: the lists unless every game is asked for, and nothing more is logged to it.
     void: str | None = None
+    #: The number of the game's review events (saved lines, marks, withdrawals), read
+    #: with the row by :meth:`~recorder.core.Store.game` only (0 in the lists): what
+    #: tells a page whether it has a review to draw without reading it.
+    review_length: int = 0
 
     @property
     def players(self) -> list[str]:

@@ -37,8 +37,9 @@ from werkzeug.exceptions import HTTPException
 
 from engine.corrections import undo_takes
 
-from . import auth, boards, params, writes
+from . import auth, boards, params, whatif, writes
 from .db import get_store
+from .site import moves_base
 from .summary import game_summary
 
 bp = Blueprint("record", __name__)
@@ -74,6 +75,30 @@ def page(game_id: str) -> Any:
         replaced = auth.session_standing(row.id) == "replaced"
         return _key_page(row, 200, auth.REPLACED if replaced else "")
     return _page(row)
+
+
+@bp.route("/games/<game_id>/step/<int:step>/taps")
+def whatif_page(game_id: str, step: int) -> Any:
+    """The logging page in its what-if mode (web.whatif): the table after the line of the
+    address's ``line`` parameters from ``step``, built by taps as when logging, but each
+    decision built is added to the line in the address instead of being posted to the
+    store.  It writes nothing and needs no key."""
+    store = get_store()
+    row = params.game_row(store, game_id)
+    tl = params.timeline_for(store, row)
+    params.shown(tl, min(step, tl.last_step))
+    base = moves_base(tl)
+    wanted = [m.strip() for m in request.args.getlist("line") if m.strip()]
+    line = whatif.read(tl, step, wanted, base)
+    if line.texts != wanted:  # one address per step of a line, as the replay's
+        return redirect(_taps_address(row.id, step, line.texts))
+    return _page(row, line=line)
+
+
+def _taps_address(game_id: str, step: int, texts: list[str]) -> str:
+    query = whatif.query(texts)
+    address = url_for("record.whatif_page", game_id=game_id, step=step)
+    return f"{address}?{query}" if query else address
 
 
 @bp.route("/games/<game_id>/record", methods=["POST"])
@@ -297,11 +322,19 @@ def _printed(rules: Any, picked: list[Any]) -> dict[str, str]:
     return {cid: cards[cid].words for cid in sorted(wanted) if cid in cards}
 
 
-def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> str:
+def _page(
+    row: Any,
+    refusal: dict[str, Any] | None = None,
+    move: str = "",
+    line: whatif.WhatIf | None = None,
+) -> str:
+    """The logging page of the game as it stands; at the end of the what-if ``line``
+    when one is given (its what-if mode: no key, no queue, no undo; see
+    :func:`whatif_page`)."""
     store = get_store()
     tl = params.timeline_for(store, row)
     rules = tl.rules
-    state = tl.state(tl.last_step)
+    state = tl.state(tl.last_step) if line is None else line.state(len(line))
     status = rules.status(state)
     kind = row.kind
     widgets = boards.widgets(kind)
@@ -309,7 +342,7 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
     taps = bool(widgets) and boards.template(kind, "record.html") is not None
     choices = rules.choices(state) if status.phase == "playing" else []
     observations = rules.observations(state) if status.phase == "playing" else []
-    steps = tl.event_count
+    steps = tl.event_count if line is None else line.start + len(line)
     game_url = url_for("record.page", game_id=row.id)
     view = rules.view(state)
     # the pieces a decision draws from (the game's ``draw`` widget), as the view lists them
@@ -340,6 +373,27 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         "pool": pool if isinstance(pool, list) else [],
         "widgets": widgets,
     }
+    what_if = None
+    if line is not None:
+        # what record.js does with a decision built: go to the line one decision longer
+        # (its address, the query this one has); nothing is posted, nothing is checked
+        # against the record's steps (the rules' verdict comes with the next page)
+        base = moves_base(tl)
+        what_if = {
+            "start": line.start,
+            "texts": line.texts,
+            "taps": url_for("record.whatif_page", game_id=row.id, step=line.start),
+            "query": whatif.query(line.texts),
+            "replay": whatif.address(base, line.start, line.texts),
+        }
+        happened = whatif.as_it_happened(tl, line)
+        if happened is not None:  # what the table saw next, while it still can be seen
+            what_if["happened"] = {
+                "text": happened,
+                "href": _taps_address(row.id, line.start, [*line.texts, happened]),
+            }
+        data.update({"whatif": what_if, "recent": [], "last": None, "post": None, "undo": None})
+        data["check"] = None
     known = rules.cards()
     pictures = {
         cid: rules.card_view(cid)
@@ -363,4 +417,5 @@ def _page(row: Any, refusal: dict[str, Any] | None = None, move: str = "") -> st
         last=data["last"],
         refusal=refusal,
         move=move,
+        whatif=what_if,
     )

@@ -27,7 +27,6 @@ from . import auth, params, whatif, writes
 from .db import get_store
 from .site import moves_base
 from .summary import game_summary
-from .timeline import Timeline
 
 bp = Blueprint("review", __name__)
 
@@ -130,7 +129,7 @@ def page(game_id: str) -> Any:
             409, description=f"game {row.id}: its review cannot be shown: tablelog verify says why"
         )
     base = moves_base(tl)
-    tree = review_tree(tl, review, base)
+    tree = whatif.review_tree(tl, review, base)
     at = (request.args.get("at") or "").strip()[:40]
     return render_template(
         "review.html",
@@ -165,66 +164,7 @@ def mark(game_id: str) -> Any:
         writes.write_review(row.id, "mark", part, request.form.get("by", ""), _number("expect"))
     except writes.WriteError as err:
         return _refused(err, back)
-    return redirect(url_for("review.page", game_id=row.id) + f"#at-{_anchor(at)}", code=303)
-
-
-def _anchor(address: str) -> str:
-    """An address as an element id (``20/1.2`` → ``20-1-2``)."""
-    return address.replace("/", "-").replace(".", "-")
-
-
-def review_tree(tl: Timeline, review: Any, base: str) -> list[dict[str, Any]]:
-    """The record's decisions, each with its mark and notes and the saved lines that go
-    in its place, each of those a list of steps the same way (lines nest)."""
-    marks = review.standing_marks()
-    paths = whatif.line_paths(review)
-    children: dict[tuple[int | None, int], list[Any]] = {}
-    for number in paths:
-        line = review.lines[number]
-        children.setdefault((line.parent, line.at), []).append(line)
-
-    def step(address: str, text: str, href: str, who: str | None, below: list[Any]) -> Any:
-        m = marks.get(address) or {}
-        return {
-            "at": address,
-            "id": _anchor(address),
-            "text": text,
-            "href": href,
-            "who": who,
-            "mark": m.get("mark"),
-            "notes": list(m.get("notes") or ()),
-            "lines": [line_view(x) for x in below],
-        }
-
-    def line_view(line: Any) -> dict[str, Any]:
-        path = paths[line.number]
-        own = len(path) - len(line.texts)
-        return {
-            "number": line.number,
-            "by": line.author,
-            "steps": [
-                step(
-                    f"{line.root}/{line.number}.{k}",
-                    text,
-                    whatif.address(base, line.root, path[: own + k]),
-                    None,
-                    children.get((line.number, line.at + k), []),
-                )
-                for k, text in enumerate(line.texts, start=1)
-            ],
-        }
-
-    return [
-        step(
-            str(e.step),
-            e.text,
-            f"{base}{e.step}",
-            None if e.actor is None else tl.names[e.actor],
-            children.get((None, e.step - 1), []),
-        )
-        for e in tl.entries
-        if not e.setup
-    ]
+    return redirect(url_for("review.page", game_id=row.id) + f"#at-{whatif.anchor(at)}", code=303)
 
 
 def _all_steps(tree: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -145,7 +145,9 @@ def step(game_id: str, step: str) -> Response | str:
     if move is None:
         # the page names its picture by absolute address (og:image): kept per host; it
         # draws the game's analysis once there is one
+        # (and its review's length: a page with a review draws it in its move list)
         what = f"page {request.host_url} {'analysed' if analysis.shown(row) else ''}"
+        what += f" review {row.review_length}" if row.review_length else ""
         return cached_answer(what, row, n, lambda: (_replay_page(store, row, n, None), HTML))
     return _replay_page(store, row, n, move)
 
@@ -176,6 +178,12 @@ def step_png(game_id: str, step: str) -> Response:
     ``og:image``)."""
     store = get_store()
     row, n = _picture_step(store, game_id, step)
+    moves = [m.strip() for m in request.args.getlist("line") if m.strip()]
+    if moves:  # a what-if line's step, as its .svg (a shared line's page names it)
+        tl = params.timeline_for(store, row)
+        params.shown(tl, n)
+        line = whatif.read(tl, n, moves, moves_base(tl))
+        return Response(svg_to_png(whatif.picture(tl, line)), content_type=PNG)
     return cached_answer("png", row, n, lambda: (svg_to_png(_picture(store, row, n)), PNG))
 
 
@@ -254,6 +262,7 @@ def _replay_page(
         entry = tl.entries[n - 1] if n > 0 else None
         lines = tl.step_lines(n, before, state) if entry and before else []
     kind = tl.row.kind
+    reviewed = _review_steps(tl)
     return render_template(
         "replay.html",
         game=game_summary(tl.row),
@@ -266,7 +275,8 @@ def _replay_page(
         status=rules.status(state),
         view=rules.view(state, before),
         game_kind=kind,
-        moves=move_list_for(tl, n),
+        moves=move_list_for(tl, n, review=reviewed),
+        step_review=(reviewed or {}).get(n) if not line else None,
         links=_line_links(tl, line) if line else step_links_for(tl, n),
         base=moves_base(tl),
         line=_line_view(tl, line, state) if line else None,
@@ -309,6 +319,7 @@ def _line_view(tl: Timeline, line: whatif.WhatIf, state: Any) -> dict[str, Any]:
             for k, text in enumerate(line.texts, start=1)
         ],
         "texts": line.texts,
+        "query": whatif.query(line.texts),
         "svg": f"{base}{line.start}.svg?{whatif.query(line.texts)}",
         "as_it_happened": _happened(tl, line, base),
         "decision": line.start + len(line),
@@ -435,22 +446,44 @@ def moves_base(tl: Timeline, endpoint: str = "site.step") -> str:
     return base
 
 
-def move_list_for(tl: Timeline, step: int, endpoint: str = "site.step") -> dict[str, Any]:
+def _review_steps(tl: Timeline) -> dict[int, dict[str, Any]] | None:
+    """The review by record step (its mark, notes and the saved lines in its place, as
+    :func:`web.whatif.review_tree` has them) when the game's row says it has one (its
+    length comes with the row: a game without a review costs no read here)."""
+    if not tl.row.review_length or tl.altered is not None:
+        return None
+    review = whatif.standing(tl)
+    if review is None:
+        return None
+    tree = whatif.review_tree(tl, review, moves_base(tl))
+    return {int(s["at"]): s for s in tree if s["lines"] or s["mark"] or s["notes"]} or None
+
+
+def move_list_for(
+    tl: Timeline,
+    step: int,
+    endpoint: str = "site.step",
+    review: dict[int, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The move list for ``templates/moves.html``: the turns before and after the one that
     holds ``step`` as the ``turn`` macro drew them, once per folded game (a turn is the
     same on every step's page), as two slices of the whole list drawn once; the turn that
     holds ``step`` the page draws again, with its step marked.  Its links lead to the
-    steps of ``endpoint``."""
+    steps of ``endpoint``.  With the game's ``review`` (by step: marks, notes, saved
+    lines) the turns are drawn with it, for this page only (the page is kept rendered
+    until the review or the record changes)."""
     names, base = tl.names, moves_base(tl, endpoint)
-    memo = tl.memo.get(("moves", endpoint))
+    memo = tl.memo.get(("moves", endpoint)) if review is None else None
     if memo is None:
         groups = turn_groups(tl.entries)
         macros: Any = current_app.jinja_env.get_template("moves.html").module
-        drawn = [macros.turn(g, names, base) for g in groups]
+        drawn = [macros.turn(g, names, base, 0, review) for g in groups]
         starts = [0]
         for turn in drawn:
             starts.append(starts[-1] + len(turn) + 1)
-        memo = tl.memo[("moves", endpoint)] = (groups, macros.joined(drawn), starts)
+        memo = (groups, macros.joined(drawn), starts)
+        if review is None:
+            tl.memo[("moves", endpoint)] = memo
     groups, joined, starts = memo
     at = bisect_right(_turn_starts(tl), step) - 1 if step else -1
     return {
@@ -459,4 +492,5 @@ def move_list_for(tl: Timeline, step: int, endpoint: str = "site.step") -> dict[
         "after": joined[starts[at + 1] :],
         "names": names,
         "base": base,
+        "review": review,
     }

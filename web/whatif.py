@@ -103,6 +103,8 @@ def read(tl: Timeline, start: int, moves: Sequence[str], base: str) -> WhatIf:
                 address(base, start, moves[: k - 1]),
             )
     origin = tl.state(start)
+    if not moves:  # the line's first page (the logging page's what-if mode starts there)
+        return WhatIf(start, [], [], [], origin)
     try:
         events, texts, states = read_line(tl.rules, origin, moves)
     except ReviewRefused as err:
@@ -218,3 +220,63 @@ def saved_address(review: rv.Review | None, start: int, texts: list[str]) -> str
         if line.root == start and len(texts) > own and path[: len(texts)] == texts:
             return f"{start}/{number}.{len(texts) - own}"
     return None
+
+
+def anchor(address: str) -> str:
+    """An address as an element id (``20/1.2`` → ``20-1-2``)."""
+    return address.replace("/", "-").replace(".", "-")
+
+
+def review_tree(tl: Timeline, review: Any, base: str) -> list[dict[str, Any]]:
+    """The record's decisions, each with its mark and notes and the saved lines that go
+    in its place, each of those a list of steps the same way (lines nest): what the
+    review page and the replay's move list draw."""
+    marks = review.standing_marks()
+    paths = line_paths(review)
+    children: dict[tuple[int | None, int], list[Any]] = {}
+    for number in paths:
+        line = review.lines[number]
+        children.setdefault((line.parent, line.at), []).append(line)
+
+    def step(address: str, text: str, href: str, who: str | None, below: list[Any]) -> Any:
+        m = marks.get(address) or {}
+        return {
+            "at": address,
+            "id": anchor(address),
+            "text": text,
+            "href": href,
+            "who": who,
+            "mark": m.get("mark"),
+            "notes": list(m.get("notes") or ()),
+            "lines": [line_view(x) for x in below],
+        }
+
+    def line_view(line: Any) -> dict[str, Any]:
+        path = paths[line.number]
+        own = len(path) - len(line.texts)
+        return {
+            "number": line.number,
+            "by": line.author,
+            "steps": [
+                step(
+                    f"{line.root}/{line.number}.{k}",
+                    text,
+                    address(base, line.root, path[: own + k]),
+                    None,
+                    children.get((line.number, line.at + k), []),
+                )
+                for k, text in enumerate(line.texts, start=1)
+            ],
+        }
+
+    return [
+        step(
+            str(e.step),
+            e.text,
+            f"{base}{e.step}",
+            None if e.actor is None else tl.names[e.actor],
+            children.get((None, e.step - 1), []),
+        )
+        for e in tl.entries
+        if not e.setup
+    ]

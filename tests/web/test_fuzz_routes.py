@@ -227,6 +227,7 @@ REQUESTS: dict[tuple[str, str], Callable[..., Any]] = {
         ("/games/<game_id>/step/<step>", "GET"),
         ("/games/<game_id>/step/<step>.png", "GET"),
         ("/games/<game_id>/step/<step>.svg", "GET"),
+        ("/games/<game_id>/step/<int:step>/taps", "GET"),
         ("/games/<game_id>.gif", "GET"),
         ("/games/<game_id>.tl", "GET"),
         ("/embed/<game_id>", "GET"),

@@ -78,6 +78,12 @@ def test_a_line_is_played_shared_saved_and_marked(browser: Any, site: Any, size:
     page.go_back()  # the browser's back button walks the line
     assert page.url.count("line=") == 2
     assert page.locator(".whatif-line li").count() == 2
+    page.keyboard.press("ArrowLeft")  # and ← goes back along it, as "Previous"
+    page.wait_for_url(lambda url: url.count("line=") == 1)
+    page.keyboard.press("Home")  # Home: back to the record's step
+    page.wait_for_url(lambda url: url.endswith("/step/20"))
+    page.go_forward()
+    page.go_forward()
 
     # the address shared: another browser opens the same line, and saves it
     two = browser.new_context(viewport=SIZES[size])
@@ -126,5 +132,46 @@ def test_a_line_is_played_shared_saved_and_marked(browser: Any, site: Any, size:
     page.goto(server.url + href)
     assert page.locator(".review-step .mark").inner_text() == "?"
     assert "1-21 gives Daniel the crown he needs" in page.inner_text("#play")
+    # the replay's own move list: the line under step 21, the mark on its reveal
+    page.goto(f"{server.url}/games/{gid}/step/21")
+    variation = page.locator('#m21 .variation[data-line="1"]')
+    assert variation.count() == 1
+    assert page.locator('#m21 a[data-at="20/1.2"] + .review-mark').inner_text() == "?"
+    variation.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"review-movelist-{size}.png"))
     one.close()
     two.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_line_is_built_by_tapping_the_table(browser: Any, site: Any, size: str) -> None:
+    """The logging page's taps in its what-if mode: the card tapped and confirmed goes
+    into the line in the address (nothing is logged, no key asked), the reveal it calls
+    for is asked next, and the replay shows the line."""
+    server, gid, _ = site
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/games/{gid}/step/20")
+    page.click("a.taps-link")
+    page.wait_for_selector("#record.js")
+    assert "What if, from step 20" in page.inner_text(".rec-whatif")
+    # one way to pay for 1-16: its tap alone builds the decision, as when logging
+    page.click('#record [data-target="1-16"]')
+    page.wait_for_url("**/step/20/taps?line=*")
+    page.wait_for_selector("#record.js")
+    assert BUY in page.inner_text(".rec-whatif")
+    assert "revealed" in page.inner_text(".rec-due")
+    page.screenshot(path=str(ARTIFACTS / f"review-taps-{size}.png"))
+    # the card revealed, asked as at the table: a tap in the list of unseen cards
+    page.click('#rec-sheet button.pick:has-text("1-21")')
+    page.wait_for_url(lambda url: url.endswith("1-21"))  # (JavaScript writes %20 for a space)
+    page.click("text=Back to the replay")
+    page.wait_for_selector(".whatif-line")
+    assert page.locator(".whatif-line li").count() == 2
+    assert errors == []
+    with EventStore.open(server.app.config["DATABASE"]) as store:
+        assert store.review_events(gid) == [] and store.game(gid).event_count == 92
+    context.close()

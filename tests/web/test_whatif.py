@@ -69,6 +69,11 @@ def test_a_line_is_played_in_the_address_and_its_reveal_asked(client: Any, gid: 
     svg = client.get(_at(game_id, 20, BUY, "reveal 1-02").replace("/20?", "/20.svg?"))
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert "What if, from step 20: decision 2 of 2" in svg.get_data(as_text=True)
+    png = client.get(_at(game_id, 20, BUY, "reveal 1-02").replace("/20?", "/20.png?"))
+    assert png.status_code == 200 and png.data.startswith(b"\x89PNG")
+    page = r.get_data(as_text=True)
+    assert 'og:image" content="http://localhost/games/' in page
+    assert "/step/20.png?line=buy+1-16+%28W1+B1+R1%29&amp;line=reveal+1-02" in page
     assert _review_length(path, game_id) == 0  # written nowhere
 
 
@@ -238,3 +243,80 @@ def test_the_review_page_shows_saved_lines_as_a_tree_and_marks_steps(keyed: Any)
     no_token = {k: v for k, v in data.items() if k != "csrf_token"}
     assert client.post(post, data={**no_token, "key": review_key}).status_code == 400
     assert _review_length(path, game_id) == 3
+
+
+def test_the_replay_move_list_shows_the_review_once_there_is_one(keyed: Any) -> None:
+    """A game without a review draws its move list as before (the row says its review is
+    empty: nothing more is read); once a line is saved and a step marked, every step's
+    move list has the line under step 21 and the mark, and the kept page is renewed."""
+    path, game_id, _, review_key = keyed
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    before = client.get(f"/games/{game_id}/step/40")
+    assert 'class="variations"' not in before.get_data(as_text=True)
+    address = _at(game_id, 20, BUY, "reveal 1-21")
+    form = _form(client, address)
+    r = client.post(form["action"], data={**form["data"], "by": "Chloé", "key": review_key})
+    assert r.status_code == 303
+    r = client.get(f"/games/{game_id}/step/40", headers={"If-None-Match": before.headers["ETag"]})
+    assert r.status_code == 200  # the review changed the page
+    page = r.get_data(as_text=True)
+    step21 = page[page.index('id="m21"') :]
+    step21 = step21[: step21.index("</li>\n", step21.index('class="variations"'))]
+    assert 'data-line="1"' in step21 and 'data-at="20/1.2"' in step21
+    assert address.replace("&", "&amp;") in step21
+    assert "Show the marked steps" in page
+    # a record step's mark and note show on its page too
+    token = re.search(
+        r'name="csrf_token" value="([^"]+)"',
+        client.get(f"/games/{game_id}/review").get_data(as_text=True),
+    ).group(1)  # type: ignore[union-attr]
+    data = {
+        "csrf_token": token,
+        "expect": "1",
+        "at": "40",
+        "mark": "!",
+        "note": "well seen",
+        "by": "Bo",
+        "key": review_key,
+    }
+    assert client.post(f"/games/{game_id}/review/marks", data=data).status_code == 303
+    page = client.get(f"/games/{game_id}/step/40").get_data(as_text=True)
+    said = page[page.index('<p class="review-step">') :]
+    assert (
+        '<span class="annotation review-mark">!</span>' in said[:300] and "well seen" in said[:300]
+    )
+
+
+def test_the_taps_page_offers_the_reveal_as_it_happened(gid: Any, client: Any) -> None:
+    page = client.get(f"/games/{gid[1]}/step/20/taps?" + urlencode([("line", BUY)]))
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "As it happened: <code>reveal 1-21</code>" in text
+    assert "/step/20/taps?line=buy+1-16+%28W1+B1+R1%29&amp;line=reveal+1-21" in text
+    assert "csrf_token" not in text.split('class="rec-form"', 1)[1].split("</form>", 1)[0]
+
+
+def test_a_line_saved_from_a_saved_line_nests_under_its_step(keyed: Any) -> None:
+    """A line saved (through the API) from step 20/1.1 of line 1 hangs under line 1's
+    second decision, the one it replaces; its steps' addresses are line 1's first
+    decision, then its own."""
+    path, game_id, _, review_key = keyed
+    client = create_app({"DATABASE": path, "TESTING": True}).test_client()
+    auth = {"Authorization": f"Bearer {review_key}"}
+    first = {"from": "20", "moves": [BUY, "reveal 1-21"]}
+    r = client.post(
+        f"/api/games/{game_id}/review", json={"expect": 0, "by": "Ann", "line": first}, headers=auth
+    )
+    assert r.status_code == 201, r.get_json()
+    nested = {"from": "20/1.1", "moves": ["reveal 1-02"]}
+    r = client.post(
+        f"/api/games/{game_id}/review", json={"expect": 1, "by": "Bo", "line": nested}, headers=auth
+    )
+    assert r.status_code == 201, r.get_json()
+    page = client.get(f"/games/{game_id}/review").get_data(as_text=True)
+    inner = page[page.index('id="at-20-1-1"') : page.index('id="at-20-1-2"')]
+    assert 'data-line="2"' in inner and 'id="at-20-2-1"' in inner
+    assert _at(game_id, 20, BUY, "reveal 1-02").replace("&", "&amp;") in inner
+    # the what-if page of that step knows its review address
+    there = client.get(_at(game_id, 20, BUY, "reveal 1-02")).get_data(as_text=True)
+    assert "Step <code>20/2.1</code> of the review" in there

@@ -846,6 +846,7 @@
     render();
     showAboveSheet(root().querySelector('[data-target="' + target + '"]'));
     if (!attempt) { message.text = target + " is not part of any legal decision now."; render(); return; }
+    if (!data.check) { message.text = attempt + " is not part of any legal decision now."; render(); return; }
     var mine = message;
     fetch(data.check + "?step=" + data.steps + "&move=" + encodeURIComponent(attempt), { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
@@ -909,6 +910,13 @@
 
   // A decision goes into the queue, then is sent when its turn comes.
   function submit(text, asPlayed) {
+    // the what-if mode (data.whatif): the decision goes into the line in the address,
+    // nothing is posted; the next page is the rules' verdict on it
+    if (data.whatif) {
+      var q = data.whatif.query ? data.whatif.query + "&" : "";
+      window.location.assign(data.whatif.taps + "?" + q + "line=" + encodeURIComponent(text));
+      return;
+    }
     // expect: the steps of the table the player saw (null: right after the one before)
     var item = { id: newId(), move: text, expect: null, as_played: !!asPlayed };
     if (paused) { item.expect = data.steps; queue.unshift(item); }
@@ -1084,10 +1092,12 @@
     var r = root();
     if (!r || !data || !form.classList || !form.classList.contains("rec-form") || !r.contains(form)) return;
     ev.preventDefault();
-    var move = (form.elements.move.value || "").trim();
+    // (by id: in the what-if mode the field is one of the form's "line" fields)
+    var input = form.querySelector("#rec-move");
+    var move = (input.value || "").trim();
     if (!move || busy) return;
     var played = form.elements.as_played && form.elements.as_played.checked;
-    form.elements.move.value = "";
+    input.value = "";
     if (form.elements.as_played) form.elements.as_played.checked = false;
     submit(move, !!played);
   }
@@ -1141,7 +1151,7 @@
     window.addEventListener("online", retry);
     window.setInterval(retry, 5000);
     var block = document.getElementById("record-data");
-    if (block) { data = JSON.parse(block.textContent); loadQueue(); }
+    if (block) { data = JSON.parse(block.textContent); if (!data.whatif) loadQueue(); }
     start(null);
   }
 

@@ -108,6 +108,17 @@
         }
         return;
       }
+      if (current.hasAttribute("data-line")) {
+        // a what-if line's steps are addresses, not numbers (docs/review.md): its links
+        // say where ← and Home lead (back along the line, back to the record)
+        var back = { ArrowLeft: "prev", Home: "first" }[event.key];
+        var there = back && current.querySelector('a[data-nav="' + back + '"]');
+        if (there) {
+          event.preventDefault();
+          window.location.assign(there.getAttribute("href"));
+        }
+        return;
+      }
       var step = parseInt(current.getAttribute("data-step"), 10);
       var last = parseInt(current.getAttribute("data-last"), 10);
       var target = null;
