@@ -19,7 +19,14 @@ from .options import db_option, opened
 
 class Interactive(Protocol):
     """What the terminal side needs of a session (``record``'s, ``explore``'s): its
-    prompt, TAB's completions of the line typed so far, the bottom line."""
+    opening lines, the answer to a line, whether it is done, its prompt, TAB's
+    completions of the line typed so far, the bottom line."""
+
+    done: bool
+
+    def opening(self) -> list[str]: ...
+
+    def handle(self, line: str) -> list[str]: ...
 
     def prompt(self) -> str: ...
 
@@ -52,16 +59,21 @@ def record_cmd(game: str | None, db_path: str | None) -> None:
     from .record_session import Session
 
     with opened(db_path, must_exist=True) as store:
-        session = Session(store, game)
-        for line in session.opening():
-            click.echo(line)
-        for line in input_lines(session):
-            for out in session.handle(line):
-                click.echo(out)
-            if session.done:
-                return
-        for out in session.handle("quit"):
+        run_session(Session(store, game))
+
+
+def run_session(session: Interactive) -> None:
+    """Drive an interactive session to its end: its opening, then each line typed (or
+    piped) and its answer, until it is done or the input ends (then it is told to quit)."""
+    for out in session.opening():
+        click.echo(out)
+    for line in input_lines(session):
+        for out in session.handle(line):
             click.echo(out)
+        if session.done:
+            return
+    for out in session.handle("quit"):
+        click.echo(out)
 
 
 def input_lines(session: Interactive) -> Iterator[str]:

@@ -244,7 +244,7 @@ def explore_cmd(target: str, author: str, db_path: str | None) -> None:
     from recorder import review as rv
 
     from .explore_session import Explore
-    from .record_cmd import input_lines
+    from .record_cmd import run_session
 
     game_id, address = split_target(target)
     with opened(db_path, must_exist=True) as store:
@@ -252,15 +252,7 @@ def explore_cmd(target: str, author: str, db_path: str | None) -> None:
             session = Explore(store, game_id, address, author)
         except rv.ReviewRefused as err:
             _refused(err)
-        for out in session.opening():
-            click.echo(out)
-        for line in input_lines(session):
-            for out in session.handle(line):
-                click.echo(out)
-            if session.done:
-                return
-        for out in session.handle("quit"):
-            click.echo(out)
+        run_session(session)
 
 
 COMMANDS: list[click.Command] = [line_cmd, mark_cmd, withdraw_cmd, explore_cmd]
