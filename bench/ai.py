@@ -2,16 +2,24 @@
 policy alone, for each game (issue 27).
 
     nice -n 19 python bench/ai.py [--games 200] [--playouts 200] [--game splendor-duel]
+        [--seeds 1,1001,2001] [--jobs 2] [--results FILE]
 
-Each match plays ``--games`` two-player games, the search's seat alternating; the search
-makes every decision with ``--playouts`` playouts (one decision due: played at once).
+Each match plays ``--games`` two-player games, the search's seat alternating, game ``i``
+seeded ``seed + i``; it is played once per seed of ``--seeds`` and the figures are the
+median match's.  The search makes every decision with ``--playouts`` playouts (one
+decision due: played at once), stopping early only once its best decision is settled
+(``engine.analysis.search``'s ``settle``: the decision the whole budget names).
 A game is played in a world of the game's :class:`engine.protocol.Playouts` (its decks
 dealt once, the observations drawn from it); the search sees the world's position as
 its seat knows it (the cards the others reserved blind stay unseen) and deals its own
-guesses of what that position has not revealed.  A draw counts as half a win.  Prints
-each match as it ends and, last, one JSON line: per game,
-``vs_random_win_rate``, ``vs_policy_win_rate`` and each one's 95% Wilson interval
-(``_low``, ``_high``), the games played and the playouts per second of the policy.
+guesses of what that position has not revealed.  A draw counts as half a win.
+
+Games run in ``--jobs`` processes.  With ``--results FILE`` each finished game is
+appended to FILE (a JSON line) and a game already there is not played again, so a run
+that was stopped goes on where it stopped.  Prints each match as it ends and, last, one
+JSON line: per game, ``vs_random_win_rate``, ``vs_policy_win_rate`` and each one's 95%
+Wilson interval (``_low``, ``_high``) of the median seed's match, each seed's win rate
+(``_by_seed``), the games a match and the playouts per second of the policy.
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
+import os
 import random
 import sys
 import time
@@ -85,7 +95,9 @@ def play(rules: Any, seed: int, search_seat: int, opponent: Player, playouts: in
             if len(moves) == 1:
                 move = moves[0]
             else:
-                found = analysis.search(rules, seen_by(world.state, seat, blind), rng, playouts)
+                found = analysis.search(
+                    rules, seen_by(world.state, seat, blind), rng, playouts, settle=True
+                )
                 move = found.best[0].decision
         else:
             move = opponent(rules, world, rng)
@@ -94,26 +106,76 @@ def play(rules: Any, seed: int, search_seat: int, opponent: Player, playouts: in
         if from_deck:
             level, card = world.state.players[seat].reserved[-1]
             blind.append((seat, level, card))
-    return shares[search_seat]
+    return float(shares[search_seat])
 
 
-def match(rules: Any, opponent: Player, games: int, playouts: int, seed: int) -> dict[str, Any]:
-    won = 0.0
-    started = time.perf_counter()
-    for i in range(games):
-        share = play(rules, seed + i, i % 2, opponent, playouts)
-        won += share
-        print(
-            f"  game {i + 1}: search in seat {i % 2 + 1} won {share:g}", file=sys.stderr, flush=True
-        )
-    low, high = wilson(won, games)
-    return {
-        "win_rate": won / games,
-        "low": low,
-        "high": high,
-        "games": games,
-        "seconds": round(time.perf_counter() - started, 1),
-    }
+#: A game to play: (game kind, opponent, seed of the match, index in the match).
+Task = tuple[str, str, int, int]
+OPPONENTS: dict[str, Player] = {"random": random_player, "policy": policy_player}
+
+
+def play_task(task: Task, playouts: int) -> tuple[Task, float]:
+    kind, against, seed, i = task
+    return task, play(get_game(kind), seed + i, i % 2, OPPONENTS[against], playouts)
+
+
+def _play_task(args: tuple[Task, int]) -> tuple[Task, float]:
+    return play_task(*args)
+
+
+def load_results(path: Path | None, playouts: int) -> dict[Task, float]:
+    """The games already played at ``playouts`` a decision, from ``path``'s lines."""
+    done: dict[Task, float] = {}
+    if path is None or not path.exists():
+        return done
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short when a run was stopped
+        if row.get("playouts") == playouts:
+            done[(row["game"], row["against"], row["seed"], row["index"])] = row["share"]
+    return done
+
+
+def play_all(
+    tasks: list[Task], playouts: int, jobs: int, results: Path | None
+) -> dict[Task, float]:
+    """Every game of ``tasks``: those ``results`` holds read back, the others played in
+    ``jobs`` processes (each appended to ``results`` as it ends)."""
+    done = load_results(results, playouts)
+    todo = [t for t in tasks if t not in done]
+    if len(done):
+        print(f"  {len(tasks) - len(todo)} games read back from {results}", file=sys.stderr)
+    out = open(results, "a") if results is not None else None  # noqa: SIM115
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for task, share in pool.imap_unordered(
+                _play_task, [(t, playouts) for t in todo], chunksize=1
+            ):
+                done[task] = share
+                kind, against, seed, i = task
+                print(
+                    f"  {kind} vs {against}, seed {seed}, game {i + 1}: search in seat "
+                    f"{i % 2 + 1} won {share:g}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                if out is not None:
+                    row = {"game": kind, "against": against, "seed": seed, "index": i}
+                    out.write(json.dumps({**row, "playouts": playouts, "share": share}) + "\n")
+                    out.flush()
+    finally:
+        if out is not None:
+            out.close()
+    return done
+
+
+def match(shares: list[float]) -> dict[str, Any]:
+    """A match's win rate and its 95% interval."""
+    won = sum(shares)
+    low, high = wilson(won, len(shares))
+    return {"win_rate": won / len(shares), "low": low, "high": high, "games": len(shares)}
 
 
 def playout_rate(rules: Any, seconds: float = 3.0) -> float:
@@ -135,25 +197,42 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=200, help="playouts a decision")
     parser.add_argument("--game", action="append", help="splendor-duel, splendor (default: both)")
     parser.add_argument("--against", default="random,policy", help="random, policy or both")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", default="1,1001,2001", help="a match per seed; the median")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--results", type=Path, help="games played, kept and read back")
     args = parser.parse_args()
     kinds = args.game or ["splendor-duel", "splendor"]
-    opponents = {"random": random_player, "policy": policy_player}
+    against = args.against.split(",")
+    seeds = [int(s) for s in args.seeds.split(",")]
+    tasks = [
+        (kind, name, seed, i)
+        for seed in seeds
+        for kind in kinds
+        for name in against
+        for i in range(args.games)
+    ]
+    started = time.perf_counter()
+    shares = play_all(tasks, args.playouts, args.jobs, args.results)
     figures: dict[str, Any] = {}
     for kind in kinds:
-        rules = get_game(kind)
-        out: dict[str, Any] = {"playouts_per_s": round(playout_rate(rules), 1)}
-        for name in args.against.split(","):
-            m = match(rules, opponents[name], args.games, args.playouts, args.seed)
-            print(f"{kind} vs {name}: {json.dumps(m)}", flush=True)
+        out: dict[str, Any] = {"playouts_per_s": round(playout_rate(get_game(kind)), 1)}
+        for name in against:
+            matches = []
+            for seed in seeds:
+                m = match([shares[(kind, name, seed, i)] for i in range(args.games)])
+                print(f"{kind} vs {name}, seed {seed}: {json.dumps(m)}", flush=True)
+                matches.append(m)
+            median = sorted(matches, key=lambda m: m["win_rate"])[len(matches) // 2]
             key = f"vs_{name}_win_rate"
-            out[key] = round(m["win_rate"], 4)
-            out[f"{key}_low"] = round(m["low"], 4)
-            out[f"{key}_high"] = round(m["high"], 4)
-            out[f"vs_{name}_games"] = m["games"]
-            out[f"vs_{name}_seconds"] = m["seconds"]
+            out[key] = round(median["win_rate"], 4)
+            out[f"{key}_low"] = round(median["low"], 4)
+            out[f"{key}_high"] = round(median["high"], 4)
+            out[f"{key}_by_seed"] = [round(m["win_rate"], 4) for m in matches]
+            out[f"vs_{name}_games"] = args.games
         out["playouts_a_decision"] = args.playouts
+        out["seeds"] = seeds
         figures[kind] = out
+    figures["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(figures))
 
 

@@ -162,7 +162,7 @@ RUNS: dict[str, tuple[list[str], list[str]]] = {
     "hostile": (["hostile.py"], ["hostile.py", "--sizes", "10000,100000,1000000"]),
     "share": (["share.py"], ["share.py", "--repeats", "1", "--cached", "20"]),
     "soak": (["soak.py"], ["soak.py", "--writer-seconds", "15", "--fuzz-seconds", "40"]),
-    "ai": (["ai.py"], ["ai.py", "--games", "20"]),
+    "ai": (["ai.py"], ["ai.py", "--games", "20", "--seeds", "1"]),
 }
 
 

@@ -171,6 +171,26 @@ def test_the_evaluator_and_the_search_are_deterministic_for_a_seed(rules: Any) -
 
 
 @pytest.mark.parametrize("rules", [DUEL, CLASSIC], ids=lambda r: r.kind)
+def test_a_settled_search_names_the_whole_budgets_best_decision(rules: Any) -> None:
+    """``settle`` stops once the most tried decision cannot be overtaken: from the same
+    seed it names the decision the whole budget names, in fewer playouts somewhere."""
+    events = rules.random_game(random.Random(21))
+    saved = 0
+    positions = 0
+    for step in range(8, len(events) - 1, 9):
+        state = rules.replay(events[:step])
+        if len(analysis.root_decisions(rules, state)) < 2:
+            continue
+        positions += 1
+        whole = analysis.search(rules, state, random.Random(step), 60)
+        settled = analysis.search(rules, state, random.Random(step), 60, settle=True)
+        assert settled.best[0].decision == whole.best[0].decision
+        assert settled.playouts <= whole.playouts == 60
+        saved += whole.playouts - settled.playouts
+    assert positions >= 5 and saved > 0
+
+
+@pytest.mark.parametrize("rules", [DUEL, CLASSIC], ids=lambda r: r.kind)
 def test_a_finished_game_is_certain_and_the_setup_even(rules: Any) -> None:
     events = rules.random_game(random.Random(5))
     end = rules.replay(events)
