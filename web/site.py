@@ -354,11 +354,17 @@ def _happened(tl: Timeline, line: whatif.WhatIf, base: str) -> dict[str, str] | 
 
 
 def _play_view(tl: Timeline, state: Any, line: whatif.WhatIf | None) -> dict[str, Any]:
-    """The "Play from here" form: the legal decisions to offer as completions, and what
-    is due (a decision, or an observation the last decision called for)."""
+    """The "Play from here" form: whether it is open (a game going on), what is due (a
+    decision, or an observation the last decision called for) and, on a what-if line,
+    the legal decisions offered as completions.  The record's own step pages leave the
+    completions out: listing every decision would cost each replay step as much again as
+    drawing it, for a form most readers never open; its first decision leads to the
+    line's page, which lists them."""
     status = tl.rules.status(state)
+    going = status.result is None and tl.rules.progress(state)[0] == "playing"
     return {
-        "legal": [] if status.result else tl.rules.legal_move_texts(state),
+        "open": going,
+        "legal": tl.rules.legal_move_texts(state) if going and line is not None else [],
         "due": status.due,
     }
 

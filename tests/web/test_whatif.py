@@ -47,10 +47,17 @@ def _review_length(path: str, game_id: str) -> int:
         return len(store.review_events(game_id))
 
 
-def test_the_record_step_offers_its_legal_decisions_in_a_get_form(client: Any, gid: Any) -> None:
+def test_the_record_step_offers_a_get_form_and_a_line_its_legal_decisions(
+    client: Any, gid: Any
+) -> None:
+    """The record's step page opens the form without listing every decision (a replay
+    step would cost as much again); the line's page lists them as completions."""
     page = client.get(_at(gid[1], 20)).get_data(as_text=True)
-    assert 'id="play"' in page and 'name="line"' in page and 'list="play-legal"' in page
-    assert f'<option value="{BUY}">' in page
+    assert 'id="play"' in page and 'name="line"' in page and 'id="play-input"' in page
+    assert "play-legal" not in page and "<option" not in page
+    line = client.get(_at(gid[1], 20, BUY, "reveal 1-21")).get_data(as_text=True)
+    assert 'list="play-legal"' in line and '<datalist id="play-legal">' in line
+    assert '<option value="take ' in line and f'<option value="{BUY}">' not in line
 
 
 def test_a_line_is_played_in_the_address_and_its_reveal_asked(client: Any, gid: Any) -> None:
