@@ -60,7 +60,7 @@ def random_player(rules: Any, world: Any, rng: random.Random) -> Any:
 
 
 def policy_player(rules: Any, world: Any, rng: random.Random) -> Any:
-    return rules.playouts.choose(world, rules.playouts.decisions(world))
+    return rules.playouts.choose(world)
 
 
 def seen_by(state: Any, seat: int, blind: list[tuple[int, int, str]]) -> Any:

@@ -47,13 +47,12 @@ def _never() -> bool:
 
 def playout(playouts: Playouts, world: Any) -> tuple[float, ...]:
     """Play ``world`` to its end with the default policy; each seat's share of the win."""
-    decisions = playouts.decisions
     choose = playouts.choose
     advance = playouts.advance
     shares = playouts.shares
     result = shares(world)
     while result is None:
-        advance(world, choose(world, decisions(world)))
+        advance(world, choose(world))
         result = shares(world)
     return result
 

@@ -330,9 +330,11 @@ class Playouts(Protocol):
         a scale where 10 is a clear preference): the search's priors."""
         ...
 
-    def choose(self, world: Any, decisions: Sequence[Any]) -> Any:
-        """The default policy's pick among ``decisions``: as a player would, mostly the
-        best scored, sometimes another (with the world's ``rng``)."""
+    def choose(self, world: Any) -> Any:
+        """The default policy's decision in ``world``: as a player would, mostly the best
+        scored of :meth:`decisions`, sometimes another (with the world's ``rng``).  A
+        playout asks it at every step: it may leave unlisted the decisions it knows it
+        would not pick."""
         ...
 
     def shares(self, world: Any) -> tuple[float, ...] | None:

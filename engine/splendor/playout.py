@@ -24,7 +24,8 @@ from .events import (
     TokensTaken,
 )
 from .game import APPLIERS, legal_moves
-from .state import REVEAL, State
+from .rules.moves import options, purchases
+from .state import ACTION, REVEAL, State
 
 #: A playout still going after this many turns (every seat's counted) is called a draw.
 TURN_LIMIT = 300
@@ -168,17 +169,35 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
     return out
 
 
-def choose(world: World, moves: Sequence[Event]) -> Event:
-    """Mostly the best scored decision (a tie drawn at random), now and then any."""
+def choose(world: World) -> Event:
+    """The default policy's decision: mostly the best scored (a tie drawn at random), now
+    and then (:data:`EXPLORE`) any legal one.  A purchase outscores every other decision
+    of a turn's action, so the others are listed only when there is none to make."""
+    s = world.state
     rng = world.rng
-    if len(moves) == 1:
-        return moves[0]
-    if rng.random() < EXPLORE:
+    if s.awaiting != ACTION:
+        moves = legal_moves(s)
+        if len(moves) == 1:
+            return moves[0]
+        if rng.random() < EXPLORE:
+            return moves[rng.randrange(len(moves))]
+    elif rng.random() < EXPLORE:
+        moves = legal_moves(s)
         return moves[rng.randrange(len(moves))]
+    else:
+        moves = []
+        purchases(s, moves)
+        if not moves:
+            moves = options(s) or legal_moves(s)  # nothing to take or reserve: a pass
+    best = favourites(world, moves)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def favourites(world: World, moves: Sequence[Event]) -> list[Event]:
+    """The decisions of ``moves`` the policy scores highest, in their order."""
     found = scores(world, moves)
     top = max(found)
-    best = [m for m, f in zip(moves, found, strict=True) if f == top]
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    return [m for m, f in zip(moves, found, strict=True) if f == top]
 
 
 def decision(event: Event) -> Event:

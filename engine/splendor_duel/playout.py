@@ -30,7 +30,8 @@ from .events import (
     TokenStolen,
 )
 from .game import APPLIERS, legal_moves
-from .state import REVEAL, State
+from .rules.moves import options, purchases
+from .state import ACTION, REVEAL, State
 
 #: A playout still going after this many turns is called a draw (the policy buys
 #: whatever it can, so real playouts end long before).
@@ -133,14 +134,12 @@ def _space_values(s: State) -> list[int]:
     bonuses = p.bonuses
     have = [bonuses[0] + tokens[0], bonuses[1] + tokens[1], bonuses[2] + tokens[2]]
     have += [bonuses[3] + tokens[3], bonuses[4] + tokens[4], tokens[PEARL]]
-    lacking = [False] * 7
-    ids = [cid for row in s.pyramid for cid in row if cid is not None]
-    ids += [cid for _, cid in p.reserved if cid is not None]
-    for cid in ids:
-        cost = _COSTS[cid]
-        for c in range(6):
-            if cost[c] > have[c]:
-                lacking[c] = True
+    costs = [_COSTS[cid] for row in s.pyramid for cid in row if cid is not None]
+    costs += [_COSTS[cid] for _, cid in p.reserved if cid is not None]
+    # a colour is lacking when some card in reach costs more of it than the player has
+    columns = zip(*costs, strict=True)
+    lacking = [max(col) > h for col, h in zip(columns, have, strict=True)] if costs else [False] * 6
+    lacking.append(False)  # Gold is never taken
     return [(3 if lacking[t] else 0) + (2 if t == PEARL else 0) if t >= 0 else 0 for t in s.board]
 
 
@@ -188,25 +187,35 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
     return out
 
 
-def choose(world: World, moves: Sequence[Event]) -> Event:
-    """Mostly the best scored decision (a tie drawn at random), now and then any.  A
-    purchase outscores every other decision, and ``legal_moves`` lists the purchases
-    last: when there are some, only they are scored."""
+def choose(world: World) -> Event:
+    """The default policy's decision: mostly the best scored (a tie drawn at random), now
+    and then (:data:`EXPLORE`) any legal one.  A purchase outscores every other decision
+    of a turn's action, so the others are listed only when there is none to make."""
+    s = world.state
     rng = world.rng
-    n = len(moves)
-    if n == 1:
-        return moves[0]
-    if rng.random() < EXPLORE:
-        return moves[rng.randrange(n)]
-    k = n
-    while k and isinstance(moves[k - 1], CardPurchased):
-        k -= 1
-    if k < n:
-        moves = moves[k:]
+    if s.awaiting != ACTION:
+        moves = legal_moves(s)
+        if len(moves) == 1:
+            return moves[0]
+        if rng.random() < EXPLORE:
+            return moves[rng.randrange(len(moves))]
+    elif rng.random() < EXPLORE:
+        moves = legal_moves(s)
+        return moves[rng.randrange(len(moves))]
+    else:
+        moves = []
+        purchases(s, moves)
+        if not moves:
+            moves = options(s)
+    best = favourites(world, moves)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def favourites(world: World, moves: Sequence[Event]) -> list[Event]:
+    """The decisions of ``moves`` the policy scores highest, in their order."""
     found = scores(world, moves)
     top = max(found)
-    best = [m for m, f in zip(moves, found, strict=True) if f == top]
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    return [m for m, f in zip(moves, found, strict=True) if f == top]
 
 
 def decision(event: Event) -> Event:

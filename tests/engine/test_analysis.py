@@ -64,7 +64,7 @@ def _finish_turn(rules: Any, world: Any, seat: int) -> None:
     """The rest of ``seat``'s turn (a noble, tokens returned, a Royal) by the policy."""
     game = rules.playouts
     while game.shares(world) is None and game.mover(world) == seat:
-        game.advance(world, game.choose(world, game.decisions(world)))
+        game.advance(world, game.choose(world))
 
 
 def wins_at_once(rules: Any, state: Any, decision: Any, worlds: int = 4) -> bool:
@@ -168,6 +168,30 @@ def test_the_evaluator_and_the_search_are_deterministic_for_a_seed(rules: Any) -
     b = analysis.search(rules, state, random.Random(4), 40)
     assert a == b and a.playouts == 40
     assert sum(line.playouts for line in a.best) == 40
+
+
+@pytest.mark.parametrize("rules", [DUEL, CLASSIC], ids=lambda r: r.kind)
+def test_the_policy_plays_its_best_scored_decision_but_when_exploring(rules: Any) -> None:
+    """``choose`` lists only what it may pick (a purchase outscores the rest of an
+    action's decisions): its picks are legal, and all but the explored ones are among the
+    best scored of every decision, with each of those tied picked in turn."""
+    game = rules.playouts
+    events = rules.random_game(random.Random(31))
+    positions = 0
+    for step in range(6, len(events) - 1, 5):
+        state = rules.replay(events[:step])
+        if len(analysis.root_decisions(rules, state)) < 2:
+            continue
+        positions += 1
+        world = game.deal(state, random.Random(0))
+        moves = game.decisions(world)
+        found = game.scores(world, moves)
+        best = {m for m, f in zip(moves, found, strict=True) if f == max(found)}
+        picks = [game.choose(game.deal(state, random.Random(seed))) for seed in range(120)]
+        assert set(picks) <= set(moves)
+        assert sum(p in best for p in picks) >= 0.75 * len(picks)
+        assert best <= set(picks) or len(best) > 6
+    assert positions >= 10
 
 
 @pytest.mark.parametrize("rules", [DUEL, CLASSIC], ids=lambda r: r.kind)

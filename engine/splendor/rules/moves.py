@@ -116,7 +116,7 @@ def action_possible(state: State) -> bool:
     return False
 
 
-def _purchases(state: State, out: list[Event]) -> None:
+def purchases(state: State, out: list[Event]) -> None:
     """Every exact payment of every face-up or reserved (shown) card the player affords."""
     p = state.player
     bonuses, tokens = p.bonuses, p.tokens
@@ -142,6 +142,16 @@ def _purchases(state: State, out: list[Event]) -> None:
 
 
 def _actions(state: State) -> list[Event]:
+    out = options(state)
+    purchases(state, out)
+    if not out and not action_possible(state):
+        out.append(_PASS)
+    return out
+
+
+def options(state: State) -> list[Event]:
+    """The takes and reserves of a turn's action, in :func:`_actions`'s order (the
+    playouts' policy, which buys when it can, lists them only when not)."""
     bank = state.bank
     left = (bank[0] > 0) | (bank[1] > 0) << 1 | (bank[2] > 0) << 2 | (bank[3] > 0) << 3
     left |= (bank[4] > 0) << 4
@@ -155,9 +165,6 @@ def _actions(state: State) -> list[Event]:
         blind = _BLIND[bank[GOLD] > 0]
         decks = state.decks
         out += [blind[d] for d in range(3) if decks[d]]
-    _purchases(state, out)
-    if not out and not action_possible(state):
-        out.append(_PASS)
     return out
 
 

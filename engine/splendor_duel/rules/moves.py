@@ -246,6 +246,14 @@ def legal_moves(state: State) -> list[Event]:
 def _action_moves(state: State) -> list[Event]:
     """Optional actions, then the mandatory actions, in a fixed order: privileges by
     space, replenish, takes (as ``SEGMENTS``), reserves by Gold space, purchases."""
+    moves = options(state)
+    purchases(state, moves)
+    return moves
+
+
+def options(state: State) -> list[Event]:
+    """The decisions of an action's turn but its purchases, in :func:`_action_moves`'s
+    order (the playouts' policy, which buys when it can, lists the rest only when not)."""
     p = state.player
     mask = 0
     spaces = []  # spaces holding a Gem or Pearl token
@@ -287,5 +295,4 @@ def _action_moves(state: State) -> list[Event]:
                 moves.append(blind[1])
             if decks[2]:
                 moves.append(blind[2])
-    purchases(state, moves)
     return moves

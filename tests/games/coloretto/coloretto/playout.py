@@ -102,9 +102,10 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
     return out
 
 
-def choose(world: World, moves: Sequence[Event]) -> Event:
+def choose(world: World) -> Event:
     """Mostly the best scored decision (a tie drawn at random), now and then any."""
     rng = world.rng
+    moves = decisions(world)
     if len(moves) == 1:
         return moves[0]
     if rng.random() < EXPLORE:
