@@ -120,7 +120,7 @@ def fill(store: Any, games: int) -> None:
     started = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(os.cpu_count() or 1) as pool:
-        done = store.count_games()
+        done = store.listing.count()
         for chunk in _chunks(pool.imap(record, range(done, games), chunksize=50), 1000):
             store.import_games(chunk)
             done += len(chunk)
@@ -391,7 +391,7 @@ def postgres_place(args: argparse.Namespace) -> tuple[str, Any]:
 
     t0 = time.perf_counter()
     with open_store(url) as store:
-        if store.count_games() < args.pg_games:
+        if store.listing.count() < args.pg_games:
             print(f"filling PostgreSQL ({args.pg_games} games)...", file=sys.stderr)
             fill(store, args.pg_games)
     import psycopg

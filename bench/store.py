@@ -274,12 +274,12 @@ def sqlite_floor(path: Path, prepared: list, batch: int) -> float:
 
 def fill(path: Path | str, games: list[list[dict]], total: int, workers: int) -> int:
     with open_store(path) as store:
-        have = store.count_games()
+        have = store.listing.count()
         round_ = 1
         while have < total:
             chunk = records(games[: total - have], round_)
             store.import_games(chunk, workers=workers)
-            have = store.count_games()
+            have = store.listing.count()
             round_ += 1
             print(f"  filled {have} games", file=sys.stderr)
         return have
@@ -289,7 +289,7 @@ def state_times(path: Path | str, samples: int, cold: bool, seed: int) -> dict:
     rng = random.Random(seed)
     times = []
     with open_store(path) as store:
-        counts = {gid: steps for gid, steps, _ in store.heads()}
+        counts = {gid: steps for gid, steps, _ in store.verification.heads()}
         ids = list(counts)
         for _ in range(samples):
             gid = rng.choice(ids)

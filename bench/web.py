@@ -107,7 +107,7 @@ def _record(seed: int) -> GameImport:
 
 def game_lengths(path: Path, games: int) -> list[tuple[str, int]]:
     with EventStore.open(str(path)) as store:
-        rows = store.list_games(limit=games + 1)
+        rows = store.listing.games(limit=games + 1)
         return [(r.id, r.event_count) for r in rows]
 
 

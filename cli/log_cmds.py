@@ -237,7 +237,7 @@ def key_cmd(
             )
         with opened(db_path) as store:
             try:
-                key = store.issue_review_key(game)
+                key = store.keys.issue(game, review=True)
             except GameNotFound as err:
                 raise click.ClickException(str(err)) from None
         if as_json:
@@ -248,9 +248,9 @@ def key_cmd(
     with opened(db_path) as store:
         try:
             if revoke:
-                had = store.revoke_recorder_key(game)
+                had = store.keys.revoke(game)
             else:
-                key = store.issue_recorder_key(game)
+                key = store.keys.issue(game)
         except GameNotFound as err:
             raise click.ClickException(str(err)) from None
     if revoke:

@@ -117,7 +117,7 @@ def serve(
             ensure_sample_games(
                 store, samples_dir or SAMPLE_DIRS, say=lambda line: click.echo(line, err=True)
             )
-            games = store.count_games()
+            games = store.listing.count()
     except StoreError as exc:
         sock.close()
         raise click.ClickException(str(exc)) from None

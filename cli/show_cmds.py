@@ -89,8 +89,8 @@ def show_cmd(
         state = store.state_at(game, step, row=row)
         rules = get_game(row.kind)
         at = row.event_count if step is None else step
-        shown = row.head if at == row.event_count else store.step_hash(game, at)
-        broken = store.chain_findings(game)
+        shown = row.head if at == row.event_count else store.verification.step_hash(game, at)
+        broken = store.verification.chain_findings(game)
         if image is not None:
             svg = _picture(store, rules, row, at, state)
     if image is not None:

@@ -263,11 +263,11 @@ def games_cmd(
             "date_from": None if date_from is None else date_from.date().isoformat(),
             "date_to": None if date_to is None else date_to.date().isoformat(),
         }
-        page = store.list_page(
+        page = store.listing.page(
             **filters, order=order, limit=limit, after=after, offset=offset, with_void=with_void
         )
         rows = page.games
-        total = store.count_games(**filters, at_most=COUNT_AT_MOST, with_void=with_void)
+        total = store.listing.count(**filters, at_most=COUNT_AT_MOST, with_void=with_void)
     table = [("id", "game", "date", "players", "status", "result", "turns", "events")]
     for g in rows:
         rules = get_game(g.kind)

@@ -82,8 +82,8 @@ def verify_cmd(
     given = list(kept) + (_read_heads(heads_path) if heads_path is not None else [])
     with opened(db_path, must_exist=True, error=Unreadable) as store:
         try:
-            heads = store.heads(games or None)
-            findings = store.verify(games or None)
+            heads = store.verification.heads(games or None)
+            findings = store.verification.verify(games or None)
         except GameNotFound as err:
             raise Unreadable(str(err)) from None
         findings += kept_head_findings(store, given, key)
@@ -140,8 +140,8 @@ def _verify_file(path: Path, game_id: str, as_json: bool, db_path: str | None) -
         *(row[3].hex() for row in prepared.event_rows()),
     ]
     with opened(db_path, must_exist=True, error=Unreadable) as store:
-        stored = store.step_hashes(game_id)
-        findings = store.verify([game_id])
+        stored = store.verification.step_hashes(game_id)
+        findings = store.verification.verify([game_id])
     steps = len(file_hashes) - 1
     differs = next(
         (i for i, (a, b) in enumerate(zip(file_hashes, stored, strict=False)) if a != b), None
@@ -238,7 +238,7 @@ def heads_cmd(games: tuple[str, ...], key: str | None, as_json: bool, db_path: s
 
     with opened(db_path, must_exist=True, error=Unreadable) as store:
         try:
-            heads = store.heads(games or None)
+            heads = store.verification.heads(games or None)
         except GameNotFound as err:
             raise Unreadable(str(err)) from None
     rows = [(g, n, chain.keyed(h, key) if key else h) for g, n, h in heads]

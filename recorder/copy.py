@@ -95,13 +95,16 @@ def differences(source: Recorder, target: Recorder, game_id: str) -> str | None:
     for a, b in zip(want, got, strict=True):
         if a != b:
             return f"event {a[0]} differs from the source's"
-    chain_a, chain_b = source.step_hashes(game_id), target.step_hashes(game_id)
+    chain_a, chain_b = (
+        source.verification.step_hashes(game_id),
+        target.verification.step_hashes(game_id),
+    )
     for step, (x, y) in enumerate(zip(chain_a, chain_b, strict=True)):
         if x != y:
             return f"the chain differs from step {step}"
     if source.game(game_id).head != target.game(game_id).head:
         return "the head differs from the source's"
-    findings = target.chain_findings(game_id)
+    findings = target.verification.chain_findings(game_id)
     if findings:
         return f"the copy's chain does not verify: {findings[0]}"
     return None
@@ -118,7 +121,7 @@ def copy_games(
     """Copy the given games (default: every game) from ``source`` to ``target``, then
     verify each (see the module's text); per game what happened.  ``progress`` is called
     with each batch's results."""
-    ids = [g for g, _, _ in source.heads()] if game_ids is None else list(game_ids)
+    ids = [g for g, _, _ in source.verification.heads()] if game_ids is None else list(game_ids)
     out: list[Copied] = []
     for start in range(0, len(ids), batch):
         chunk = ids[start : start + batch]

@@ -1,17 +1,18 @@
 """What every SQL store does the same way, whatever its database: appending checked
-events, folding a game to any step, reading rows back, listing, recorder keys and the
-projections' rebuild.
+events, folding a game to any step, reading rows back, listing and the projections'
+rebuild; the keys are a service over it (:mod:`recorder.keys`).
 
 :class:`SqlStore` is written once against a DB-API connection that takes ``?``
 parameters (SQLite's own; :mod:`recorder.postgres` hands PostgreSQL's connections through
-an adapter), and each backend supplies how a call gets a connection (:meth:`_read`), a
-write transaction (:meth:`_transaction`), what its refused writes raise
+an adapter), and each backend supplies how a call gets a connection (:meth:`reading`), a
+write transaction (:meth:`writing`), what its refused writes raise
 (:attr:`_integrity_errors`), and how the game's head moves.  The SQL here is the common
 ground of both dialects; anything dialect-specific lives in the backend's own module.
 """
 
 from __future__ import annotations
 
+import abc
 import json
 import threading
 from collections import OrderedDict
@@ -25,7 +26,7 @@ from engine.fold import Earlier, Fold
 from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
-from . import keys, projections
+from . import projections
 from .chain import dumps_sorted
 from .errors import (
     AppendRejected,
@@ -37,22 +38,8 @@ from .errors import (
     StepOutOfRange,
     StoreError,
 )
-from .listing import (
-    PLAYER_GAMES_COUNT_SQL,
-    PLAYER_NAME_SQL,
-    PLAYER_SORT_AT_MOST,
-    PLAYER_STATS_SQL,
-    PLAYER_VOIDS_SQL,
-    PlayerStats,
-    count_sql,
-    filtered,
-    fold_name,
-    get_order,
-    keys_sql,
-    player_stats,
-    position_text,
-    read_position,
-)
+from .keys import Keys
+from .listing import Listing
 from .prepare import (
     CACHE_LIMIT,
     SNAPSHOT_EVERY,
@@ -66,7 +53,7 @@ from .prepare import (
     parse_payload,
     user_meta_json,
 )
-from .records import AppendResult, Checked, GamePage, GameRow, StoredEvent, time_ms, time_text
+from .records import AppendResult, Checked, GameRow, StoredEvent, time_ms, time_text
 from .review import ReviewConflict, ReviewEvent
 from .review import body_json as review_body_json
 from .stored import (
@@ -80,6 +67,7 @@ from .stored import (
     unpack_position,
     violation_from_dict,
 )
+from .verify import Finding, Verification
 
 #: Engine events of stored payloads, by (kind, stored version, current version, text):
 #: most events recur from game to game, and a replay parses each only once.
@@ -111,14 +99,21 @@ def _headers(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-class SqlStore:
+class SqlStore(abc.ABC):
     """The backend-neutral part of an event store (see the module's text)."""
 
     #: What a refused insert raises on this backend's connections.
     _integrity_errors: tuple[type[BaseException], ...] = ()
 
     def __init__(self, clock: Callable[[], str]):
-        self._clock = clock
+        self.clock = clock
+        #: The game's keys: who may write it over HTTP (:mod:`recorder.keys`).
+        self.keys = Keys(self)
+        #: Verifying the record: chains, folds, projections, the database
+        #: (:mod:`recorder.verify`).
+        self.verification = Verification(self)
+        #: The games list, filtered and ordered; a player's figures (:mod:`recorder.listing`).
+        self.listing = Listing(self)
         self._lock = threading.RLock()
         self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         #: Whether the schema has the snapshots table (a file kept at an older version
@@ -131,15 +126,20 @@ class SqlStore:
 
     # --- what each backend supplies ----------------------------------------------------
 
-    def _read(self) -> AbstractContextManager[Conn]:
+    @abc.abstractmethod
+    def reading(self) -> AbstractContextManager[Conn]:
         """A connection to read with, for the length of the ``with`` block."""
-        raise NotImplementedError
 
-    def _transaction(self) -> AbstractContextManager[Conn]:
+    @abc.abstractmethod
+    def writing(self) -> AbstractContextManager[Conn]:
         """One write transaction: committed when the block ends, rolled back on an error."""
-        raise NotImplementedError
 
-    def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:
+    @abc.abstractmethod
+    def storage_findings(self) -> list[Finding]:
+        """What does not hold in the database itself (its storage, its guards), for
+        :meth:`recorder.verify.Verification.verify`."""
+
+    def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:  # noqa: B027 (a hook)
         """Tell whoever follows ``game_id`` that it grew (inside the write's transaction,
         so only a committed write tells); nothing by default."""
 
@@ -147,10 +147,11 @@ class SqlStore:
         """A refused write's error, as its message says it."""
         return str(err).strip()
 
+    @abc.abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Release the store (idempotent)."""
 
-    def _lock_event_types(self, conn: Conn) -> None:
+    def _lock_event_types(self, conn: Conn) -> None:  # noqa: B027 (a hook)
         """Keep other writers from numbering event types until this transaction ends
         (SQLite's write transactions hold the file's write lock already)."""
 
@@ -168,12 +169,12 @@ class SqlStore:
         missing = {kind: names for kind, names in missing.items() if names}
         if not missing:
             return
-        with self._read() as conn:
+        with self.reading() as conn:
             stored = self._stored_codes(conn, missing)
         if all(set(names) <= stored[kind].keys() for kind, names in missing.items()):
             self._codes.update(stored)
             return
-        with self._transaction() as conn:
+        with self.writing() as conn:
             self._lock_event_types(conn)
             stored = self._stored_codes(conn, missing)
             for kind, names in missing.items():
@@ -202,7 +203,7 @@ class SqlStore:
     def _now(self) -> tuple[str, int]:
         """Now, as the clock says it, in the two forms the store keeps: the text (as a
         stored time reads back) and its milliseconds (:func:`recorder.records.time_ms`)."""
-        ms = time_ms(self._clock())
+        ms = time_ms(self.clock())
         return time_text(ms), ms
 
     def __enter__(self) -> Any:
@@ -270,7 +271,7 @@ class SqlStore:
         )
         self._number_types({kind: {canonical(kind, rules, e)[5] for e in parsed} - {""}})
         try:
-            with self._transaction() as conn:
+            with self.writing() as conn:
                 actual = self._last_sequence(conn, game_id)
                 if event_ids is not None:
                     retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given, metas)
@@ -441,7 +442,7 @@ class SqlStore:
 
     def _kind_and_names(self, game_id: str) -> tuple[str, tuple[str, ...]]:
         """The game's kind and its players' names (for the engine's messages)."""
-        with self._read() as conn:
+        with self.reading() as conn:
             row = conn.execute(
                 "SELECT kind, players FROM games WHERE id = ?", (game_id,)
             ).fetchone()
@@ -511,12 +512,12 @@ class SqlStore:
             (game_id, start, step),
         ).fetchall()
         if state is None:
-            return self._fold_rows(game_id, kind, rules, rows, names).head
+            return self.fold_rows(game_id, kind, rules, rows, names).head
 
         def earlier() -> tuple[list[Any], list[bool]]:
             return self._history(conn, game_id, kind, rules, start)
 
-        return self._fold_rows(game_id, kind, rules, rows, names, state, start, earlier).head
+        return self.fold_rows(game_id, kind, rules, rows, names, state, start, earlier).head
 
     def _history(
         self, conn: Conn, game_id: str, kind: str, rules: GameRules, step: int
@@ -575,13 +576,13 @@ class SqlStore:
                 f"a void's reason is one line of 1 to {VOID_REASON_MOST} characters"
                 f" (got {len(str(reason).strip())})"
             )
-        with self._transaction() as conn:
+        with self.writing() as conn:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise GameNotFound(game_id)
             self._refuse_void(conn, game_id, "it is void already")
             conn.execute(
                 "INSERT INTO game_voids (game_id, reason, recorded_at) VALUES (?, ?, ?)",
-                (game_id, text, self._clock()),
+                (game_id, text, self.clock()),
             )
             conn.execute("UPDATE game_summaries SET void = 1 WHERE game_id = ?", (game_id,))
         return self.game(game_id)
@@ -603,7 +604,7 @@ class SqlStore:
 
     def review_events(self, game_id: str) -> list[ReviewEvent]:
         """The game's review events, in order (:mod:`recorder.review`); GameNotFound."""
-        with self._read() as conn:
+        with self.reading() as conn:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise GameNotFound(game_id)
             rows = conn.execute(
@@ -633,7 +634,7 @@ class SqlStore:
         another length (nothing written), GameNotFound."""
         written: list[ReviewEvent] = []
         try:
-            with self._transaction() as conn:
+            with self.writing() as conn:
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                     raise GameNotFound(game_id)
                 (actual,) = conn.execute(
@@ -642,7 +643,7 @@ class SqlStore:
                 ).fetchone()
                 if actual != expected:
                     raise ReviewConflict(game_id, expected, actual)
-                now = self._clock()
+                now = self.clock()
                 for i, (kind, body) in enumerate(items):
                     seq = expected + 1 + i
                     by = authors[i] if authors is not None else author
@@ -659,51 +660,6 @@ class SqlStore:
             raise ReviewConflict(game_id, expected, expected + 1) from None
         return written
 
-    def issue_review_key(self, game_id: str) -> str:
-        """A new review key for the game (replacing any earlier one; its hash is kept): it
-        may add to the game's review, never log a move.  GameNotFound."""
-        key = keys.new_key()
-        with self._transaction() as conn:
-            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise GameNotFound(game_id)
-            keys.store_key(conn, game_id, key, self._clock(), table="review_keys")
-        return key
-
-    def review_key_matches(self, game_id: str, key: str) -> bool:
-        """Whether ``key`` is the game's review key (constant-time comparison)."""
-        with self._read() as conn:
-            return keys.key_matches(conn, game_id, key, table="review_keys")
-
-    def issue_recorder_key(self, game_id: str) -> str:
-        """A new recorder key for the game (replacing any earlier one), stored as its hash
-        only: show it once.  :class:`GameNotFound` for an unknown id."""
-        key = keys.new_key()
-        with self._transaction() as conn:
-            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise GameNotFound(game_id)
-            keys.store_key(conn, game_id, key, self._clock())
-        return key
-
-    def recorder_key_matches(self, game_id: str, key: str) -> bool:
-        """Whether ``key`` is the game's recorder key (constant-time comparison)."""
-        with self._read() as conn:
-            return keys.key_matches(conn, game_id, key)
-
-    def recorder_key_fingerprint(self, game_id: str) -> str | None:
-        """The fingerprint a session keeps of the game's recorder key (None when the game
-        has none): a session unlocked with an older key holds another."""
-        with self._read() as conn:
-            return keys.key_fingerprint(conn, game_id)
-
-    def revoke_recorder_key(self, game_id: str) -> bool:
-        """Remove the game's recorder key: no key and no session writes it until
-        :meth:`issue_recorder_key` makes a new one.  Whether it had one;
-        :class:`GameNotFound` for an unknown id."""
-        with self._transaction() as conn:
-            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise GameNotFound(game_id)
-            return keys.revoke_key(conn, game_id)
-
     # --- reading -----------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow:
@@ -712,6 +668,18 @@ class SqlStore:
         if not rows:
             raise GameNotFound(game_id)
         return rows[0]
+
+    def games(self, ids: Sequence[str]) -> list[GameRow]:
+        """The rows of the games ``ids``, in that order; an unknown id is left out."""
+        if not ids:
+            return []
+        found = {
+            r.id: r
+            for r in self._game_rows(
+                f"WHERE g.id IN ({','.join('?' * len(ids))})", list(ids), "", []
+            )
+        }
+        return [found[i] for i in ids if i in found]
 
     def _game_rows(
         self,
@@ -735,7 +703,7 @@ class SqlStore:
             " JOIN game_summaries AS s"
             " ON s.game_id = g.id LEFT JOIN game_voids AS v ON v.game_id = g.id " + where + tail
         )
-        with self._read() as conn:
+        with self.reading() as conn:
             rows = conn.execute(sql, params + tail_params).fetchall()
         return [
             GameRow(
@@ -811,7 +779,7 @@ class SqlStore:
         if upto is not None:
             sql += " AND e.sequence <= ?"
             params.append(upto)
-        with self._read() as conn:
+        with self.reading() as conn:
             rows: list[Any] = conn.execute(sql + " ORDER BY e.sequence", params).fetchall()
         return rows
 
@@ -830,7 +798,7 @@ class SqlStore:
         rules = get_game(kind)
         if step is not None and (not isinstance(step, int) or step < 0):
             raise StepOutOfRange(game_id, step, self._count(game_id))
-        with self._read() as conn:
+        with self.reading() as conn:
             last = self._last_sequence(conn, game_id) if row is None else row.event_count
             if step is not None and step > last:
                 raise StepOutOfRange(game_id, step, last)
@@ -846,10 +814,10 @@ class SqlStore:
         return state
 
     def _count(self, game_id: str) -> int:
-        with self._read() as conn:
+        with self.reading() as conn:
             return self._last_sequence(conn, game_id)
 
-    def _fold_rows(
+    def fold_rows(
         self,
         game_id: str,
         kind: str,
@@ -909,158 +877,13 @@ class SqlStore:
             marks.append(marked)
         return events, marks
 
-    def list_page(
-        self,
-        player: str | None = None,
-        result: str | None = None,
-        date_from: Any = None,
-        date_to: Any = None,
-        kind: str | None = None,
-        *,
-        order: str | None = None,
-        limit: int = 50,
-        after: str | None = None,
-        before: str | None = None,
-        last: bool = False,
-        offset: int = 0,
-        with_void: bool = False,
-    ) -> GamePage:
-        """A page of the games list (filtered as :meth:`list_games`): the first ``limit``
-        games in ``order``, or those after the place ``after``, or the last ones before
-        the place ``before`` (the first page when fewer than ``limit`` are), or the last
-        page (``last``); ``offset`` games skipped first (an old page number: each is an
-        index entry read).  A place is the ``next`` or ``prev`` of a page
-        (StoreError for one that is not a place in this order).  Void games are left
-        out unless ``with_void``."""
-        f = filtered(player, result, date_from, date_to, kind, with_void)
-        o = get_order(order)
-        limit = int(limit)
-        with self._read() as conn:
-            first = f.player is not None and self._few_games(conn, f.player)
-
-            def keys(
-                place: tuple[Any, ...] | None, backward: bool, n: int, skip: int = 0
-            ) -> list[tuple[Any, ...]]:
-                sql, params = keys_sql(
-                    f, o, after=place, backward=backward, limit=n, offset=skip, player_first=first
-                )
-                return [tuple(r) for r in conn.execute(sql, params).fetchall()]
-
-            rows = [] if before is None else keys(read_position(o, before), True, limit + 1)
-            if len(rows) > limit:
-                page, more_before, more_after = rows[:limit][::-1], True, True
-            elif last:
-                rows = keys(None, True, limit + 1)
-                page, more_before, more_after = rows[:limit][::-1], len(rows) > limit, False
-            else:
-                # (before a place with fewer games than a page before it: the first page)
-                place = None if after is None or before is not None else read_position(o, after)
-                rows = keys(place, False, limit + 1, int(offset))
-                page, more_after = rows[:limit], len(rows) > limit
-                start = page[0][:-1] if page else place
-                more_before = start is not None and bool(keys(start, True, 1))
-        games = self._rows_by_id([r[-1] for r in page])
-        return GamePage(
-            games=games,
-            next=position_text(o, page[-1][:-1]) if more_after and page else None,
-            prev=position_text(o, page[0][:-1]) if more_before and page else None,
-        )
-
-    def _few_games(self, conn: Conn, folded: str) -> bool:
-        """Whether the player (a folded name) has few enough games to list by sorting
-        theirs (:data:`recorder.listing.PLAYER_SORT_AT_MOST`)."""
-        (n,) = conn.execute(PLAYER_GAMES_COUNT_SQL, (folded, PLAYER_SORT_AT_MOST + 1)).fetchone()
-        return int(n) <= PLAYER_SORT_AT_MOST
-
-    def _rows_by_id(self, ids: list[str]) -> list[GameRow]:
-        """The rows of the games ``ids``, in that order."""
-        if not ids:
-            return []
-        found = {
-            r.id: r
-            for r in self._game_rows(f"WHERE g.id IN ({','.join('?' * len(ids))})", ids, "", [])
-        }
-        return [found[i] for i in ids]
-
-    def list_games(
-        self,
-        player: str | None = None,
-        result: str | None = None,
-        date_from: Any = None,
-        date_to: Any = None,
-        limit: int = 50,
-        offset: int = 0,
-        order: str | None = None,
-        kind: str | None = None,
-        with_void: bool = False,
-    ) -> list[GameRow]:
-        """Games, newest first (or in another of :data:`recorder.listing.ORDERS`),
-        filtered by a player's name (any seat, any case), a result (``finished``,
-        ``playing``, ``setup`` or a victory condition of a game, such as ``points`` or
-        ``resignation``), a date range (inclusive, on the ``date`` header) and the game's
-        ``kind`` (a registered kind); ``offset`` games skipped (see :meth:`list_page`, which
-        pages without counting); void games left out unless ``with_void``."""
-        return self.list_page(
-            player,
-            result,
-            date_from,
-            date_to,
-            kind,
-            order=order,
-            limit=limit,
-            offset=offset,
-            with_void=with_void,
-        ).games
-
-    def player_stats(self, name: str) -> PlayerStats | None:
-        """What ``name``'s games add up to (any case, any accents), or None for an
-        unknown player."""
-        with self._read() as conn:
-            folded = fold_name(name)
-            groups = conn.execute(PLAYER_STATS_SQL, (folded,)).fetchall()
-            first = conn.execute(PLAYER_NAME_SQL, (folded,)).fetchone() if groups else None
-        return player_stats(first[0] if first else None, groups)
-
-    def count_games(
-        self,
-        player: str | None = None,
-        result: str | None = None,
-        date_from: Any = None,
-        date_to: Any = None,
-        kind: str | None = None,
-        *,
-        at_most: int | None = None,
-        with_void: bool = False,
-    ) -> int:
-        """How many games :meth:`list_games` would list with these filters, unpaged; with
-        ``at_most``, counted no further than one more than that (a list's "more than":
-        as cheap with ten million games as with a hundred)."""
-        f = filtered(player, result, date_from, date_to, kind, with_void)
-        voids = 0
-        with self._read() as conn:
-            if (
-                f.player is not None
-                and not with_void
-                and not (result or date_from or date_to or kind)
-            ):
-                # (a player's games on the players' index alone, their void ones taken off)
-                voids = int(conn.execute(PLAYER_VOIDS_SQL, (f.player,)).fetchone()[0] or 0)
-                f = filtered(player, None, None, None, None, with_void=True)
-                at_most = None if at_most is None else at_most + voids
-            sql, params = count_sql(f, at_most)
-            row = conn.execute(sql, params).fetchone()
-        n = int(row[0] or 0) - voids
-        at_most = None if at_most is None else at_most - voids
-        # (a result without a kind is counted kind by kind, each up to the bound)
-        return n if at_most is None else min(n, at_most + 1)
-
     # --- projections ---------------------------------------------------------------------
 
     def rebuild_projections(self) -> int:
         """Recompute ``game_summaries``, ``game_players`` and each game's status and last
         activity from the events, in one transaction; returns the number of games."""
-        with self._transaction() as conn:
-            count = projections.rebuild(conn, lambda *row_args: self._fold_rows(*row_args).head)
+        with self.writing() as conn:
+            count = projections.rebuild(conn, lambda *row_args: self.fold_rows(*row_args).head)
         with self._lock:
             self._states.clear()
         return count

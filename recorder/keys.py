@@ -17,6 +17,9 @@ import hmac
 import secrets
 import sqlite3
 
+from .access import SqlAccess
+from .errors import GameNotFound
+
 #: Bytes of randomness in a key (shown as URL-safe base64, 43 characters).
 KEY_BYTES = 32
 
@@ -82,3 +85,51 @@ def revoke_key(conn: sqlite3.Connection, game_id: str) -> bool:
     """Remove the game's recorder key, so that no key and no session unlocked with one
     writes the game; whether it had one."""
     return conn.execute("DELETE FROM recorder_keys WHERE game_id = ?", (game_id,)).rowcount > 0
+
+
+class Keys:
+    """A store's keys (``store.keys``): a game's recorder key, which writes its moves and
+    its review, and its review key, which writes its review only."""
+
+    def __init__(self, store: SqlAccess) -> None:
+        self._store = store
+
+    def issue(self, game_id: str, *, review: bool = False) -> str:
+        """A new key for the game (its recorder key, or with ``review`` its review key),
+        replacing any earlier one of its kind, stored as its hash only: show it once.
+        :class:`GameNotFound` for an unknown id."""
+        key = new_key()
+        with self._store.writing() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            store_key(
+                conn,
+                game_id,
+                key,
+                self._store.clock(),
+                table="review_keys" if review else "recorder_keys",
+            )
+        return key
+
+    def matches(self, game_id: str, key: str, *, review: bool = False) -> bool:
+        """Whether ``key`` is the game's recorder key (with ``review``, its review key),
+        compared in constant time."""
+        with self._store.reading() as conn:
+            return key_matches(
+                conn, game_id, key, table="review_keys" if review else "recorder_keys"
+            )
+
+    def fingerprint(self, game_id: str) -> str | None:
+        """The fingerprint a session keeps of the game's recorder key (None when the game
+        has none): a session unlocked with an older key holds another."""
+        with self._store.reading() as conn:
+            return key_fingerprint(conn, game_id)
+
+    def revoke(self, game_id: str) -> bool:
+        """Remove the game's recorder key: no key and no session writes it until
+        :meth:`issue` makes a new one.  Whether it had one; :class:`GameNotFound` for an
+        unknown id."""
+        with self._store.writing() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            return revoke_key(conn, game_id)

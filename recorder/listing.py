@@ -13,12 +13,15 @@ import base64
 import functools
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.games import GAMES
 
+from .access import SqlAccess
 from .errors import StoreError
+from .records import GamePage, GameRow
 
 RESULT_STATUSES = ("finished", "playing", "setup")
 
@@ -355,3 +358,155 @@ def player_stats(name: Any, groups: list[Any]) -> PlayerStats | None:
 def result_conditions() -> tuple[str, ...]:
     """How games can be won, over every registered game (each game names its own)."""
     return tuple(dict.fromkeys(c for rules in GAMES.values() for c in rules.conditions))
+
+
+class ListedStore(SqlAccess, Protocol):
+    """What :class:`Listing` needs of a store besides its connections."""
+
+    def games(self, ids: Sequence[str]) -> list[GameRow]:
+        """The rows of the games ``ids``, in that order."""
+        ...
+
+
+class Listing:
+    """A store's games list (``store.listing``): pages of games filtered and ordered,
+    their count, a player's figures; all read from the projections (``game_summaries``,
+    ``game_players``) by their indexes."""
+
+    def __init__(self, store: ListedStore) -> None:
+        self._store = store
+
+    def page(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        kind: str | None = None,
+        *,
+        order: str | None = None,
+        limit: int = 50,
+        after: str | None = None,
+        before: str | None = None,
+        last: bool = False,
+        offset: int = 0,
+        with_void: bool = False,
+    ) -> GamePage:
+        """A page of the games list (filtered as :meth:`games`): the first ``limit``
+        games in ``order``, or those after the place ``after``, or the last ones before
+        the place ``before`` (the first page when fewer than ``limit`` are), or the last
+        page (``last``); ``offset`` games skipped first (an old page number: each is an
+        index entry read).  A place is the ``next`` or ``prev`` of a page
+        (StoreError for one that is not a place in this order).  Void games are left
+        out unless ``with_void``."""
+        f = filtered(player, result, date_from, date_to, kind, with_void)
+        o = get_order(order)
+        limit = int(limit)
+        with self._store.reading() as conn:
+            first = f.player is not None and self._few_games(conn, f.player)
+
+            def keys(
+                place: tuple[Any, ...] | None, backward: bool, n: int, skip: int = 0
+            ) -> list[tuple[Any, ...]]:
+                sql, params = keys_sql(
+                    f, o, after=place, backward=backward, limit=n, offset=skip, player_first=first
+                )
+                return [tuple(r) for r in conn.execute(sql, params).fetchall()]
+
+            rows = [] if before is None else keys(read_position(o, before), True, limit + 1)
+            if len(rows) > limit:
+                page, more_before, more_after = rows[:limit][::-1], True, True
+            elif last:
+                rows = keys(None, True, limit + 1)
+                page, more_before, more_after = rows[:limit][::-1], len(rows) > limit, False
+            else:
+                # (before a place with fewer games than a page before it: the first page)
+                place = None if after is None or before is not None else read_position(o, after)
+                rows = keys(place, False, limit + 1, int(offset))
+                page, more_after = rows[:limit], len(rows) > limit
+                start = page[0][:-1] if page else place
+                more_before = start is not None and bool(keys(start, True, 1))
+        games = self._store.games([r[-1] for r in page])
+        return GamePage(
+            games=games,
+            next=position_text(o, page[-1][:-1]) if more_after and page else None,
+            prev=position_text(o, page[0][:-1]) if more_before and page else None,
+        )
+
+    def _few_games(self, conn: Any, folded: str) -> bool:
+        """Whether the player (a folded name) has few enough games to list by sorting
+        theirs (:data:`recorder.listing.PLAYER_SORT_AT_MOST`)."""
+        (n,) = conn.execute(PLAYER_GAMES_COUNT_SQL, (folded, PLAYER_SORT_AT_MOST + 1)).fetchone()
+        return int(n) <= PLAYER_SORT_AT_MOST
+
+    def games(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        limit: int = 50,
+        offset: int = 0,
+        order: str | None = None,
+        kind: str | None = None,
+        with_void: bool = False,
+    ) -> list[GameRow]:
+        """Games, newest first (or in another of :data:`recorder.listing.ORDERS`),
+        filtered by a player's name (any seat, any case), a result (``finished``,
+        ``playing``, ``setup`` or a victory condition of a game, such as ``points`` or
+        ``resignation``), a date range (inclusive, on the ``date`` header) and the game's
+        ``kind`` (a registered kind); ``offset`` games skipped (see :meth:`page`, which
+        pages without counting); void games left out unless ``with_void``."""
+        return self.page(
+            player,
+            result,
+            date_from,
+            date_to,
+            kind,
+            order=order,
+            limit=limit,
+            offset=offset,
+            with_void=with_void,
+        ).games
+
+    def player_stats(self, name: str) -> PlayerStats | None:
+        """What ``name``'s games add up to (any case, any accents), or None for an
+        unknown player."""
+        with self._store.reading() as conn:
+            folded = fold_name(name)
+            groups = conn.execute(PLAYER_STATS_SQL, (folded,)).fetchall()
+            first = conn.execute(PLAYER_NAME_SQL, (folded,)).fetchone() if groups else None
+        return player_stats(first[0] if first else None, groups)
+
+    def count(
+        self,
+        player: str | None = None,
+        result: str | None = None,
+        date_from: Any = None,
+        date_to: Any = None,
+        kind: str | None = None,
+        *,
+        at_most: int | None = None,
+        with_void: bool = False,
+    ) -> int:
+        """How many games :meth:`games` would list with these filters, unpaged; with
+        ``at_most``, counted no further than one more than that (a list's "more than":
+        as cheap with ten million games as with a hundred)."""
+        f = filtered(player, result, date_from, date_to, kind, with_void)
+        voids = 0
+        with self._store.reading() as conn:
+            if (
+                f.player is not None
+                and not with_void
+                and not (result or date_from or date_to or kind)
+            ):
+                # (a player's games on the players' index alone, their void ones taken off)
+                voids = int(conn.execute(PLAYER_VOIDS_SQL, (f.player,)).fetchone()[0] or 0)
+                f = filtered(player, None, None, None, None, with_void=True)
+                at_most = None if at_most is None else at_most + voids
+            sql, params = count_sql(f, at_most)
+            row = conn.execute(sql, params).fetchone()
+        n = int(row[0] or 0) - voids
+        at_most = None if at_most is None else at_most - voids
+        # (a result without a kind is counted kind by kind, each up to the bound)
+        return n if at_most is None else min(n, at_most + 1)

@@ -2,8 +2,8 @@
 database server that many processes and machines share.
 
 Everything backend-neutral is :class:`recorder.core.SqlStore` (appending, folding,
-reading, listing), :class:`recorder.writer.GameWriter` (importing) and
-:class:`recorder.verify.StoreVerify`; this module adds PostgreSQL's connections (a
+reading, listing), :class:`recorder.writer.GameWriter` (importing) and the services
+over it (:mod:`recorder.keys`, :mod:`recorder.verify`); this module adds PostgreSQL's connections (a
 psycopg 3 connection pool; each call takes a connection for its length), its schema
 (:mod:`recorder.pg_schema`), the insertion of new games (``COPY`` for the events), its
 own checks for ``verify``, and ``LISTEN``/``NOTIFY`` of appends.
@@ -39,7 +39,7 @@ from .migrations import SCHEMA_VERSION
 from .places import is_postgres, redact
 from .prepare import Prepared
 from .records import utc_now
-from .verify import Finding, StoreVerify
+from .verify import Finding
 from .writer import GameWriter
 
 log = logging.getLogger("tablelog.recorder")
@@ -200,7 +200,7 @@ def _triggers_as_created(conn: psycopg.Connection[Any]) -> dict[str, tuple[Any, 
     return _CREATED[version]
 
 
-class PostgresStore(SqlStore, GameWriter, StoreVerify):
+class PostgresStore(SqlStore, GameWriter):
     """An append-only record of games in a PostgreSQL database.  Open with :meth:`open`."""
 
     _integrity_errors = (pg_errors.IntegrityError,)
@@ -263,7 +263,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
 
     @property
     def schema_version(self) -> int:
-        with self._read() as conn:
+        with self.reading() as conn:
             row = conn.execute("SELECT max(version) FROM schema_migrations", ()).fetchone()
         return int(row[0]) if row and row[0] is not None else 0
 
@@ -294,7 +294,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         return raw
 
     @contextmanager
-    def _read(self) -> Iterator[_Conn]:
+    def reading(self) -> Iterator[_Conn]:
         """A connection of the pool (each statement its own transaction)."""
         raw = self._connection()
         try:
@@ -307,7 +307,7 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
             self._pool.putconn(raw)
 
     @contextmanager
-    def _transaction(self) -> Iterator[_Conn]:
+    def writing(self) -> Iterator[_Conn]:
         """One transaction on a connection of the pool: committed at the end of the
         block, rolled back on an error (by the server too, if the connection drops)."""
         raw = self._connection()
@@ -396,11 +396,11 @@ class PostgresStore(SqlStore, GameWriter, StoreVerify):
         """``ok`` when the database's guards are whole (every trigger there and enabled,
         every constraint validated), else what is not.  The storage itself is the
         server's to check (``amcheck``, checksums)."""
-        findings = self._file_findings()
+        findings = self.storage_findings()
         return "\n".join(str(f) for f in findings) if findings else "ok"
 
-    def _file_findings(self) -> list[Finding]:
-        with self._read() as conn:
+    def storage_findings(self) -> list[Finding]:
+        with self.reading() as conn:
             triggers = _triggers(conn.raw)
             try:
                 created = _triggers_as_created(conn.raw)

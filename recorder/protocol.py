@@ -4,6 +4,11 @@
 :class:`recorder.postgres.PostgresStore` implement the same methods with the same
 meaning (one contract suite, ``tests/recorder/test_contract.py``, runs over both), and
 :func:`recorder.open_store` opens the one a path or URL names.
+
+A store keeps games and their events (and each game's review); what is built over
+them is a service of its own, written once over the store's connections for both
+backends: ``store.keys`` (who may write a game), ``store.listing`` (the games list) and
+``store.verification`` (the chain, the folds, the database).
 States and events are the game's own objects (``Any`` here), as in
 :mod:`engine.protocol`.
 """
@@ -11,22 +16,23 @@ States and events are the game's own objects (``Any`` here), as in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from .errors import ImportRejected
-from .listing import PlayerStats
+from .keys import Keys
+from .listing import Listing
 from .pipeline import DEFAULT_BATCH, Tagged, Written
 from .records import (
     AppendResult,
     Checked,
     GameImport,
-    GamePage,
     GameRow,
     ImportResult,
     StoredEvent,
 )
 from .review import ReviewEvent
-from .verify import Finding
+from .verify import Finding, Verification
 
 
 @runtime_checkable
@@ -120,83 +126,12 @@ class Recorder(Protocol):
         row when the caller has it, saves looking the game up again."""
         ...
 
-    def list_games(
-        self,
-        player: str | None = None,
-        result: str | None = None,
-        date_from: Any = None,
-        date_to: Any = None,
-        limit: int = 50,
-        offset: int = 0,
-        order: str | None = None,
-        kind: str | None = None,
-        with_void: bool = False,
-    ) -> list[GameRow]:
-        """Games, newest first (or in another order of :data:`recorder.listing.ORDERS`),
-        filtered (``kind``: only games of that kind; void games only ``with_void``)."""
-        ...
-
-    def list_page(
-        self,
-        player: str | None = None,
-        result: str | None = None,
-        date_from: Any = None,
-        date_to: Any = None,
-        kind: str | None = None,
-        *,
-        order: str | None = None,
-        limit: int = 50,
-        after: str | None = None,
-        before: str | None = None,
-        last: bool = False,
-        offset: int = 0,
-        with_void: bool = False,
-    ) -> GamePage:
-        """A page of :meth:`list_games`, found by its place (keyset paging): the first,
-        the one after the place ``after`` or before ``before`` (a page's ``next`` and
-        ``prev``), or the last; the same cost wherever the page is."""
-        ...
-
-    def player_stats(self, name: str) -> PlayerStats | None:
-        """What a player's games add up to (any case), None for an unknown player."""
-        ...
-
-    def count_games(
-        self,
-        player: str | None = None,
-        result: str | None = None,
-        date_from: Any = None,
-        date_to: Any = None,
-        kind: str | None = None,
-        *,
-        at_most: int | None = None,
-        with_void: bool = False,
-    ) -> int:
-        """How many games :meth:`list_games` would list, unpaged (with ``at_most``, no
-        more than one more than that)."""
+    def games(self, ids: Sequence[str]) -> list[GameRow]:
+        """The rows of the games ``ids``, in that order (an unknown id left out)."""
         ...
 
     def stored_content(self, game_id: str) -> tuple[str, dict[str, Any], list[StoredEvent]]:
         """(kind, headers, events) of a game, for exporting."""
-        ...
-
-    def issue_recorder_key(self, game_id: str) -> str:
-        """A new recorder key for the game, replacing any earlier one; only its hash is
-        kept (see :mod:`recorder.keys`).  GameNotFound for an unknown id."""
-        ...
-
-    def recorder_key_matches(self, game_id: str, key: str) -> bool:
-        """Whether ``key`` is the game's recorder key, compared in constant time."""
-        ...
-
-    def recorder_key_fingerprint(self, game_id: str) -> str | None:
-        """What a browser's session keeps of the game's recorder key (None: it has none):
-        a new key changes it, so sessions unlocked with the old one end."""
-        ...
-
-    def revoke_recorder_key(self, game_id: str) -> bool:
-        """Remove the game's recorder key (whether it had one): every key and session of
-        it stops writing.  GameNotFound for an unknown id."""
         ...
 
     # --- the review (recorder.review) -------------------------------------------------
@@ -219,14 +154,6 @@ class Recorder(Protocol):
         ReviewConflict when the review has another length.  The record is not touched."""
         ...
 
-    def issue_review_key(self, game_id: str) -> str:
-        """A new review key: it adds to the game's review, never logs a move."""
-        ...
-
-    def review_key_matches(self, game_id: str, key: str) -> bool:
-        """Whether ``key`` is the game's review key."""
-        ...
-
     # --- upkeep ----------------------------------------------------------------------
 
     def rebuild_projections(self) -> int:
@@ -237,26 +164,27 @@ class Recorder(Protocol):
         """The backend's own check of its storage (``ok`` when sound)."""
         ...
 
-    # --- the chain (see docs/integrity.md) ---------------------------------------------
+    # --- the services over it: the connections they read and write with ----------------
 
-    def step_hash(self, game_id: str, step: int | None = None) -> str:
-        """The game's chain hash at ``step`` (default its head), hex."""
+    #: Now, as the recorded-at text.
+    clock: Callable[[], str]
+
+    def reading(self) -> AbstractContextManager[Any]:
+        """A connection to read with (``?`` parameters, on either backend)."""
         ...
 
-    def step_hashes(self, game_id: str) -> list[str]:
-        """The game's chain as stored, hex: the origin's hash, then each step's."""
+    def writing(self) -> AbstractContextManager[Any]:
+        """One write transaction: committed when the block ends, rolled back on an error."""
         ...
 
-    def heads(self, game_ids: Iterable[str] | None = None) -> list[tuple[str, int, str]]:
-        """(game id, stored steps, head) of the given games (default: every game)."""
+    def storage_findings(self) -> list[Finding]:
+        """What does not hold in the database itself (its storage, its guards)."""
         ...
 
-    def chain_findings(self, game_id: str) -> list[Finding]:
-        """Where the game's stored chain does not follow from its content (none: it
-        verifies)."""
-        ...
-
-    def verify(self, game_ids: Iterable[str] | None = None) -> list[Finding]:
-        """Everything that does not hold in the storage and in the given games (default:
-        every game): chains, projections against a fresh fold; none: it verifies."""
-        ...
+    #: Who may write a game over HTTP: its recorder and review keys (:mod:`recorder.keys`).
+    keys: Keys
+    #: The games list: pages, counts, a player's figures (:mod:`recorder.listing`).
+    listing: Listing
+    #: Verifying the record: chains, folds against the projections, the database
+    #: (:mod:`recorder.verify`).
+    verification: Verification

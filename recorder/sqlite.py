@@ -35,7 +35,7 @@ from .listing import FOLD_FUNCTION, fold_name
 from .migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
 from .records import default_db_path, utc_now
 from .sqlite_import import SqliteImports
-from .verify import TRIGGERS, Finding, StoreVerify
+from .verify import TRIGGERS, Finding
 
 #: How long a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -44,7 +44,7 @@ BUSY_TIMEOUT_S = 30.0
 SNAPSHOTS_FROM = 4
 
 
-class EventStore(SqlStore, SqliteImports, StoreVerify):
+class EventStore(SqlStore, SqliteImports):
     """An append-only record of games in one SQLite file.  Open with :meth:`open`."""
 
     _integrity_errors = (sqlite3.IntegrityError,)
@@ -120,7 +120,7 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
                 f"{self.path}: schema version {version} is newer than this tablelog "
                 f"understands ({SCHEMA_VERSION}); upgrade tablelog"
             )
-        with self._transaction():
+        with self.writing():
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if (
                 version == 0
@@ -143,7 +143,7 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
                 conn.execute(
                     "INSERT INTO schema_migrations (version, description, applied_at) "
                     "VALUES (?, ?, ?)",
-                    (number, description, self._clock()),
+                    (number, description, self.clock()),
                 )
                 conn.execute(f"PRAGMA user_version = {number}")
 
@@ -157,7 +157,7 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
             self._conn.close()
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def reading(self) -> Iterator[sqlite3.Connection]:
         """The store's one connection, this thread's for the block."""
         with self._lock:
             try:
@@ -166,7 +166,7 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
                 raise unbindable(err) from None
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def writing(self) -> Iterator[sqlite3.Connection]:
         """One write transaction holding the database's write lock from its start."""
         with self._lock:
             conn = self._conn
@@ -194,7 +194,7 @@ class EventStore(SqlStore, SqliteImports, StoreVerify):
             rows = self._conn.execute("PRAGMA integrity_check").fetchall()
         return "\n".join(str(r[0]) for r in rows)
 
-    def _file_findings(self) -> list[Finding]:
+    def storage_findings(self) -> list[Finding]:
         """The file's own findings: SQLite's integrity check, the foreign keys, and the
         triggers that keep the record append-only."""
         with self._lock:

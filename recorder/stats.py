@@ -139,7 +139,7 @@ def _rows(store: Recorder, player: str | None, kind: str | None) -> Iterator[Gam
     index walk, however many games there are)."""
     after = None
     while True:
-        page = store.list_page(
+        page = store.listing.page(
             player=player, kind=kind, order="oldest", limit=PAGE, after=after, with_void=True
         )
         yield from page.games

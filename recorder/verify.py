@@ -1,6 +1,6 @@
 """Checking a stored record: its chain, its projections and the database itself.
 
-:class:`StoreVerify` is mixed into each store.  For each game it recomputes the chain
+:class:`Verification` is each store's ``verification``.  For each game it recomputes the chain
 from the stored events (:mod:`recorder.chain`) and names every
 step whose stored hash does not follow from the step before it and its own content, and a
 head that is not the last step's; it folds the events afresh and compares the summary,
@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.errors import EngineError, Violation
 from engine.fold import SNAPSHOT_EVERY, Fold
@@ -25,6 +24,7 @@ from engine.games import UnknownGameKind, get_game
 from engine.protocol import GameRules, seat_names
 
 from . import chain, projections, review
+from .access import SqlAccess
 from .errors import CorruptEvent, GameNotFound
 from .prepare import stored_texts
 from .records import time_text
@@ -136,7 +136,7 @@ def kept_head_findings(
     out: list[Finding] = []
     for game_id, head in kept:
         try:
-            hashes = store.step_hashes(game_id)
+            hashes = store.verification.step_hashes(game_id)
         except GameNotFound:
             out.append(Finding(game_id, None, "kept-head", "the game is no longer stored"))
             continue
@@ -158,16 +158,10 @@ def kept_head_findings(
     return out
 
 
-class StoreVerify:
-    """Verifying the record (mixed into the stores: :class:`recorder.sqlite.EventStore`,
-    :class:`recorder.postgres.PostgresStore`); each store adds its database's own
-    findings (:meth:`_file_findings`)."""
+class VerifiedStore(SqlAccess, Protocol):
+    """What :class:`Verification` needs of a store besides its connections."""
 
-    def _read(self) -> AbstractContextManager[Any]:
-        """A connection to read with (the store's own)."""
-        raise NotImplementedError
-
-    def _fold_rows(
+    def fold_rows(
         self,
         game_id: str,
         kind: str,
@@ -179,18 +173,27 @@ class StoreVerify:
         earlier: Any = None,
         every: int | None = None,
     ) -> Fold:
-        """Fold stored rows (the store's own, :meth:`SqlStore._fold_rows`)."""
-        raise NotImplementedError
+        """Fold stored rows (:meth:`recorder.core.SqlStore.fold_rows`)."""
+        ...
 
-    def _file_findings(self) -> list[Finding]:
+    def storage_findings(self) -> list[Finding]:
         """What does not hold in the database itself (its storage, its guards)."""
-        raise NotImplementedError
+        ...
+
+
+class Verification:
+    """Verifying a store's record (``store.verification``): each game's chain, its fold
+    and projections against a fresh fold, its snapshots, and what the store finds wrong
+    with its database itself (``storage_findings``, the backend's own)."""
+
+    def __init__(self, store: VerifiedStore) -> None:
+        self._store = store
 
     def step_hash(self, game_id: str, step: int | None = None) -> str:
         """The chain hash stored at ``step`` (default the last), hex: the game's head
         at that step (the origin's for step 0).  :class:`GameNotFound` for an unknown
         game; a step beyond the last has no hash (``""``)."""
-        with self._read() as conn:
+        with self._store.reading() as conn:
             row = conn.execute(
                 "SELECT kind, headers, head FROM games WHERE id = ?", (game_id,)
             ).fetchone()
@@ -209,7 +212,7 @@ class StoreVerify:
     def chain_findings(self, game_id: str) -> list[Finding]:
         """The chain's findings for one game (:func:`chain_findings`): cheap enough to
         run at each showing of a game."""
-        with self._read() as conn:
+        with self._store.reading() as conn:
             game = conn.execute(
                 "SELECT kind, headers, head FROM games WHERE id = ?", (game_id,)
             ).fetchone()
@@ -231,7 +234,7 @@ class StoreVerify:
     def step_hashes(self, game_id: str) -> list[str]:
         """The game's chain as stored, hex: the origin's hash, then each step's (so item
         ``n`` is the head after step ``n``).  :class:`GameNotFound` for an unknown game."""
-        with self._read() as conn:
+        with self._store.reading() as conn:
             row = conn.execute(
                 "SELECT kind, headers FROM games WHERE id = ?", (game_id,)
             ).fetchone()
@@ -254,7 +257,7 @@ class StoreVerify:
             "SELECT g.id, (SELECT count(*) FROM events AS e WHERE e.game_no = g.no),"
             " COALESCE(g.head, '') FROM games AS g"
         )
-        with self._read() as conn:
+        with self._store.reading() as conn:
             if game_ids is None:
                 return [tuple(r) for r in conn.execute(sql + " ORDER BY g.id")]
             out = []
@@ -270,9 +273,9 @@ class StoreVerify:
         append-only triggers) and in the given games (default: every game): each game's
         chain, its fold and projections against a fresh fold, its snapshots.  An empty
         list: the record verifies.  :class:`GameNotFound` for an unknown game."""
-        out = self._file_findings()
+        out = self._store.storage_findings()
         if game_ids is None:
-            with self._read() as conn:
+            with self._store.reading() as conn:
                 ids = [r[0] for r in conn.execute("SELECT id FROM games ORDER BY id")]
         else:
             ids = list(game_ids)
@@ -282,7 +285,7 @@ class StoreVerify:
 
     def _game_findings(self, game_id: str) -> list[Finding]:
         out = self.chain_findings(game_id)
-        with self._read() as conn:
+        with self._store.reading() as conn:
             kind, players, date, place, tags, headers_json, status, created, no = conn.execute(
                 "SELECT kind, players, date, place, tags, headers, status, created_at, no"
                 " FROM games WHERE id = ?",
@@ -346,7 +349,9 @@ class StoreVerify:
         )
         fold_rows = [(r[0], r[1], r[2], r[3]) for r in rows]
         try:
-            fold = self._fold_rows(game_id, kind, rules, fold_rows, names, every=SNAPSHOT_EVERY)
+            fold = self._store.fold_rows(
+                game_id, kind, rules, fold_rows, names, every=SNAPSHOT_EVERY
+            )
         except CorruptEvent as err:
             message = str(err).split(": ", 1)[-1]
             return [*out, Finding(game_id, err.sequence, "fold", message)]

@@ -75,7 +75,7 @@ class GameWriter:
     """Importing and creating games (mixed into each store)."""
 
     _lock: threading.RLock
-    _clock: Callable[[], str]
+    clock: Callable[[], str]
     _integrity_errors: tuple[type[BaseException], ...]
     #: Whether the store's schema keeps snapshots (every store's since schema 4).
     _snapshots: bool
@@ -83,7 +83,7 @@ class GameWriter:
     #: :meth:`recorder.core.SqlStore._number_types`).
     _codes: dict[str, dict[str, int]]
 
-    def _transaction(self) -> AbstractContextManager[Conn]:
+    def writing(self) -> AbstractContextManager[Conn]:
         """One write transaction (the store's own)."""
         raise NotImplementedError
 
@@ -250,7 +250,7 @@ class GameWriter:
         while group is not None:
             self._number_types(_types_wanted(item for _, item in group))
             out: list[Written] = []
-            with self._transaction() as conn:
+            with self.writing() as conn:
                 now = self._now()[0]
                 out += self._write_tagged(conn, group, now)
                 group = None
@@ -273,7 +273,7 @@ class GameWriter:
         """Write prepared games in one transaction, each whole or not at all; returns per
         game its result or the error that refused it."""
         self._number_types(_types_wanted(prepared))
-        with self._transaction() as conn:
+        with self.writing() as conn:
             return self._write_games(conn, prepared, self._now()[0])
 
     def _write_games(
@@ -372,7 +372,7 @@ class GameWriter:
         )
         prepared = prepare_game(record)
         taken = ImportRejected(None, f"game {prepared.game_id} already exists", "id")
-        with self._transaction() as conn:
+        with self.writing() as conn:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (prepared.game_id,)).fetchone():
                 raise taken
             try:

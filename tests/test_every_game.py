@@ -143,7 +143,7 @@ def test_the_commands_validate_import_export_and_verify_every_game(
     assert len(said) >= 4 and all(": ok, " in line for line in said[:4]), said
     run("import", str(folder))
     with open_store(db) as store:
-        rows = store.list_games(limit=100)
+        rows = store.listing.games(limit=100)
     assert len(rows) == 4 and {r.kind for r in rows} == {kind}
     by_round = {int(r.headers["event"].split()[-1]): r.id for r in rows}
     for seed, text in written.items():

@@ -318,7 +318,7 @@ def _review_writer(game_id: str) -> None:
             description=f"game {game_id}: writing its review needs the game's recorder key"
             " or review key (Authorization: Bearer <key>)",
         )
-    if not (store.recorder_key_matches(game_id, key) or store.review_key_matches(game_id, key)):
+    if not (store.keys.matches(game_id, key) or store.keys.matches(game_id, key, review=True)):
         abort(
             403,
             description=f"game {game_id}: that is neither this game's recorder key"

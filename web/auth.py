@@ -110,7 +110,7 @@ def authorize(game_id: str, key: str) -> None:
 
 def unlock(game_id: str, key: str) -> bool:
     """Authorise this browser for ``game_id`` if ``key`` is its recorder key."""
-    if not key or not get_store().recorder_key_matches(game_id, key):
+    if not key or not get_store().keys.matches(game_id, key):
         return False
     authorize(game_id, key)
     return True
@@ -122,7 +122,7 @@ def session_standing(game_id: str) -> str:
     held = session_games().get(game_id)
     if held is None:
         return "none"
-    current = get_store().recorder_key_fingerprint(game_id)
+    current = get_store().keys.fingerprint(game_id)
     if current is None or not hmac.compare_digest(held, current):
         return "replaced"
     return "held"
@@ -140,7 +140,7 @@ def may_write(game_id: str) -> bool:
     that holds the game under its current key."""
     key = bearer_key()
     if key is not None:
-        return bool(get_store().recorder_key_matches(game_id, key))
+        return bool(get_store().keys.matches(game_id, key))
     return session_standing(game_id) == "held"
 
 
@@ -156,7 +156,7 @@ def require_writer(game_id: str) -> None:
             description=f"game {game_id}: writing needs the game's recorder key "
             "(Authorization: Bearer <key>)",
         )
-    if not get_store().recorder_key_matches(game_id, key):
+    if not get_store().keys.matches(game_id, key):
         log.warning("game %s: a write with a wrong key from %s", game_id, request.remote_addr)
         abort(403, description=f"game {game_id}: that is not this game's recorder key")
 

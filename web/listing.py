@@ -49,7 +49,7 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
     placed = f["after"] or f["before"] or f["last"]
     if f["page"] > 1 and not placed:
         # (an index entry read for each game before the page: once, for the redirect)
-        anchor = store.list_page(
+        anchor = store.listing.page(
             **filters,
             order=order,
             limit=1,
@@ -58,7 +58,7 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
         )
         target = {"after": anchor.next} if anchor.next else {"page": "last"}
         return redirect(url_for(endpoint, **keep, **target), code=302)
-    page = store.list_page(
+    page = store.listing.page(
         **filters,
         order=order,
         limit=per_page,
@@ -71,7 +71,7 @@ def list_page(endpoint: str, *, per_page_always: bool) -> ListPage | Response:
     at_most = int(current_app.config["LIST_COUNT_AT_MOST"])
     if f["player"]:
         at_most = max(1, at_most // 10)  # (each of the player's games read)
-    total = store.count_games(**filters, at_most=at_most, with_void=with_void)
+    total = store.listing.count(**filters, at_most=at_most, with_void=with_void)
     return ListPage(
         games=page.games,
         total=total if total <= at_most else None,

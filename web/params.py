@@ -36,7 +36,7 @@ def list_filters() -> dict[str, Any]:
     """The games-list filters, order and paging: ``player``, ``result``, ``kind``,
     ``order``, ``per_page``, ``all`` (void games too, asked as ``all=1``), and where the
     page is: ``after`` or ``before`` a place (a
-    page's next or previous, see :meth:`recorder.Recorder.list_page`), ``last`` (asked
+    page's next or previous, see :meth:`recorder.listing.Listing.page`), ``last`` (asked
     as ``page=last``), or ``page`` (an old address's page number; 1 without any)."""
     player = (request.args.get("player") or "").strip()
     if len(player) > 100:

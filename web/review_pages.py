@@ -85,7 +85,7 @@ def _unkeyed(game_id: str, back: str) -> tuple[str, int] | None:
     store = get_store()
     if key:
         if len(key) <= 200 and (
-            store.recorder_key_matches(game_id, key) or store.review_key_matches(game_id, key)
+            store.keys.matches(game_id, key) or store.keys.matches(game_id, key, review=True)
         ):
             return None
     elif auth.session_standing(game_id) == "held":

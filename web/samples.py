@@ -80,7 +80,7 @@ def ensure_sample_games(
     ``say`` and skipped.  If no fixture could be imported, ``simulated`` seeded random
     games are added instead.
     """
-    if store.count_games(at_most=0) > 0:  # (one game is enough to know)
+    if store.listing.count(at_most=0) > 0:  # (one game is enough to know)
         return 0
     added = 0
     folders = [folder] if isinstance(folder, Path) else list(folder)

@@ -43,8 +43,8 @@ def games() -> Response | str:
         # (their statistics read each of their games: shown here for a player with a
         # bounded number of them, and on the player's own page in any case)
         bound = int(current_app.config["LIST_STATS_AT_MOST"])
-        many = store.count_games(player=f["player"], at_most=bound) > bound
-        stats = None if many else store.player_stats(f["player"])
+        many = store.listing.count(player=f["player"], at_most=bound) > bound
+        stats = None if many else store.listing.player_stats(f["player"])
     return render_template(
         "games.html",
         games=Turns(game_summary(r) for r in page.games),
@@ -69,7 +69,7 @@ def player(name: str) -> str:
     """What a player's games add up to: games, wins by how they were won, length."""
     if len(name) > 100:
         abort(400, description="a player's name has at most 100 characters")
-    stats = get_store().player_stats(name)
+    stats = get_store().listing.player_stats(name)
     if stats is None:
         abort(404, description=f"no game with a player called {name!r}")
     return render_template("player.html", stats=stats, conditions=boards.conditions())

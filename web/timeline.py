@@ -293,7 +293,7 @@ class TimelineCache:
         except CorruptEvent as err:  # the events before it read
             stored = store.events(row.id, err.sequence - 1)
             unreadable = Altered(err.sequence, (f"event {err.sequence} cannot be read",))
-        timeline = build(row, stored, store.chain_findings(row.id), unreadable)
+        timeline = build(row, stored, store.verification.chain_findings(row.id), unreadable)
         if self.size:
             with self._lock:
                 self._items[row.id] = timeline

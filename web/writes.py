@@ -76,7 +76,7 @@ def create_game(notation: str, retry_key: str | None = None) -> tuple[dict[str, 
             ) from None
         raise WriteError(400, "The game cannot be created", str(err)) from None
     game_id = made.game_id
-    key = store.issue_recorder_key(game_id)
+    key = store.keys.issue(game_id)
     log.info(
         "game %s %s from %s",
         game_id,
@@ -255,7 +255,7 @@ __all__ = [
 def _unaltered(store: Any, game_id: str) -> None:
     """WriteError 409 when the game's record was changed behind the store's back (its
     chain does not verify): nothing is logged after a record that is not as written."""
-    findings = store.chain_findings(game_id)
+    findings = store.verification.chain_findings(game_id)
     if findings:
         first = findings[0]
         where = f"step {first.step}" if first.step is not None else "its head"

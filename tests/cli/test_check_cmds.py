@@ -284,18 +284,18 @@ def test_a_rejected_import_writes_nothing(tmp_path_factory, data):
             [record] = load_text(damaged, "fuzz.tl")
         except ImportRejected as err:
             assert err is not None
-            assert store.count_games() == 0
+            assert store.listing.count() == 0
             assert not parse_game(damaged).ok
             return
         store.import_game(record)
-        assert store.count_games() == 1
+        assert store.listing.count() == 1
 
 
 def test_importing_an_illegal_log_is_refused_and_nothing_is_written(db: Path):
     result = run("import", str(ILLEGAL / "take-not-a-line.tl"), db=db)
     assert result.exit_code != 0
     with EventStore.open(db) as store:
-        assert store.count_games() == 0
+        assert store.listing.count() == 0
 
 
 # --- a real process --------------------------------------------------------------------

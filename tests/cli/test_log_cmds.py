@@ -209,7 +209,7 @@ def test_undo_and_undo_to_export_and_import_to_the_same_events(tmp_path: Path):
         other = tmp_path / f"other-{fmt}.db"
         assert _run(other, "import", str(path)).exit_code == 0
         with EventStore.open(db) as a, EventStore.open(other) as b:
-            (row,) = b.list_games()
+            (row,) = b.listing.games()
             assert [e.payload for e in b.events(row.id)] == [e.payload for e in a.events(game)]
 
 
@@ -234,7 +234,7 @@ def test_undo_after_a_card_revealed_on_its_own_takes_back_the_card_alone(tmp_pat
     assert _run(tmp_path / "o.db", "validate", str(tmp_path / "g.tl")).exit_code == 0
     assert _run(tmp_path / "o.db", "import", str(tmp_path / "g.tl")).exit_code == 0
     with EventStore.open(tmp_path / "o.db") as other:
-        (row,) = other.list_games()
+        (row,) = other.listing.games()
     assert _run(tmp_path / "o.db", "export", row.id).output == exported.output
 
 
@@ -403,7 +403,7 @@ def test_new_asks_a_refused_setup_line_again_keeping_the_other_answers(tmp_path:
     assert said.count("the game has 4 tokens of each") == 7  # a line a colour, once each
     assert said.count("card 1 of 3") == 1  # the cards were not asked again
     with EventStore.open(db) as store:
-        (row,) = store.list_games()
+        (row,) = store.listing.games()
         assert store.game(row.id).event_count == 1
 
 
@@ -414,7 +414,7 @@ def test_new_refuses_a_bad_setup_with_its_place_and_writes_nothing(tmp_path: Pat
     assert result.exit_code == 1
     assert "<stdin>:" in result.output and "3-99" in result.output
     with EventStore.open(db) as store:
-        assert store.count_games() == 0
+        assert store.listing.count() == 0
     no_file = _run(db, "new", str(tmp_path / "missing.tl"))
     assert no_file.exit_code == 1 and "missing.tl" in no_file.output
 
@@ -432,8 +432,8 @@ def test_key_gives_a_new_key_that_replaces_the_last(tmp_path: Path):
     second, link = plain.output.split()
     assert link == f"http://192.0.2.1:8000/games/{game}/record#key={second}"
     with EventStore.open(db) as store:
-        assert store.recorder_key_matches(game, second)
-        assert not store.recorder_key_matches(game, key)
+        assert store.keys.matches(game, second)
+        assert not store.keys.matches(game, key)
     missing = _run(db, "key", "nope")
     assert missing.exit_code == 1 and "no game 'nope'" in missing.output
 
@@ -446,8 +446,8 @@ def test_key_revoke_leaves_the_game_without_a_key(tmp_path: Path):
     revoked = _run(db, "key", game, "--revoke")
     assert revoked.exit_code == 0 and "revoked" in revoked.output and key not in revoked.output
     with EventStore.open(db) as store:
-        assert not store.recorder_key_matches(game, key)
-        assert store.recorder_key_fingerprint(game) is None
+        assert not store.keys.matches(game, key)
+        assert store.keys.fingerprint(game) is None
     again = _run(db, "key", game, "--revoke", "--json")
     assert json.loads(again.output) == {"id": game, "revoked": False}
 
@@ -544,7 +544,7 @@ def test_new_refuses_a_file_that_is_not_utf8_or_empty_with_its_place(tmp_path: P
         if input != b"":
             assert "not UTF-8 text" in result.output and "save the file as UTF-8" in result.output
     with EventStore.open(db) as store:
-        assert store.count_games() == 0
+        assert store.listing.count() == 0
 
 
 def test_record_without_a_game_says_where_ids_come_from(tmp_path: Path):

@@ -136,19 +136,19 @@ def test_copy_sqlite_to_postgresql_and_back_keeps_every_game_and_verifies_it(tmp
     assert all(f"game {gid}: copied" in done.output for gid in ids)
     assert exports(pg_url, ids) == before
     with open_store(pg_url) as pg:
-        assert pg.verify() == []
+        assert pg.verification.verify() == []
     # Again: nothing new, nothing doubled.
     again = invoke("copy", str(source), pg_url)
     assert again.exit_code == 0 and "already there, the same" in again.output
     with open_store(pg_url) as pg:
-        assert pg.count_games(with_void=True) == len(ids) and pg.game("empty").void
+        assert pg.listing.count(with_void=True) == len(ids) and pg.game("empty").void
     # And back into a fresh SQLite file (a sqlite: URL).
     back = tmp_path / "back.db"
     home = invoke("copy", pg_url, f"sqlite:{back}")
     assert home.exit_code == 0, home.output
     assert exports(back, ids) == before
     with open_store(back) as store:
-        assert store.verify() == []
+        assert store.verification.verify() == []
 
 
 def test_copy_names_a_game_stored_otherwise_in_the_destination(tmp_path, pg_url):

@@ -156,33 +156,33 @@ def test_unknown_games_are_named(recorder):
 
 def test_a_recorder_key_is_kept_as_its_hash_and_replaced_by_a_new_one(recorder, backend):
     gid = recorder.import_game(record(3)).game_id
-    assert not recorder.recorder_key_matches(gid, "anything")  # no key yet
-    first = recorder.issue_recorder_key(gid)
-    assert recorder.recorder_key_matches(gid, first)
-    assert not recorder.recorder_key_matches(gid, first[:-1])
-    assert not recorder.recorder_key_matches("other", first)
+    assert not recorder.keys.matches(gid, "anything")  # no key yet
+    first = recorder.keys.issue(gid)
+    assert recorder.keys.matches(gid, first)
+    assert not recorder.keys.matches(gid, first[:-1])
+    assert not recorder.keys.matches("other", first)
     assert first not in repr(backend.raw("SELECT * FROM recorder_keys"))
-    second = recorder.issue_recorder_key(gid)
-    assert second != first and recorder.recorder_key_matches(gid, second)
-    assert not recorder.recorder_key_matches(gid, first)
+    second = recorder.keys.issue(gid)
+    assert second != first and recorder.keys.matches(gid, second)
+    assert not recorder.keys.matches(gid, first)
     with pytest.raises(GameNotFound):
-        recorder.issue_recorder_key("nope")
+        recorder.keys.issue("nope")
 
 
 def test_a_new_or_revoked_key_changes_the_fingerprint_sessions_keep(recorder, backend):
     gid = recorder.import_game(record(3)).game_id
-    assert recorder.recorder_key_fingerprint(gid) is None
-    first = recorder.issue_recorder_key(gid)
-    held = recorder.recorder_key_fingerprint(gid)
-    assert held and first not in held and held == recorder.recorder_key_fingerprint(gid)
-    recorder.issue_recorder_key(gid)
-    assert recorder.recorder_key_fingerprint(gid) not in (None, held)
-    assert recorder.revoke_recorder_key(gid) is True
-    assert recorder.recorder_key_fingerprint(gid) is None
-    assert not recorder.recorder_key_matches(gid, first)
-    assert recorder.revoke_recorder_key(gid) is False  # nothing left to revoke
+    assert recorder.keys.fingerprint(gid) is None
+    first = recorder.keys.issue(gid)
+    held = recorder.keys.fingerprint(gid)
+    assert held and first not in held and held == recorder.keys.fingerprint(gid)
+    recorder.keys.issue(gid)
+    assert recorder.keys.fingerprint(gid) not in (None, held)
+    assert recorder.keys.revoke(gid) is True
+    assert recorder.keys.fingerprint(gid) is None
+    assert not recorder.keys.matches(gid, first)
+    assert recorder.keys.revoke(gid) is False  # nothing left to revoke
     with pytest.raises(GameNotFound):
-        recorder.revoke_recorder_key("nope")
+        recorder.keys.revoke("nope")
 
 
 @pytest.mark.parametrize("bad", ["a\x00b", "a\udc80b"], ids=["nul", "half-character"])
@@ -196,7 +196,7 @@ def test_text_no_store_keeps_is_refused_alike_naming_its_field(recorder, backend
     with pytest.raises(ImportRejected) as refused:
         recorder.import_game(record(3, place=bad))
     assert refused.value.field == "headers.place"
-    assert recorder.count_games() == 0
+    assert recorder.listing.count() == 0
     events = simulated(4)
     setup = game_import_from_events(events[:1], {"players": ["Ann", "Bo"]})
     gid = recorder.import_game(setup).game_id
@@ -211,7 +211,7 @@ def test_reimporting_the_same_game_is_a_no_op(recorder, backend):
     again = recorder.import_game(record(3))
     assert again.game_id == first.game_id and not again.created
     assert count_rows(backend, first.game_id) == first.events
-    assert recorder.count_games() == 1
+    assert recorder.listing.count() == 1
 
 
 def test_the_derived_game_id_depends_on_the_content(recorder):
@@ -491,18 +491,18 @@ def test_list_and_count_games_filter_by_player_result_and_date(recorder):
     recorder.import_game(record(16, ("Cy", "Dee"), date="2024-03-10"))
     live = recorder.create_game({"players": ["Eve", "Ann"], "date": "2024-04-10"})
     recorder.append(live.id, 0, payloads(17)[:5])
-    assert recorder.count_games() == 4
-    assert recorder.count_games(player="ann") == 3
-    assert recorder.count_games(player="ANN", result="finished") == 2
-    assert recorder.count_games(result="playing") == 1
-    assert [g.id for g in recorder.list_games(result="playing")] == [live.id]
-    assert recorder.count_games(date_from="2024-02-01", date_to="2024-03-31") == 2
-    conditions = {g.condition for g in recorder.list_games(result="finished")}
+    assert recorder.listing.count() == 4
+    assert recorder.listing.count(player="ann") == 3
+    assert recorder.listing.count(player="ANN", result="finished") == 2
+    assert recorder.listing.count(result="playing") == 1
+    assert [g.id for g in recorder.listing.games(result="playing")] == [live.id]
+    assert recorder.listing.count(date_from="2024-02-01", date_to="2024-03-31") == 2
+    conditions = {g.condition for g in recorder.listing.games(result="finished")}
     for condition in conditions:
-        assert recorder.count_games(result=condition) >= 1
-    assert len(recorder.list_games(limit=2)) == 2
-    assert len(recorder.list_games(limit=2, offset=3)) == 1
-    assert recorder.list_games(limit=1)[0].id == live.id  # most recent activity first
+        assert recorder.listing.count(result=condition) >= 1
+    assert len(recorder.listing.games(limit=2)) == 2
+    assert len(recorder.listing.games(limit=2, offset=3)) == 1
+    assert recorder.listing.games(limit=1)[0].id == live.id  # most recent activity first
 
 
 def test_list_and_count_games_filter_by_kind(recorder):
@@ -521,15 +521,15 @@ def test_list_and_count_games_filter_by_kind(recorder):
             events=[classic.event_to_dict(e) for e in events],
         )
     )
-    assert [g.id for g in recorder.list_games(kind="splendor")] == [stored.game_id]
-    assert recorder.count_games(kind="splendor") == 1
-    assert recorder.count_games(kind="splendor-duel") == 1
-    assert recorder.count_games(kind="splendor", player="bo", result="finished") == 1
-    assert recorder.count_games(kind="splendor", player="Dee") == 0
+    assert [g.id for g in recorder.listing.games(kind="splendor")] == [stored.game_id]
+    assert recorder.listing.count(kind="splendor") == 1
+    assert recorder.listing.count(kind="splendor-duel") == 1
+    assert recorder.listing.count(kind="splendor", player="bo", result="finished") == 1
+    assert recorder.listing.count(kind="splendor", player="Dee") == 0
     with pytest.raises(StoreError, match="unknown game kind 'chess'"):
-        recorder.list_games(kind="chess")
+        recorder.listing.games(kind="chess")
     with pytest.raises(StoreError, match="unknown result filter"):
-        recorder.list_games(result="draw")
+        recorder.listing.games(result="draw")
 
 
 def test_rebuilt_projections_equal_the_incremental_ones(recorder, backend):
@@ -592,7 +592,7 @@ def test_each_event_type_is_numbered_once_whichever_store_meets_it_first(recorde
         assert codes == list(range(1, len(codes) + 1))
     assert len({(k, name) for k, _, name in rows}) == len(rows)
     assert backend.raw("SELECT count(*) FROM events WHERE type IS NULL") == [(0,)]
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []
 
 
 def test_the_views_read_plainly(recorder, backend):
@@ -703,10 +703,10 @@ def test_the_same_game_has_the_same_head_however_it_was_recorded(recorder):
     assert len(head) == 64 and int(head, 16) >= 0
     # Logged move by move under another id, with event ids of the writer's own.
     live = recorder.create_game(headers, game_id="live").id
-    assert recorder.game(live).head == recorder.step_hash(whole.game_id, 0)
+    assert recorder.game(live).head == recorder.verification.step_hash(whole.game_id, 0)
     for i, (event, m) in enumerate(zip(events, meta, strict=True)):
         recorder.append(live, i, [event], meta=[m], event_ids=[f"e{i}"])
-        assert recorder.game(live).head == recorder.step_hash(whole.game_id, i + 1)
+        assert recorder.game(live).head == recorder.verification.step_hash(whole.game_id, i + 1)
     assert recorder.game(live).head == head
     # With the outcome in its headers (as an export of the finished game carries it).
     ended = recorder.game(whole.game_id)
@@ -732,7 +732,7 @@ def test_the_same_game_has_the_same_head_however_it_was_recorded(recorder):
             GameImport(headers=other_headers, events=events, meta=other_meta, game_id=f"o{i}")
         )
         assert recorder.game(other.game_id).head != head
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []
 
 
 def first_findings(findings) -> dict[str, tuple[str, int | None]]:
@@ -755,7 +755,7 @@ def test_verify_finds_the_stored_violations_of_a_flagged_move_edited(recorder, b
     )
     flagged = recorder.import_game(rec).game_id
     clean = recorder.import_game(record(6)).game_id
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []
     stored = recorder.events(flagged)[1].meta["violations"]
     code = stored[0]["code"]
     game = "game_no = (SELECT no FROM games WHERE id = '{}')"
@@ -767,7 +767,7 @@ def test_verify_finds_the_stored_violations_of_a_flagged_move_edited(recorder, b
         'UPDATE events SET meta = \'{"violations": [{"code": "made_up"}]}\''
         f" WHERE {game.format(clean)} AND sequence = 3",
     )
-    found = [f for f in recorder.verify() if f.check == "violations"]
+    found = [f for f in recorder.verification.verify() if f.check == "violations"]
     assert [(f.game, f.step) for f in found] == sorted(
         [(flagged, 2), (clean, 3)], key=lambda x: x[0]
     )
@@ -785,7 +785,7 @@ def test_verify_names_each_change_by_game_and_step(recorder, backend):
             GameImport(headers={"players": ["Ann", "Bo"]}, events=events, meta=meta, game_id=gid)
         )
         ids.append(gid)
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []
     g = {gid: f"game_no = (SELECT no FROM games WHERE id = '{gid}')" for gid in ids}
     sequence_swap = (
         f"UPDATE events SET sequence = -sequence WHERE {g['g4']} AND sequence IN (10, 11)",
@@ -812,7 +812,7 @@ def test_verify_names_each_change_by_game_and_step(recorder, backend):
         # g7: the summary says someone else won.
         "UPDATE game_summaries SET winner_name = 'Eve' WHERE game_id = 'g7'",
     )
-    findings = recorder.verify()
+    findings = recorder.verification.verify()
     assert all(f.game in ids for f in findings)
     first = first_findings(findings)
     assert "g0" not in first
@@ -829,8 +829,8 @@ def test_verify_names_each_change_by_game_and_step(recorder, backend):
     assert any("winner_name is 'Eve'" in t for t in text if t.startswith("game g7"))
     # Each change is named where it was made, even when several steps were changed.
     assert [f.step for f in findings if f.game == "g4" and f.check == "chain"] == [10, 11, 12]
-    assert recorder.verify(["g0"]) == []
-    assert [f.game for f in recorder.verify(["g2"])] == ["g2"]
+    assert recorder.verification.verify(["g0"]) == []
+    assert [f.game for f in recorder.verification.verify(["g2"])] == ["g2"]
 
 
 def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backend):
@@ -859,7 +859,7 @@ def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backen
         ),
         f"UPDATE games SET head = '{hashes[-1].hex()}' WHERE id = '{gid}'",
     )
-    assert [f.check for f in recorder.chain_findings(gid)] == []
+    assert [f.check for f in recorder.verification.chain_findings(gid)] == []
     assert recorder.game(gid).head != kept
     assert chain.keyed(recorder.game(gid).head, "secret") != chain.keyed(kept, "secret")
 
@@ -878,7 +878,7 @@ def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backe
         f" ORDER BY step LIMIT 1) WHERE {game} AND step = {step}",
     )
     backend.tamper("SELECT 1", keep_triggers_off=True)
-    found = {(f.check, f.step) for f in recorder.verify()}
+    found = {(f.check, f.step) for f in recorder.verification.verify()}
     assert ("snapshot", step) in found
     assert ("trigger", None) in found
 
@@ -895,7 +895,7 @@ def test_a_snapshot_that_does_not_unpack_is_not_used_and_verify_names_it(recorde
     )
     with backend.open() as fresh:
         assert GAME.position(fresh.state_at(gid, at)) == want  # folded from the first event
-        findings = [(f.step, f.check, f.message) for f in fresh.verify([gid])]
+        findings = [(f.step, f.check, f.message) for f in fresh.verification.verify([gid])]
     assert findings == [(SNAPSHOT_EVERY, "snapshot", "the snapshot cannot be read")]
 
 
@@ -912,7 +912,7 @@ def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):
         'UPDATE events SET type = NULL, payload = \'{"type": "nothing"}\''
         " WHERE game_no = (SELECT no FROM games WHERE id = 'payload') AND sequence = 4",
     )
-    found = {(f.game, f.step, f.check) for f in recorder.verify() if f.game}
+    found = {(f.game, f.step, f.check) for f in recorder.verification.verify() if f.game}
     assert ("list", 1, "chain") in found
     assert ("meta", 3, "chain") in found
     assert ("payload", 4, "chain") in found
@@ -938,17 +938,17 @@ def test_a_void_game_leaves_the_lists_takes_no_move_and_keeps_its_record(recorde
     row = recorder.void_game(live, "started  by mistake")
     assert row.void == "started by mistake" and row.event_count == 5
     assert backend.raw("SELECT count(*) FROM events") == events_before  # nothing deleted
-    assert [g.id for g in recorder.list_games()] == [kept]
-    assert recorder.count_games() == 1 and recorder.count_games(player="dee") == 0
+    assert [g.id for g in recorder.listing.games()] == [kept]
+    assert recorder.listing.count() == 1 and recorder.listing.count(player="dee") == 0
     # a player's games counted on the players' index, the void one taken off, bounded too
-    assert recorder.count_games(player="ann") == 1
-    assert recorder.count_games(player="ann", at_most=0) == 1
-    assert recorder.count_games(player="ann", at_most=5) == 1
-    assert recorder.count_games(player="ann", with_void=True, at_most=5) == 2
-    assert {g.id for g in recorder.list_games(with_void=True)} == {kept, live}
-    assert recorder.count_games(with_void=True, at_most=10) == 2
-    assert recorder.list_page(player="Dee", with_void=True).games[0].void == row.void
-    assert recorder.player_stats("Ann").games == 1
+    assert recorder.listing.count(player="ann") == 1
+    assert recorder.listing.count(player="ann", at_most=0) == 1
+    assert recorder.listing.count(player="ann", at_most=5) == 1
+    assert recorder.listing.count(player="ann", with_void=True, at_most=5) == 2
+    assert {g.id for g in recorder.listing.games(with_void=True)} == {kept, live}
+    assert recorder.listing.count(with_void=True, at_most=10) == 2
+    assert recorder.listing.page(player="Dee", with_void=True).games[0].void == row.void
+    assert recorder.listing.player_stats("Ann").games == 1
     with pytest.raises(GameVoid, match="is void \\(started by mistake\\)"):
         recorder.append(live, 5, payloads(4)[5:6])
     with pytest.raises(GameVoid, match="void already"):
@@ -960,9 +960,9 @@ def test_a_void_game_leaves_the_lists_takes_no_move_and_keeps_its_record(recorde
     ):
         with pytest.raises(backend.integrity_errors, match="append-only"):
             backend.raw(sql)
-    assert recorder.verify() == []
-    assert recorder.rebuild_projections() == 2 and recorder.count_games() == 1
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []
+    assert recorder.rebuild_projections() == 2 and recorder.listing.count() == 1
+    assert recorder.verification.verify() == []
 
     text = export_notation(recorder, live)
     assert '[Void "started by mistake"]' in text
@@ -970,4 +970,4 @@ def test_a_void_game_leaves_the_lists_takes_no_move_and_keeps_its_record(recorde
     assert again != live and recorder.game(again).void == "started by mistake"
     assert export_notation(recorder, again) == text
     assert '"Void": "started by mistake"' in export_json(recorder, live)
-    assert recorder.count_games() == 1 and recorder.verify() == []
+    assert recorder.listing.count() == 1 and recorder.verification.verify() == []

@@ -109,7 +109,7 @@ def test_junk_of_the_right_types_gets_the_stores_own_error(recorder, seed, data)
         "game": lambda: recorder.game(data.draw(game_ids)),
         "events": lambda: recorder.events(data.draw(game_ids), data.draw(st.none() | numbers)),
         "state_at": lambda: recorder.state_at(data.draw(game_ids), data.draw(st.none() | numbers)),
-        "list_games": lambda: recorder.list_games(
+        "listing.games": lambda: recorder.listing.games(
             player=data.draw(st.none() | texts),
             result=data.draw(st.none() | texts),
             date_from=data.draw(st.none() | texts),
@@ -119,22 +119,20 @@ def test_junk_of_the_right_types_gets_the_stores_own_error(recorder, seed, data)
             order=data.draw(st.none() | texts),
             kind=data.draw(st.none() | texts),
         ),
-        "count_games": lambda: recorder.count_games(
+        "listing.count": lambda: recorder.listing.count(
             player=data.draw(st.none() | texts),
             result=data.draw(st.none() | texts),
             kind=data.draw(st.none() | texts),
         ),
-        "player_stats": lambda: recorder.player_stats(data.draw(texts)),
+        "listing.player_stats": lambda: recorder.listing.player_stats(data.draw(texts)),
         "stored_content": lambda: recorder.stored_content(data.draw(game_ids)),
-        "issue_recorder_key": lambda: recorder.issue_recorder_key(data.draw(game_ids)),
-        "recorder_key_matches": lambda: recorder.recorder_key_matches(
-            data.draw(game_ids), data.draw(texts)
-        ),
-        "step_hash": lambda: recorder.step_hash(
+        "keys.issue": lambda: recorder.keys.issue(data.draw(game_ids)),
+        "keys.matches": lambda: recorder.keys.matches(data.draw(game_ids), data.draw(texts)),
+        "verification.step_hash": lambda: recorder.verification.step_hash(
             data.draw(game_ids), data.draw(st.none() | numbers)
         ),
-        "heads": lambda: recorder.heads([data.draw(game_ids)]),
-        "verify": lambda: recorder.verify([data.draw(game_ids)]),
+        "verification.heads": lambda: recorder.verification.heads([data.draw(game_ids)]),
+        "verification.verify": lambda: recorder.verification.verify([data.draw(game_ids)]),
     }
     name = data.draw(st.sampled_from(sorted(calls)))
     try:
@@ -143,4 +141,4 @@ def test_junk_of_the_right_types_gets_the_stores_own_error(recorder, seed, data)
         pass
     except Exception as err:  # noqa: BLE001 - what escapes is the finding
         raise AssertionError(f"{name} raised {type(err).__name__}: {err}") from err
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []

@@ -82,7 +82,7 @@ def test_a_hostile_file_is_refused_and_the_next_still_imports(tmp_path: Path, na
     assert len(result.output.splitlines()[0]) < 300  # the hostile token is not echoed whole
     assert "good.tl: imported game" in result.output
     with EventStore.open(db) as store:
-        assert store.count_games() == 1
+        assert store.listing.count() == 1
 
 
 def test_half_a_character_from_a_caller_is_a_store_error_with_its_place(tmp_path: Path) -> None:

@@ -133,7 +133,7 @@ def test_a_batch_mixes_new_repeated_conflicting_and_refused_games(store, backend
     assert "'live-5' is already stored" in str(results[7])
     assert [seq for seq, _ in results[8].flagged] == [2]
     # What was refused left nothing; what was stored is whole.
-    assert store.count_games() == 5
+    assert store.listing.count() == 5
     assert backend.raw("SELECT count(*) FROM events WHERE event_id LIKE 'own-%'") == [(0,)]
     assert len(store.events("club-1")) == len(simulated(3))
     stored_ids = [s.event_id for s in store.events(results[6].game_id)]
@@ -395,7 +395,7 @@ def test_a_failure_while_checking_ends_the_writer_after_what_was_handed_over(sto
         for batch in store.import_stream(iter(tasks), failing_prepare, batch_size=1):
             seen.extend(summary(r)[0] for _, r in batch)
     assert not writer_threads()
-    assert store.count_games() == 2  # both batches handed over before the failure
+    assert store.listing.count() == 2  # both batches handed over before the failure
     assert seen in ([], ["created"], ["created", "created"])
 
 
@@ -405,7 +405,7 @@ def test_leaving_the_import_early_stops_the_writer(store, folder):
     assert summary(first[2])[0] == "created"
     results.close()
     assert not writer_threads()
-    assert store.count_games() >= 2
+    assert store.listing.count() >= 2
 
 
 def test_groups_never_straddle_a_batch():
@@ -437,7 +437,7 @@ def test_the_caller_may_use_the_store_between_batches(store, monkeypatch):
                 time.sleep(0.2)  # time for a writer that would go on to take the lock
                 last = batch[-1][1]
                 assert isinstance(last, ImportResult)
-                seen.append((yielded, store.count_games(), store.game(last.game_id).status))
+                seen.append((yielded, store.listing.count(), store.game(last.game_id).status))
         except BaseException as err:
             failed.append(err)
 

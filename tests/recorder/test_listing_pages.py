@@ -106,21 +106,21 @@ def expected(rows: list[GameRow], order: str, no: dict[str, int], **f: str) -> l
 def walk(recorder: Any, order: str, limit: int, **f: str) -> tuple[list[str], list[list[str]]]:
     """Every game by ``next`` from the first page, and every page by ``prev`` from the
     last one (in the order the list shows them)."""
-    forward, page = [], recorder.list_page(**f, order=order, limit=limit)
+    forward, page = [], recorder.listing.page(**f, order=order, limit=limit)
     assert page.prev is None
     while True:
         forward += [g.id for g in page.games]
         assert len(page.games) == limit or page.next is None
         if page.next is None:
             break
-        page = recorder.list_page(**f, order=order, limit=limit, after=page.next)
-    backward, page = [], recorder.list_page(**f, order=order, limit=limit, last=True)
+        page = recorder.listing.page(**f, order=order, limit=limit, after=page.next)
+    backward, page = [], recorder.listing.page(**f, order=order, limit=limit, last=True)
     assert page.next is None
     while True:
         backward.insert(0, [g.id for g in page.games])
         if page.prev is None:
             break
-        page = recorder.list_page(**f, order=order, limit=limit, before=page.prev)
+        page = recorder.listing.page(**f, order=order, limit=limit, before=page.prev)
     return forward, backward
 
 
@@ -130,13 +130,13 @@ def test_every_order_and_filter_pages_through_every_game_once(
 ) -> None:
     """Both ways of listing a player's games (theirs sorted, or the order's index walked
     with their games looked up) give the same pages."""
-    monkeypatch.setattr("recorder.core.PLAYER_SORT_AT_MOST", player_sort_at_most)
+    monkeypatch.setattr("recorder.listing.PLAYER_SORT_AT_MOST", player_sort_at_most)
     fill(recorder)
-    rows = recorder.list_games(limit=1000)
+    rows = recorder.listing.games(limit=1000)
     assert len(rows) == 27
     for order, f, limit in itertools.product(ORDERS, FILTERS, (1, 4)):
         want = expected(rows, order, numbers(backend), **f)
-        assert [g.id for g in recorder.list_games(**f, order=order, limit=1000)] == want
+        assert [g.id for g in recorder.listing.games(**f, order=order, limit=1000)] == want
         forward, backward = walk(recorder, order, limit, **f)
         assert forward == want, (order, f, limit)
         # back from the last page, the pages are the list's from its end; the first one
@@ -149,36 +149,36 @@ def test_every_order_and_filter_pages_through_every_game_once(
 def test_a_place_keeps_its_meaning_as_games_are_added(recorder: Any, backend: Any) -> None:
     fill(recorder)
     for order in ORDERS:
-        first = recorder.list_page(order=order, limit=5)
+        first = recorder.listing.page(order=order, limit=5)
         before = [g.id for g in first.games]
         recorder.import_game(record(40 + len(before), ("Zed", "Yan"), date="2099-01-01"))
         recorder.import_game(record(41 + len(before), ("Zed", "Yan"), date="1999-01-01"))
         recorder.import_game(record(42 + len(before), ("Zed", "Yan")))
-        want = expected(recorder.list_games(limit=1000), order, numbers(backend))
-        after = recorder.list_page(order=order, limit=5, after=first.next)
+        want = expected(recorder.listing.games(limit=1000), order, numbers(backend))
+        after = recorder.listing.page(order=order, limit=5, after=first.next)
         at = want.index(before[-1]) + 1
         assert [g.id for g in after.games] == want[at : at + 5]
 
 
 def test_counts_stop_where_asked(recorder: Any, backend: Any) -> None:
     fill(recorder)
-    rows = recorder.list_games(limit=1000)
+    rows = recorder.listing.games(limit=1000)
     for f in FILTERS:
         total = len(expected(rows, "newest", numbers(backend), **f))
-        assert recorder.count_games(**f) == total
+        assert recorder.listing.count(**f) == total
         for at_most in (0, 2, 5, 100):
-            assert recorder.count_games(**f, at_most=at_most) == min(total, at_most + 1)
+            assert recorder.listing.count(**f, at_most=at_most) == min(total, at_most + 1)
 
 
 def test_a_place_of_another_order_or_none_is_refused(recorder: Any) -> None:
     fill(recorder)
-    place = recorder.list_page(order="longest", limit=2).next
+    place = recorder.listing.page(order="longest", limit=2).next
     for other in ("newest", "oldest", "activity"):
         with pytest.raises(StoreError, match="not a place in this list"):
-            recorder.list_page(order=other, after=place)
+            recorder.listing.page(order=other, after=place)
     for text in ("", "!!", "bnVsbA", "WyJhIiwxLDJd"):
         with pytest.raises(StoreError, match="not a place in this list"):
-            recorder.list_page(before=text)
+            recorder.listing.page(before=text)
 
 
 def test_each_summary_keeps_its_games_number(recorder: Any, backend: Any) -> None:
@@ -188,7 +188,7 @@ def test_each_summary_keeps_its_games_number(recorder: Any, backend: Any) -> Non
         " WHERE s.game_no <> g.no OR s.sort_date <> COALESCE(g.date, '')"
     )
     assert backend.raw(differ) == [(0,)]
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []
     backend.raw("DELETE FROM game_summaries")
     recorder.rebuild_projections()
     assert backend.raw(differ) == [(0,)]

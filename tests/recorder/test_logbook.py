@@ -176,7 +176,7 @@ def test_a_stored_game_is_found_with_or_without_its_result(store):
     (plain,) = load_text(_without_outcome(GAMES / "crowns.tl"), "plain.tl")
     results = store.import_games([plain, load_file(GAMES / "crowns.tl")[0]])
     assert results[0].game_id == results[1].game_id
-    assert store.count_games() == 2
+    assert store.listing.count() == 2
 
 
 def test_a_longer_file_of_a_stored_game_appends_its_new_moves(store):
@@ -194,7 +194,7 @@ def test_a_longer_file_of_a_stored_game_appends_its_new_moves(store):
     # The shorter record is now a record of the stored game: found, nothing written.
     again = store.import_game(short_record)
     assert again.game_id == stored.game_id and again.appended == 0
-    assert store.count_games() == 1
+    assert store.listing.count() == 1
 
 
 def test_new_is_the_one_way_to_a_second_game_with_the_same_setup(store):

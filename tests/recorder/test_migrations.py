@@ -181,7 +181,7 @@ def test_a_version_1_file_is_migrated_with_every_row_kept(version_1):
         assert store.schema_version == SCHEMA_VERSION == 12
         assert read_tables(version_1) == before
         assert store.integrity_check() == "ok"
-        assert store.count_games() == 5
+        assert store.listing.count() == 5
         assert [e.event_id for e in store.events("live")][:10] == [f"live-{i}" for i in range(10)]
         assert store.state_at("live").turn == store.game("live").turns
     # The chain is computed for every stored event, as today's code computes it on writing.
@@ -213,7 +213,7 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
 
     def build(store: EventStore) -> None:
         some_games(store)
-        store.issue_recorder_key("live")
+        store.keys.issue("live")
         # A correction and a move played though illegal, with their meta.
         n = store.game("live").event_count
         store.append(
@@ -229,7 +229,7 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
     ]
     with backend.open() as store:
         assert store.schema_version == SCHEMA_VERSION
-        assert store.verify() == []
+        assert store.verification.verify() == []
     after = read_tables(backend) + [
         [
             (gid, step, unpack_position(packed))
@@ -251,7 +251,7 @@ def test_a_version_5_file_keeps_every_row_and_gets_its_chain(tmp_path):
 
 def test_after_the_migration_the_contract_holds(version_1):
     with version_1.open() as store:
-        gid = store.list_games(player="Ann")[0].id
+        gid = store.listing.games(player="Ann")[0].id
     before = version_1.raw("SELECT * FROM events ORDER BY game_no, sequence")
     for sql in version_1.tamper_statements(gid):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
@@ -373,8 +373,8 @@ def test_a_version_7_file_gets_each_events_text_and_rows_without_repeats(tmp_pat
     weight = bytes_per_event(backend.path)
     with backend.open() as store:
         assert store.schema_version == SCHEMA_VERSION == 12
-        assert store.verify() == []
-        ids = [gid for gid, _, _ in store.heads()]
+        assert store.verification.verify() == []
+        ids = [gid for gid, _, _ in store.verification.heads()]
         assert {store.game(g).kind for g in ids} == {"splendor-duel", "splendor"}
         for gid in ids:
             check_texts(store, backend, gid)
@@ -440,8 +440,8 @@ def test_a_version_7_postgresql_schema_gets_each_events_text_and_rows_without_re
     assert "text" not in backend.columns("events") and "type" in backend.columns("events")
     with open_store(pg_url) as store:
         assert store.schema_version == SCHEMA_VERSION
-        assert store.verify() == []
-        for gid, _, _ in store.heads():
+        assert store.verification.verify() == []
+        for gid, _, _ in store.verification.heads():
             check_texts(store, backend, gid)
     read_back = (
         "SELECT game_id, sequence, event_id, type, payload, recorded_at FROM event_log"
@@ -509,7 +509,7 @@ def test_a_version_8_file_gets_numbered_games_and_each_events_type_as_a_number(t
     with backend.open() as store:
         assert store.schema_version == SCHEMA_VERSION == 12
         assert store.integrity_check() == "ok"
-        findings = store.verify()
+        findings = store.verification.verify()
         assert findings and {f.game for f in findings} == {"chess"}  # a kind not known here
     # Every event reads back as it did (its game's id, type, payload byte for byte, id,
     # time), with its hash and its text.
@@ -546,7 +546,7 @@ def test_a_version_8_file_gets_numbered_games_and_each_events_type_as_a_number(t
         later = store.create_game({"players": ["Eve", "Fay"]}, game_id="later").id
         store.append(later, 0, payloads(4)[:3])
         new = store.import_game(record(45)).game_id
-        assert store.verify([later, new]) == []
+        assert store.verification.verify([later, new]) == []
     assert backend.raw("SELECT id FROM games WHERE no > ? ORDER BY no", (len(created),)) == [
         (later,),
         (new,),
@@ -599,8 +599,8 @@ def test_a_version_8_postgresql_schema_gets_numbered_games_and_each_events_type_
     assert "game_id" in backend.columns("events") and "game_no" not in backend.columns("events")
     with open_store(pg_url) as store:
         assert store.schema_version == SCHEMA_VERSION
-        assert store.verify() == []
-        for gid, _, _ in store.heads():
+        assert store.verification.verify() == []
+        for gid, _, _ in store.verification.heads():
             check_texts(store, backend, gid)
     read_back = (
         "SELECT game_id, sequence, event_id, type, payload, recorded_at FROM event_log"
@@ -619,7 +619,7 @@ def test_a_version_8_postgresql_schema_gets_numbered_games_and_each_events_type_
         later = store.create_game({"players": ["Eve", "Fay"]}, game_id="later").id
         store.append(later, 0, payloads(4)[:3])
         new = store.import_game(record(45)).game_id
-        assert store.verify([later, new]) == []
+        assert store.verification.verify([later, new]) == []
     assert backend.raw("SELECT id FROM games WHERE no > ? ORDER BY no", (len(created),)) == [
         (later,),
         (new,),

@@ -69,7 +69,7 @@ def test_the_server_killed_during_an_import_leaves_no_partial_game(own_cluster):
 
     own_cluster.start()
     with open_store(url) as store:
-        stored = {gid: n for gid, n, _ in store.heads()}
+        stored = {gid: n for gid, n, _ in store.verification.heads()}
         # Every acknowledged game is there, whole; any other game there is whole too
         # (its batch committed as the server died), and none is partial.
         assert set(acked) <= set(stored)
@@ -79,7 +79,7 @@ def test_the_server_killed_during_an_import_leaves_no_partial_game(own_cluster):
             assert n == whole[gid] == len(store.events(gid))
             assert store.game(gid).status == "finished"
         assert all(stored[gid] == n for gid, n in acked.items())
-        assert store.verify() == []
+        assert store.verification.verify() == []
         assert store.integrity_check() == "ok"
     # The import run again completes it, and doubles nothing.
     rerun = subprocess.run(
@@ -91,8 +91,8 @@ def test_the_server_killed_during_an_import_leaves_no_partial_game(own_cluster):
     )
     assert rerun.returncode == 0, rerun.stderr
     with open_store(url) as store:
-        assert store.count_games() == GAMES
-        assert store.verify() == []
+        assert store.listing.count() == GAMES
+        assert store.verification.verify() == []
 
 
 def blocked_backend(url: str) -> int:
@@ -143,7 +143,7 @@ def test_a_connection_dropped_mid_batch_writes_nothing_and_says_so(pg_url):
         text = str(err)
         assert text.startswith("postgresql://tablelog@") and "lost during a write" in text
         assert "stored whole or not at all" in text
-        assert store.count_games() == 0 and store.heads() == []
+        assert store.listing.count() == 0 and store.verification.heads() == []
         # An append: its events inserted, cut before the summary.
         gid = store.create_game({"players": ["Ann", "Bo"]}).id
         p = payloads(4)
@@ -159,7 +159,7 @@ def test_a_connection_dropped_mid_batch_writes_nothing_and_says_so(pg_url):
         assert done.appended == 3 and not done.already_stored
         again = store.append(gid, 5, p[5:8], event_ids=ids)
         assert again.already_stored and len(store.events(gid)) == 8
-        assert store.verify() == []
+        assert store.verification.verify() == []
 
 
 def test_an_unreachable_or_foreign_database_is_refused_by_name(pg_cluster, pg_url):
@@ -231,7 +231,7 @@ def test_a_guard_replaced_by_one_that_does_nothing_is_found(pg_url):
     compares each trigger and the body of its function with those a new store creates."""
     with open_store(pg_url) as store:
         store.import_game(record(3))
-        assert store.verify() == []
+        assert store.verification.verify() == []
     with psycopg.connect(pg_url, autocommit=True) as conn:
         # the refusal's body made a pass, and another guard's trigger pointed elsewhere
         conn.execute(
@@ -248,7 +248,7 @@ def test_a_guard_replaced_by_one_that_does_nothing_is_found(pg_url):
             " EXECUTE FUNCTION let_it_be()"
         )
     with open_store(pg_url) as store:
-        said = [f.message for f in store.verify() if f.check == "trigger"]
+        said = [f.message for f in store.verification.verify() if f.check == "trigger"]
     replaced = {
         "events_no_update",
         "events_no_delete",
@@ -288,7 +288,7 @@ def test_a_verifier_without_the_right_to_create_a_schema_is_told_what_was_not_co
         conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
     try:
         with open_store(pg_url.replace("tablelog@", f"{role}:only-reads@")) as store:
-            findings = store.verify()
+            findings = store.verification.verify()
         assert [(f.check, f.message.split(" (")[0]) for f in findings] == [
             ("trigger", "the triggers could not be compared with the ones the store creates")
         ]
@@ -318,7 +318,7 @@ def test_a_game_id_taken_by_another_writer_meanwhile_gets_the_stores_own_answer(
             except Exception as err:  # noqa: BLE001 - what escapes is the point
                 answer.append(err)
 
-        with a._transaction() as conn:
+        with a.writing() as conn:
             a._write_games(conn, [prepare_game(first)], a._now()[0])
             writer = threading.Thread(target=second)
             writer.start()
@@ -337,7 +337,7 @@ def test_a_game_id_taken_by_another_writer_meanwhile_gets_the_stores_own_answer(
                 if how == "create"
                 else "game both is already stored with different content"
             )
-        assert a.count_games() == 1 and a.verify() == []
+        assert a.listing.count() == 1 and a.verification.verify() == []
 
 
 def _waiting_on_a_lock(url: str) -> bool:

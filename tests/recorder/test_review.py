@@ -64,13 +64,13 @@ def _review(store: Recorder, game_id: str) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_review_leaves_the_record_and_its_head_alone(recorder: Recorder, kind: str) -> None:
     game_id = _stored(recorder, kind)
-    head = recorder.step_hash(game_id)
-    hashes = recorder.step_hashes(game_id)
+    head = recorder.verification.step_hash(game_id)
+    hashes = recorder.verification.step_hashes(game_id)
     main = export_notation(recorder, game_id, main_line=True)
     _review(recorder, game_id)
-    assert recorder.step_hash(game_id) == head
-    assert recorder.step_hashes(game_id) == hashes
-    assert recorder.verify([game_id]) == []
+    assert recorder.verification.step_hash(game_id) == head
+    assert recorder.verification.step_hashes(game_id) == hashes
+    assert recorder.verification.verify([game_id]) == []
     assert len(recorder.review_events(game_id)) == 6
     # the record exported alone is what it was
     assert export_notation(recorder, game_id, main_line=True) == main
@@ -95,7 +95,7 @@ def test_a_reviewed_game_round_trips_byte_identical(recorder: Recorder, kind: st
     other = _stored_copy(recorder, record)
     assert [(e.kind, e.body) for e in recorder.review_events(other)] == items
     assert rv.write_notation(recorder, other, recorder.game(other).headers, False) == text
-    assert recorder.verify([other]) == []
+    assert recorder.verification.verify([other]) == []
 
 
 def _stored_copy(store: Recorder, record: Any) -> str:
@@ -181,7 +181,7 @@ def test_verify_names_a_review_that_no_longer_holds(recorder: Recorder, backend:
         " VALUES (?, 2, 'mark', ?, 'Eve', '2024-01-01T00:00:00Z')",
         (game_id, '{"at": "9999", "mark": "!", "note": null}'),
     )
-    findings = recorder.verify([game_id])
+    findings = recorder.verification.verify([game_id])
     assert [(f.check, f.game) for f in findings] == [("review", game_id)]
     assert "review event 2 (mark)" in findings[0].message and "9999" in findings[0].message
 
@@ -204,11 +204,11 @@ def test_import_stores_a_files_review_and_export_gives_the_file_back(
     # (a mark and its note given at once come back as two review events: the same review)
     assert {e.kind for e in recorder.review_events(result.game_id)} == {"line", "mark"}
     assert export_notation(recorder, result.game_id) == other.read_text(encoding="utf-8")
-    assert recorder.verify([result.game_id]) == []
+    assert recorder.verification.verify([result.game_id]) == []
     # the record's head is the head of the record alone: the review is not in the chain
     (alone,) = list(import_files(recorder, [_written(tmp_path / "main.tl", main)]))
     assert alone[2].game_id == game_id
-    assert recorder.game(game_id).head == recorder.step_hash(game_id)
+    assert recorder.game(game_id).head == recorder.verification.step_hash(game_id)
 
 
 def _written(path: Any, text: str) -> Any:
@@ -226,4 +226,4 @@ def test_copy_carries_the_review(recorder: Recorder, pg_url: str) -> None:
         assert copied.problem is None, copied.problem
         assert target.review_events(game_id) == recorder.review_events(game_id)
         assert export_notation(target, game_id) == export_notation(recorder, game_id)
-        assert target.verify([game_id]) == []
+        assert target.verification.verify([game_id]) == []

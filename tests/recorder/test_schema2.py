@@ -91,7 +91,7 @@ def test_exports_are_byte_identical_and_show_replays_as_a_fresh_import(migrated,
 
 def test_the_migrated_file_verifies_and_has_the_heads_of_a_fresh_import(migrated, fresh):
     with EventStore.open(migrated) as old, EventStore.open(fresh) as new:
-        assert old.verify() == []
-        heads = {gid: head for gid, _, head in old.heads()}
-        assert heads == {gid: head for gid, _, head in new.heads() if gid in heads}
+        assert old.verification.verify() == []
+        heads = {gid: head for gid, _, head in old.verification.heads()}
+        assert heads == {gid: head for gid, _, head in new.verification.heads() if gid in heads}
         assert set(heads) == set(EXPECTED)

@@ -143,7 +143,7 @@ def test_a_game_logged_live_stores_the_texts_of_its_moves_corrections_and_flags(
     assert texts[6] == "undo to 5"  # (not where a plain undo would go back)
     assert texts[n + 1] == "undo"
     assert texts[n].startswith("take ")
-    assert recorder.verify([gid]) == []
+    assert recorder.verification.verify([gid]) == []
     # Imported whole, the same game stores the same texts.
     again = recorder.import_game(
         GameImport(headers={"players": ["Ann", "Bo"]}, events=events, meta=meta)
@@ -168,18 +168,18 @@ def test_an_undo_to_a_step_is_stored_as_the_notation_writes_it(recorder, backend
 def test_verify_finds_an_edited_text(recorder, backend):
     gid = recorder.import_game(record(8)).game_id
     other = recorder.import_game(random_imports(1)[1]).game_id
-    assert recorder.verify() == []
+    assert recorder.verification.verify() == []
     backend.tamper(
         f"UPDATE events SET text = 'resign'"
         f" WHERE game_no = (SELECT no FROM games WHERE id = '{gid}') AND sequence = 5",
         f"UPDATE events SET text = text || ' '"
         f" WHERE game_no = (SELECT no FROM games WHERE id = '{other}') AND sequence = 1",
     )
-    findings = recorder.verify()
+    findings = recorder.verification.verify()
     assert {(f.game, f.step, f.check) for f in findings} == {(gid, 5, "text"), (other, 1, "text")}
-    assert "'resign'" in str(recorder.verify([gid])[0])
+    assert "'resign'" in str(recorder.verification.verify([gid])[0])
     # The text is derived data, outside the chain: the chain still verifies.
-    assert recorder.chain_findings(gid) == []
+    assert recorder.verification.chain_findings(gid) == []
 
 
 # --- no repeats -------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_derived_ids_the_type_and_shared_times_are_read_back_not_stored(backend)
         imported = store.events(gid)
         assert {e.recorded_at for e in imported} == {"2024-05-01T20:15:03.021Z"}
         assert [e.event_id for e in imported] == [f"{gid}:{i}" for i in range(1, len(imported) + 1)]
-        assert store.verify() == []
+        assert store.verification.verify() == []
     # What is stored: an event id only where a writer gave one, a time only where it
     # changes (as milliseconds), each event's text, the type as its number and the rest
     # of the payload (schema 9).

@@ -120,7 +120,7 @@ def test_nothing_is_logged_to_a_tampered_game(tampered: Any) -> None:
     path, gid, count, how = tampered
     app = create_app({"DATABASE": path, "TESTING": True})
     with EventStore.open(path) as store:
-        key = store.issue_recorder_key(gid)
+        key = store.keys.issue(gid)
     client = app.test_client()
     auth = {"Authorization": f"Bearer {key}"}
     for url, body in (

@@ -19,7 +19,7 @@ def test_games_lists_with_paging(client: Any, store: Any) -> None:
     r = client.get("/api/games?per_page=2")
     assert r.status_code == 200 and r.is_json
     body = r.get_json()
-    assert body["total"] == store.count_games()
+    assert body["total"] == store.listing.count()
     assert len(body["games"]) == 2 and body["prev"] is None and body["per_page"] == 2
     assert body["next"].startswith("/api/games?per_page=2&after=")
     links = r.headers["Link"].split(", ")
@@ -57,7 +57,7 @@ def test_games_filters(client: Any, store: Any) -> None:
     assert [g["players"] for g in body["games"]] == [["Carla", "Dev"]]
     for condition in ("points", "crowns", "color", "resignation"):
         body = client.get(f"/api/games?result={condition}&per_page=100").get_json()
-        assert body["total"] == store.count_games(result=condition)
+        assert body["total"] == store.listing.count(result=condition)
         assert all(g["condition"] == condition for g in body["games"])
 
 

@@ -43,7 +43,7 @@ def game(app: Any) -> tuple[str, str, str]:
         )
         assert r.status_code == 201, r.get_json()
     with EventStore.open(app.config["DATABASE"]) as store:
-        review_key = store.issue_review_key(gid)
+        review_key = store.keys.issue(gid, review=True)
     return gid, key, review_key
 
 
@@ -86,7 +86,7 @@ def test_a_review_key_writes_the_review_and_logs_no_move(app: Any, game: Any) ->
     tl = app.test_client().get(f"/games/{gid}.tl").get_data(as_text=True)
     assert "(1. Ann: take b4 c4 d4 =RGR 2. Bo: take c1 =K)" in tl and "(" not in before
     with EventStore.open(app.config["DATABASE"]) as store:
-        assert store.verify([gid]) == []
+        assert store.verification.verify([gid]) == []
 
 
 @pytest.mark.parametrize(

@@ -154,7 +154,7 @@ def test_the_new_game_page_creates_a_game_of_each_kind(app: Any, kind: str) -> N
     r = client.post("/games/new", data={"kind": kind, "csrf_token": _token(page), **values})
     assert r.status_code == 201, (kind, r.get_data(as_text=True)[-2000:])
     with EventStore.open(app.config["DATABASE"]) as store:
-        (row,) = store.list_games(limit=10)
+        (row,) = store.listing.games(limit=10)
         stored = [e.payload for e in store.events(row.id)]
     assert row.kind == kind
     assert stored == [rules.event_to_dict(events[0])]

@@ -34,7 +34,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _rows(db: Path, **kw: Any) -> list[Any]:
     with EventStore.open(db) as store:
-        return store.list_games(limit=1000, **kw)
+        return store.listing.games(limit=1000, **kw)
 
 
 def test_every_order_has_a_label() -> None:
@@ -80,7 +80,7 @@ def test_a_players_statistics_add_up_their_games(db: Path) -> None:
     finished = [r for r in mine if r.status == "finished"]
     won = [r for r in finished if r.winner is not None and r.players[r.winner] == name]
     with EventStore.open(db) as store:
-        stats = store.player_stats(name.upper())  # any case
+        stats = store.listing.player_stats(name.upper())  # any case
     assert stats is not None and stats.name == name
     assert (stats.games, stats.finished, stats.wins) == (len(mine), len(finished), len(won))
     assert sum(stats.wins_by.values()) == len(won)

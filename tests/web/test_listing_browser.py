@@ -61,7 +61,7 @@ def test_the_list_pages_by_its_links(browser: Any, server: Any, viewport: Any) -
         for source in DUEL + CLASSIC:
             for record in load_file(source):
                 store.import_game(record)
-        every = [g.id for g in store.list_games(limit=100)]
+        every = [g.id for g in store.listing.games(limit=100)]
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)

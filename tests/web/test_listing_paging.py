@@ -91,7 +91,7 @@ def test_the_list_visits_every_game_once_while_games_are_added(
     server: Any, place: str, walk: Any
 ) -> None:
     with open_store(place) as store:
-        before = {g.id for g in store.list_games(limit=1000)}
+        before = {g.id for g in store.listing.games(limit=1000)}
     stop = threading.Event()
     added: list[str] = []
 

@@ -41,7 +41,7 @@ def test_a_move_logged_through_one_server_reaches_a_follower_of_another(pg_url):
     setup, turns = split_fixture(FIXTURE)
     with open_store(pg_url) as store:
         gid = new_game(store, setup)
-        key = store.issue_recorder_key(gid)
+        key = store.keys.issue(gid)
     servers = [
         BackgroundServer(
             create_app(
@@ -115,7 +115,7 @@ def test_two_tablelog_serve_processes_over_one_database_follow_each_other(pg_url
     setup, turns = split_fixture(FIXTURE)
     with open_store(pg_url) as store:
         gid = new_game(store, setup)
-        key = store.issue_recorder_key(gid)
+        key = store.keys.issue(gid)
     a, b = free_port(), free_port()
     procs = [serving(pg_url, a), serving(pg_url, b)]
     try:

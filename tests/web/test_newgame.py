@@ -92,7 +92,7 @@ def post(client: Any, values: dict[str, str], **kw: Any) -> Any:
 
 def game_ids(db: str) -> list[str]:
     with EventStore.open(db) as store:
-        return [row.id for row in store.list_games(limit=100)]
+        return [row.id for row in store.listing.games(limit=100)]
 
 
 def errors(page: Any) -> dict[str, str]:

@@ -189,7 +189,7 @@ def test_a_new_game_by_taps_at_phone_size(
     assert page.get_attribute(".start-logging", "href") == f"/games/{gid}/record"
     page.screenshot(path=str(ARTIFACTS / "newgame-key-phone.png"), full_page=True)
     with EventStore.open(server.db) as store:
-        assert [r.id for r in store.list_games(limit=10)] == [gid]
+        assert [r.id for r in store.listing.games(limit=10)] == [gid]
         text = export_notation(store, gid)
     assert text.replace('[Result "*"]\n', "") == EXPECTED
 

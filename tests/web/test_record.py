@@ -117,9 +117,9 @@ def test_a_new_or_revoked_key_ends_the_sessions_unlocked_with_the_old(
     gid = made["id"]
     with EventStore.open(app.config["DATABASE"]) as store:
         if how == "new key":
-            store.issue_recorder_key(gid)
+            store.keys.issue(gid)
         else:
-            store.revoke_recorder_key(gid)
+            store.keys.revoke(gid)
     # the form: refused, and the page says the link was replaced
     r = client.post(f"/games/{gid}/record", data={"move": "take a1", "csrf_token": token})
     assert r.status_code == 403 and "link was replaced" in r.get_data(as_text=True)
@@ -139,7 +139,7 @@ def test_a_new_or_revoked_key_ends_the_sessions_unlocked_with_the_old(
     assert r.status_code == 403
     if how == "new key":
         with EventStore.open(app.config["DATABASE"]) as store:
-            newer = store.issue_recorder_key(gid)
+            newer = store.keys.issue(gid)
         r = client.post(f"/games/{gid}/record/key", data={"key": newer, "csrf_token": token})
         assert r.status_code == 303
         assert "record-data" in client.get(f"/games/{gid}/record").get_data(as_text=True)
@@ -244,7 +244,7 @@ def test_the_undo_says_it_takes_back_a_card_revealed_on_its_own(app: Any) -> Non
             log(store, gid, line)
         log(store, gid, "buy 1-16 (W1 B1 G1 R1)")
         log(store, gid, "reveal 1-24")
-        key = store.issue_recorder_key(gid)
+        key = store.keys.issue(gid)
     made = {"id": gid, "key": key}
     client, token = _unlocked(app, made)
     says = "step 9, reveal 1-24, entered on its own (what came before stays)"

@@ -309,7 +309,7 @@ def test_a_refused_move_then_as_played_and_another_phone_first(browser: Any, ser
     # a new key ends this phone's session: its next tap is refused, and the page says
     # the link was replaced and asks for the key again
     with EventStore.open(server.database) as store:
-        store.issue_recorder_key(made["id"])
+        store.keys.issue(made["id"])
     page.click('#record [data-target="b5"]')
     page.click("#rec-sheet button.confirm")
     page.wait_for_selector("form.rec-keyform")

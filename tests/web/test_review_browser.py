@@ -37,7 +37,7 @@ def site(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
     with EventStore.open(path) as store:
         (record,) = load_file(GAME)
         gid = store.import_game(record).game_id
-        review_key = store.issue_review_key(gid)
+        review_key = store.keys.issue(gid, review=True)
     srv = BackgroundServer(create_app({"DATABASE": str(path), "STORE_PER_THREAD": True}))
     yield srv, gid, review_key
     srv.stop()

@@ -34,12 +34,12 @@ def test_empty_database_gets_simulated_games_when_no_sample_loads(tmp_path: Path
     said: list[str] = []
     with EventStore.open(str(tmp_path / "t.db")) as store:
         added = ensure_sample_games(store, folder, simulated=3, say=said.append)
-        assert added == 3 and store.count_games() == 3
+        assert added == 3 and store.listing.count() == 3
         assert any("broken.json" in line for line in said)
         assert any("simulated" in line for line in said)
         # a database that holds games is left alone
         assert ensure_sample_games(store, folder, say=said.append) == 0
-        assert store.count_games() == 3
+        assert store.listing.count() == 3
 
 
 def test_repository_samples_load(tmp_path: Path) -> None:
@@ -47,7 +47,7 @@ def test_repository_samples_load(tmp_path: Path) -> None:
     said: list[str] = []
     with EventStore.open(str(tmp_path / "t.db")) as store:
         added = ensure_sample_games(store, ROOT / "fixtures" / "games", say=said.append)
-        assert added == store.count_games() > 0
+        assert added == store.listing.count() > 0
     if files:
         assert not any(line.startswith("skipped") for line in said), said
 
@@ -417,7 +417,7 @@ def test_a_write_waiting_for_the_database_lock_does_not_stop_its_worker(tmp_path
 
     db, gid = _game_in_progress(tmp_path)
     with EventStore.open(db) as store:
-        key = store.issue_recorder_key(gid)
+        key = store.keys.issue(gid)
     with _serving(tmp_path, "--workers", "1") as (_proc, port):
         assert _timed_get(port, f"/games/{gid}/step/1") < 5  # warm
         holder = sqlite3.connect(db, isolation_level=None)

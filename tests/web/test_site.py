@@ -52,7 +52,7 @@ def test_games_list_shows_players_date_result_and_length(client: Any, store: Any
     assert r.status_code == 200
     html = text(r)
     assert "Ann" in html and "Bert" in html and "2024-01-10" in html
-    row = store.game(store.list_games(player="Dana")[0].id)
+    row = store.game(store.listing.games(player="Dana")[0].id)
     assert f"{row.turns} turns" in html
     assert "won on" in html or "won by resignation" in html
     assert "in progress" in html  # the unfinished game
@@ -67,7 +67,7 @@ def test_games_list_filters_by_player(client: Any) -> None:
 def test_games_list_filters_by_result(client: Any, store: Any) -> None:
     html = text(client.get("/?result=playing&per_page=10"))
     assert "Carla" in html and "Ann" not in html
-    finished = store.count_games(result="finished")
+    finished = store.listing.count(result="finished")
     html = text(client.get("/?result=finished&per_page=10"))
     assert html.count('class="players"') == finished
     assert "Carla" not in html
@@ -76,7 +76,7 @@ def test_games_list_filters_by_result(client: Any, store: Any) -> None:
 def test_games_list_pages(client: Any, store: Any) -> None:
     first = text(client.get("/"))
     assert first.count('class="players"') == 2
-    assert f'<span class="count">{store.count_games()}</span>' in first
+    assert f'<span class="count">{store.listing.count()}</span>' in first
     after = re.search(r'<a rel="next" href="/\?after=([\w-]+)"', first)
     assert after and 'rel="prev"' not in first and '<a rel="last" href="/?page=last"' in first
     second = text(client.get(f"/?after={after[1]}"))
@@ -101,7 +101,7 @@ def test_an_old_page_number_leads_to_that_page_by_its_place(client: Any, store: 
     r = client.get("/?page=2&per_page=3")
     assert r.status_code == 302 and r.headers["Location"].startswith("/?per_page=3&after=")
     shown = re.findall(GAME_LINK, text(client.get(r.headers["Location"])))
-    assert shown == [g.id for g in store.list_games(limit=3, offset=3)]
+    assert shown == [g.id for g in store.listing.games(limit=3, offset=3)]
     r = client.get("/api/games?page=2&per_page=3")
     assert r.status_code == 302 and "after=" in r.headers["Location"]
     assert [g["id"] for g in client.get(r.headers["Location"]).get_json()["games"]] == shown
@@ -123,7 +123,7 @@ def test_games_list_page_beyond_the_last_leads_to_the_last(client: Any, store: A
     last = text(client.get("/?page=last"))
     assert 'rel="next"' not in last and '<a rel="first" href="/"' in last
     shown = re.findall(GAME_LINK, last)
-    assert shown == [g.id for g in store.list_games(limit=1000)][-len(shown) :]
+    assert shown == [g.id for g in store.listing.games(limit=1000)][-len(shown) :]
 
 
 @pytest.mark.parametrize("place", ["x", "WyJ4Il0", "W10", "WzEsMiwzXQ"])

@@ -134,8 +134,8 @@ def keyed(tmp_path: Path) -> tuple[str, str, str, str]:
     with EventStore.open(path) as store:
         (record,) = load_file(GAME)
         game_id = store.import_game(record).game_id
-        recorder_key = store.issue_recorder_key(game_id)
-        review_key = store.issue_review_key(game_id)
+        recorder_key = store.keys.issue(game_id)
+        review_key = store.keys.issue(game_id, review=True)
     return str(path), game_id, recorder_key, review_key
 
 

@@ -151,7 +151,7 @@ def test_creating_from_another_machine_needs_the_secret(app: Any, client: Any) -
     made = _create(client, headers={"Authorization": f"Bearer {secret}"}, **far)
     assert made["id"]
     with EventStore.open(app.config["DATABASE"]) as store:
-        assert store.count_games() == 1
+        assert store.listing.count() == 1
 
 
 @pytest.mark.parametrize("header", ["X-Forwarded-For", "Forwarded"])
@@ -191,9 +191,9 @@ def test_a_creation_retried_with_its_idempotency_key_makes_one_game(app: Any, cl
     one, two = first.get_json(), again.get_json()
     assert one["id"] == two["id"] and one["key"] != two["key"]
     with EventStore.open(app.config["DATABASE"]) as store:
-        assert store.count_games() == 1
-        assert store.recorder_key_matches(one["id"], two["key"])
-        assert not store.recorder_key_matches(one["id"], one["key"])
+        assert store.listing.count() == 1
+        assert store.keys.matches(one["id"], two["key"])
+        assert not store.keys.matches(one["id"], one["key"])
     other = SETUP.replace('"Bo"', '"Cy"')
     reused = client.post("/api/games", json={"notation": other}, headers=retry)
     assert reused.status_code == 409 and "Idempotency-Key" in reused.get_json()["error"]["message"]
@@ -202,7 +202,7 @@ def test_a_creation_retried_with_its_idempotency_key_makes_one_game(app: Any, cl
         assert r.status_code == 400, bad
     assert _create(client)["id"] != _create(client)["id"]  # no key: a game each time
     with EventStore.open(app.config["DATABASE"]) as store:
-        assert store.count_games() == 3
+        assert store.listing.count() == 3
 
 
 def test_an_undo_names_the_step_it_starts_from(app: Any, client: Any) -> None:
@@ -257,7 +257,7 @@ def test_a_move_sent_again_under_its_id_is_stored_once(app: Any, client: Any) ->
             if int(line.split(".", 1)[0]) >= 16:
                 break
             log(store, gid, line.split(": ", 1)[1])
-        key = store.issue_recorder_key(gid)
+        key = store.keys.issue(gid)
         before = store.game(gid).event_count
     move = "buy 1-21 (W1 Y1) reveal 1-23"  # a decision and the card revealed after it
     sent = {"move": move, "expect": before, "id": "phone-7f3a9c01"}
