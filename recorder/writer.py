@@ -8,6 +8,7 @@ its tables (:meth:`GameWriter._insert_games`: :mod:`recorder.sqlite_import`,
 
 from __future__ import annotations
 
+import abc
 import json
 import secrets
 import threading
@@ -71,8 +72,10 @@ def _types_wanted(games: Iterable[Prepared | ImportRejected]) -> dict[str, set[s
     return wanted
 
 
-class GameWriter:
-    """Importing and creating games (mixed into each store)."""
+class GameWriter(abc.ABC):
+    """Importing and creating games (a base of each store: :class:`recorder.core.SqlStore`
+    gives the store's own methods named here, each backend its connections and how it
+    inserts new games)."""
 
     _lock: threading.RLock
     clock: Callable[[], str]
@@ -83,21 +86,21 @@ class GameWriter:
     #: :meth:`recorder.core.SqlStore._number_types`).
     _codes: dict[str, dict[str, int]]
 
+    @abc.abstractmethod
     def writing(self) -> AbstractContextManager[Conn]:
         """One write transaction (the store's own)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _now(self) -> tuple[str, int]:
         """Now, as text and as milliseconds (the store's own, :meth:`SqlStore._now`)."""
-        raise NotImplementedError
 
-    def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:
+    def _notify(self, conn: Conn, game_id: str, last_sequence: int) -> None:  # noqa: B027 (a hook)
         """Tell followers that ``game_id`` grew (the store's own)."""
 
+    @abc.abstractmethod
     def _number_types(self, wanted: Mapping[str, Iterable[str]]) -> None:
         """Number the event types of ``wanted`` that are not yet (the store's own, see
         :meth:`recorder.core.SqlStore._number_types`)."""
-        raise NotImplementedError
 
     def _types_known(self, games: Iterable[Prepared | ImportRejected]) -> bool:
         """Whether every event type of prepared ``games`` has its number already."""
@@ -120,11 +123,11 @@ class GameWriter:
         ).fetchone()
         return list(range(int(last) + 1, int(last) + 1 + count))
 
+    @abc.abstractmethod
     def _insert_games(self, conn: Conn, games: Sequence[Prepared], now: str) -> list[int]:
         """Insert new games: their rows, events and projections (no checks here: the
         triggers and constraints still refuse anything out of place); returns their
         numbers (``games.no``), in order."""
-        raise NotImplementedError
 
     def _insert_snapshots(
         self, conn: Conn, games: Sequence[Prepared], numbers: Sequence[int], after: int = 0
@@ -164,9 +167,9 @@ class GameWriter:
         else:
             yield
 
+    @abc.abstractmethod
     def game(self, game_id: str) -> GameRow:
-        """The game's row (the store's own, :meth:`EventStore.game`)."""
-        raise NotImplementedError
+        """The game's row (the store's own, :meth:`recorder.core.SqlStore.game`)."""
 
     # --- importing ---------------------------------------------------------------------
 
