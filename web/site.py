@@ -218,7 +218,18 @@ def _line_page(store: Any, row: Any, n: int, moves: list[str]) -> Response | str
     wanted = [m.strip() for m in moves if m.strip()]
     if not wanted:
         return redirect(f"{base}{n}")
-    line = whatif.read(tl, n, wanted, base)
+    try:
+        line = whatif.read(tl, n, wanted, base)
+    except whatif.LineRefused as err:
+        if err.move != len(wanted):
+            raise  # an address with a refused decision inside: its 400 page
+        # the decision just typed is refused: the line before it, the refusal under the
+        # form with the text kept to mend
+        before = whatif.read(tl, n, wanted[:-1], base) if len(wanted) > 1 else None
+        refused = {"text": wanted[-1], "message": str(err.description)}
+        return Response(
+            _replay_page(store, row, n, None, before, refused=refused), 400, mimetype=HTML
+        )
     if line.texts != wanted:  # one canonical address per step of a line
         return redirect(whatif.address(base, n, line.texts))
     return _replay_page(store, row, n, _move_arg(), line)
@@ -242,11 +253,17 @@ def _picture(store: Any, row: Any, n: int) -> str:
 
 
 def _replay_page(
-    store: Any, row: Any, n: int, move: str | None, line: whatif.WhatIf | None = None
+    store: Any,
+    row: Any,
+    n: int,
+    move: str | None,
+    line: whatif.WhatIf | None = None,
+    *,
+    refused: dict[str, str] | None = None,
 ) -> str:
     """The replay page at step ``n``; with the verdict on ``move`` when one is given; at
-    the end of the what-if ``line`` from step ``n`` when one is given (web.whatif).
-    The page is the same for every game kind; the board and the content of each seat's
+    the end of the what-if ``line`` from step ``n`` when one is given (web.whatif), with
+    the decision ``refused`` after it (its text and why) under the form.  The page is the same for every game kind; the board and the content of each seat's
     panel are the game's own templates (``<kind>/table.html``, ``<kind>/player.html``:
     its web parts), drawing its view."""
     tl = params.timeline_for(store, row)
@@ -280,7 +297,7 @@ def _replay_page(
         links=_line_links(tl, line) if line else step_links_for(tl, n),
         base=moves_base(tl),
         line=_line_view(tl, line, state) if line else None,
-        play=_play_view(tl, state, line),
+        play=_play_view(tl, state, line, refused),
         verdict=check_text(rules, state, move) if move else None,
         move=move or "",
         head=tl.row.head,
@@ -353,7 +370,9 @@ def _happened(tl: Timeline, line: whatif.WhatIf, base: str) -> dict[str, str] | 
     return {"text": text, "href": whatif.address(base, line.start, [*line.texts, text])}
 
 
-def _play_view(tl: Timeline, state: Any, line: whatif.WhatIf | None) -> dict[str, Any]:
+def _play_view(
+    tl: Timeline, state: Any, line: whatif.WhatIf | None, refused: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The "Play from here" form: whether it is open (a game going on), what is due (a
     decision, or an observation the last decision called for) and, on a what-if line,
     the legal decisions offered as completions.  The record's own step pages leave the
@@ -362,10 +381,12 @@ def _play_view(tl: Timeline, state: Any, line: whatif.WhatIf | None) -> dict[str
     line's page, which lists them."""
     status = tl.rules.status(state)
     going = status.result is None and tl.rules.progress(state)[0] == "playing"
+    listed = going and (line is not None or refused is not None)
     return {
         "open": going,
-        "legal": tl.rules.legal_move_texts(state) if going and line is not None else [],
+        "legal": tl.rules.legal_move_texts(state) if listed else [],
         "due": status.due,
+        "refused": refused,
     }
 
 

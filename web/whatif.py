@@ -46,9 +46,12 @@ class LineRefused(HTTPException):
     code = 400
     title = "Not a line of this game"
 
-    def __init__(self, message: str, back: str | None = None):
+    def __init__(self, message: str, back: str | None = None, move: int | None = None):
         super().__init__(description=message)
         self.back = back
+        #: The number of the decision refused for what it says (its words or the rules),
+        #: None when the address itself is out of bounds.
+        self.move = move
 
 
 @dataclass
@@ -114,6 +117,7 @@ def read(tl: Timeline, start: int, moves: Sequence[str], base: str) -> WhatIf:
         raise LineRefused(
             f"Decision {k} of the line from step {start}, {moves[k - 1]!r}, is refused: {reason}",
             address(base, start, moves[: k - 1]),
+            k,
         ) from None
     return WhatIf(start, texts, events, states, origin)
 

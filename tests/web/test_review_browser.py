@@ -58,6 +58,12 @@ def test_a_line_is_played_shared_saved_and_marked(browser: Any, site: Any, size:
     page.set_default_timeout(15_000)
     page.goto(f"{server.url}/games/{gid}/step/20")
     assert page.locator("#play-input").count() == 1 and page.locator("#play-legal").count() == 0
+    # a decision the rules refuse is said under the form, its text kept to mend
+    _play(page, "take a1 a2 a3 a4")
+    assert page.locator("#play-refused").is_visible()
+    assert "p.5" in page.inner_text("#play-refused")
+    assert page.input_value("#play-input") == "take a1 a2 a3 a4"
+    page.screenshot(path=str(ARTIFACTS / f"review-refused-{size}.png"))
     _play(page, BUY)
     # the purchase emptied a pyramid slot: the reveal is asked, as it happened first
     assert "revealed" in page.inner_text("#play .play-form label")

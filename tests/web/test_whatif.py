@@ -101,11 +101,38 @@ def test_a_loose_or_combined_address_leads_to_one_decision_a_step(client: Any, g
         (["take a1 a2 a3 a4"], "p.5, Take up to 3 tokens"),
         ([BUY, "take b1"], "Decision 2 of the line from step 20, 'take b1'"),
         (["xyz"], "unknown decision 'xyz'"),
+        ([BUY, "reveal 1-21", "repl"], "list the 8 tokens drawn from the bag"),
+    ],
+)
+def test_a_refused_decision_just_typed_is_said_under_the_form_kept_to_mend(
+    client: Any, gid: Any, moves: list[str], said: str
+) -> None:
+    """The last decision of the address is the one typed into the form: the page is the
+    line before it (or the record's step) with the refusal under the form, a 400, and
+    the text kept in the field."""
+    r = client.get(_at(gid[1], 20, *moves))
+    assert r.status_code == 400
+    page = r.get_data(as_text=True)
+    assert "Not a line of this game" not in page
+    refusal = page.split('id="play-refused"', 1)[1].split("</p>", 1)[0]
+    assert said.replace("'", "&#39;") in refusal
+    field = page.split('<input id="play-input"', 1)[1].split(">", 1)[0]
+    assert f'value="{moves[-1]}"' in field and 'aria-invalid="true"' in field
+    line = page.split('<ol class="whatif-line"', 1)[1].split("</ol>", 1)[0] if moves[1:] else ""
+    assert line.count("<li") == len(moves) - 1
+    assert '<datalist id="play-legal">' in page
+
+
+@pytest.mark.parametrize(
+    ("moves", "said"),
+    [
+        (["take a1 a2 a3 a4", BUY], "Decision 1 of the line from step 20, 'take a1 a2 a3 a4'"),
+        ([BUY, "take b1", "take a1"], "Decision 2 of the line from step 20, 'take b1'"),
         (["x" * 201], "Decision 1 of the line is longer than 200 characters"),
         (["reveal 1-02"] * 401, "a line holds 400 decisions at most; this address has 401"),
     ],
 )
-def test_a_line_that_cannot_be_played_is_a_400_page(
+def test_an_address_whose_line_cannot_be_played_is_a_400_page(
     client: Any, gid: Any, moves: list[str], said: str
 ) -> None:
     r = client.get(_at(gid[1], 20, *moves))
