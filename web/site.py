@@ -263,9 +263,10 @@ def _replay_page(
 ) -> str:
     """The replay page at step ``n``; with the verdict on ``move`` when one is given; at
     the end of the what-if ``line`` from step ``n`` when one is given (web.whatif), with
-    the decision ``refused`` after it (its text and why) under the form.  The page is the same for every game kind; the board and the content of each seat's
-    panel are the game's own templates (``<kind>/table.html``, ``<kind>/player.html``:
-    its web parts), drawing its view."""
+    the decision ``refused`` after it (its text and why) under the form.  The page is
+    the same for every game kind; the board and the content of each seat's panel are the
+    game's own templates (``<kind>/table.html``, ``<kind>/player.html``: its web parts),
+    drawing its view."""
     tl = params.timeline_for(store, row)
     rules = tl.rules
     entry: Entry | None
