@@ -40,6 +40,38 @@ CONTRACT_MEMBERS = frozenset(
 )
 
 
+#: Where the members live in a game laid out as ``docs/games.md`` describes (its events
+#: in ``events``, its notation in ``notation``, its views in ``view``...): a game's
+#: :attr:`Game.members` may start from it, ``{**LAYOUT, ...}``, and add what it places
+#: elsewhere or beside.
+LAYOUT: Mapping[str, str] = {
+    "event_from_dict": "events:event_from_dict",
+    "event_to_dict": "events:event_to_dict",
+    "upcast": "events:upcast",
+    "read_game": "notation:parse_game",
+    "write_game": "notation:write_game",
+    "read_moves": "notation:read_moves",
+    "parse_move": "notation:parse_move",
+    "position": "position:position_string",
+    "parse_position": "position:parse_position",
+    "result_problem": "describe:result_problem",
+    "status": "describe:status",
+    "progress": "describe:progress",
+    "changes": "describe:changes",
+    "choices": "choices:choices",
+    "observations": "choices:observations",
+    "view": "view:view",
+    "event_lines": "view:event_lines",
+    "state_json": "view:state_json",
+    "card_view": "view:card_view",
+    "picture": "picture:picture",
+    "text_view": "view:text_view",
+    "cards": "lookup:cards",
+    "find_cards": "lookup:find",
+    "random_game": "simulate:random_game",
+}
+
+
 class _Member:
     """A member that :attr:`Game.members` places in one of the game's modules: the first
     look-up imports the module and puts the function on the class in the place of this

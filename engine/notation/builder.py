@@ -886,26 +886,20 @@ def read_typed_moves(
     a text typed by hand: one that does not read as it is is read by its canonical
     ``reading`` (None: it has none) when that reads, the rules accepting it or refusing
     it (it is then the rules' error, not the reading's)."""
-    parsed = _moves_of(builder, state, text, events, meta)
+
+    def moves(text: str) -> ParsedGame:
+        parsed = read_moves(builder, state, text, events, meta, "<moves>")
+        parsed.headers = {"players": list(state.names)}
+        return parsed
+
+    parsed = moves(text)
     if parsed.events or not parsed.errors or parsed.errors[0].kind == "illegal":
         return parsed
     canonical = reading(text)
     if canonical is not None:
-        again = _moves_of(builder, state, canonical, events, meta)
+        again = moves(canonical)
         if not again.errors or again.errors[0].kind == "illegal":
             return again
-    return parsed
-
-
-def _moves_of(
-    builder: type[GameBuilder],
-    state: Any,
-    text: str,
-    events: Sequence[Any] | None,
-    meta: Sequence[Mapping[str, Any] | None] | None,
-) -> ParsedGame:
-    parsed = read_moves(builder, state, text, events, meta, "<moves>")
-    parsed.headers = {"players": list(state.names)}
     return parsed
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..contract import LAYOUT
 from ..errors import IllegalMoveError
 from ..protocol import SetupLine, TableQuestion
 from . import colours as _colours
@@ -32,37 +33,16 @@ class Splendor(_game.SplendorRules):
 
     payload_version = _events.PAYLOAD_VERSION
     conditions: Mapping[str, str] = _describe.SHORT_CONDITIONS
-    playouts = _playout.PLAYOUTS
+    #: The playout module is the game's :class:`engine.protocol.Playouts`.
+    playouts = _playout
     palette = _colours.PALETTE
 
-    #: Where the members this class does not define live (:attr:`engine.contract.Game.members`).
+    #: Where the members this class does not define live: the usual places
+    #: (:data:`engine.contract.LAYOUT`) and this game's own.
     members = {
-        "event_from_dict": "events:event_from_dict",
-        "event_to_dict": "events:event_to_dict",
-        "upcast": "events:upcast",
+        **LAYOUT,
         "legal_moves": "game:legal_moves",
-        "read_game": "notation:parse_game",
-        "write_game": "notation:write_game",
-        "read_moves": "notation:read_moves",
-        "parse_move": "notation:parse_move",
         "event_text": "notation:move_text",
-        "position": "position:position_string",
-        "parse_position": "position:parse_position",
-        "result_problem": "describe:result_problem",
-        "status": "describe:status",
-        "progress": "describe:progress",
-        "changes": "describe:changes",
-        "choices": "choices:choices",
-        "observations": "choices:observations",
-        "view": "view:view",
-        "event_lines": "view:event_lines",
-        "state_json": "view:state_json",
-        "card_view": "view:card_view",
-        "picture": "picture:picture",
-        "text_view": "view:text_view",
-        "cards": "lookup:cards",
-        "find_cards": "lookup:find",
-        "random_game": "simulate:random_game",
     }
 
     #: The setup as the table lays it out (rulebook, "Game setup"): the nobles (one more
