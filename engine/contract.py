@@ -72,6 +72,13 @@ LAYOUT: Mapping[str, str] = {
 }
 
 
+def _package_of(cls: type) -> str:
+    """The package of the module that defines ``cls`` (the game's ``engine/<game>/``)."""
+    module = sys.modules[cls.__module__]
+    package = module.__name__ if hasattr(module, "__path__") else module.__package__
+    return package or module.__name__
+
+
 class _Member:
     """A member that :attr:`Game.members` places in one of the game's modules: the first
     look-up imports the module and puts the function on the class in the place of this
@@ -119,8 +126,7 @@ class Game:
         placed = cls.__dict__.get("members", {})
         if not placed:
             return
-        module = sys.modules[cls.__module__]
-        package = module.__name__ if hasattr(module, "__path__") else module.__package__
+        package = _package_of(cls)
         for name, place in placed.items():
             where, _, attribute = place.partition(":")
             if name not in CONTRACT_MEMBERS and not hasattr(Game, name):
@@ -132,8 +138,7 @@ class Game:
                     f"{cls.__name__}.members: {name!r} is placed at {place!r}, "
                     "not at 'module:function'"
                 )
-            home = package or module.__name__
-            setattr(cls, name, _Member(cls, name, f"{home}.{where}", attribute))
+            setattr(cls, name, _Member(cls, name, f"{package}.{where}", attribute))
 
     #: The game's kind (its key in the registry), its title as a ``Game`` header names
     #: it, and how many players it seats.
@@ -264,9 +269,7 @@ class Game:
         folder beside the game's own modules (``engine/<game>/web``): the package
         of the module that defines the game's class.  Only a name: the site finds the
         folder and reads it (``docs/games.md``, "A game's web parts")."""
-        module = sys.modules[type(self).__module__]
-        package = module.__name__ if hasattr(module, "__path__") else module.__package__
-        return (package or module.__name__, "web")
+        return (_package_of(type(self)), "web")
 
     def play(self, state: Any, event: Any) -> None:
         """Check ``event`` and apply it to ``state`` in place; IllegalMoveError if refused."""
