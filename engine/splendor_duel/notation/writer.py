@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from ...corrections import Retraction
@@ -61,14 +60,9 @@ def write_game(
         body.extend(setup_lines(setup, meta_suffix(metas[0]).strip()))
         play_as_played(RULES, state, setup, metas[0], 1)
         show_names = named and distinct(names) and all(name_fits_line(n) for n in names)
+        # (the state names the seats ``names``: a decision's text names them from it)
         lines, state = turn_lines(
-            RULES,
-            events,
-            metas,
-            names,
-            state,
-            partial(move_text, names=names),
-            show_names=show_names,
+            RULES, events, metas, names, state, move_text, show_names=show_names
         )
         body.extend(lines)
     out = [_tag("Game", RULES.title)]
