@@ -641,6 +641,19 @@ class GameRules(Rules, Notation, Presentation, Protocol):
     :class:`Rules`, :class:`Notation` and :class:`Presentation`."""
 
 
+def short_result(name: str, condition: str, conditions: Mapping[str, str]) -> str:
+    """The short wording of a win in listings (:attr:`Result.short`): ``Ann won on
+    points``, the words after ``won`` being the game's for the condition
+    (:attr:`Rules.conditions`), or ``Ann shared the win``.
+
+    >>> short_result("Ann", "points", {"points": "on points"})
+    'Ann won on points'
+    """
+    if condition == "shared":
+        return f"{name} shared the win"
+    return f"{name} won {conditions.get(condition, condition)}"
+
+
 def summary_fields(status: Status, names: Iterable[str]) -> dict[str, Any]:
     """The facts of :class:`Status` as a flat record (store projections, JSON API)."""
     names = tuple(names)

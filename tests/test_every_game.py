@@ -8,6 +8,7 @@ A new game passes this file before anything game-specific is written for it."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import random
@@ -19,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.contract import Game
 from engine.games import GAMES, get_game
+from engine.protocol import GameRules
 from recorder.stores import open_store
 
 KINDS = sorted(GAMES)
@@ -110,6 +113,24 @@ def test_every_step_is_drawn_and_told(kind):
     assert result is not None and result.text
     for card_id in list(rules.cards())[:: max(1, len(rules.cards()) // 10)]:
         assert rules.card_view(card_id), (kind, card_id)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_member_a_game_places_takes_the_contracts_arguments(kind):
+    """Each function a game names in ``members`` is found where it is placed and can be
+    called as the contract calls the member (its arguments, without ``self``)."""
+    rules = get_game(kind)
+    placed = {name for layer in type(rules).__mro__ for name in vars(layer).get("members", {})}
+    assert placed, kind
+    for name in sorted(placed):
+        declared = getattr(GameRules, name, None) or getattr(Game, name)
+        wanted = list(inspect.signature(declared).parameters.values())[1:]
+        found = getattr(rules, name)
+        assert callable(found), (kind, name)
+        assert isinstance(inspect.getattr_static(type(rules), name), staticmethod), (kind, name)
+        positional = [p.name for p in wanted if p.kind is p.POSITIONAL_OR_KEYWORD]
+        keywords = {p.name: p.default for p in wanted if p.kind is p.KEYWORD_ONLY}
+        inspect.signature(found).bind(*positional, **keywords)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

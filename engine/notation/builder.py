@@ -6,7 +6,9 @@ is an :class:`engine.protocol.ParsedGame`, with the fold.
 
 A game's builder names its grammar and says what only it knows: how a turn line's number
 and player are checked against the position (:meth:`GameBuilder.visit_turn`) and the
-setup event its setup lines make (:meth:`GameBuilder.setup_event`).
+setup event its setup lines make (:meth:`GameBuilder.setup_event`).  A game whose turns
+may run over several lines and whose reading goes on after an error builds on
+:class:`ReadOnBuilder`, which checks a turn line's number and player as such games do.
 
 The lines as the writer puts them (:meth:`GameBuilder.visit_lines`) are read into events
 while each is as the state awaits it (the turn due, its player, a decision whose words
@@ -19,7 +21,7 @@ are made.  A decision is read once by its text, then taken from the grammar's ca
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..corrections import UNDO, CorrectionRefused, retraction_at
@@ -749,6 +751,70 @@ class GameBuilder(SyntaxChecker):
             self.error("illegal", line, col + 1, message, [violation], with_position=True)
 
 
+class ReadOnBuilder(GameBuilder):
+    """A builder for a game whose turn may go on after its line, and whose reading goes on
+    after an error when every error is asked for: a line in error is skipped (the table
+    no longer follows the text, so the lines after it are read for their words only
+    until a line of the turn due: the skipped one, written again), and a decision the
+    rules refuse is reported and kept as played when it can be replayed at all.  A turn
+    line's number must be the turn due, and its player, when named, the one to move."""
+
+    one_turn_a_line = False
+    #: What a turn line before the setup is told (the game's setup lines by name).
+    setup_first: ClassVar[str] = "the setup comes first"
+
+    def after_error(self, fatal: bool) -> None:
+        if fatal:
+            raise Stop
+        self.live = False
+        raise SkipLine
+
+    def refused(self, decision: Decision, event: Any, violations: list[Any]) -> bool:
+        where = decision.place()
+        self.record(
+            "illegal",
+            where[0],
+            where[1],
+            f"{self.said(decision, event)} is not allowed here",
+            violations,
+            with_position=True,
+        )
+        if self.stop:
+            raise Stop
+        try:  # read on from the table as it stood after the refused decision
+            self.fold.push(event, forced=True)
+        except IllegalMoveError:
+            raise Stop from None
+        return True
+
+    def visit_turn(self, number: int, name: str | None, m: re.Match[str]) -> None:
+        state = self.state
+        if not self.live:
+            if number != state.turn:
+                return  # the table is not known here: the decisions' words only
+            self.live = True  # the turn due written again (the line skipped, corrected)
+        line, _, name_column = self.turn_places(m)
+        if state.awaiting == SETUP:
+            self.error("syntax", line, 1, self.setup_first)
+        if number != state.turn and state.awaiting == OVER:
+            # (the turn after the last is not due: the game is over, as a plain move is told)
+            self.error(
+                "syntax",
+                line,
+                1,
+                f"the game ended on turn {state.turn}; turn {number} cannot follow",
+            )
+        elif number != state.turn:
+            self.error("syntax", line, 1, f"turn {state.turn} is due here, not {number}")
+        if name is not None and name != state.names[state.current]:
+            self.error(
+                "unknown",
+                line,
+                name_column,
+                f"{name!r} is not the player to move ({state.names[state.current]})",
+            )
+
+
 def _decision_after(runs: list[Run], run: int, at: int, count: int) -> tuple[int, int]:
     """Where the decision stands that comes ``count`` decisions after decision ``at`` of
     run ``run`` (-1: its first) in ``runs``: (run, decision)."""
@@ -805,6 +871,35 @@ def read_moves(
         for where in [*parsed.errors, *parsed.flagged]:
             if where.line == 1 and where.column > len(prefix):
                 where.column -= len(prefix)
+    return parsed
+
+
+def read_typed_moves(
+    builder: type[GameBuilder],
+    state: Any,
+    text: str,
+    events: Sequence[Any] | None,
+    meta: Sequence[Mapping[str, Any] | None] | None,
+    reading: Callable[[str], str | None],
+) -> ParsedGame:
+    """:func:`read_moves` (source ``<moves>``, the headers naming ``state``'s seats) of
+    a text typed by hand: one that does not read as it is is read by its canonical
+    ``reading`` (None: it has none) when that reads, the rules accepting it or refusing
+    it (it is then the rules' error, not the reading's)."""
+
+    def moves(text: str) -> ParsedGame:
+        parsed = read_moves(builder, state, text, events, meta, "<moves>")
+        parsed.headers = {"players": list(state.names)}
+        return parsed
+
+    parsed = moves(text)
+    if parsed.events or not parsed.errors or parsed.errors[0].kind == "illegal":
+        return parsed
+    canonical = reading(text)
+    if canonical is not None:
+        again = moves(canonical)
+        if not again.errors or again.errors[0].kind == "illegal":
+            return again
     return parsed
 
 

@@ -1,5 +1,5 @@
 """Every legal next decision of classic Splendor as a :class:`engine.protocol.Choice`
-(the texts of :func:`.notation.legal_move_texts`, in its order), with the things on the
+(the texts of ``legal_move_texts``, in its order), with the things on the
 table each one involves:
 
 * ``W`` ``B`` ``G`` ``R`` ``K`` ``Y``: a colour of the bank (repeated: two tokens of one
@@ -108,7 +108,7 @@ def choice(state: State, event: Event) -> Choice:
 
 
 def choices(state: State) -> list[Choice]:
-    """Every legal next decision, as :func:`.notation.legal_move_texts` lists them."""
+    """Every legal next decision, as ``legal_move_texts`` lists them."""
     return [choice(state, event) for event in _game.legal_moves(state)]
 
 

@@ -3,7 +3,7 @@
 >>> from engine.splendor.state import State
 >>> due(State(["Ann", "Bob", "Cid"]))
 'the table must be set up: 4 face-up cards per level and 4 nobles'
->>> short_result("Ann", "fewest_cards")
+>>> short_result("Ann", "fewest_cards", SHORT_CONDITIONS)
 'Ann won on fewest cards'
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import Violation
-from ..protocol import Result, Status, phase_of
+from ..protocol import Result, Status, phase_of, short_result
 from .catalogue import COLOR_LETTERS, DISPLAY_SIZE, MAX_TOKENS, nobles_revealed
 from .rules.facts import RULES, qualifying_nobles
 from .state import ACTION, NOBLE, RETURN, REVEAL, SETUP, State
@@ -72,17 +72,10 @@ def game_result(state: State) -> Result | None:
     else:
         who = " and ".join(names[w] for w in o.winners)
         text = f"{who} shared the win with {best.points} points and {cards} cards each"
-    short = short_result(names[o.winners[0]], o.condition)
+    short = short_result(names[o.winners[0]], o.condition, SHORT_CONDITIONS)
     if o.condition == "shared":
         short = " and ".join(names[w] for w in o.winners) + " shared the win"
     return Result(o.winners, o.condition, text, short)
-
-
-def short_result(name: str, condition: str) -> str:
-    """The short wording of a win for listings (``Ann won on points``)."""
-    if condition == "shared":
-        return f"{name} shared the win"
-    return f"{name} won {SHORT_CONDITIONS.get(condition, condition)}"
 
 
 def progress(state: State) -> tuple[str, int]:

@@ -18,6 +18,7 @@ engine.splendor.lookup.CardQueryError: 'purple' is not something printed on a ca
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ..errors import EngineError
 from ..notation.lexer import did_you_mean
@@ -83,6 +84,11 @@ _HELP = "colours, level 2 / L2, 3 points / 3pt, noble, cost W3 B1, requires B4 G
 def _matches(words: str, query: list[str]) -> bool:
     have = _words(words)
     return all(q in have for q in query)
+
+
+def cards() -> Mapping[str, Card]:
+    """Every card by id, as :meth:`engine.protocol.GameRules.cards` gives them."""
+    return CATALOGUE
 
 
 def find(query: str, state: State | None = None) -> list[Card]:

@@ -205,19 +205,3 @@ def decision(event: Event) -> Event:
     if isinstance(event, CardReserved) and event.deck is not None and event.card is not None:
         return CardReserved(event.gold, None, event.deck)
     return event
-
-
-class SplendorPlayouts:
-    """Classic Splendor's :class:`engine.protocol.Playouts`."""
-
-    deal = staticmethod(deal)
-    decisions = staticmethod(decisions)
-    mover = staticmethod(mover)
-    advance = staticmethod(advance)
-    scores = staticmethod(scores)
-    choose = staticmethod(choose)
-    shares = staticmethod(shares)
-    decision = staticmethod(decision)
-
-
-PLAYOUTS = SplendorPlayouts()

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import Violation
-from ..protocol import Result, Status, phase_of
+from ..protocol import Result, Status, phase_of, short_result
 from . import rules as _rules
 from .catalogue import CARDS, COLOR_LETTERS, COLOR_NAMES, EMPTY, MAX_TOKENS, ROYALS, SPACE_NAMES
 from .state import (
@@ -101,12 +101,9 @@ def result(state: State) -> Result | None:
         text = f"{winner} won on {COLOR_NAMES[o.color]} (10 or more points in one colour)"
     else:
         text = f"{winner} won {CONDITION_WORDS.get(o.condition, o.condition)}"
-    return Result((o.winner,), o.condition, text, short_result(winner, o.condition))
-
-
-def short_result(winner: str, condition: str) -> str:
-    """``Ann won on crowns``: a win in the short words of listings."""
-    return f"{winner} won {SHORT_CONDITIONS.get(condition, condition)}"
+    return Result(
+        (o.winner,), o.condition, text, short_result(winner, o.condition, SHORT_CONDITIONS)
+    )
 
 
 def due(state: State) -> str:

@@ -20,11 +20,14 @@ steal, double, cost B3 R2, or a card id; royal or R-4 for Royal cards)
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ..errors import EngineError
 from ..notation.lexer import did_you_mean
+from ..protocol import Card
 from .catalogue import ABILITIES, CARDS, COLOR_LETTERS, COLOR_NAMES, ROYALS, JewelCard, RoyalCard
 
 _HELP = (
@@ -272,3 +275,45 @@ __all__ = [
     "misfit",
     "query_tests",
 ]
+
+
+@functools.cache
+def cards() -> Mapping[str, Card]:
+    """Every jewel card by id, as :meth:`engine.protocol.GameRules.cards` gives them."""
+    return {cid: _card(c) for cid, c in CARDS.items()}
+
+
+def find(query: str, state: Any | None = None) -> list[Card]:
+    """The cards that fit every word of ``query`` (``green 3 points crown``, ``level 2
+    joker``, ``steal``, an id), by id; with ``state``, only those still unseen there
+    (in a deck or reserved blind).  A query with ``royal`` or a Royal card's id
+    (``R-4``) finds Royal cards (with ``state``, those still to be taken).  A word that
+    fits nothing printed on a card raises :class:`CardQueryError` (a ValueError) naming
+    it."""
+    royals = find_royals(query, None if state is None else state.royals)
+    if royals is not None:
+        return [
+            Card(
+                r.id,
+                0,
+                royal_words(r),
+                {"points": r.points, "abilities": [r.ability] if r.ability else []},
+            )
+            for r in royals
+        ]
+    candidates = None if state is None else set().union(*state.unseen)
+    return [_card(c) for c in find_cards(query, candidates)]
+
+
+def _card(c: JewelCard) -> Card:
+    """A catalogue card as the protocol's :class:`engine.protocol.Card`."""
+    color = "joker" if c.is_joker else (COLOR_NAMES[c.color] if c.color is not None else None)
+    facts = {
+        "color": color,
+        "bonus": c.bonus,
+        "points": c.points,
+        "crowns": c.crowns,
+        "abilities": list(c.abilities),
+        "cost": {COLOR_NAMES[i]: n for i, n in enumerate(c.cost) if n},
+    }
+    return Card(c.id, c.level, c.describe(), facts)

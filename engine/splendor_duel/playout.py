@@ -225,19 +225,3 @@ def decision(event: Event) -> Event:
     if isinstance(event, BoardReplenished):
         return _REPLENISH
     return event
-
-
-class DuelPlayouts:
-    """Splendor Duel's :class:`engine.protocol.Playouts`."""
-
-    deal = staticmethod(deal)
-    decisions = staticmethod(decisions)
-    mover = staticmethod(mover)
-    advance = staticmethod(advance)
-    scores = staticmethod(scores)
-    choose = staticmethod(choose)
-    shares = staticmethod(shares)
-    decision = staticmethod(decision)
-
-
-PLAYOUTS = DuelPlayouts()

@@ -189,3 +189,9 @@ def render_compact(state: State) -> str:
 
 
 __all__ = ["board_grid", "render_compact", "render_state"]
+
+
+def text_view(state: State, compact: bool = False) -> str:
+    """The table as text for a terminal (:meth:`engine.protocol.GameRules.text_view`):
+    :func:`render_state`, or with ``compact`` :func:`render_compact`."""
+    return render_compact(state) if compact else render_state(state)

@@ -18,10 +18,7 @@ from __future__ import annotations
 from ...errors import EventFormatError
 from ...notation.grammar import Fail
 from ...notation.results import NotationError
-from ...protocol import Verdict
-from .. import game as _game
-from ..describe import changes
-from ..events import Event, event_to_dict
+from ..events import Event
 from ..state import State
 from .builder import GameBuilder, HeadersBuilder, SyntaxChecker, parse_game, read_moves
 from .decisions import GRAMMAR, KEYWORDS, completed, move_text, parse_decision
@@ -49,28 +46,6 @@ def parse_move(state: State, text: str) -> Event:
         raise NotationError("syntax", "<move>", 1, 1, str(err)) from None
 
 
-def check_move(state: State, text: str) -> Verdict:
-    """Is the decision ``text`` legal in ``state``?  Never raises for bad input."""
-    try:
-        event = parse_move(state, text)
-    except NotationError as err:
-        return Verdict(False, None, [], [], err)
-    violations = _game.check(state, event)
-    after: list[str] = []
-    if not violations:
-        new = state.copy()
-        _game.apply(new, event)
-        after = changes(state, new)
-    return Verdict(
-        not violations, event, violations, after, None, event_to_dict(event), move_text(event)
-    )
-
-
-def legal_move_texts(state: State) -> list[str]:
-    """Every legal next decision, in canonical notation."""
-    return [move_text(e) for e in _game.legal_moves(state)]
-
-
 __all__ = [
     "GRAMMAR",
     "KEYWORDS",
@@ -78,8 +53,6 @@ __all__ = [
     "HeadersBuilder",
     "SyntaxChecker",
     "NotationError",
-    "check_move",
-    "legal_move_texts",
     "move_text",
     "parse_game",
     "parse_move",

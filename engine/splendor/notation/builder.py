@@ -1,24 +1,23 @@
 """Reading classic Splendor notation: the shared reader and builder
 (:mod:`engine.notation.reader`, :mod:`engine.notation.builder`) with this game's grammar
-(:data:`.decisions.GRAMMAR`), and what only this game's builder knows: how a turn line's
-number and player are checked, the setup event its setup lines make, and what the
-reading does after an error when every error is asked for (a line in error is skipped,
-a refused decision kept as played, and the table followed again from the turn due)."""
+(:data:`.decisions.GRAMMAR`), reading on after an error as
+:class:`engine.notation.builder.ReadOnBuilder` does (a line in error skipped, a refused
+decision kept as played, the table followed again from the turn due), and what only this
+game's builder knows: the setup event its setup lines make, the first seat when no
+header names it."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...corrections import Retraction
-from ...errors import IllegalMoveError
 from ...notation import builder as _builder
 from ...notation import visitor as _visitor
-from ...notation.visitor import Decision, SkipLine, Stop
+from ...notation.visitor import Decision
 from ...protocol import ParsedGame
 from ..events import Event, GameSetUp
-from ..state import OVER, SETUP, State
+from ..state import State
 from .decisions import GRAMMAR, move_text
 from .typed import reading
 
@@ -35,47 +34,18 @@ class SyntaxChecker(_visitor.SyntaxChecker):
     grammar = GRAMMAR
 
 
-class GameBuilder(_builder.GameBuilder):
+class GameBuilder(_builder.ReadOnBuilder):
     """Folds a classic Splendor game as it is read, every decision checked against the
-    rules (:class:`engine.notation.builder.GameBuilder`).  A turn's decisions may go on
+    rules (:class:`engine.notation.builder.ReadOnBuilder`).  A turn's decisions may go on
     after its line; the ``Result`` header is checked against how the moves end, as in
-    every game (a violation, ``result.mismatch``, citing the end of the game).
-
-    With every error asked for, a line in error is skipped: the table no longer follows
-    the text, so the lines after it are read for their words only until a line of the
-    turn due (the skipped one, written again); a decision the rules refuse is reported
-    and kept as played when it can be replayed at all."""
+    every game (a violation, ``result.mismatch``, citing the end of the game)."""
 
     grammar = GRAMMAR
-    one_turn_a_line = False
+    setup_first = "the setup (nobles, level3, level2, level1) comes first"
     setup_refused = "the setup is not allowed"
 
     def said(self, decision: Decision, event: Any) -> str:
         return move_text(event)
-
-    def after_error(self, fatal: bool) -> None:
-        if fatal:
-            raise Stop
-        self.live = False
-        raise SkipLine
-
-    def refused(self, decision: Decision, event: Any, violations: list[Any]) -> bool:
-        where = decision.place()
-        self.record(
-            "illegal",
-            where[0],
-            where[1],
-            f"{self.said(decision, event)} is not allowed here",
-            violations,
-            with_position=True,
-        )
-        if self.stop:
-            raise Stop
-        try:  # read on from the table as it stood after the refused decision
-            self.fold.push(event, forced=True)
-        except IllegalMoveError:
-            raise Stop from None
-        return True
 
     def first_seat(self, number: int) -> int | None:
         if self.first is None:
@@ -88,33 +58,6 @@ class GameBuilder(_builder.GameBuilder):
         display = (levels[1][0], levels[2][0], levels[3][0])
         last = max(line, *(levels[lv][1] for lv in (1, 2, 3)))
         return GameSetUp(first, display, nobles), last
-
-    def visit_turn(self, number: int, name: str | None, m: re.Match[str]) -> None:
-        state = self.state
-        if not self.live:
-            if number != state.turn:
-                return  # the table is not known here: the decisions' words only
-            self.live = True  # the turn due written again (the line skipped, corrected)
-        line, _, name_column = self.turn_places(m)
-        if state.awaiting == SETUP:
-            self.error("syntax", line, 1, "the setup (nobles, level3, level2, level1) comes first")
-        if number != state.turn and state.awaiting == OVER:
-            # (the turn after the last is not due: the game is over, as a plain move is told)
-            self.error(
-                "syntax",
-                line,
-                1,
-                f"the game ended on turn {state.turn}; turn {number} cannot follow",
-            )
-        elif number != state.turn:
-            self.error("syntax", line, 1, f"turn {state.turn} is due here, not {number}")
-        if name is not None and name != state.names[state.current]:
-            self.error(
-                "unknown",
-                line,
-                name_column,
-                f"{name!r} is not the player to move ({state.names[state.current]})",
-            )
 
 
 def parse_game(
@@ -145,23 +88,4 @@ def read_moves(
     needs the game's ``events`` (and their ``meta``) so far.  A text typed by hand that
     does not read as it is (``Take wbg``) is read by its canonical reading
     (:mod:`.typed`) when that reads."""
-    parsed = _read_moves(state, text, events, meta)
-    if parsed.events or not parsed.errors or parsed.errors[0].kind == "illegal":
-        return parsed
-    canonical = reading(text)
-    if canonical is not None:
-        again = _read_moves(state, canonical, events, meta)
-        if not again.errors or again.errors[0].kind == "illegal":
-            return again  # it reads: legal, or refused by the rules (not by the reading)
-    return parsed
-
-
-def _read_moves(
-    state: State,
-    text: str,
-    events: Sequence[Event | Retraction] | None,
-    meta: Sequence[Mapping[str, Any] | None] | None,
-) -> ParsedGame:
-    parsed = _builder.read_moves(GameBuilder, state, text, events, meta, "<moves>")
-    parsed.headers = {"players": list(state.names)}
-    return parsed
+    return _builder.read_typed_moves(GameBuilder, state, text, events, meta, reading)

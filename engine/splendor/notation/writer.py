@@ -5,22 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ... import corrections
 from ...corrections import Retraction
-from ...errors import IllegalMoveError
-from ...fold import refold_for_writing
 from ...notation.lexer import TAG_NAME
-from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
+from ...notation.marks import meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
+from ...notation.visitor import KNOWN_TAGS
+from ...notation.writer import play_as_played, turn_lines
 from ..describe import result_tag
 from ..events import Event, GameSetUp
 from ..game import RULES
 from ..state import SEATS, State
 from .decisions import move_text, setup_lines
-
-#: Header tags with a key of their own in the headers (the rest go to ``tags``).
-KNOWN_TAGS = (("Event", "event"), ("Date", "date"), ("Place", "place"))
-_OWN_KEYS = ("players", "tags", "result", "event", "date", "place")
 
 
 def header_names(
@@ -37,12 +32,9 @@ def header_names(
     return SEATS.default_names(count), False
 
 
-def fold(state: State, event: Event, meta: Mapping[str, Any] | None) -> None:
-    """Apply an event as it was played: forced when flagged, else checked."""
-    if meta and meta.get("played_illegally"):
-        RULES.force(state, event)
-    else:
-        RULES.play(state, event)
+def _text(state: State, event: Event) -> str:
+    """A decision's text, the same in every position."""
+    return move_text(event)
 
 
 def write_game(
@@ -59,40 +51,16 @@ def write_game(
     state = State(names)
     body: list[str] = []
     show_names = len(set(names)) == len(names) and all(map(name_fits_line, names))
-    try:
-        if events:
-            setup = events[0]
-            if not isinstance(setup, GameSetUp):
-                raise ValueError("a game starts with its setup (game_set_up)")
-            lines = setup_lines(setup)
-            lines[-1] += meta_suffix(metas[0])
-            body.extend(lines)
-            fold(state, setup, metas[0])
-            line: list[str] = []
-            line_turn = -1
-            for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), 2):
-                if isinstance(event, Retraction):
-                    line.append(_undo_text(events, number, event) + correction_suffix(m))
-                    state = refold_for_writing(RULES, events[:number], metas[:number], names)
-                    continue
-                if isinstance(event, GameSetUp):
-                    raise ValueError(f"event {number}: a game has one setup")
-                if state.turn != line_turn:
-                    if line:
-                        body.append(" ".join(line))
-                    line_turn = state.turn
-                    prefix = f"{line_turn}."
-                    if show_names:
-                        prefix += f" {names[state.current]}:"
-                    line = [prefix]
-                line.append(move_text(event) + meta_suffix(m))
-                fold(state, event, m)
-            if line:
-                body.append(" ".join(line))
-    except IllegalMoveError as err:
-        raise ValueError(
-            f"the events cannot be written: {err}; mark a refused event as played illegally"
-        ) from None
+    if events:
+        setup = events[0]
+        if not isinstance(setup, GameSetUp):
+            raise ValueError("a game starts with its setup (game_set_up)")
+        lines = setup_lines(setup)
+        lines[-1] += meta_suffix(metas[0])
+        body.extend(lines)
+        play_as_played(RULES, state, setup, metas[0], 1)
+        lines, state = turn_lines(RULES, events, metas, names, state, _text, show_names=show_names)
+        body.extend(lines)
     out = [_tag("Game", RULES.title)]
     for tag, key in KNOWN_TAGS:
         if headers.get(key) not in (None, ""):
@@ -111,8 +79,3 @@ def write_game(
     if body:
         text += "\n" + "\n".join(body) + "\n"
     return text
-
-
-def _undo_text(events: Sequence[Any], number: int, retraction: Retraction) -> str:
-    """``undo``, or ``undo to K`` where a plain undo would go elsewhere."""
-    return corrections.undo_text(RULES, events[: number - 1], retraction)

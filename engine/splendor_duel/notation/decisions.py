@@ -78,10 +78,10 @@ _TEXTS: dict[Event, str] = {}
 
 def move_text(state_before: State, event: Event, names: Sequence[str] | None = None) -> str:
     """The canonical notation of ``event`` in the position before it; ``names`` are the
-    seat names a decision may refer to (default ``Player 1``, ``Player 2``)."""
+    seat names a decision may refer to (by default the state's own)."""
     etype = event.type
     if etype in POSITIONAL:
-        return WRITERS[etype](state_before, event, names or default_names())
+        return WRITERS[etype](state_before, event, names or state_before.names)
     text = _TEXTS.get(event)
     if text is not None:
         return text

@@ -3,8 +3,9 @@ what one decision means in a position (:func:`parse_move`), whether
 it is legal there and what it changes (:func:`check_move`), and every legal decision as
 text (:func:`legal_move_texts`).
 
-Decisions and messages name the seats ``names`` (default ``Player 1``, ``Player 2``);
-:class:`engine.splendor_duel.SplendorDuel` passes the state's own names.
+Decisions and messages name the seats ``names``, by default the state's own (those of
+its game): :class:`engine.splendor_duel.SplendorDuel` places its ``parse_move``,
+``check_move`` and ``legal_move_texts`` here as they are.
 
 >>> import random
 >>> from engine.splendor_duel import GAME, simulate
@@ -33,15 +34,13 @@ from .arguments import Context, Fail, is_payment
 from .builder import GameBuilder
 from .decisions import READERS, move_text
 from .keywords import KEYWORDS
-from .players import default_names
 from .typed import readings
 
 
 def _named(state: State, names: Sequence[str] | None) -> State:
     """``state`` naming the seats ``names`` (a copy when they differ: the caller's state
     is not renamed); the engine's messages name the players from it."""
-    names = names or default_names()
-    if tuple(names) == tuple(state.names):
+    if not names or tuple(names) == tuple(state.names):
         return state
     state = state.copy()
     state.names = tuple(names)  # type: ignore[assignment]
@@ -119,7 +118,7 @@ def parse_move(
     Raises NotationError (source ``<move>``, line 1) if the text cannot be read.  The
     event is not checked against the rules: use ``game.check`` or :func:`check_move`.
     """
-    ctx = Context(tuple(names or default_names()), unobserved)
+    ctx = Context(tuple(names or state.names), unobserved)
     try:
         return _parse_exact(state, text, ctx)
     except NotationError as err:
@@ -223,5 +222,5 @@ def legal_move_texts(state: State, names: Sequence[str] | None = None) -> list[s
     if state.awaiting == REVEAL:
         level = (state.refill or (0, 0))[0]
         return [f"reveal {cid}" for cid in sorted(state.unseen[level])]
-    seat_names = tuple(names or default_names())
+    seat_names = tuple(names or state.names)
     return [move_text(state, event, seat_names) for event in _game.legal_moves(state)]

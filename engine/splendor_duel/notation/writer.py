@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...corrections import Retraction, undo_text
-from ...errors import IllegalMoveError
-from ...fold import refold_for_writing
+from ...corrections import Retraction
 from ...notation.lexer import TAG_NAME
-from ...notation.marks import correction_suffix, meta_suffix, name_fits_line
+from ...notation.marks import meta_suffix, name_fits_line
 from ...notation.marks import tag as _tag
 from ...notation.visitor import KNOWN_TAGS
+from ...notation.writer import play_as_played, turn_lines
 from ..catalogue import COLOR_NAMES
 from ..events import Event, GameSetUp
 from ..game import RULES
@@ -59,30 +58,13 @@ def write_game(
         if not isinstance(setup, GameSetUp):
             raise ValueError("a game starts with its setup (game_set_up)")
         body.extend(setup_lines(setup, meta_suffix(metas[0]).strip()))
-        _fold(state, setup, metas[0], 1)
-        line: list[str] = []
-        line_turn = -1
+        play_as_played(RULES, state, setup, metas[0], 1)
         show_names = named and distinct(names) and all(name_fits_line(n) for n in names)
-        for number, (event, m) in enumerate(zip(events[1:], metas[1:], strict=True), start=2):
-            if isinstance(event, Retraction):
-                # Where it happened: after the decisions it takes back, on their line.
-                line.append(undo_text(RULES, events[: number - 1], event) + correction_suffix(m))
-                state = refold_for_writing(RULES, events[:number], metas[:number], names)
-                continue
-            if isinstance(event, GameSetUp):
-                raise ValueError(f"event {number}: a game has one setup")
-            if state.turn != line_turn:
-                if line:
-                    body.append(" ".join(line))
-                line_turn = state.turn
-                prefix = f"{line_turn}."
-                if show_names:
-                    prefix += f" {names[state.current]}:"
-                line = [prefix]
-            line.append(move_text(state, event, names) + meta_suffix(m))
-            _fold(state, event, m, number)
-        if line:
-            body.append(" ".join(line))
+        # (the state names the seats ``names``: a decision's text names them from it)
+        lines, state = turn_lines(
+            RULES, events, metas, names, state, move_text, show_names=show_names
+        )
+        body.extend(lines)
     out = [_tag("Game", RULES.title)]
     for tag, key in KNOWN_TAGS:
         if headers.get(key) not in (None, ""):
@@ -124,17 +106,3 @@ def _result_tags(state: State) -> tuple[str, str | None]:
     if o.condition == "color" and o.color is not None:
         victory = f"color {COLOR_NAMES[o.color]}"
     return result, victory
-
-
-def _fold(state: State, event: Event, meta: Mapping[str, Any] | None, number: int) -> None:
-    """Apply an event while writing: as played when flagged, else checked."""
-    try:
-        if meta and meta.get("played_illegally"):
-            RULES.force(state, event)
-        else:
-            RULES.play(state, event)
-    except IllegalMoveError as err:
-        raise ValueError(
-            f"event {number} ({event.type}) cannot be written: {err}; mark it as played "
-            "illegally in its meta if it stood at the table"
-        ) from None

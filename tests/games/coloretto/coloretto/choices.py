@@ -1,5 +1,5 @@
 """Every legal next decision of Coloretto as a :class:`engine.protocol.Choice` (the
-texts of :func:`.notation.legal_move_texts`, in its order), with the things on the table
+texts of ``legal_move_texts``, in its order), with the things on the table
 each one involves, the names the game's board templates use:
 
 * ``deck``: the supply (a draw; the card the draw shows, with the card's word);
@@ -85,7 +85,7 @@ def choice(state: State, event: Event) -> Choice:
 
 
 def choices(state: State) -> list[Choice]:
-    """Every legal next decision, as :func:`.notation.legal_move_texts` lists them (the
+    """Every legal next decision, as ``legal_move_texts`` lists them (the
     card a due draw may show among them)."""
     return [choice(state, event) for event in legal_moves(state)]
 

@@ -3,7 +3,7 @@
 >>> from coloretto.state import State
 >>> due(State(["Ann", "Bob", "Cid"]))
 'the table must be set up: one colour removed, a start card each, who starts'
->>> short_result("Ann", "points")
+>>> short_result("Ann", "points", SHORT_CONDITIONS)
 'Ann won on points'
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import Violation
-from engine.protocol import Result, Status, phase_of
+from engine.protocol import Result, Status, phase_of, short_result
 
 from .cards import COLOURS, JOKER, PLUS, WORDS, plural, removed_count, start_count, title
 from .rules import RULES, scores
@@ -61,19 +61,12 @@ def game_result(state: State) -> Result | None:
     points = scores(state)[o.winners[0]]
     if o.condition == "points":
         text = f"{names[o.winners[0]]} won with {points} points"
-        short = short_result(names[o.winners[0]], o.condition)
+        short = short_result(names[o.winners[0]], o.condition, SHORT_CONDITIONS)
     else:
         who = " and ".join(names[w] for w in o.winners)
         text = f"{who} shared the win with {points} points each"
         short = f"{who} shared the win"
     return Result(o.winners, o.condition, text, short)
-
-
-def short_result(name: str, condition: str) -> str:
-    """The short wording of a win for listings (``Ann won on points``)."""
-    if condition == "shared":
-        return f"{name} shared the win"
-    return f"{name} won {SHORT_CONDITIONS.get(condition, condition)}"
 
 
 def progress(state: State) -> tuple[str, int]:

@@ -16,6 +16,7 @@ coloretto.lookup.CardQueryError: 'purple' is not something printed on a card \
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import EngineError
@@ -71,6 +72,11 @@ def _kinds(word: str) -> set[int]:
     if k is not None:
         return {k}
     return {i for i, c in enumerate(CATALOGUE.values()) if word in _split(c.words)}
+
+
+def cards() -> Mapping[str, Card]:
+    """Every card by id, as :meth:`engine.protocol.GameRules.cards` gives them."""
+    return CATALOGUE
 
 
 def find(query: str, state: State | None = None) -> list[Card]:

@@ -119,19 +119,3 @@ def choose(world: World) -> Event:
 def decision(event: Event) -> Event:
     """A recorded decision is the decision itself (a draw names no card)."""
     return event
-
-
-class ColorettoPlayouts:
-    """Coloretto's :class:`engine.protocol.Playouts`."""
-
-    deal = staticmethod(deal)
-    decisions = staticmethod(decisions)
-    mover = staticmethod(mover)
-    advance = staticmethod(advance)
-    scores = staticmethod(scores)
-    choose = staticmethod(choose)
-    shares = staticmethod(shares)
-    decision = staticmethod(decision)
-
-
-PLAYOUTS = ColorettoPlayouts()

@@ -18,11 +18,8 @@ from __future__ import annotations
 from engine.errors import EventFormatError
 from engine.notation.grammar import Fail
 from engine.notation.results import NotationError
-from engine.protocol import Verdict
 
-from .. import rules as _rules
-from ..describe import changes
-from ..events import Event, event_to_dict
+from ..events import Event
 from ..state import State
 from .builder import GameBuilder, HeadersBuilder, SyntaxChecker, parse_game, read_moves
 from .decisions import GRAMMAR, KEYWORDS, READERS, move_text, parse_decision
@@ -52,28 +49,6 @@ def parse_move(state: State, text: str) -> Event:
         raise NotationError("syntax", "<move>", 1, 1, str(err)) from None
 
 
-def check_move(state: State, text: str) -> Verdict:
-    """Is the decision ``text`` legal in ``state``?  Never raises for bad input."""
-    try:
-        event = parse_move(state, text)
-    except NotationError as err:
-        return Verdict(False, None, [], [], err)
-    violations = _rules.check(state, event)
-    after: list[str] = []
-    if not violations:
-        new = state.copy()
-        _rules.APPLIERS[event.type](new, event)
-        after = changes(state, new)
-    return Verdict(
-        not violations, event, violations, after, None, event_to_dict(event), move_text(event)
-    )
-
-
-def legal_move_texts(state: State) -> list[str]:
-    """Every legal next decision, in canonical notation."""
-    return [move_text(e) for e in _rules.legal_moves(state)]
-
-
 __all__ = [
     "GRAMMAR",
     "KEYWORDS",
@@ -81,8 +56,6 @@ __all__ = [
     "HeadersBuilder",
     "NotationError",
     "SyntaxChecker",
-    "check_move",
-    "legal_move_texts",
     "move_text",
     "parse_game",
     "parse_move",
