@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..analysis import policy_choice
 from .catalogue import CARDS, GOLD, PEARL, ROYALS
 from .events import (
     BoardReplenished,
@@ -188,34 +189,22 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
 
 
 def choose(world: World) -> Event:
-    """The default policy's decision: mostly the best scored (a tie drawn at random), now
-    and then (:data:`EXPLORE`) any legal one.  A purchase outscores every other decision
-    of a turn's action, so the others are listed only when there is none to make."""
+    """The default policy's decision (:func:`engine.analysis.policy_choice`): mostly the
+    best scored, now and then (:data:`EXPLORE`) any legal one.  A purchase outscores
+    every other decision of a turn's action, so the others are listed only when there is
+    none to make."""
     s = world.state
-    rng = world.rng
-    if s.awaiting != ACTION:
-        moves = legal_moves(s)
-        if len(moves) == 1:
-            return moves[0]
-        if rng.random() < EXPLORE:
-            return moves[rng.randrange(len(moves))]
-    elif rng.random() < EXPLORE:
-        moves = legal_moves(s)
-        return moves[rng.randrange(len(moves))]
-    else:
-        moves = []
-        purchases(s, moves)
-        if not moves:
-            moves = options(s)
-    best = favourites(world, moves)
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    likely = None
+    if s.awaiting == ACTION:
 
+        def likely() -> list[Event]:
+            moves: list[Event] = []
+            purchases(s, moves)
+            return moves or options(s)
 
-def favourites(world: World, moves: Sequence[Event]) -> list[Event]:
-    """The decisions of ``moves`` the policy scores highest, in their order."""
-    found = scores(world, moves)
-    top = max(found)
-    return [m for m, f in zip(moves, found, strict=True) if f == top]
+    return policy_choice(
+        world.rng, EXPLORE, lambda moves: scores(world, moves), lambda: legal_moves(s), likely
+    )
 
 
 def decision(event: Event) -> Event:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.analysis import policy_choice
+
 from .events import CardDrawn, CardPlaced, CardRevealed, Event, RowTaken
 from .rules import APPLIERS, legal_moves
 from .scoring import best
@@ -103,17 +105,11 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
 
 
 def choose(world: World) -> Event:
-    """Mostly the best scored decision (a tie drawn at random), now and then any."""
-    rng = world.rng
-    moves = decisions(world)
-    if len(moves) == 1:
-        return moves[0]
-    if rng.random() < EXPLORE:
-        return moves[rng.randrange(len(moves))]
-    found = scores(world, moves)
-    top = max(found)
-    top_moves = [m for m, f in zip(moves, found, strict=True) if f == top]
-    return top_moves[rng.randrange(len(top_moves))] if len(top_moves) > 1 else top_moves[0]
+    """Mostly the best scored decision (a tie drawn at random), now and then any
+    (:func:`engine.analysis.policy_choice`)."""
+    return policy_choice(
+        world.rng, EXPLORE, lambda moves: scores(world, moves), lambda: decisions(world)
+    )
 
 
 def decision(event: Event) -> Event:
