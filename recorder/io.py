@@ -64,7 +64,8 @@ def game_import_from_events(
     kind: str = DEFAULT_KIND,
     game_id: str | None = None,
 ) -> GameImport:
-    """A :class:`GameImport` from engine event objects (a simulated game, a parsed log).
+    """A :class:`GameImport` from engine event objects (a simulated game, a parsed log):
+    the events are its ``parsed``, each payload made when ``events`` is first read.
 
     >>> import random
     >>> rules = get_game(DEFAULT_KIND)
@@ -73,13 +74,13 @@ def game_import_from_events(
     >>> record.kind == DEFAULT_KIND, record.events[0] == rules.event_to_dict(events[0])
     (True, True)
     """
-    rules = get_game(kind)
-    return GameImport(
-        kind=kind,
-        headers=dict(headers),
-        events=[rules.event_to_dict(e) for e in events],
-        meta=[None if m is None else dict(m) for m in meta] if meta is not None else [],
-        game_id=game_id,
+    get_game(kind)  # (an unknown kind refused here, not when the payloads are made)
+    return GameImport.of_events(
+        kind,
+        dict(headers),
+        list(events),
+        [None if m is None else dict(m) for m in meta] if meta is not None else None,
+        game_id,
     )
 
 
@@ -394,13 +395,10 @@ def _games_of(read: FileRead) -> list[GameImport]:
         except review.ReviewRefused as err:
             raise ImportRejected(None, f"the review: {err}", source=read.source) from None
         record.review = [[kind, body, author] for kind, body in items]
-    # the reader's events, not parsed again from payloads, and their fold when it kept
-    # what the store keeps, not folded again
+    # the reader's fold, when it kept what the store keeps: the game is not folded again
     fold = parsed.fold
     if fold is not None and fold.texts is not None and fold.events is parsed.events:
         record.parsed, record.folded = fold.events, fold
-    else:
-        record.parsed = list(parsed.events)
     return [record]
 
 
@@ -500,16 +498,16 @@ def game_import_from_document(
         metas.append(meta)
         ids.append(event_id)
         players.append(player)
-    return GameImport(
+    record = GameImport(
         kind=kind,
         headers=dict(data["headers"]),
-        events=events,
         meta=metas,
         game_id=data.get("id"),
         event_ids=ids if any(i is not None for i in ids) else None,
-        parsed=parsed,
         players=players if any(p is not None for p in players) else None,
     )
+    record.parsed_from(events, parsed)
+    return record
 
 
 # --- importing files ---------------------------------------------------------------------
