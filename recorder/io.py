@@ -31,7 +31,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
 from engine.protocol import GameRules, ParsedGame, seat_names
@@ -50,8 +50,10 @@ from .prepare import (
     prepare_or_error,
 )
 from .projections import VOID_TAG
-from .protocol import Recorder
 from .records import GameImport, ImportResult
+
+if TYPE_CHECKING:
+    from .protocol import Recorder
 
 NOTATION_SUFFIXES = (".tl",)
 
