@@ -207,3 +207,31 @@ def test_validate_names_the_place_an_import_names(tmp_path: Path):
                 assert refused.message in error["message"]
         else:
             assert report.ok, path
+
+
+def test_a_json_game_is_parsed_once_by_validate(monkeypatch, tmp_path: Path):
+    """validate reads each payload of a JSON file once (``event_from_dict``), checking
+    the events the reading parsed."""
+    from engine.games import get_game
+
+    [game] = load_file(GAMES / "points.tl")
+    document = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": game.kind,
+        "headers": game.headers,
+        "events": game.events,
+    }
+    path = tmp_path / "points.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    rules = get_game(game.kind)
+    real = rules.event_from_dict
+    calls = []
+
+    def counted(payload):
+        calls.append(payload)
+        return real(payload)
+
+    monkeypatch.setattr(type(rules), "event_from_dict", staticmethod(counted))
+    [report] = validate_file(path)
+    assert report.ok and report.events == len(game.events) == len(calls)
