@@ -377,12 +377,17 @@ def _games_of(read: FileRead) -> list[GameImport]:
             line=getattr(err, "line", None),
             column=getattr(err, "column", None),
         )
-    record = game_import_from_events(
-        parsed.events,
-        parsed.headers,
-        list(parsed.meta) if parsed.meta else None,
-        kind=read.rules.kind,
+    # the reader's fold, when it kept what the store keeps: the game is not folded again
+    fold = parsed.fold
+    if fold is None or fold.texts is None or fold.events is not parsed.events:
+        fold = None
+    record = GameImport.of_events(
+        read.rules.kind,
+        dict(parsed.headers),
+        parsed.events if fold is not None else list(parsed.events),
+        [None if m is None else dict(m) for m in parsed.meta] if parsed.meta else None,
     )
+    record.folded = fold
     if parsed.lines or parsed.review:
         # the file's review (its lines checked by the reader): stored apart from the record
         tags = parsed.headers.get("tags") or {}
@@ -397,10 +402,6 @@ def _games_of(read: FileRead) -> list[GameImport]:
         except review.ReviewRefused as err:
             raise ImportRejected(None, f"the review: {err}", source=read.source) from None
         record.review = [[kind, body, author] for kind, body in items]
-    # the reader's fold, when it kept what the store keeps: the game is not folded again
-    fold = parsed.fold
-    if fold is not None and fold.texts is not None and fold.events is parsed.events:
-        record.parsed, record.folded = fold.events, fold
     return [record]
 
 

@@ -158,9 +158,22 @@ def _set_payloads(record: GameImport, payloads: list[dict[str, Any]]) -> None:
     record.__dict__["events"] = payloads
 
 
-# (a property set on the class once the dataclass made its fields: ``events`` stays a
-# field, given to the constructor, compared and shown as before)
+def _parsed(record: GameImport) -> list[Any] | None:
+    parsed: list[Any] | None = record.__dict__["parsed"]
+    return parsed
+
+
+def _set_parsed(record: GameImport, parsed: list[Any] | None) -> None:
+    found = record.__dict__
+    if found.get("events", ()) is None and parsed is not found["parsed"]:
+        _payloads(record)  # (made from the events let go: they are the record's events)
+    found["parsed"] = parsed
+
+
+# (properties set on the class once the dataclass made its fields: ``events`` and
+# ``parsed`` stay fields, given to the constructor, compared and shown as before)
 GameImport.events = property(_payloads, _set_payloads)  # type: ignore[assignment]
+GameImport.parsed = property(_parsed, _set_parsed)  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
