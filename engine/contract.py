@@ -356,11 +356,12 @@ class Game:
         meta: Sequence[Mapping[str, Any] | None] | None,
         names: Sequence[str],
     ) -> tuple[Any, PayloadProblem | None, list[Flagged]]:
-        """Fold a game given as JSON payloads, as the store imports it: every event parsed
-        and checked, those whose meta says ``played_illegally`` forced and listed, a
-        correction making the game stand again as after an earlier step.  Returns the
-        state after the legal prefix, the first problem (or None, with its event number,
-        field and violations) and the flagged events."""
+        """Fold a game given as JSON payloads (or the events a loader parsed from them,
+        not parsed again), as the store imports it: every event parsed and checked, those
+        whose meta says ``played_illegally`` forced and listed, a correction making the
+        game stand again as after an earlier step.  Returns the state after the legal
+        prefix, the first problem (or None, with its event number, field and violations)
+        and the flagged events."""
         fold = Fold(self, names, every=None)
         flagged: list[Flagged] = []
         metas = list(meta or [])
@@ -368,11 +369,14 @@ class Game:
             state = fold.head
             m = metas[number - 1] if number - 1 < len(metas) else None
             forced = isinstance(m, Mapping) and bool(m.get("played_illegally"))
-            try:
-                event = self.event_from_dict(payload)
-            except EventFormatError as err:
-                problem = PayloadProblem(number, str(err), err.field, [], state.turn, None)
-                return state, problem, flagged
+            if isinstance(payload, Mapping):
+                try:
+                    event = self.event_from_dict(payload)
+                except EventFormatError as err:
+                    problem = PayloadProblem(number, str(err), err.field, [], state.turn, None)
+                    return state, problem, flagged
+            else:
+                event = payload
             if type(event) is Retraction:
                 problems = check_retraction(fold.standing, number, event)
                 if problems:

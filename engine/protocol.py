@@ -542,12 +542,13 @@ class Notation(Protocol):
 
     def validate_payloads(
         self,
-        payloads: Sequence[Mapping[str, Any]],
+        payloads: Sequence[Any],
         meta: Sequence[Mapping[str, Any] | None],
         names: Sequence[str],
     ) -> Any:
-        """Fold stored payloads with full checks, as an import does; the game's report of
-        the first problem (event number, field, violations)."""
+        """Fold stored payloads (or the events a loader parsed from them) with full
+        checks, as an import does; the game's report of the first problem (event number,
+        field, violations)."""
         ...
 
 

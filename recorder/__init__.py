@@ -17,32 +17,109 @@
   are the game's own to parse).
 """
 
-from .errors import (
-    AppendRejected,
-    ConcurrencyError,
-    CorruptEvent,
-    EventIdConflict,
-    EventRejected,
-    GameNotFound,
-    GameVoid,
-    ImportRejected,
-    SchemaVersionError,
-    StepOutOfRange,
-    StoreError,
-)
-from .protocol import Recorder
-from .records import (
-    AppendResult,
-    GameImport,
-    GamePage,
-    GameRow,
-    ImportResult,
-    StoredEvent,
-    default_db_path,
-)
-from .sqlite import EventStore
-from .stores import open_store
-from .verify import Finding
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .errors import (
+        AppendRejected,
+        ConcurrencyError,
+        CorruptEvent,
+        EventIdConflict,
+        EventRejected,
+        GameNotFound,
+        GameVoid,
+        ImportRejected,
+        SchemaVersionError,
+        StepOutOfRange,
+        StoreError,
+    )
+    from .protocol import Recorder
+    from .records import (
+        AppendResult,
+        GameImport,
+        GamePage,
+        GameRow,
+        ImportResult,
+        StoredEvent,
+        default_db_path,
+    )
+    from .sqlite import EventStore
+    from .stores import open_store
+    from .verify import Finding
+
+#: The module of each name below: each is imported when first asked for, so that a
+#: command imports only the modules it uses (``tablelog validate`` no store, no SQLite).
+_HOMES = {
+    **dict.fromkeys(
+        [
+            "AppendRejected",
+            "ConcurrencyError",
+            "CorruptEvent",
+            "EventIdConflict",
+            "EventRejected",
+            "GameNotFound",
+            "GameVoid",
+            "ImportRejected",
+            "SchemaVersionError",
+            "StepOutOfRange",
+            "StoreError",
+        ],
+        "errors",
+    ),
+    "Recorder": "protocol",
+    **dict.fromkeys(
+        [
+            "AppendResult",
+            "GameImport",
+            "GamePage",
+            "GameRow",
+            "ImportResult",
+            "StoredEvent",
+            "default_db_path",
+        ],
+        "records",
+    ),
+    "EventStore": "sqlite",
+    "open_store": "stores",
+    "Finding": "verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    # (each import written out, so that the import graph shows what the package offers)
+    home = _HOMES.get(name)
+    if home == "errors":
+        from . import errors
+
+        return _kept(name, errors)
+    if home == "protocol":
+        from . import protocol
+
+        return _kept(name, protocol)
+    if home == "records":
+        from . import records
+
+        return _kept(name, records)
+    if home == "sqlite":
+        from . import sqlite
+
+        return _kept(name, sqlite)
+    if home == "stores":
+        from . import stores
+
+        return _kept(name, stores)
+    if home == "verify":
+        from . import verify
+
+        return _kept(name, verify)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _kept(name: str, module: ModuleType) -> Any:
+    value = globals()[name] = getattr(module, name)
+    return value
+
 
 __all__ = [
     "AppendRejected",

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
 from engine.protocol import GameRules, ParsedGame, seat_names
@@ -50,8 +50,10 @@ from .prepare import (
     prepare_or_error,
 )
 from .projections import VOID_TAG
-from .protocol import Recorder
 from .records import GameImport, ImportResult
+
+if TYPE_CHECKING:
+    from .protocol import Recorder
 
 NOTATION_SUFFIXES = (".tl",)
 
@@ -64,7 +66,8 @@ def game_import_from_events(
     kind: str = DEFAULT_KIND,
     game_id: str | None = None,
 ) -> GameImport:
-    """A :class:`GameImport` from engine event objects (a simulated game, a parsed log).
+    """A :class:`GameImport` from engine event objects (a simulated game, a parsed log):
+    the events are its ``parsed``, each payload made when ``events`` is first read.
 
     >>> import random
     >>> rules = get_game(DEFAULT_KIND)
@@ -73,13 +76,13 @@ def game_import_from_events(
     >>> record.kind == DEFAULT_KIND, record.events[0] == rules.event_to_dict(events[0])
     (True, True)
     """
-    rules = get_game(kind)
-    return GameImport(
-        kind=kind,
-        headers=dict(headers),
-        events=[rules.event_to_dict(e) for e in events],
-        meta=[None if m is None else dict(m) for m in meta] if meta is not None else [],
-        game_id=game_id,
+    get_game(kind)  # (an unknown kind refused here, not when the payloads are made)
+    return GameImport.of_events(
+        kind,
+        dict(headers),
+        list(events),
+        [None if m is None else dict(m) for m in meta] if meta is not None else None,
+        game_id,
     )
 
 
@@ -374,12 +377,17 @@ def _games_of(read: FileRead) -> list[GameImport]:
             line=getattr(err, "line", None),
             column=getattr(err, "column", None),
         )
-    record = game_import_from_events(
-        parsed.events,
-        parsed.headers,
-        list(parsed.meta) if parsed.meta else None,
-        kind=read.rules.kind,
+    # the reader's fold, when it kept what the store keeps: the game is not folded again
+    fold = parsed.fold
+    if fold is None or fold.texts is None or fold.events is not parsed.events:
+        fold = None
+    record = GameImport.of_events(
+        read.rules.kind,
+        dict(parsed.headers),
+        parsed.events if fold is not None else list(parsed.events),
+        [None if m is None else dict(m) for m in parsed.meta] if parsed.meta else None,
     )
+    record.folded = fold
     if parsed.lines or parsed.review:
         # the file's review (its lines checked by the reader): stored apart from the record
         tags = parsed.headers.get("tags") or {}
@@ -394,13 +402,6 @@ def _games_of(read: FileRead) -> list[GameImport]:
         except review.ReviewRefused as err:
             raise ImportRejected(None, f"the review: {err}", source=read.source) from None
         record.review = [[kind, body, author] for kind, body in items]
-    # the reader's events, not parsed again from payloads, and their fold when it kept
-    # what the store keeps, not folded again
-    fold = parsed.fold
-    if fold is not None and fold.texts is not None and fold.events is parsed.events:
-        record.parsed, record.folded = fold.events, fold
-    else:
-        record.parsed = list(parsed.events)
     return [record]
 
 
@@ -500,16 +501,16 @@ def game_import_from_document(
         metas.append(meta)
         ids.append(event_id)
         players.append(player)
-    return GameImport(
+    record = GameImport(
         kind=kind,
         headers=dict(data["headers"]),
-        events=events,
         meta=metas,
         game_id=data.get("id"),
         event_ids=ids if any(i is not None for i in ids) else None,
-        parsed=parsed,
         players=players if any(p is not None for p in players) else None,
     )
+    record.parsed_from(events, parsed)
+    return record
 
 
 # --- importing files ---------------------------------------------------------------------

@@ -479,10 +479,14 @@ def _checked_fields(record: GameImport) -> _Fields:
         raise ImportRejected(None, unstorable[1], unstorable[0])
     headers = dict(record.headers)
     headers_json = dumps_sorted(headers)
-    raw_events = record.events
-    if not isinstance(raw_events, list):
-        raise ImportRejected(None, "expected a list of events", "events")
-    n = len(raw_events)
+    parsed = record.engine_events()
+    if parsed is None:
+        raw_events = record.events
+        if not isinstance(raw_events, list):
+            raise ImportRejected(None, "expected a list of events", "events")
+        n = len(raw_events)
+    else:
+        n = len(parsed)
     raw_meta = record.meta or []
     if len(raw_meta) > n:
         raise ImportRejected(None, f"{len(raw_meta)} meta entries for {n} events", "meta")
@@ -499,8 +503,7 @@ def _checked_fields(record: GameImport) -> _Fields:
         metas += [None] * (n - len(metas))
         if all(m is None for m in metas):
             metas = None
-    parsed = record.parsed
-    if parsed is None or len(parsed) != n:
+    if parsed is None:
         parsed = [
             parse_payload(rules, raw, i, ImportRejected)
             for i, raw in enumerate(raw_events, start=1)

@@ -80,6 +80,10 @@ class GameImport:
     ``recorded_at`` (parallel to ``events``) and ``created_at`` keep its times (as
     ``tablelog copy`` does), else they are the time of the import.  ``players``
     (optional, parallel to ``events``) names who made each event.
+
+    A record made from engine events (:meth:`of_events`, a reader's game) makes each
+    payload of ``events`` from its event only when ``events`` is first read: importing
+    and validating work from the events themselves.
     """
 
     kind: str = DEFAULT_KIND
@@ -107,6 +111,69 @@ class GameImport:
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "folded": None}
+
+    @classmethod
+    def of_events(
+        cls,
+        kind: str,
+        headers: dict[str, Any],
+        events: list[Any],
+        meta: list[dict[str, Any] | None] | None = None,
+        game_id: str | None = None,
+    ) -> GameImport:
+        """The record of game ``kind``'s engine ``events`` (its ``parsed``), their payloads
+        made when ``events`` is first read."""
+        record = cls(kind=kind, headers=headers, meta=meta or [], game_id=game_id, parsed=events)
+        record.__dict__["events"] = None
+        return record
+
+    def parsed_from(self, payloads: list[dict[str, Any]], parsed: list[Any]) -> None:
+        """Set ``events`` to ``payloads`` and ``parsed`` to their engine events, one per
+        payload (a loader's, who parsed them): the record is checked from ``parsed``
+        while ``events`` is this same list."""
+        self.events, self.parsed = payloads, parsed
+        self.__dict__["_parsed_from"] = payloads
+
+    def engine_events(self) -> list[Any] | None:
+        """The engine events ``events`` stand for (those of :meth:`of_events`, its
+        payloads not read, or :meth:`parsed_from`), else None: the payloads are to be
+        parsed (given other payloads since, or read, and so perhaps changed)."""
+        parsed = self.parsed
+        payloads = self.__dict__["events"]
+        if payloads is None or payloads is self.__dict__.get("_parsed_from"):
+            return parsed
+        return None
+
+
+def _payloads(record: GameImport) -> list[dict[str, Any]]:
+    payloads: list[dict[str, Any]] | None = record.__dict__["events"]
+    if payloads is None:
+        to_dict = GAMES[record.kind].event_to_dict
+        # (the caller may change them: the record is checked from them from now on)
+        payloads = record.__dict__["events"] = [to_dict(e) for e in record.parsed or ()]
+    return payloads
+
+
+def _set_payloads(record: GameImport, payloads: list[dict[str, Any]]) -> None:
+    record.__dict__["events"] = payloads
+
+
+def _parsed(record: GameImport) -> list[Any] | None:
+    parsed: list[Any] | None = record.__dict__["parsed"]
+    return parsed
+
+
+def _set_parsed(record: GameImport, parsed: list[Any] | None) -> None:
+    found = record.__dict__
+    if found.get("events", ()) is None and parsed is not found["parsed"]:
+        _payloads(record)  # (made from the events let go: they are the record's events)
+    found["parsed"] = parsed
+
+
+# (properties set on the class once the dataclass made its fields: ``events`` and
+# ``parsed`` stay fields, given to the constructor, compared and shown as before)
+GameImport.events = property(_payloads, _set_payloads)  # type: ignore[assignment]
+GameImport.parsed = property(_parsed, _set_parsed)  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,10 @@ def _json_report(name: str, index: int, record: GameImport) -> tuple[GameReport,
     """The report of one game of a JSON file, and the table after its events."""
     rules = get_game(record.kind)
     names = seat_names(record.headers, rules.seats)
-    state, problem, flagged = rules.validate_payloads(record.events, record.meta, names)
+    events = record.engine_events()  # (parsed by the reading: not parsed again)
+    state, problem, flagged = rules.validate_payloads(
+        record.events if events is None else events, record.meta, names
+    )
     errors = []
     if problem is not None:
         errors.append(

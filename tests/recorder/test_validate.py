@@ -10,6 +10,7 @@ import pytest
 
 from recorder import ImportRejected
 from recorder.io import load_file
+from recorder.prepare import prepare_game
 from recorder.validate import GameReport, validate_file, validate_files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,3 +152,86 @@ def test_validate_checks_and_applies_each_event_once(rules_calls, path):
     [report] = validate_file(ROOT / path)
     assert report.ok
     assert counted == {"check": report.events, "apply": report.events}
+
+
+@pytest.mark.parametrize(
+    "path", ["fixtures/games/points.tl", "fixtures/splendor/games/three-players-tie-break.tl"]
+)
+def test_validate_and_import_work_from_the_readers_events(monkeypatch, tmp_path, path):
+    """No round trip through payloads: validate turns none of the events the reader made
+    into a payload (``event_to_dict``), an import only each one it stores (its stored
+    JSON), and neither reads a payload back into an event (``event_from_dict``)."""
+    from engine.games import game_for_notation
+    from recorder import EventStore
+    from recorder.io import import_files
+
+    source = ROOT / path
+    rules = game_for_notation(source.read_text(encoding="utf-8"))
+    calls = {"event_to_dict": 0, "event_from_dict": 0}
+    for name in calls:
+        real = getattr(rules, name)
+
+        def counted(*args, _real=real, _name=name):
+            calls[_name] += 1
+            return _real(*args)
+
+        monkeypatch.setattr(type(rules), name, staticmethod(counted))
+    [report] = validate_file(source)
+    assert report.ok
+    assert calls == {"event_to_dict": 0, "event_from_dict": 0}
+    with EventStore.open(tmp_path / "games.db") as store:
+        [(_, _, result)] = import_files(store, [source])
+    assert not isinstance(result, ImportRejected) and result.events == report.events
+    assert calls["event_to_dict"] <= report.events and calls["event_from_dict"] == 0
+
+
+def test_validate_names_the_place_an_import_names(tmp_path: Path):
+    """What an import refuses, validate refuses at the same place: the line and column
+    of a notation game's first problem, or the header's field."""
+    points = (GAMES / "points.tl").read_text(encoding="utf-8")
+    long_place = tmp_path / "long-place.tl"
+    long_place.write_text(
+        points.replace("\n\n", f'\n[Place "{"x" * 300}"]\n\n', 1), encoding="utf-8"
+    )
+    for path in [*sorted(ILLEGAL.glob("*.tl")), long_place]:
+        [report] = validate_file(path)
+        try:
+            [game] = load_file(path)
+            prepare_game(game)
+        except ImportRejected as refused:
+            assert not report.ok, path
+            error = report.errors[0]
+            assert (error.get("line"), error.get("column")) == (refused.line, refused.column)
+            assert error.get("field") == refused.field, path
+            if refused.field:
+                assert refused.message in error["message"]
+        else:
+            assert report.ok, path
+
+
+def test_a_json_game_is_parsed_once_by_validate(monkeypatch, tmp_path: Path):
+    """validate reads each payload of a JSON file once (``event_from_dict``), checking
+    the events the reading parsed."""
+    from engine.games import get_game
+
+    [game] = load_file(GAMES / "points.tl")
+    document = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": game.kind,
+        "headers": game.headers,
+        "events": game.events,
+    }
+    path = tmp_path / "points.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    rules = get_game(game.kind)
+    real = rules.event_from_dict
+    calls = []
+
+    def counted(payload):
+        calls.append(payload)
+        return real(payload)
+
+    monkeypatch.setattr(type(rules), "event_from_dict", staticmethod(counted))
+    [report] = validate_file(path)
+    assert report.ok and report.events == len(game.events) == len(calls)
