@@ -71,8 +71,8 @@ def policy_choice(
     """A default policy's decision (a game's ``Playouts.choose``): with chance
     ``explore`` any of ``every()`` (every legal decision), else the best scored by
     ``scores`` (a tie drawn at random) among ``likely()``, the decisions that can be the
-    best (a game lists them alone where that is cheaper: a purchase outscores the rest of
-    a Splendor turn), or among ``every()``."""
+    best (a game lists them alone where that is cheaper: the purchases of a turn whose
+    purchases outscore its other decisions), or among ``every()``."""
     if likely is None:
         moves = every()
         if len(moves) == 1:
