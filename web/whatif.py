@@ -35,7 +35,7 @@ from recorder.review import ReviewRefused, read_line
 from .db import get_store
 from .timeline import Entry, Timeline
 
-SOURCE = re.compile(r"<move>:\d+:\d+: ")
+SOURCE = re.compile(r"<moves?>:\d+:\d+: ")
 
 
 class LineRefused(HTTPException):
