@@ -27,7 +27,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from .protocol import GameRules, Playouts
 
@@ -39,10 +39,6 @@ PRIOR_TEMPERATURE = 12.0
 #: The share of each prior spread evenly over the decisions: a decision the policy
 #: scorns is still tried once the favourites look bad (the saving reserve, the block).
 PRIOR_FLOOR = 0.5
-
-
-#: A game's decision (its event type).
-M = TypeVar("M")
 
 
 def _never() -> bool:
@@ -59,35 +55,6 @@ def playout(playouts: Playouts, world: Any) -> tuple[float, ...]:
         advance(world, choose(world))
         result = shares(world)
     return result
-
-
-def policy_choice(
-    rng: random.Random,
-    explore: float,
-    scores: Callable[[Sequence[M]], list[float]],
-    every: Callable[[], list[M]],
-    likely: Callable[[], list[M]] | None = None,
-) -> M:
-    """A default policy's decision (a game's ``Playouts.choose``): with chance
-    ``explore`` any of ``every()`` (every legal decision), else the best scored by
-    ``scores`` (a tie drawn at random) among ``likely()``, the decisions that can be the
-    best (a game lists them alone where that is cheaper: the purchases of a turn whose
-    purchases outscore its other decisions), or among ``every()``."""
-    if likely is None:
-        moves = every()
-        if len(moves) == 1:
-            return moves[0]
-        if rng.random() < explore:
-            return moves[rng.randrange(len(moves))]
-    elif rng.random() < explore:
-        moves = every()
-        return moves[rng.randrange(len(moves))]
-    else:
-        moves = likely()
-    found = scores(moves)
-    top = max(found)
-    best = [m for m, f in zip(moves, found, strict=True) if f == top]
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
 class Tally:

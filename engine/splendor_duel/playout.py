@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..analysis import policy_choice
+from ..policy import policy_choice
 from .catalogue import CARDS, GOLD, PEARL, ROYALS
 from .events import (
     BoardReplenished,
@@ -189,7 +189,7 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
 
 
 def choose(world: World) -> Event:
-    """The default policy's decision (:func:`engine.analysis.policy_choice`): mostly the
+    """The default policy's decision (:func:`engine.policy.policy_choice`): mostly the
     best scored, now and then (:data:`EXPLORE`) any legal one.  A purchase outscores
     every other decision of a turn's action, so the others are listed only when there is
     none to make."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.analysis import policy_choice
+from engine.policy import policy_choice
 
 from .events import CardDrawn, CardPlaced, CardRevealed, Event, RowTaken
 from .rules import APPLIERS, legal_moves
@@ -106,7 +106,7 @@ def scores(world: World, moves: Sequence[Event]) -> list[float]:
 
 def choose(world: World) -> Event:
     """Mostly the best scored decision (a tie drawn at random), now and then any
-    (:func:`engine.analysis.policy_choice`)."""
+    (:func:`engine.policy.policy_choice`)."""
     return policy_choice(
         world.rng, EXPLORE, lambda moves: scores(world, moves), lambda: decisions(world)
     )
