@@ -151,6 +151,12 @@ class Fold:
         return self._first + len(self.events)
 
     @property
+    def first(self) -> int:
+        """The step this fold started from (0, or a snapshot's it was resumed at): the
+        states before it are worked out only from the earlier events."""
+        return self._first
+
+    @property
     def head(self) -> Any:
         """The state after the last event: the fold's own, changed by the next push."""
         return self._head
@@ -205,6 +211,45 @@ class Fold:
             return events, [s in self.forced for s in range(1, step + 1)]
 
         return Fold.resume(self.rules, state, step, earlier, every=None, texts=texts, writer=writer)
+
+    def grown(
+        self,
+        events: Sequence[Any],
+        head: Any,
+        forced: Iterable[int] = (),
+        flagged: Mapping[int, list[Violation]] | None = None,
+    ) -> Fold:
+        """A new fold: this one carried on by ``events``, which were checked and applied
+        already (by a fold of their own, or a reader) and leave ``head``, the new fold's
+        own; ``forced``: the steps among them forced as played though illegal,
+        ``flagged``: the violations of those the rules refuse, by step.  This
+        fold is not changed and shares its snapshots, so that a cache grows a game's fold
+        a move at a time without folding an event twice; its head is kept as one more
+        snapshot when the one before it is :data:`SNAPSHOT_EVERY` steps back or more.
+
+        ValueError when a correction among ``events`` goes back before :attr:`first`: the
+        new fold would need the events before it, which this one has not read."""
+        first = self._first
+        if first and any(type(e) is Retraction and e.back_to < first for e in events):
+            raise ValueError(f"a correction goes back before step {first}, where this fold starts")
+        new = Fold.__new__(Fold)
+        new.rules, new._check, new._appliers, new._write = (
+            self.rules,
+            self._check,
+            self._appliers,
+            self._write,
+        )
+        new.events = [*self.events, *events]
+        new.forced = self.forced | set(forced)
+        new.flagged = {**self.flagged, **flagged} if flagged else dict(self.flagged)
+        new._first, new._every, new._earlier = first, self._every, self._earlier
+        new.texts = None
+        new._head = head
+        new._snapshots = dict(self._snapshots)
+        step = self.step
+        if step - max(new._snapshots) >= SNAPSHOT_EVERY:
+            new._snapshots[step] = self._head
+        return new
 
     # --- folding ---------------------------------------------------------------------
 

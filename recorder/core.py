@@ -13,20 +13,20 @@ ground of both dialects; anything dialect-specific lives in the backend's own mo
 from __future__ import annotations
 
 import abc
+import contextlib
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 from engine.corrections import CorrectionError
 from engine.errors import EngineError, IllegalMoveError, Violation
-from engine.fold import Earlier, Fold
+from engine.fold import SNAPSHOT_EVERY, Earlier, Fold
 from engine.games import get_game
 from engine.protocol import GameRules, seat_names
 
-from . import projections
+from . import projections, snapshots
 from .chain import dumps_sorted
 from .errors import (
     AppendRejected,
@@ -42,7 +42,8 @@ from .keys import Keys
 from .listing import Listing
 from .prepare import (
     CACHE_LIMIT,
-    SNAPSHOT_EVERY,
+    STORED_EVERY,
+    Flagged,
     canonical,
     chain_hashes,
     check_event_ids,
@@ -105,7 +106,7 @@ class SqlStore(abc.ABC):
     #: What a refused insert raises on this backend's connections.
     _integrity_errors: tuple[type[BaseException], ...] = ()
 
-    def __init__(self, clock: Callable[[], str]):
+    def __init__(self, clock: Callable[[], str], place: str):
         self.clock = clock
         #: The game's keys: who may write it over HTTP (:mod:`recorder.keys`).
         self.keys = Keys(self)
@@ -115,10 +116,12 @@ class SqlStore(abc.ABC):
         #: The games list, filtered and ordered; a player's figures (:mod:`recorder.listing`).
         self.listing = Listing(self)
         self._lock = threading.RLock()
-        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        #: The games folded lately, each with its head, shared by the stores over the
+        #: database ``place`` (:mod:`recorder.snapshots`).
+        self.snapshots = snapshots.for_database(place)
         #: Whether the schema has the snapshots table (a file kept at an older version
         #: by an older tablelog's migrations has not).
-        self._snapshots = True
+        self._snapshot_table = True
         #: The numbers of event types (``event_types``) by kind and name, as committed:
         #: a write uses only numbers that were stored before it began
         #: (:meth:`_number_types`), so no rollback of it can take one back.
@@ -272,7 +275,7 @@ class SqlStore(abc.ABC):
         self._number_types({kind: {canonical(kind, rules, e)[5] for e in parsed} - {""}})
         try:
             with self.writing() as conn:
-                actual = self._last_sequence(conn, game_id)
+                actual, before = self._head(conn, game_id)
                 if event_ids is not None:
                     retry = self._idempotent_retry(conn, game_id, kind, rules, parsed, given, metas)
                     if retry is not None:
@@ -286,7 +289,9 @@ class SqlStore(abc.ABC):
                 else:
                     fold = Fold.resume(
                         rules,
-                        self._state_after(conn, game_id, kind, rules, actual, names),
+                        self._state_after(
+                            conn, game_id, kind, rules, actual, names, actual, before
+                        ),
                         actual,
                         lambda: self._history(conn, game_id, kind, rules, actual),
                         every=None,
@@ -300,9 +305,7 @@ class SqlStore(abc.ABC):
                 headers_json, game_no = conn.execute(
                     "SELECT headers, no FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
-                hashes = chain_hashes(
-                    kind, json.loads(headers_json), folded, self._hash(conn, game_id, actual)
-                )
+                hashes = chain_hashes(kind, json.loads(headers_json), folded, before)
                 codes = self._codes.get(kind, {})
                 # The batch's time on its first event only: the others share it.
                 conn.executemany(
@@ -359,7 +362,7 @@ class SqlStore(abc.ABC):
             raise EventIdConflict(
                 ", ".join(i for i in given if i), f"cannot be stored: {self._describe(err)}"
             ) from None
-        self._remember_state(game_id, actual + n, state)
+        self._grow(game_id, rules, (actual, before), parsed, metas, flagged, state, hashes[-1])
         return AppendResult(
             last_sequence=actual + n,
             first_sequence=first,
@@ -462,6 +465,16 @@ class SqlStore(abc.ABC):
         return bytes(row[0])
 
     @staticmethod
+    def _head(conn: Conn, game_id: str) -> tuple[int, bytes | None]:
+        """The game's last step and its chain hash ((0, None) before any event)."""
+        row = conn.execute(
+            f"SELECT sequence, hash FROM events WHERE game_no = {GAME_NO}"
+            " ORDER BY sequence DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        return (0, None) if row is None else (int(row[0]), bytes(row[1]))
+
+    @staticmethod
     def _last_sequence(conn: Conn, game_id: str) -> int:
         row = conn.execute(
             f"SELECT MAX(sequence) FROM events WHERE game_no = {GAME_NO}", (game_id,)
@@ -476,24 +489,23 @@ class SqlStore(abc.ABC):
         rules: GameRules,
         step: int,
         names: Sequence[str],
-        last: int | None = None,
+        last: int,
+        head: bytes | None,
     ) -> Any:
-        """The state after ``step`` stored events (a copy of its own): from this store's
-        memory of the head, else from the nearest stored snapshot at or before ``step``,
-        folding only the events after it, else from the first event.
+        """The state after ``step`` stored events (a copy of its own), the game standing
+        at ``last`` events with chain hash ``head``: from the game's fold in
+        :attr:`snapshots`, else from the nearest stored snapshot at or before ``step``,
+        folding only the events after it, else from the first event.  The fold made for
+        the head is kept in :attr:`snapshots`.
 
-        ``last``, the game's event count when known: snapshots are kept only at the head
-        and every :data:`SNAPSHOT_EVERY` steps, so a step short of both has none to find."""
-        cached = self._states.get(game_id)
-        if cached is not None and cached[0] == step:
-            return cached[1].copy()
+        Snapshots are stored only at the head and every :data:`STORED_EVERY` steps, so
+        a step short of both has none to find."""
+        cached = self.snapshots.get(game_id, last, head)
+        if cached is not None and cached.first <= step:
+            return cached.state_at(step)
         start = 0
         state = None
-        if (
-            step > 0
-            and self._snapshots
-            and (last is None or step == last or step >= SNAPSHOT_EVERY)
-        ):
+        if step > 0 and self._snapshot_table and (step == last or step >= STORED_EVERY):
             row = conn.execute(
                 f"SELECT step, position FROM snapshots WHERE game_no = {GAME_NO} AND step <= ?"
                 " ORDER BY step DESC LIMIT 1",
@@ -511,13 +523,55 @@ class SqlStore(abc.ABC):
             " WHERE g.id = ? AND e.sequence > ? AND e.sequence <= ? ORDER BY e.sequence",
             (game_id, start, step),
         ).fetchall()
+        every = SNAPSHOT_EVERY if step == last else None
         if state is None:
-            return self.fold_rows(game_id, kind, rules, rows, names).head
+            fold = self.fold_rows(game_id, kind, rules, rows, names, every=every)
+        else:
+            earlier = self._earlier(game_id, kind, rules, start)
+            fold = self.fold_rows(game_id, kind, rules, rows, names, state, start, earlier, every)
+        if step != last:
+            return fold.head
+        self.snapshots.put(game_id, head, fold)
+        return fold.state_at(step)
+
+    def _grow(
+        self,
+        game_id: str,
+        rules: GameRules,
+        before: tuple[int, bytes | None],
+        events: Sequence[Any],
+        metas: Sequence[Mapping[str, Any] | None],
+        flagged: Flagged,
+        state: Any,
+        head: bytes,
+    ) -> None:
+        """Keep the game's fold in :attr:`snapshots` grown by ``events`` just stored after
+        the step and hash ``before`` (``state``, the state after them, is its own now),
+        or, with no fold of the game at hand that they go on from, one that starts there."""
+        step = before[0] + len(events)
+        base = self.snapshots.get(game_id, *before)
+        fold = None
+        if base is not None:
+            forced = [
+                before[0] + 1 + i for i, m in enumerate(metas) if m and m.get("played_illegally")
+            ]
+            # (ValueError: an undo back before the kept fold's start)
+            with contextlib.suppress(ValueError):
+                fold = base.grown(events, state, forced, dict(flagged))
+        if fold is None:
+            fold = Fold.resume(rules, state, step)
+        self.snapshots.put(game_id, head, fold)
+
+    def _earlier(self, game_id: str, kind: str, rules: GameRules, step: int) -> Earlier:
+        """What reads the first ``step`` events of the game when a fold from a snapshot
+        at ``step`` needs them (in a read of its own, as the fold may outlive the read it
+        was made in)."""
 
         def earlier() -> tuple[list[Any], list[bool]]:
-            return self._history(conn, game_id, kind, rules, start)
+            with self.reading() as conn:
+                return self._history(conn, game_id, kind, rules, step)
 
-        return self.fold_rows(game_id, kind, rules, rows, names, state, start, earlier).head
+        return earlier
 
     def _history(
         self, conn: Conn, game_id: str, kind: str, rules: GameRules, step: int
@@ -540,11 +594,11 @@ class SqlStore(abc.ABC):
         step: int,
         state: Any,
     ) -> None:
-        """Keep the head's position (and every :data:`SNAPSHOT_EVERY` steps one more),
+        """Keep the head's position (and every :data:`STORED_EVERY` steps one more),
         in the caller's transaction."""
-        if not self._snapshots:
+        if not self._snapshot_table:
             return
-        if before and before % SNAPSHOT_EVERY:
+        if before and before % STORED_EVERY:
             conn.execute(
                 f"DELETE FROM snapshots WHERE game_no = {GAME_NO} AND step = ?", (game_id, before)
             )
@@ -553,15 +607,6 @@ class SqlStore(abc.ABC):
             " ON CONFLICT (game_no, step) DO UPDATE SET position = excluded.position",
             (game_id, step, pack_position(rules.position(state))),
         )
-
-    def _remember_state(self, game_id: str, sequence: int, state: Any) -> None:
-        with self._lock:
-            self._states[game_id] = (sequence, state)
-            self._states.move_to_end(game_id)
-            while len(self._states) > 64:
-                self._states.popitem(last=False)
-
-    # --- recorder keys -----------------------------------------------------------------
 
     def void_game(self, game_id: str, reason: str) -> GameRow:
         """Void a game started by mistake: its reason is kept (a row no client may change
@@ -799,18 +844,16 @@ class SqlStore(abc.ABC):
         if step is not None and (not isinstance(step, int) or step < 0):
             raise StepOutOfRange(game_id, step, self._count(game_id))
         with self.reading() as conn:
-            last = self._last_sequence(conn, game_id) if row is None else row.event_count
+            if row is None:
+                last, head = self._head(conn, game_id)
+            else:
+                last, head = row.event_count, bytes.fromhex(row.head) if row.head else None
             if step is not None and step > last:
                 raise StepOutOfRange(game_id, step, last)
             at = last if step is None else step
-            cached = self._states.get(game_id)
-            state = self._state_after(conn, game_id, kind, rules, at, names, last)
-            if at == last and at and (cached is None or cached[0] != at):
-                # The head, folded afresh: kept for the next append (a log reads the game
-                # then writes to it).
-                self._remember_state(game_id, at, state.copy())
-        if row is not None:
-            state.names = names  # the head kept in memory may name its seats otherwise
+            state = self._state_after(conn, game_id, kind, rules, at, names, last, head)
+        # (a fold kept in memory may have named the seats otherwise)
+        state.names = tuple(names)
         return state
 
     def _count(self, game_id: str) -> int:
@@ -885,7 +928,7 @@ class SqlStore(abc.ABC):
         with self.writing() as conn:
             count = projections.rebuild(conn, lambda *row_args: self.fold_rows(*row_args).head)
         with self._lock:
-            self._states.clear()
+            self.snapshots.clear()
         return count
 
     def stored_content(self, game_id: str) -> tuple[str, dict[str, Any], list[StoredEvent]]:

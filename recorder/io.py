@@ -41,7 +41,7 @@ from .chain import dumps_sorted
 from .errors import ImportRejected, unstorable_at, unstorable_in
 from .pipeline import DEFAULT_BATCH, Tagged, fork_is_safe
 from .prepare import (
-    SNAPSHOT_EVERY,
+    STORED_EVERY,
     content_digest,
     derived_event_id,
     derived_game_id,
@@ -308,7 +308,7 @@ def read_text(
             source,
             stop_at_first_error=stop_at_first_error,
             texts=to_store,
-            every=SNAPSHOT_EVERY if to_store else None,
+            every=STORED_EVERY if to_store else None,
         )
         return FileRead(source, rules=rules, notation=parsed)
     try:

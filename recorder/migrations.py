@@ -318,7 +318,7 @@ FROM game_summaries AS s JOIN games AS g ON g.id = s.game_id;
 # Migration 4 keeps snapshots: a game's state after a step as its position string, so
 # appending and reading the head fold only the steps after the nearest snapshot.  They are
 # caches, written with the events in the same transaction (at the head, and every
-# ``SNAPSHOT_EVERY`` steps); deleting them all changes nothing but speed.  It also indexes
+# ``STORED_EVERY`` steps); deleting them all changes nothing but speed.  It also indexes
 # each game's setup, by which an import finds a game stored under another id (the same
 # game with or without its Result header, or a shorter record of it).
 MIGRATION_4 = """

@@ -206,7 +206,7 @@ class PostgresStore(SqlStore, GameWriter):
     _integrity_errors = (pg_errors.IntegrityError,)
 
     def __init__(self, pool: ConnectionPool[Any], url: str, clock: Callable[[], str]):
-        super().__init__(clock)
+        super().__init__(clock, url)
         self._pool = pool
         self._url = url
         #: The database as it may be shown (without its password).

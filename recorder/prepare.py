@@ -79,7 +79,7 @@ class Prepared:
     #: The times an earlier store kept: (created at, each event's recorded-at); None
     #: means the time of the write.
     times: tuple[str, tuple[str, ...]] | None = None
-    #: (step, position) after every :data:`SNAPSHOT_EVERY` steps and at the head: the
+    #: (step, position) after every :data:`STORED_EVERY` steps and at the head: the
     #: store's snapshots of the game, so a step is folded from the nearest (the writer
     #: packs each position, :func:`recorder.stored.pack_position`).
     snapshots: tuple[tuple[int, str], ...] = ()
@@ -169,9 +169,10 @@ class Prepared:
 #: Bytes of a raw chain hash (SHA-256).
 HASH = 32
 
-#: A snapshot (the position after a step, a cache the store folds a later step from) is
-#: kept every this many steps, besides the one at each game's head.
-SNAPSHOT_EVERY = 32
+#: A snapshot is stored (the position after a step, which a store opened afresh folds a
+#: later step from) every this many steps, besides the one at each game's head; in
+#: memory a fold keeps one every :data:`engine.fold.SNAPSHOT_EVERY`.
+STORED_EVERY = 32
 
 
 #: Per event, as :func:`fold_events` returns it: payload JSON, stored meta JSON, the
@@ -547,7 +548,7 @@ def prepare_game(record: GameImport) -> Prepared:
         # the reader's fold of these events (with their texts and snapshots)
         folded, flagged = event_rows(kind, rules, parsed, metas, fold.flagged, 1)
     else:
-        fold = Fold(rules, names, every=SNAPSHOT_EVERY, texts=True)
+        fold = Fold(rules, names, every=STORED_EVERY, texts=True)
         folded, flagged = fold_events(
             kind, rules, fold, parsed, metas, ImportRejected, record.players
         )

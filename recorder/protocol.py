@@ -8,7 +8,8 @@ meaning (one contract suite, ``tests/recorder/test_contract.py``, runs over both
 A store keeps games and their events (and each game's review); what is built over
 them is a service of its own, written once over the store's connections for both
 backends: ``store.keys`` (who may write a game), ``store.listing`` (the games list) and
-``store.verification`` (the chain, the folds, the database).
+``store.verification`` (the chain, the folds, the database); ``store.snapshots`` keeps the
+games folded lately for whoever needs one again.
 States and events are the game's own objects (``Any`` here), as in
 :mod:`engine.protocol`.
 """
@@ -32,6 +33,7 @@ from .records import (
     StoredEvent,
 )
 from .review import ReviewEvent
+from .snapshots import Snapshots
 from .verify import Finding, Verification
 
 
@@ -188,3 +190,5 @@ class Recorder(Protocol):
     #: Verifying the record: chains, folds against the projections, the database
     #: (:mod:`recorder.verify`).
     verification: Verification
+    #: The games folded lately, shared by whoever folds one (:mod:`recorder.snapshots`).
+    snapshots: Snapshots

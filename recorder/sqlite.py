@@ -22,6 +22,7 @@ committed or nothing is.  See ``docs/store.md`` for the schema and the choices b
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -44,17 +45,23 @@ BUSY_TIMEOUT_S = 30.0
 SNAPSHOTS_FROM = 4
 
 
+#: Numbers the databases opened in memory.
+_MEMORY = itertools.count(1)
+
+
 class EventStore(SqlStore, SqliteImports):
     """An append-only record of games in one SQLite file.  Open with :meth:`open`."""
 
     _integrity_errors = (sqlite3.IntegrityError,)
 
     def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], str]):
-        super().__init__(clock)
+        # (a database in memory is a database of its own, whatever its name)
+        memory = str(path) in ("", ":memory:")
+        super().__init__(clock, f":memory:{next(_MEMORY)}" if memory else str(path.resolve()))
         self._conn = conn
         self._db: Any = None
         self.path = path
-        self._snapshots = False
+        self._snapshot_table = False
 
     def __str__(self) -> str:
         return str(self.path)
@@ -90,7 +97,7 @@ class EventStore(SqlStore, SqliteImports):
             store = cls(conn, target, clock or utc_now)
             store._configure()
             store._migrate()
-            store._snapshots = store.schema_version >= SNAPSHOTS_FROM
+            store._snapshot_table = store.schema_version >= SNAPSHOTS_FROM
         except sqlite3.DatabaseError as err:
             conn.close()
             raise StoreError(f"{target}: not a usable tablelog database: {err}") from None

@@ -81,7 +81,7 @@ class GameWriter(abc.ABC):
     clock: Callable[[], str]
     _integrity_errors: tuple[type[BaseException], ...]
     #: Whether the store's schema keeps snapshots (every store's since schema 4).
-    _snapshots: bool
+    _snapshot_table: bool
     #: The numbers of event types by kind and name (the store's own, see
     #: :meth:`recorder.core.SqlStore._number_types`).
     _codes: dict[str, dict[str, int]]
@@ -137,7 +137,7 @@ class GameWriter(abc.ABC):
         (those of the stored games they go into), each position packed here, by the
         writer: deflating lets go of Python's global lock, so an import's checking thread
         goes on meanwhile."""
-        if not self._snapshots:
+        if not self._snapshot_table:
             return
         rows = [
             (no, step, pack_position(position))

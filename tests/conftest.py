@@ -121,3 +121,34 @@ def pg_cluster() -> Iterator[Cluster]:
 def pg_url(pg_cluster: Cluster) -> str:
     """The URL of a fresh, empty schema of the test process's PostgreSQL server."""
     return pg_cluster.new_schema()
+
+
+@pytest.fixture
+def rules_calls(monkeypatch):
+    """``rules_calls(kind)``: a dict counting, from then on, how often the rules of
+    ``kind`` checked and applied an event (the real checks and effects still run).  A
+    game's check is its ``game.check`` (called by its notation, and by its rules object
+    for the fold); every effect goes through its table ``game.APPLIERS``."""
+    import importlib
+
+    from engine.games import get_game
+
+    def count(kind: str) -> dict[str, int]:
+        module = importlib.import_module(type(get_game(kind)).__module__ + ".game")
+        calls = {"check": 0, "apply": 0}
+
+        def counting(what, fn):
+            def call(state, event):
+                calls[what] += 1
+                return fn(state, event)
+
+            return call
+
+        check = counting("check", module.check)
+        monkeypatch.setattr(module, "check", check)
+        monkeypatch.setattr(type(module.RULES), "check", staticmethod(check))
+        for etype, fn in list(module.APPLIERS.items()):
+            monkeypatch.setitem(module.APPLIERS, etype, counting("apply", fn))
+        return calls
+
+    return count

@@ -1,5 +1,7 @@
 """A recorded game folded once (:class:`engine.fold.Fold`): its move list (notation, turn,
-who) and the state at any step, kept in a small cache.
+who) and the state at any step, kept in a small cache.  The fold of a game as recorded
+goes to the store's cache of folded games too (:mod:`recorder.snapshots`), where the
+next move logged to the game goes on from it.
 
 Stored events are immutable and only ever appended, so a game's fold is identified by its
 id, its event count and its head; a game that grew is folded again on its next request.
@@ -294,6 +296,10 @@ class TimelineCache:
             stored = store.events(row.id, err.sequence - 1)
             unreadable = Altered(err.sequence, (f"event {err.sequence} cannot be read",))
         timeline = build(row, stored, store.verification.chain_findings(row.id), unreadable)
+        if timeline.altered is None and row.head:
+            # the record as stored, folded: the store's next append to the game, or the
+            # state of a step asked of it, goes on from this fold
+            store.snapshots.put(row.id, bytes.fromhex(row.head), timeline.fold)
         if self.size:
             with self._lock:
                 self._items[row.id] = timeline

@@ -382,37 +382,6 @@ def games() -> Any:
     return simulated
 
 
-@pytest.fixture
-def rules_calls(monkeypatch):
-    """``rules_calls(kind)``: a dict counting, from then on, how often the rules of
-    ``kind`` checked and applied an event (the real checks and effects still run).  A
-    game's check is its ``game.check`` (called by its notation, and by its rules object
-    for the fold); every effect goes through its table ``game.APPLIERS``."""
-    import importlib
-
-    from engine.games import get_game
-
-    def count(kind: str) -> dict[str, int]:
-        module = importlib.import_module(type(get_game(kind)).__module__ + ".game")
-        calls = {"check": 0, "apply": 0}
-
-        def counting(what, fn):
-            def call(state, event):
-                calls[what] += 1
-                return fn(state, event)
-
-            return call
-
-        check = counting("check", module.check)
-        monkeypatch.setattr(module, "check", check)
-        monkeypatch.setattr(type(module.RULES), "check", staticmethod(check))
-        for etype, fn in list(module.APPLIERS.items()):
-            monkeypatch.setitem(module.APPLIERS, etype, counting("apply", fn))
-        return calls
-
-    return count
-
-
 def without_list_indexes(path: Path) -> Path:
     """A copy of the file without the games list's indexes (migration 10: each at least a
     page, which in a file of a few games weighs on each event as it never does in a

@@ -10,6 +10,7 @@ import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import HERE, record, simulated
@@ -101,11 +102,11 @@ def test_state_at_any_step_matches_the_engine_fold(recorder):
 
 
 def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(recorder, backend):
-    """An import keeps the position every SNAPSHOT_EVERY steps and at the head (with and
+    """An import keeps the position every STORED_EVERY steps and at the head (with and
     without meta), each the fresh fold of its step; a store that never saw the game
     folds any step from the nearest and reads the same state as a fold from the first."""
     from engine.splendor_duel.position import position_string
-    from recorder.prepare import SNAPSHOT_EVERY
+    from recorder.prepare import STORED_EVERY
     from recorder.stored import unpack_position
 
     events = simulated(3)
@@ -121,16 +122,78 @@ def test_an_imported_game_keeps_snapshots_that_are_the_fresh_fold_of_their_step(
             " WHERE game_no = (SELECT no FROM games WHERE id = ?) ORDER BY step",
             (gid,),
         )
-        assert [step for step, _ in rows] == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
+        assert [step for step, _ in rows] == [*range(STORED_EVERY, n, STORED_EVERY), n]
         # each kept packed (recorder.stored.pack_position)
         assert all(
             unpack_position(packed) == position_string(states[step]) for step, packed in rows
         )
         with backend.open() as fresh:
-            for step in (1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 5, n - 1, n):
+            for step in (1, STORED_EVERY - 1, STORED_EVERY, STORED_EVERY + 5, n - 1, n):
                 got = fresh.state_at(gid, step)
                 assert position_string(got) == position_string(states[step])
                 assert got.names == ("Ann", "Bo")
+
+
+def test_the_fold_a_store_keeps_in_memory_is_the_fresh_fold_at_every_step(recorder, backend):
+    """A game logged a move at a time into a store that began from the stored head (its
+    fold starts there), with an undo back before that start and a move played though
+    illegal taken back: after each append the store keeps the game's fold at its head and
+    chain hash, each state it holds is a fresh fold's, and the store reads the same.  A
+    write the cache did not see (another process's) leaves the kept fold aside: the state
+    read is the new head's."""
+    from engine.corrections import Retraction, retraction_to_dict
+    from engine.fold import Fold
+
+    events = simulated(4)
+    names = ("Ann", "Bo")
+    gid = recorder.create_game({"players": list(names)}).id
+    recorder.append(gid, 0, payloads(4)[:30])
+    played, marks = list(events[:30]), [False] * 30
+
+    def check(store) -> Any:
+        fresh = Fold(GAME, names).extend(played, marks)
+        assert GAME.position(store.state_at(gid)) == GAME.position(fresh.head)
+        row = store.game(gid)
+        kept = store.snapshots.get(gid, row.event_count, bytes.fromhex(row.head))
+        assert kept is not None and kept.step == len(played)
+        for step in range(kept.first, kept.step + 1):
+            assert GAME.position(kept.state_at(step)) == GAME.position(fresh.state_at(step))
+        return kept
+
+    with backend.open() as store:
+        assert store.snapshots is recorder.snapshots  # one cache for the database
+        store.snapshots.clear()  # as in a new process
+        store.state_at(gid)  # from the stored head: the fold starts at step 30
+        assert store.snapshots.get(gid, 30, bytes.fromhex(store.game(gid).head)).first == 30
+        moves = [
+            [retraction_to_dict(Retraction(20))],
+            [ev.event_to_dict(e) for e in events[20:23]],
+            "illegal",
+            "undo",
+            *([ev.event_to_dict(e)] for e in events[23:45]),
+        ]
+        for move in moves:
+            n = len(played)
+            meta = None
+            if move == "illegal":
+                move, meta = [illegal_take(store.state_at(gid))], [{"played_illegally": True}]
+            elif move == "undo":  # back to the step before the illegal move
+                move = [retraction_to_dict(Retraction(n - 1))]
+            store.append(gid, n, move, meta=meta)
+            played += [GAME.event_from_dict(p) for p in move]
+            marks += [meta is not None] * len(move)
+            kept = check(store)
+            # the undo went back before step 30, where the kept fold began: one begins there
+            assert kept.first == 31
+        kept_before = (bytes.fromhex(store.game(gid).head), kept)
+        with backend.open() as other:
+            other.append(gid, len(played), payloads(4)[45:50])
+        store.snapshots.put(gid, *kept_before)  # the fold as this process last knew it
+        head = bytes.fromhex(store.game(gid).head)
+        played += events[45:50]
+        assert store.snapshots.get(gid, len(played), head) is None
+        marks += [False] * 5
+        check(store)
 
 
 def test_a_step_beyond_the_last_is_out_of_range(recorder):
@@ -865,12 +928,12 @@ def test_a_chain_rewritten_whole_still_differs_from_a_kept_head(recorder, backen
 
 
 def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backend):
-    from recorder.prepare import SNAPSHOT_EVERY
+    from recorder.prepare import STORED_EVERY
 
     gid = recorder.create_game({"players": ["Ann", "Bo"]}).id
     p = payloads(13)
-    recorder.append(gid, 0, p[:SNAPSHOT_EVERY])
-    recorder.append(gid, SNAPSHOT_EVERY, p[SNAPSHOT_EVERY : SNAPSHOT_EVERY + 8])
+    recorder.append(gid, 0, p[:STORED_EVERY])
+    recorder.append(gid, STORED_EVERY, p[STORED_EVERY : STORED_EVERY + 8])
     game = f"game_no = (SELECT no FROM games WHERE id = '{gid}')"
     (step,) = backend.raw(f"SELECT max(step) FROM snapshots WHERE {game}")[0]
     backend.tamper(
@@ -884,19 +947,19 @@ def test_verify_reports_a_dropped_trigger_and_a_changed_snapshot(recorder, backe
 
 
 def test_a_snapshot_that_does_not_unpack_is_not_used_and_verify_names_it(recorder, backend):
-    from recorder.prepare import SNAPSHOT_EVERY
+    from recorder.prepare import STORED_EVERY
 
     gid = recorder.import_game(record(15)).game_id
-    at = SNAPSHOT_EVERY + 3
+    at = STORED_EVERY + 3
     want = GAME.position(recorder.state_at(gid, at))
     backend.tamper(
         f"UPDATE snapshots SET position = {backend.blob(b'not deflated')}"
-        f" WHERE game_no = (SELECT no FROM games WHERE id = '{gid}') AND step = {SNAPSHOT_EVERY}"
+        f" WHERE game_no = (SELECT no FROM games WHERE id = '{gid}') AND step = {STORED_EVERY}"
     )
     with backend.open() as fresh:
         assert GAME.position(fresh.state_at(gid, at)) == want  # folded from the first event
         findings = [(f.step, f.check, f.message) for f in fresh.verification.verify([gid])]
-    assert findings == [(SNAPSHOT_EVERY, "snapshot", "the snapshot cannot be read")]
+    assert findings == [(STORED_EVERY, "snapshot", "the snapshot cannot be read")]
 
 
 def test_verify_reports_unreadable_rows_instead_of_failing(recorder, backend):

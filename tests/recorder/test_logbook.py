@@ -13,9 +13,9 @@ from engine.corrections import CorrectionError, Retraction
 from engine.fold import fold
 from engine.games import get_game
 from recorder import EventStore, GameNotFound, StepOutOfRange
-from recorder.core import SNAPSHOT_EVERY
 from recorder.io import export_json, game_import_from_events, load_file, load_text
 from recorder.logbook import StaleStep, new_game, pending, undo
+from recorder.prepare import STORED_EVERY
 from recorder.stored import unpack_position
 
 RULES = get_game("splendor-duel")
@@ -53,7 +53,7 @@ def _position(state) -> str:
 
 def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
     gid, events = _live(store, 5, 1)
-    n = min(len(events), 3 * SNAPSHOT_EVERY + 5)
+    n = min(len(events), 3 * STORED_EVERY + 5)
     for i in range(1, n):
         store.append(gid, i, [RULES.event_to_dict(events[i])])
     conn = sqlite3.connect(tmp_path / "t.db")
@@ -62,8 +62,8 @@ def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
         (gid,),
     ).fetchall()
     steps = sorted(step for step, _ in rows)
-    # One every SNAPSHOT_EVERY steps, and the head.
-    assert steps == [*range(SNAPSHOT_EVERY, n, SNAPSHOT_EVERY), n]
+    # One every STORED_EVERY steps, and the head.
+    assert steps == [*range(STORED_EVERY, n, STORED_EVERY), n]
     for step, packed in rows:
         assert unpack_position(packed) == _position(fold(RULES, events[:step], ("Ann", "Bo")).head)
     # A store that never saw the game starts from the head's snapshot, and reads the
@@ -73,14 +73,14 @@ def test_snapshots_are_the_fresh_fold_of_their_step(store, tmp_path):
             fold(RULES, events[:n], ("Ann", "Bo")).head
         )
         assert fresh.state_at(gid).names == ("Ann", "Bo")
-        for step in (1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 3, n):
+        for step in (1, STORED_EVERY, STORED_EVERY + 3, n):
             assert _position(fresh.state_at(gid, step)) == _position(
                 fold(RULES, events[:step]).head
             )
     # Given the game's row, the store reads the same states without looking it up again.
     with EventStore.open(tmp_path / "t.db") as fresh:
         row = fresh.game(gid)
-        for step in (0, 1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 3, n, n):
+        for step in (0, 1, STORED_EVERY - 1, STORED_EVERY, STORED_EVERY + 3, n, n):
             state = fresh.state_at(gid, step, row=row)
             assert _position(state) == _position(fold(RULES, events[:step]).head)
             assert state.names == ("Ann", "Bo")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engine.games import get_game
-from recorder import EventStore
+from recorder import EventStore, snapshots
 from recorder.logbook import log, new_game
 from web import create_app
 
@@ -81,6 +81,11 @@ def _unlocked(app: Any, made: dict[str, Any]) -> tuple[Any, str]:
 def _steps(app: Any, gid: str) -> int:
     with EventStore.open(app.config["DATABASE"]) as store:
         return store.game(gid).event_count
+
+
+def _row(app: Any, gid: str) -> Any:
+    with EventStore.open(app.config["DATABASE"]) as store:
+        return store.game(gid)
 
 
 def _data(page: str) -> dict[str, Any]:
@@ -229,6 +234,41 @@ def test_logging_and_undoing_by_the_forms(app: Any, made: dict[str, Any]) -> Non
         "says": "step 2, take c3 d3 =GB",
     }
     assert data["recent"][-2]["retracted"] is True
+
+
+def test_a_move_logged_from_the_page_goes_on_from_the_fold_the_page_made(
+    app: Any, rules_calls: Any
+) -> None:
+    """The logging page of a game of 150 events folds it once, for its move list; the
+    move then logged from it is read, checked and applied once, from that fold (the
+    store's :mod:`recorder.snapshots`), and the page after it folds the game once more."""
+    import random
+
+    events = DUEL.random_game(random.Random(22), ["Ann", "Bo"])
+    with EventStore.open(app.config["DATABASE"]) as store:
+        gid = store.create_game({"players": ["Ann", "Bo"]}).id
+        store.append(gid, 0, [DUEL.event_to_dict(e) for e in events[:150]])
+        text = DUEL.move_text(store.state_at(gid), events[150])
+        key = store.keys.issue(gid)
+    kept = snapshots.for_database(str(Path(app.config["DATABASE"]).resolve()))
+    kept.clear()  # as a new server starts
+    counted = rules_calls("splendor-duel")
+    client, token = _unlocked(app, {"id": gid, "key": key})
+    assert counted["check"] == 150  # the page's fold: the move list and the table
+    head = bytes.fromhex(_row(app, gid).head)
+    assert kept.get(gid, 150, head).first == 0  # the page's fold, kept for the store
+    counted.update(check=0, apply=0)
+    r = client.post(
+        f"/games/{gid}/record",
+        data={"move": text, "expect": "150"},
+        headers={**JSON, "X-CSRFToken": token},
+    )
+    assert r.status_code == 201 and r.get_json()["texts"] == [text]
+    assert counted == {"check": 1, "apply": 1}
+    row = _row(app, gid)
+    assert kept.get(gid, 151, bytes.fromhex(row.head)).first == 0  # grown by the move
+    with EventStore.open(app.config["DATABASE"]) as store:
+        assert store.events(gid)[-1].text == text
 
 
 def test_the_undo_says_it_takes_back_a_card_revealed_on_its_own(app: Any) -> None:
