@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
 from engine.protocol import GameRules, ParsedGame, seat_names
 
-from . import review, schemas
+from . import review
 from .chain import dumps_sorted
 from .errors import ImportRejected, unstorable_at, unstorable_in
 from .pipeline import DEFAULT_BATCH, Tagged, fork_is_safe
@@ -48,6 +48,9 @@ from .prepare import (
     dumps,
     parse_payload,
     prepare_or_error,
+)
+from .prepare import (
+    schemas as marshmallow_schemas,
 )
 from .projections import VOID_TAG
 from .records import GameImport, ImportResult
@@ -433,6 +436,7 @@ def game_import_from_document(
     def reject(number: int | None, message: str, path: str | None) -> ImportRejected:
         return ImportRejected(number, message, path or None, source=source, game=game)
 
+    schemas = marshmallow_schemas()
     problem = schemas.file_errors(data)
     if problem is not None:
         raise reject(None, problem[1], problem[0])
@@ -647,6 +651,7 @@ def game_document(store: Recorder, game_id: str) -> dict[str, Any]:
                 ev.event_id if explicit else None,
             )
         )
+    schemas = marshmallow_schemas()
     doc: dict[str, Any] = {
         "format": schemas.FILE_FORMAT,
         "version": schemas.FILE_VERSION,

@@ -31,9 +31,10 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 
-def _schemas() -> ModuleType:
+def schemas() -> ModuleType:
     """:mod:`recorder.schemas`, imported when first needed: marshmallow takes a good part
-    of a ``tablelog log`` process's start, and logging a move without meta needs none."""
+    of a short command's start, and logging a move without meta, or reading a game in
+    notation, needs none."""
     from . import schemas
 
     return schemas
@@ -200,7 +201,7 @@ def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> An
     try:
         return rules.event_from_dict(raw)
     except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
-        path, message = _schemas().payload_problem(err)
+        path, message = schemas().payload_problem(err)
         raise cls(number, message, path or None) from None
 
 
@@ -263,7 +264,7 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     """A logger's meta, validated, with default values left out (None when empty)."""
     if raw is None:
         return None
-    problem = _schemas().meta_errors(raw)
+    problem = schemas().meta_errors(raw)
     if problem is not None:
         raise cls(number, problem[1], problem[0])
     unstorable = unstorable_in(raw, "meta")
@@ -472,7 +473,7 @@ def _checked_fields(record: GameImport) -> _Fields:
             None, f"unknown game kind {kind!r} (known: {', '.join(sorted(GAMES))})", "kind"
         )
     rules = get_game(kind)
-    problem = _schemas().headers_errors(record.headers, rules.seats)
+    problem = schemas().headers_errors(record.headers, rules.seats)
     if problem is not None:
         raise ImportRejected(None, problem[1], problem[0])
     unstorable = unstorable_in(record.headers, "headers")
@@ -492,7 +493,7 @@ def _checked_fields(record: GameImport) -> _Fields:
     if len(raw_meta) > n:
         raise ImportRejected(None, f"{len(raw_meta)} meta entries for {n} events", "meta")
     if record.game_id is not None and (
-        not isinstance(record.game_id, str) or not _schemas().GAME_ID_RE.match(record.game_id)
+        not isinstance(record.game_id, str) or not schemas().GAME_ID_RE.match(record.game_id)
     ):
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = check_event_ids(record.event_ids, n, ImportRejected)
@@ -691,7 +692,7 @@ def check_event_ids(ids: Any, n: int, cls: type[Any]) -> list[str | None]:
     for i, eid in enumerate(ids, start=1):
         if eid is None:
             continue
-        if not isinstance(eid, str) or not _schemas().EVENT_ID_RE.match(eid):
+        if not isinstance(eid, str) or not schemas().EVENT_ID_RE.match(eid):
             raise cls(i, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id")
         if eid in seen:
             raise cls(i, f"event id {eid!r} is given twice", "event_id")
