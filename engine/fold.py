@@ -16,7 +16,10 @@ the logging page all fold through :class:`Fold`.  It owns what every game's even
   write it), a correction's ``undo`` or ``undo to K`` after the events before it.
 
 A fold may start from a snapshot (:meth:`Fold.resume`), the state after some step that a
-cache kept; the events before it are then read only if a correction needs them.
+cache kept; the events before it are then read only if a correction needs them.  A fold
+is grown without folding again by events checked and applied elsewhere (:meth:`Fold.grown`,
+a new fold that shares this one's snapshots): how the store's cache of folded games
+follows a game logged a move at a time.
 
 >>> import random
 >>> from engine.games import DEFAULT_KIND, get_game

@@ -455,16 +455,6 @@ class SqlStore(abc.ABC):
         return kind, seat_names({"players": json.loads(row[1])}, get_game(kind).seats)
 
     @staticmethod
-    def _hash(conn: Conn, game_id: str, step: int) -> bytes | None:
-        """The raw chain hash stored at ``step`` (None for step 0: the game's origin)."""
-        if not step:
-            return None
-        row = conn.execute(
-            f"SELECT hash FROM events WHERE game_no = {GAME_NO} AND sequence = ?", (game_id, step)
-        ).fetchone()
-        return bytes(row[0])
-
-    @staticmethod
     def _head(conn: Conn, game_id: str) -> tuple[int, bytes | None]:
         """The game's last step and its chain hash ((0, None) before any event)."""
         row = conn.execute(
@@ -473,13 +463,6 @@ class SqlStore(abc.ABC):
             (game_id,),
         ).fetchone()
         return (0, None) if row is None else (int(row[0]), bytes(row[1]))
-
-    @staticmethod
-    def _last_sequence(conn: Conn, game_id: str) -> int:
-        row = conn.execute(
-            f"SELECT MAX(sequence) FROM events WHERE game_no = {GAME_NO}", (game_id,)
-        ).fetchone()
-        return int(row[0] or 0)
 
     def _state_after(
         self,
@@ -858,7 +841,7 @@ class SqlStore(abc.ABC):
 
     def _count(self, game_id: str) -> int:
         with self.reading() as conn:
-            return self._last_sequence(conn, game_id)
+            return self._head(conn, game_id)[0]
 
     def fold_rows(
         self,

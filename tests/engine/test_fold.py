@@ -9,7 +9,7 @@ import pytest
 
 from engine.corrections import CorrectionRefused, Retraction
 from engine.errors import IllegalMoveError
-from engine.fold import Fold, fold
+from engine.fold import SNAPSHOT_EVERY, Fold, fold
 from engine.games import GAMES, get_game
 
 KINDS = sorted(GAMES)
@@ -141,3 +141,38 @@ def test_extend_folds_as_pushing_each_event_does(kind, every):
     assert extended._snapshots.keys() == pushed._snapshots.keys()
     for step in range(len(events) + 1):
         assert rules.position(extended.state_at(step)) == rules.position(pushed.state_at(step))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_fold_grown_by_events_folded_elsewhere_is_the_fold_of_them_all(kind):
+    """:meth:`Fold.grown`, as the store's cache grows a game logged a move at a time: the
+    events (two undos among them) applied by another fold, a move at a time; each new
+    fold answers every step as a fresh fold does, and the one it grew from is unchanged."""
+    rules = get_game(kind)
+    events = _game_with_corrections(rules, 5)
+    grown = Fold(rules).extend(events[:10])
+    first = [rules.position(grown.state_at(s)) for s in range(11)]
+    start = grown
+    while grown.step < len(events):
+        n = grown.step
+        move = events[n : n + 3]
+        elsewhere = Fold.resume(rules, grown.state_at(n), n, lambda n=n: (events[:n], [])).extend(
+            move
+        )
+        grown = grown.grown(move, elsewhere.head)
+    assert start.step == 10 and [rules.position(start.state_at(s)) for s in range(11)] == first
+    fresh = fold(rules, events, every=1)
+    for step in range(len(events) + 1):
+        assert rules.position(grown.state_at(step)) == rules.position(fresh.state_at(step)), step
+    # a snapshot kept about every SNAPSHOT_EVERY steps, as a fold would (moves of 3)
+    steps = [0, *(s for s, _ in grown.snapshots()), grown.step]
+    assert max(b - a for a, b in zip(steps, steps[1:])) <= SNAPSHOT_EVERY + 2
+
+
+def test_a_fold_that_starts_at_a_snapshot_is_not_grown_by_an_undo_back_before_it():
+    rules = get_game(KINDS[0])
+    events = rules.random_game(random.Random(2))[:30]
+    late = Fold.resume(rules, fold(rules, events[:20]).head, 20)
+    with pytest.raises(ValueError, match="before step 20"):
+        late.grown([Retraction(12)], fold(rules, events[:12]).head)
+    assert late.grown([Retraction(20)], fold(rules, events[:20]).head).step == 21
