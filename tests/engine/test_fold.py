@@ -3,6 +3,7 @@ snapshots agree with a fresh fold of the same events, for every game."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -166,7 +167,7 @@ def test_a_fold_grown_by_events_folded_elsewhere_is_the_fold_of_them_all(kind):
         assert rules.position(grown.state_at(step)) == rules.position(fresh.state_at(step)), step
     # a snapshot kept about every SNAPSHOT_EVERY steps, as a fold would (moves of 3)
     steps = [0, *(s for s, _ in grown.snapshots()), grown.step]
-    assert max(b - a for a, b in zip(steps, steps[1:])) <= SNAPSHOT_EVERY + 2
+    assert max(b - a for a, b in itertools.pairwise(steps)) <= SNAPSHOT_EVERY + 2
 
 
 def test_a_fold_that_starts_at_a_snapshot_is_not_grown_by_an_undo_back_before_it():
