@@ -263,7 +263,7 @@ class SqlStore(abc.ABC):
         )
         first = expected_sequence + 1
         metas = [clean_meta(m, first + i, AppendRejected) for i, m in enumerate(meta or [None] * n)]
-        kind, names = self._kind_and_names(game_id)
+        kind, names, _ = self._kind_names_head(game_id)
         rules = get_game(kind)
         parsed = (
             checked.events
@@ -441,28 +441,39 @@ class SqlStore(abc.ABC):
         )
 
     def _kind(self, game_id: str) -> str:
-        return self._kind_and_names(game_id)[0]
+        return self._kind_names_head(game_id)[0]
 
-    def _kind_and_names(self, game_id: str) -> tuple[str, tuple[str, ...]]:
-        """The game's kind and its players' names (for the engine's messages)."""
+    def _kind_names_head(self, game_id: str) -> tuple[str, tuple[str, ...], bytes]:
+        """The game's kind, its players' names (for the engine's messages) and its head
+        (:attr:`GameRow.head`, raw)."""
         with self.reading() as conn:
             row = conn.execute(
-                "SELECT kind, players FROM games WHERE id = ?", (game_id,)
+                "SELECT kind, players, head FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         if row is None:
             raise GameNotFound(game_id)
         kind = str(row[0])
-        return kind, seat_names({"players": json.loads(row[1])}, get_game(kind).seats)
+        names = seat_names({"players": json.loads(row[1])}, get_game(kind).seats)
+        return kind, names, bytes.fromhex(row[2] or "")
 
     @staticmethod
     def _head(conn: Conn, game_id: str) -> tuple[int, bytes | None]:
-        """The game's last step and its chain hash ((0, None) before any event)."""
+        """The game's last step and its chain hash ((0, None) before any event), as an
+        append chains on from them."""
         row = conn.execute(
             f"SELECT sequence, hash FROM events WHERE game_no = {GAME_NO}"
             " ORDER BY sequence DESC LIMIT 1",
             (game_id,),
         ).fetchone()
         return (0, None) if row is None else (int(row[0]), bytes(row[1]))
+
+    @staticmethod
+    def _last_sequence(conn: Conn, game_id: str) -> int:
+        """The game's last step, from the events' index alone."""
+        row = conn.execute(
+            f"SELECT MAX(sequence) FROM events WHERE game_no = {GAME_NO}", (game_id,)
+        ).fetchone()
+        return int(row[0] or 0)
 
     def _state_after(
         self,
@@ -483,7 +494,7 @@ class SqlStore(abc.ABC):
 
         Snapshots are stored only at the head and every :data:`STORED_EVERY` steps, so
         a step short of both has none to find."""
-        cached = self.snapshots.get(game_id, last, head)
+        cached = self.snapshots.get(game_id, last, head) if last else None
         if cached is not None and cached.first <= step:
             return cached.state_at(step)
         start = 0
@@ -512,7 +523,7 @@ class SqlStore(abc.ABC):
         else:
             earlier = self._earlier(game_id, kind, rules, start)
             fold = self.fold_rows(game_id, kind, rules, rows, names, state, start, earlier, every)
-        if step != last:
+        if step != last or not last:
             return fold.head
         self.snapshots.put(game_id, head, fold)
         return fold.state_at(step)
@@ -818,19 +829,17 @@ class SqlStore(abc.ABC):
         ``row``: the game's row (:meth:`game`) when the caller has read it already; its
         kind, seat names (from its headers, as the state's names) and event count then
         stand in for the store's own look-ups."""
+        # (the head's hash from the game's row: no event's row is read unless folded)
         if row is None:
-            kind, names = self._kind_and_names(game_id)
+            kind, names, head = self._kind_names_head(game_id)
         else:
-            kind = row.kind
+            kind, head = row.kind, bytes.fromhex(row.head)
             names = seat_names(row.headers, get_game(kind).seats)
         rules = get_game(kind)
         if step is not None and (not isinstance(step, int) or step < 0):
             raise StepOutOfRange(game_id, step, self._count(game_id))
         with self.reading() as conn:
-            if row is None:
-                last, head = self._head(conn, game_id)
-            else:
-                last, head = row.event_count, bytes.fromhex(row.head) if row.head else None
+            last = self._last_sequence(conn, game_id) if row is None else row.event_count
             if step is not None and step > last:
                 raise StepOutOfRange(game_id, step, last)
             at = last if step is None else step
@@ -841,7 +850,7 @@ class SqlStore(abc.ABC):
 
     def _count(self, game_id: str) -> int:
         with self.reading() as conn:
-            return self._head(conn, game_id)[0]
+            return self._last_sequence(conn, game_id)
 
     def fold_rows(
         self,

@@ -296,7 +296,7 @@ class TimelineCache:
             stored = store.events(row.id, err.sequence - 1)
             unreadable = Altered(err.sequence, (f"event {err.sequence} cannot be read",))
         timeline = build(row, stored, store.verification.chain_findings(row.id), unreadable)
-        if timeline.altered is None and row.head:
+        if timeline.altered is None and row.event_count and row.head:
             # the record as stored, folded: the store's next append to the game, or the
             # state of a step asked of it, goes on from this fold
             store.snapshots.put(row.id, bytes.fromhex(row.head), timeline.fold)
