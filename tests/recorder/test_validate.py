@@ -49,15 +49,20 @@ def test_every_problem_when_asked(tmp_path: Path):
     assert len(every.errors) >= len(first.errors) == 1
 
 
-def test_a_json_file_is_judged_game_by_game(tmp_path: Path):
-    [record] = load_file(GAMES / "points.tl")
-    doc = {
+def _document(record) -> dict:
+    """A game read from notation as a JSON game file's document."""
+    return {
         "format": "tablelog-game",
         "version": 1,
         "kind": record.kind,
         "headers": record.headers,
         "events": record.events,
     }
+
+
+def test_a_json_file_is_judged_game_by_game(tmp_path: Path):
+    [record] = load_file(GAMES / "points.tl")
+    doc = _document(record)
     bad = json.loads(json.dumps(doc))
     bad["events"] = (
         bad["events"][:3]
@@ -215,15 +220,8 @@ def test_a_json_game_is_parsed_once_by_validate(monkeypatch, tmp_path: Path):
     from engine.games import get_game
 
     [game] = load_file(GAMES / "points.tl")
-    document = {
-        "format": "tablelog-game",
-        "version": 1,
-        "kind": game.kind,
-        "headers": game.headers,
-        "events": game.events,
-    }
     path = tmp_path / "points.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
+    path.write_text(json.dumps(_document(game)), encoding="utf-8")
     rules = get_game(game.kind)
     real = rules.event_from_dict
     calls = []
