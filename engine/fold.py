@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any
@@ -235,17 +236,10 @@ class Fold:
         first = self._first
         if first and any(type(e) is Retraction and e.back_to < first for e in events):
             raise ValueError(f"a correction goes back before step {first}, where this fold starts")
-        new = Fold.__new__(Fold)
-        new.rules, new._check, new._appliers, new._write = (
-            self.rules,
-            self._check,
-            self._appliers,
-            self._write,
-        )
+        new = copy.copy(self)  # (the rules and the game's check and effects with it)
         new.events = [*self.events, *events]
         new.forced = self.forced | set(forced)
         new.flagged = {**self.flagged, **flagged} if flagged else dict(self.flagged)
-        new._first, new._every, new._earlier = first, self._every, self._earlier
         new.texts = None
         new._head = head
         new._snapshots = dict(self._snapshots)

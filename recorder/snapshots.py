@@ -13,10 +13,9 @@ site's worker threads each keep a store of their own, and a move logged by one g
 from the fold another made for a replay.  A fold is used only while the game's head is
 the one it was folded to: the same step and the same chain hash (:mod:`recorder.chain`),
 which stands for every event before it.  A fold in the cache is read and never changed,
-so threads share it.  Behind it, the
-stored ``snapshots`` table keeps the head's position and one every ``SNAPSHOT_EVERY``
-steps (what a store opened afresh starts from); ``tablelog verify`` checks those against
-a fresh fold.
+so threads share it.  Behind it, the stored ``snapshots`` table keeps the head's
+position and one every :data:`recorder.prepare.STORED_EVERY` steps (what a store opened
+afresh starts from); ``tablelog verify`` checks those against a fresh fold.
 """
 
 from __future__ import annotations
