@@ -13,8 +13,9 @@
   :mod:`recorder.pipeline` — the records, the checking of a game, the summaries, imports;
 * :mod:`recorder.validate` — a file's games judged, with a report per game;
 * :mod:`recorder.io` — JSON and notation game files in, canonical JSON out;
-* :mod:`recorder.schemas` — marshmallow schemas for headers, meta and files (payloads
-  are the game's own to parse).
+* :mod:`recorder.checks` — a game's headers, an event's meta and the ids a writer gives,
+  checked (payloads are the game's own to parse); :mod:`recorder.schemas` — the
+  marshmallow schema of a JSON game file's envelope.
 """
 
 from types import ModuleType

@@ -38,6 +38,14 @@ from engine.protocol import GameRules, ParsedGame, seat_names
 
 from . import review
 from .chain import dumps_sorted
+from .checks import (
+    EVENT_ID_RE,
+    FILE_FORMAT,
+    FILE_PAYLOAD_VERSION,
+    FILE_VERSION,
+    headers_problem,
+    meta_problem,
+)
 from .errors import ImportRejected, unstorable_at, unstorable_in
 from .pipeline import DEFAULT_BATCH, Tagged, fork_is_safe
 from .prepare import (
@@ -48,9 +56,6 @@ from .prepare import (
     dumps,
     parse_payload,
     prepare_or_error,
-)
-from .prepare import (
-    schemas as marshmallow_schemas,
 )
 from .projections import VOID_TAG
 from .records import GameImport, ImportResult
@@ -428,24 +433,26 @@ def game_import_from_document(
 ) -> GameImport:
     """Validate one JSON game document (already parsed) and turn it into a GameImport.
 
-    The envelope, headers and meta are checked with the marshmallow schemas; each payload
-    with the game's own parser.  The engine events are kept in the GameImport, so
-    checking the game does not parse them again; its ``events`` are the document's own
-    dicts (an event's ``meta`` and ``event_id`` taken out), not copies."""
+    The envelope is checked with its marshmallow schema, the headers and meta by
+    :mod:`recorder.checks`; each payload with the game's own parser.  The engine events
+    are kept in the GameImport, so checking the game does not parse them again; its
+    ``events`` are the document's own dicts (an event's ``meta`` and ``event_id`` taken
+    out), not copies."""
 
     def reject(number: int | None, message: str, path: str | None) -> ImportRejected:
         return ImportRejected(number, message, path or None, source=source, game=game)
 
-    schemas = marshmallow_schemas()
-    problem = schemas.file_errors(data)
+    from .schemas import file_errors  # marshmallow: only a JSON document has an envelope
+
+    problem = file_errors(data)
     if problem is not None:
         raise reject(None, problem[1], problem[0])
     kind = data["kind"]
     rules = get_game(kind)
-    problem = schemas.headers_errors(data["headers"], rules.seats)
+    problem = headers_problem(data["headers"], rules.seats)
     if problem is not None:
         raise reject(None, problem[1], problem[0])
-    payload_version = schemas.FILE_PAYLOAD_VERSION[data["version"]]
+    payload_version = FILE_PAYLOAD_VERSION[data["version"]]
     upcast = payload_version != rules.payload_version
     from_dict = rules.event_from_dict
     events: list[dict[str, Any]] = []
@@ -485,11 +492,11 @@ def game_import_from_document(
                         number, f"cannot bring the payload up to date: {err}", None
                     ) from None
             if meta is not None:
-                problem = schemas.meta_errors(meta)
+                problem = meta_problem(meta)
                 if problem is not None:
                     raise reject(number, problem[1], problem[0])
             if event_id is not None and (
-                not isinstance(event_id, str) or not schemas.EVENT_ID_RE.match(event_id)
+                not isinstance(event_id, str) or not EVENT_ID_RE.match(event_id)
             ):
                 raise reject(
                     number, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id"
@@ -651,10 +658,9 @@ def game_document(store: Recorder, game_id: str) -> dict[str, Any]:
                 ev.event_id if explicit else None,
             )
         )
-    schemas = marshmallow_schemas()
     doc: dict[str, Any] = {
-        "format": schemas.FILE_FORMAT,
-        "version": schemas.FILE_VERSION,
+        "format": FILE_FORMAT,
+        "version": FILE_VERSION,
         "kind": kind,
         "headers": headers,
         "events": items,

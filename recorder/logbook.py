@@ -195,7 +195,7 @@ def start_game(
     text sent again under the same id finds the game it stored (``created`` False), so a
     creation retried after a lost answer makes no second game; other text under a stored
     id is refused (ImportRejected, field ``id``)."""
-    from .io import load_text  # here: its schemas are not needed to log a move
+    from .io import load_text  # here: logging a move reads no game file
 
     records = load_text(text, source)
     if len(records) != 1:

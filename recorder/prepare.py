@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from json.encoder import encode_basestring
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.corrections import Retraction
 from engine.errors import EngineError, EventFormatError, IllegalMoveError, Violation
@@ -23,21 +23,10 @@ from engine.protocol import GameRules, seat_names
 
 from . import chain, projections
 from .chain import dumps_sorted
+from .checks import EVENT_ID_RE, GAME_ID_RE, headers_problem, meta_problem, payload_problem
 from .errors import ImportRejected, unstorable_in
 from .records import Checked, GameImport, canonical_time, time_ms
 from .stored import join_type, split_type
-
-if TYPE_CHECKING:
-    from types import ModuleType
-
-
-def schemas() -> ModuleType:
-    """:mod:`recorder.schemas`, imported when first needed: marshmallow takes a good part
-    of a short command's start, and logging a move without meta, or reading a game in
-    notation, needs none."""
-    from . import schemas
-
-    return schemas
 
 
 @dataclass(slots=True)
@@ -197,11 +186,11 @@ def dumps(value: Any) -> str:
 
 def parse_payload(rules: GameRules, raw: Any, number: int, cls: type[Any]) -> Any:
     """The engine event of a payload: the game's own parser is the one validator, and
-    its refusal names the field (:func:`recorder.schemas.payload_problem`)."""
+    its refusal names the field (:func:`recorder.checks.payload_problem`)."""
     try:
         return rules.event_from_dict(raw)
     except (EventFormatError, TypeError, ValueError, KeyError, AttributeError) as err:
-        path, message = schemas().payload_problem(err)
+        path, message = payload_problem(err)
         raise cls(number, message, path or None) from None
 
 
@@ -264,7 +253,7 @@ def clean_meta(raw: Any, number: int, cls: type[Any]) -> dict[str, Any] | None:
     """A logger's meta, validated, with default values left out (None when empty)."""
     if raw is None:
         return None
-    problem = schemas().meta_errors(raw)
+    problem = meta_problem(raw)
     if problem is not None:
         raise cls(number, problem[1], problem[0])
     unstorable = unstorable_in(raw, "meta")
@@ -473,7 +462,7 @@ def _checked_fields(record: GameImport) -> _Fields:
             None, f"unknown game kind {kind!r} (known: {', '.join(sorted(GAMES))})", "kind"
         )
     rules = get_game(kind)
-    problem = schemas().headers_errors(record.headers, rules.seats)
+    problem = headers_problem(record.headers, rules.seats)
     if problem is not None:
         raise ImportRejected(None, problem[1], problem[0])
     unstorable = unstorable_in(record.headers, "headers")
@@ -493,7 +482,7 @@ def _checked_fields(record: GameImport) -> _Fields:
     if len(raw_meta) > n:
         raise ImportRejected(None, f"{len(raw_meta)} meta entries for {n} events", "meta")
     if record.game_id is not None and (
-        not isinstance(record.game_id, str) or not schemas().GAME_ID_RE.match(record.game_id)
+        not isinstance(record.game_id, str) or not GAME_ID_RE.match(record.game_id)
     ):
         raise ImportRejected(None, "a game id is 1-64 letters, digits, '_' or '-'", "id")
     given_ids = check_event_ids(record.event_ids, n, ImportRejected)
@@ -692,7 +681,7 @@ def check_event_ids(ids: Any, n: int, cls: type[Any]) -> list[str | None]:
     for i, eid in enumerate(ids, start=1):
         if eid is None:
             continue
-        if not isinstance(eid, str) or not schemas().EVENT_ID_RE.match(eid):
+        if not isinstance(eid, str) or not EVENT_ID_RE.match(eid):
             raise cls(i, "an event id is 1-100 letters, digits, '_', '.' or '-'", "event_id")
         if eid in seen:
             raise cls(i, f"event id {eid!r} is given twice", "event_id")

@@ -1,9 +1,13 @@
-"""The schemas: every real payload passes the game's own parser, which is the one payload
-validator and names the field it refuses; headers fill the game's seats; meta."""
+"""The checks of a record: every real payload passes the game's own parser, which is the
+one payload validator and names the field it refuses; headers fill the game's seats;
+meta; a JSON file's envelope; and reading a game in notation needs no marshmallow."""
 
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from conftest import simulated
@@ -13,8 +17,9 @@ from hypothesis import strategies as st
 from engine.errors import EventFormatError
 from engine.protocol import Seats
 from engine.splendor_duel import events as ev
-from recorder import schemas
+from recorder import checks, schemas
 
+ROOT = Path(__file__).resolve().parents[2]
 WEIRD = [None, -1, 0, 1, 4, 99, True, 2.5, "", "x", "C3", "R", "red", "1-01", [], ["c3"], {}]
 
 
@@ -26,15 +31,15 @@ def test_every_payload_of_real_games_is_valid():
     payloads = all_payloads()
     assert {p["type"] for p in payloads} >= {"game_set_up", "tokens_taken", "card_purchased"}
     for p in payloads:
-        assert schemas.payload_errors("splendor-duel", p) is None, p
+        assert checks.payload_errors("splendor-duel", p) is None, p
 
 
 def test_every_event_type_is_known_and_an_unknown_one_is_refused():
     for t in ev.EVENT_TYPES:
-        problem = schemas.payload_errors("splendor-duel", {"type": t})
+        problem = checks.payload_errors("splendor-duel", {"type": t})
         assert problem is None or problem[0] != "type", (t, problem)
-    assert schemas.payload_errors("splendor-duel", {"type": "dance"})[0] == "type"
-    assert schemas.payload_errors("chess", {"type": "move"})[1].startswith("unknown game kind")
+    assert checks.payload_errors("splendor-duel", {"type": "dance"})[0] == "type"
+    assert checks.payload_errors("chess", {"type": "move"})[1].startswith("unknown game kind")
 
 
 def engine_refuses(payload: object) -> bool:
@@ -59,12 +64,12 @@ def test_what_the_engine_cannot_parse_is_refused_with_a_path():
                 mutated = copy.deepcopy(payload)
                 mutated[key] = value
                 if engine_refuses(mutated):
-                    problem = schemas.payload_errors("splendor-duel", mutated)
+                    problem = checks.payload_errors("splendor-duel", mutated)
                     assert problem is not None, mutated
                     assert problem[0].split(".")[0].split("[")[0] == key, (mutated, problem)
                     checked += 1
         extra = dict(payload, surprise=1)
-        assert schemas.payload_errors("splendor-duel", extra) == ("surprise", "unknown field")
+        assert checks.payload_errors("splendor-duel", extra) == ("surprise", "unknown field")
     assert checked > 100
 
 
@@ -99,7 +104,7 @@ def test_what_the_engine_cannot_parse_is_refused_with_a_path():
     ],
 )
 def test_bad_payloads_name_the_field(payload, path, words):
-    problem = schemas.payload_errors("splendor-duel", payload)
+    problem = checks.payload_errors("splendor-duel", payload)
     assert problem is not None
     assert problem[0] == path
     assert words in problem[1]
@@ -107,24 +112,107 @@ def test_bad_payloads_name_the_field(payload, path, words):
 
 def test_headers_and_meta():
     ok = {"players": ["Ann", "Bo"], "date": "2024-02-29", "tags": {"x": "y"}, "round": "2"}
-    assert schemas.headers_errors(ok) is None
-    assert schemas.headers_errors(dict(ok, date="2023-02-29"))[0] == "headers.date"
-    assert schemas.headers_errors(dict(ok, players=["Ann", ""]))[0] == "headers.players[1]"
-    assert schemas.headers_errors("Ann vs Bo") == ("headers", "expected a JSON object, got text")
-    assert schemas.meta_errors({"comment": "ok", "annotations": ["!"]}) is None
-    assert schemas.meta_errors({"annotations": "!"})[0] == "meta.annotations"
-    assert schemas.meta_errors({"violations": []}) == ("meta.violations", "unknown field")
+    assert checks.headers_problem(ok) is None
+    assert checks.headers_problem(dict(ok, date="2023-02-29"))[0] == "headers.date"
+    assert checks.headers_problem(dict(ok, players=["Ann", ""]))[0] == "headers.players[1]"
+    assert checks.headers_problem("Ann vs Bo") == ("headers", "expected a JSON object, got text")
+    assert checks.meta_problem({"comment": "ok", "annotations": ["!"]}) is None
+    assert checks.meta_problem({"annotations": "!"})[0] == "meta.annotations"
+    assert checks.meta_problem({"violations": []}) == ("meta.violations", "unknown field")
+
+
+@pytest.mark.parametrize(
+    ("headers", "problem"),
+    [
+        ({}, ("headers.players", "missing field")),
+        ({"players": "Ann, Bo"}, ("headers.players", "expected a list of names, got text")),
+        ({"players": ["Ann", 7]}, ("headers.players[1]", "expected text, got 7")),
+        ({"players": ["Ann", "B" * 101]}, ("headers.players[1]", "longer than 100 characters")),
+        ({"players": ["A"], "place": None}, ("headers.place", "may not be null")),
+        (
+            {"players": ["A"], "date": "2024-5-1"},
+            ("headers.date", "expected a date as YYYY-MM-DD, got '2024-5-1'"),
+        ),
+        ({"players": ["A"], "tags": ["x"]}, ("headers.tags", "expected a JSON object, got a list")),
+        (
+            {"players": ["A"], "tags": {"": "x"}},
+            ("headers.tags", "a tag's name: must not be empty"),
+        ),
+        ({"players": ["A"], "tags": {"table": 4}}, ("headers.tags.table", "expected text, got 4")),
+        ({"players": ["A"], "round": None}, ("headers.round", "expected text, got None")),
+        ({"players": ["A"], "round": "r" * 1001}, ("headers.round", "longer than 1000 characters")),
+        (
+            {"players": ["A"], "n" * 101: "x"},
+            ("headers." + "n" * 20 + "…", "a header name longer than 100 characters"),
+        ),
+    ],
+)
+def test_a_bad_header_is_named_with_what_is_wrong(headers, problem):
+    assert checks.headers_problem(headers) == problem
+
+
+@pytest.mark.parametrize(
+    ("meta", "problem"),
+    [
+        ([], ("meta", "expected a JSON object, got a list")),
+        ({"comment": 3}, ("meta.comment", "expected text, got 3")),
+        ({"annotations": ["!", None]}, ("meta.annotations[1]", "may not be null")),
+        ({"annotations": ["!"] * 51}, ("meta.annotations", "more than 50 annotations")),
+        ({"played_illegally": 1}, ("meta.played_illegally", "expected true or false, got 1")),
+        ({"comment": "ok", "by": "Ann"}, ("meta.by", "unknown field")),
+    ],
+)
+def test_a_bad_meta_is_named_with_what_is_wrong(meta, problem):
+    assert checks.meta_problem(meta) == problem
+
+
+def test_a_json_files_envelope_is_checked_by_its_schema():
+    ok = {
+        "format": "tablelog-game",
+        "version": 1,
+        "kind": "splendor-duel",
+        "headers": {},
+        "events": [],
+    }
+    assert schemas.file_errors(ok) is None  # the headers are checked apart, against the seats
+    assert schemas.file_errors([]) == ("", "expected a JSON object, got a list")
+    assert schemas.file_errors(dict(ok, version=2)) == ("version", "2 is out of range (1 to 1)")
+    assert schemas.file_errors(dict(ok, kind="chess"))[1].startswith("unknown game kind 'chess'")
+    assert schemas.file_errors(dict(ok, id="a b")) == (
+        "id",
+        "a game id is 1-64 letters, digits, '_' or '-'",
+    )
+    assert schemas.file_errors({k: v for k, v in ok.items() if k != "headers"}) == (
+        "headers",
+        "missing field",
+    )
+    assert schemas.file_errors(dict(ok, events={})) == ("events", "expected a list of events")
+
+
+def test_reading_and_checking_a_game_in_notation_imports_no_marshmallow():
+    # Every ``tablelog validate`` and import of a .tl file pays for what it imports;
+    # marshmallow is for a JSON file's envelope alone.
+    code = (
+        "import sys\n"
+        "from recorder.validate import validate_file\n"
+        "reports = list(validate_file('fixtures/games/points.tl'))\n"
+        "assert reports and all(r.ok for r in reports), reports\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'marshmallow'))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "[]"
 
 
 def test_headers_fill_the_games_seats():
     three = {"players": ["Ann", "Bo", "Cy"]}
-    assert schemas.headers_errors(three) is None  # the seats are the game's to say
-    assert schemas.headers_errors(three, Seats(2, 2)) == (
+    assert checks.headers_problem(three) is None  # the seats are the game's to say
+    assert checks.headers_problem(three, Seats(2, 2)) == (
         "headers.players",
         "3 players given; this game seats 2",
     )
-    assert schemas.headers_errors(three, Seats(2, 4)) is None
-    assert schemas.headers_errors({"players": ["Ann"]}, Seats(2, 4))[1].endswith("seats 2 to 4")
+    assert checks.headers_problem(three, Seats(2, 4)) is None
+    assert checks.headers_problem({"players": ["Ann"]}, Seats(2, 4))[1].endswith("seats 2 to 4")
 
 
 # --- payload_errors and the engine's parser refuse the same payloads ----------------------
@@ -199,12 +287,12 @@ def mutate(rng, payload: dict) -> dict:
 def test_payload_errors_and_the_engine_parser_refuse_the_same_payloads(seed, rng):
     payload = mutate(rng, seed)
     refused_by_engine = engine_refuses(payload)
-    problem = schemas.payload_errors("splendor-duel", payload)
+    problem = checks.payload_errors("splendor-duel", payload)
     assert refused_by_engine == (problem is not None), (payload, problem)
     if not refused_by_engine:
         # What both accept, the engine writes back in a form the schema accepts too.
         assert (
-            schemas.payload_errors("splendor-duel", ev.event_to_dict(ev.event_from_dict(payload)))
+            checks.payload_errors("splendor-duel", ev.event_to_dict(ev.event_from_dict(payload)))
             is None
         )
 
@@ -220,7 +308,7 @@ def test_payload_errors_and_the_engine_parser_refuse_the_same_payloads(seed, rng
 )
 def test_a_float_is_not_a_whole_number(payload):
     assert engine_refuses(payload)
-    path, message = schemas.payload_errors("splendor-duel", payload)
+    path, message = checks.payload_errors("splendor-duel", payload)
     assert path in payload and "got " in message
 
 
@@ -241,4 +329,4 @@ def test_a_float_is_not_a_whole_number(payload):
 def test_counts_beyond_the_board_are_for_the_rules_to_refuse(payload):
     # Well formed; the rules refuse them with the rule broken (p.5 take up to 3 tokens...).
     assert not engine_refuses(payload)
-    assert schemas.payload_errors("splendor-duel", payload) is None
+    assert checks.payload_errors("splendor-duel", payload) is None
