@@ -87,6 +87,14 @@ def prepared_chunks(
         for task in tasks:
             yield prepare(task)
         return
+    if start == "fork":
+        # The first task here: the copies then start with every module it imported and
+        # every cache it filled, rather than each loading them again.
+        tasks = iter(tasks)
+        first = next(tasks, None)
+        if first is None:
+            return
+        yield prepare(first)
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
 
@@ -167,7 +175,7 @@ def write_in_thread(
     the writer is outside any transaction and the caller may use the store; and no more
     than a batch of prepared games waits here (beyond it, this thread waits)."""
     todo: queue.Queue[list[Tagged] | None] = queue.Queue()
-    done: queue.Queue[list[Written] | BaseException] = queue.Queue()
+    done: queue.Queue[list[Written] | BaseException | None] = queue.Queue()
 
     def writer_loop() -> None:
         try:
@@ -175,6 +183,7 @@ def write_in_thread(
                 done.put(written)
         except BaseException as err:  # handed to the other thread, which raises it
             done.put(err)
+        done.put(None)  # the last: the writer may cut a batch in two (see below)
 
     held: deque[list[Tagged]] = deque()
     writing = False  # a batch is handed over (in part or whole) and not yet back
@@ -191,10 +200,11 @@ def write_in_thread(
             handed += len(group)
             todo.put(group)
 
-    def written(item: list[Written] | BaseException) -> list[Written]:
+    def written(item: list[Written] | BaseException | None) -> list[Written]:
         nonlocal writing
         if isinstance(item, BaseException):
             raise item
+        assert item is not None, "the writer ended before its groups were written"
         writing = False
         return item
 
@@ -217,8 +227,10 @@ def write_in_thread(
             hand_over()
         todo.put(None)
         closed = True
-        if writing:
-            yield written(done.get())
+        # Every batch written, to the writer's end: a batch it cut in two (it met an event
+        # type to number first) comes back as two, though it was handed over as one.
+        while (item := done.get()) is not None:
+            yield written(item)
     finally:
         # Whatever happens here, what was prepared is written (or refused by the error
         # already raised) before the thread ends.

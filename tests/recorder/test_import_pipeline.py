@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import sqlite3
 import sys
 import threading
@@ -17,7 +18,7 @@ import pytest
 from conftest import HERE, record, simulated
 from test_contract import illegal_take
 
-from engine.games import game_for_notation
+from engine.games import game_for_notation, get_game
 from engine.splendor_duel import GAME
 from engine.splendor_duel import events as ev
 from recorder import EventStore, GameImport, ImportRejected, ImportResult, pipeline, prepare
@@ -475,3 +476,32 @@ def test_games_written_together_keep_their_own_events_and_numbers(store, backend
         ]
         assert store.game(result.game_id).event_count == n
     assert store.events(results[4].game_id)[0].meta == {"comment": "a note"}
+
+
+def test_every_game_has_its_result_when_a_batch_meets_an_event_type_not_yet_numbered(tmp_path):
+    """A batch that meets a game kind whose event types the store has not numbered yet is
+    cut there (the numbering commits first): every game still has its result, in order,
+    however the writing thread and this one take turns."""
+    classic = get_game("splendor")
+    events = classic.random_game(random.Random(500), ["Ann", "Bo", "Cy"])
+    last = GameImport(
+        kind="splendor",
+        headers={"players": ["Ann", "Bo", "Cy"]},
+        events=[classic.event_to_dict(e) for e in events],
+    )
+    # More games than a group holds, then one of a kind the store has not met: the
+    # batch is cut before the group that holds it.
+    mixed = [record(seed) for seed in range(1, pipeline.WRITE_GROUP + 5)] + [last]
+    for batch_size in (pipeline.DEFAULT_BATCH, 2 * pipeline.WRITE_GROUP):  # each a fresh store
+        path = tmp_path / f"mixed-{batch_size}.db"
+        with open_at(path) as store:
+            results = store.import_games(mixed, batch_size=batch_size)
+        assert len(results) == len(mixed)
+        assert all(isinstance(r, ImportResult) and r.created for r in results), results
+        conn = sqlite3.connect(path)
+        stored = {gid for (gid,) in conn.execute("SELECT id FROM games")}
+        conn.close()
+        assert [r.game_id for r in results] == [  # type: ignore[union-attr]
+            prepare.prepare_game(r).game_id for r in mixed
+        ]
+        assert set(stored) == {r.game_id for r in results}  # type: ignore[union-attr]
