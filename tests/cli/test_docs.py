@@ -19,10 +19,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from cli.main import cli, commands
 from recorder import EventStore
 from recorder.io import load_file
 
@@ -34,15 +35,15 @@ _FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.M | re.S)
 _EXIT = re.compile(r"\s#\s*exit (\d+)\b")
 
 
-@pytest.mark.parametrize("name", sorted(cli.commands))
+@pytest.mark.parametrize("name", sorted(commands()))
 def test_every_command_is_in_the_readme_and_has_help(name):
     assert f"`tablelog {name}" in README
     result = CliRunner().invoke(cli, [name, "--help"])
     assert result.exit_code == 0
-    assert cli.commands[name].help and len(cli.commands[name].help.strip()) > 20
+    assert commands()[name].help and len(commands()[name].help.strip()) > 20
     # words for a person: no line of Python (an assignment, a call's statement) slipped in
     code = re.compile(r"^\s*(\w+(\.\w+)* = \S|return\b|if .+:$|\w+\(.*\)$)", re.M)
-    assert not code.search(cli.commands[name].help), cli.commands[name].help
+    assert not code.search(commands()[name].help), commands()[name].help
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def _doc_examples(path: Path) -> list[Example]:
 def _help_examples() -> list[Example]:
     return [
         Example(f"tablelog {name} --help", line.strip())
-        for name, command in sorted(cli.commands.items())
+        for name, command in sorted(commands().items())
         for line in (command.help or "").splitlines()
         if line.strip().startswith("tablelog ")
     ]
@@ -158,3 +159,37 @@ def test_every_python_example_runs(code: str, sample_db: Path, tmp_path: Path):
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_every_command_is_found_in_the_module_the_group_names():
+    """The group imports a command's module when the command is asked for: every module's
+    commands are named there, under their module, and nothing else is."""
+    import importlib
+    import pkgutil
+
+    import cli as package
+    from cli.main import COMMAND_MODULES
+
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"cli.{info.name}")
+        for command in getattr(module, "COMMANDS", ()):
+            if isinstance(command, click.Command):
+                found[command.name] = info.name
+    assert found == COMMAND_MODULES
+
+
+def test_a_command_imports_its_own_module_alone():
+    code = (
+        "import sys\n"
+        "from cli.main import cli\n"
+        "try:\n"
+        "    cli(['validate', 'fixtures/games/points.tl'])\n"
+        "except SystemExit as done:\n"
+        "    assert done.code == 0, done.code\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cli.')))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    imported = ran.stdout.strip().splitlines()[-1]
+    assert "cli.check_cmds" in imported and "cli.log_cmds" not in imported, imported
