@@ -12,8 +12,9 @@
 * a whole process: ``tablelog log GAME TEXT`` run ``--processes`` times, each into
   another game (a log changes the game, so each run needs its own), wall time from
   spawn to exit, startup included: median and p95 ms;
-* the CLI's import time: ``python -X importtime`` of ``cli.main`` (what ``tablelog
-  --help`` loads) and of what ``tablelog log`` loads besides, in ms.
+* the CLI's import time: ``python -X importtime`` of ``cli.main`` (the command group,
+  which imports a command's module when the command is run) and of that with what
+  ``tablelog log`` loads, in ms.
 
 Processes run with their bytecode cached (``PYTHONPYCACHEPREFIX`` in the temporary
 folder), as an installed tablelog runs, whatever ``PYTHONDONTWRITEBYTECODE`` says.
@@ -157,7 +158,8 @@ def main() -> None:
             "help_process": _ms(startup),
             "import_ms_cli_main": _import_ms("import cli.main", env),
             "import_ms_cli_main_and_log": _import_ms(
-                "import cli.main, recorder.logbook, engine.splendor_duel.notation", env
+                "import cli.main, cli.log_cmds, recorder.logbook, engine.splendor_duel.notation",
+                env,
             ),
         }
         print(f"log the {STEP}th step, in process (store warm): {figures['log_in_process_warm']}")
