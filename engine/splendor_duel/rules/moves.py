@@ -80,13 +80,23 @@ _HOLDINGS_BOUND = sum(card.bonus for card in CARDS.values()) + TOTAL_TOKENS + 1
 #: Per colour (white..black, Pearl) and amount: the cards costing more than that amount
 #: of the colour.  A player's bonus plus tokens of each colour picks the cards that need
 #: Gold, and the same plus all their Gold the cards out of reach, in six lookups.
-_COSTING_MORE = tuple(
-    tuple(
-        sum(_BITS[cid] for cid, card in CARDS.items() if card.cost[c] > amount)
-        for amount in range(_HOLDINGS_BOUND)
-    )
-    for c in range(6)
-)
+
+
+def _costing_more(c: int) -> tuple[int, ...]:
+    """For each amount of colour ``c``, the cards costing more than that of it: each
+    amount's set is the next one's with the cards costing exactly one more."""
+    costing = [0] * (_HOLDINGS_BOUND + 1)
+    for cid, card in CARDS.items():
+        costing[min(card.cost[c], _HOLDINGS_BOUND)] |= _BITS[cid]
+    out = [0] * _HOLDINGS_BOUND
+    more = 0
+    for amount in range(_HOLDINGS_BOUND - 1, -1, -1):
+        more |= costing[amount + 1]
+        out[amount] = more
+    return tuple(out)
+
+
+_COSTING_MORE = tuple(_costing_more(c) for c in range(6))
 
 
 def payments(player: PlayerState, card_id: str) -> list[Counts]:
