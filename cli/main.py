@@ -51,7 +51,7 @@ class LazyGroup(click.Group):
         module = COMMAND_MODULES.get(cmd_name)
         if module is None:
             return None
-        found = importlib.import_module(f"{__package__}.{module}").COMMANDS
+        found: list[click.Command] = importlib.import_module(f"{__package__}.{module}").COMMANDS
         return next(c for c in found if c.name == cmd_name)
 
 

@@ -71,6 +71,22 @@ def text_problem(value: Any, longest: int, *, empty: bool = True) -> str | None:
     return None
 
 
+def _list_problem(
+    path: str, value: Any, what: str, longest: int, *, empty: bool = True
+) -> Problem | None:
+    """What is wrong with ``value`` as a list of texts (``what`` they are) of at most
+    ``longest`` characters each, at ``path``."""
+    if value is None:
+        return path, "may not be null"
+    if not isinstance(value, list):
+        return path, f"expected a list of {what}, got {json_type(value)}"
+    for i, item in enumerate(value):
+        problem = text_problem(item, longest, empty=empty)
+        if problem is not None:
+            return f"{path}[{i}]", problem
+    return None
+
+
 def _date_problem(value: str) -> str | None:
     try:
         ok = len(value) == 10 and _dt.date.fromisoformat(value) is not None
@@ -94,14 +110,9 @@ def headers_problem(data: Any, seats: Seats | None = None) -> Problem | None:
     if "players" not in data:
         return "headers.players", "missing field"
     players = data["players"]
-    if players is None:
-        return "headers.players", "may not be null"
-    if not isinstance(players, list):
-        return "headers.players", f"expected a list of names, got {json_type(players)}"
-    for i, name in enumerate(players):
-        problem = text_problem(name, PLAYER_NAME_LENGTH, empty=False)
-        if problem is not None:
-            return f"headers.players[{i}]", problem
+    found = _list_problem("headers.players", players, "names", PLAYER_NAME_LENGTH, empty=False)
+    if found is not None:
+        return found
     for key, longest in NAMED_HEADERS.items():
         if key in data:
             problem = text_problem(data[key], longest)
@@ -110,9 +121,9 @@ def headers_problem(data: Any, seats: Seats | None = None) -> Problem | None:
             if problem is not None:
                 return f"headers.{key}", problem
     if "tags" in data:
-        problem = _tags_problem(data["tags"])
-        if problem is not None:
-            return problem
+        found = _tags_problem(data["tags"])
+        if found is not None:
+            return found
     if seats is not None:
         try:
             seats.check(len(players))
@@ -168,14 +179,9 @@ def meta_problem(data: Any) -> Problem | None:
             return "meta.comment", problem
     if "annotations" in data:
         marks = data["annotations"]
-        if marks is None:
-            return "meta.annotations", "may not be null"
-        if not isinstance(marks, list):
-            return "meta.annotations", f"expected a list of texts, got {json_type(marks)}"
-        for i, mark in enumerate(marks):
-            problem = text_problem(mark, ANNOTATION_LENGTH)
-            if problem is not None:
-                return f"meta.annotations[{i}]", problem
+        found = _list_problem("meta.annotations", marks, "texts", ANNOTATION_LENGTH)
+        if found is not None:
+            return found
         if len(marks) > ANNOTATIONS:
             return "meta.annotations", f"more than {ANNOTATIONS} annotations"
     if "played_illegally" in data:
