@@ -25,7 +25,8 @@ def _jobs_help() -> str:
     return (
         "Processes reading and checking games while this one writes; with 1 this "
         "process checks while a thread writes [default: 0, which chooses 1, or with "
-        f"{PARALLEL_FROM} files or more on 3 cores or more, one per core but one]."
+        f"{PARALLEL_FROM} files or more on 2 cores or more, one per core (one per core "
+        "but one, on 3 cores or more, where they cannot be forked from this one)]."
     )
 
 

@@ -16,6 +16,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import islice
 from typing import Any, TypeVar
 
 from .errors import ImportRejected
@@ -66,12 +67,7 @@ def fork_is_safe() -> bool:
 
 
 def prepared_chunks(
-    tasks: Iterable[Any],
-    prepare: Callable[[Any], T],
-    workers: int,
-    ahead: int,
-    *,
-    start: str = "spawn",
+    tasks: Iterable[Any], prepare: Callable[[Any], T], workers: int, ahead: int
 ) -> Iterator[T]:
     """``prepare(task)`` for each task, in order: here, or in ``workers`` processes (more
     than one) with up to ``ahead`` tasks in flight, so that they keep checking while the
@@ -79,33 +75,43 @@ def prepared_chunks(
 
     The import's checking processes, and validation's (:func:`recorder.validate.
     validate_files`, whose tasks make reports): ``prepare`` is a module-level function
-    (sent to the processes by name), its task and result plain data.  The processes
-    ``start`` as :mod:`multiprocessing` starts them: spawn, clean rather than as copies
-    of a caller that may hold threads, locks and an open database connection; or fork,
-    for a caller that holds none (see :func:`fork_is_safe`)."""
+    (sent to the processes by name), its task and result plain data.
+
+    Where :func:`fork_is_safe`, the processes start as copies of this one (fork), after
+    it has done the first task itself: they begin with every module and cache that task
+    loaded, and they are made before anything is handed back, so before an importing
+    caller opens its first transaction.  A copy only ever runs ``prepare``: it never
+    touches a database connection its caller holds, and it ends without closing one
+    (a forked :mod:`multiprocessing` process exits at once, running no clean-up).
+    Elsewhere they are spawned: fresh interpreters, each importing the modules again."""
     if workers <= 1:
         for task in tasks:
             yield prepare(task)
         return
-    if start == "fork":
-        # The first task here: the copies then start with every module it imported and
-        # every cache it filled, rather than each loading them again.
-        tasks = iter(tasks)
-        first = next(tasks, None)
-        if first is None:
-            return
-        yield prepare(first)
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    context = multiprocessing.get_context(start)
+    tasks = iter(tasks)
+    done: list[T] = []
+    if fork_is_safe():
+        first = next(tasks, None)
+        if first is None:
+            return
+        done.append(prepare(first))
+    context = multiprocessing.get_context("fork" if done else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=worker_init)
     window: deque[Future[T]] = deque()
+    most = max(ahead, 2 * workers)
     try:
-        for task in tasks:
+        # The processes start with the first task handed to them, before anything is
+        # handed back.
+        for task in islice(tasks, most):
             window.append(pool.submit(prepare, task))
-            if len(window) >= max(ahead, 2 * workers):
-                yield window.popleft().result()
+        yield from done
+        for task in tasks:
+            result = window.popleft().result()
+            window.append(pool.submit(prepare, task))
+            yield result
         while window:
             yield window.popleft().result()
     finally:

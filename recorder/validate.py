@@ -30,7 +30,7 @@ from engine.protocol import GameRules, seat_names
 
 from .errors import ImportRejected
 from .io import TASK_FILES, FileRead, _games_of, read_file
-from .pipeline import fork_is_safe, prepared_chunks
+from .pipeline import prepared_chunks
 from .prepare import check_import
 from .records import GameImport
 
@@ -127,8 +127,7 @@ def validate_files(
     else:
         jobs, size = 0, 1
     tasks = ((names[i : i + size], all_errors) for i in range(0, len(names), size))
-    start = "fork" if fork_is_safe() else "spawn"  # the copies only read files
-    for reports in prepared_chunks(tasks, _validate_task, jobs, 4 * jobs, start=start):
+    for reports in prepared_chunks(tasks, _validate_task, jobs, 4 * jobs):
         yield from reports
 
 

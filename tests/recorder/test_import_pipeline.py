@@ -11,6 +11,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -63,7 +64,26 @@ def summary(result: ImportResult | ImportRejected) -> tuple:
 # --- processes store exactly what one process stores ------------------------------------
 
 
-def test_checking_processes_store_exactly_what_one_process_stores(tmp_path):
+@pytest.fixture(params=["forked", "spawned"])
+def processes(request) -> Iterator[str]:
+    """How the checking processes start: copies of this process where it runs no other
+    thread, else fresh interpreters; a thread kept waiting makes them spawned."""
+    if request.param == "forked":
+        assert pipeline.fork_is_safe()
+        yield request.param
+        return
+    stop = threading.Event()
+    waiting = threading.Thread(target=stop.wait, daemon=True)
+    waiting.start()
+    try:
+        assert not pipeline.fork_is_safe()
+        yield request.param
+    finally:
+        stop.set()
+        waiting.join()
+
+
+def test_checking_processes_store_exactly_what_one_process_stores(tmp_path, processes):
     records = [record(seed, date=f"2024-05-{seed:02d}") for seed in range(1, 25)]
     records[7] = replace(records[7], events=records[7].events[:40])  # a game in progress
     bad = list(records[11].events)
