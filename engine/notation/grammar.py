@@ -23,7 +23,9 @@ alone do not say which (a payment left out, a card named by a description), and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..corrections import UNDO
@@ -124,11 +126,17 @@ class Grammar:
         self.claim = claim
         self.claimed = claimed
         self.refute = refute
-        #: The scanner of the turn lines (:func:`.lexer.turns_re`).
-        self.turns = turns_re(self.keywords, bracketed)
+        self._bracketed = dict(bracketed or {})
         #: Events read from decisions that need no position, by their text as written:
         #: events are immutable, so the same text always stands for the same event.
         self.cache: dict[str, Entry] = {}
+
+    @cached_property
+    def turns(self) -> re.Pattern[str]:
+        """The scanner of the turn lines (:func:`.lexer.turns_re`), made when the first
+        text is read: a command that reads none (a listing, an export) does without its
+        few milliseconds of compiling."""
+        return turns_re(self.keywords, self._bracketed)
 
     def write(self, state: Any, event: Any) -> str:
         """The canonical text of ``event`` in ``state``, naming the state's seats."""
