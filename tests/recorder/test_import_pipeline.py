@@ -8,15 +8,17 @@ import hashlib
 import json
 import random
 import sqlite3
+import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import HERE, record, simulated
+from pooled_child import pooled_records
+from pooled_child import summary as pooled_summary
 from test_contract import illegal_take
 
 from engine.games import game_for_notation, get_game
@@ -64,40 +66,38 @@ def summary(result: ImportResult | ImportRejected) -> tuple:
 # --- processes store exactly what one process stores ------------------------------------
 
 
-@pytest.fixture(params=["forked", "spawned"])
-def processes(request) -> Iterator[str]:
-    """How the checking processes start: copies of this process where it runs no other
-    thread, else fresh interpreters; a thread kept waiting makes them spawned."""
-    if request.param == "forked":
-        assert pipeline.fork_is_safe()
-        yield request.param
-        return
+def test_checking_processes_store_exactly_what_one_process_stores(tmp_path):
+    """Forked (from an interpreter where no other thread runs) and spawned (here, while a
+    thread waits) checking processes store what one process stores."""
+    records = pooled_records()
+    with open_at(tmp_path / "one.db") as store:
+        alone = [pooled_summary(r) for r in store.import_games(records, batch_size=5)]
+    assert alone[11][0] == "rejected" and alone[11][2] == 31
+    ran = subprocess.run(
+        [sys.executable, str(HERE / "pooled_child.py"), str(tmp_path / "forked.db")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stderr
+    forked = json.loads(ran.stdout)
+    assert forked == {"summaries": alone, "seen": [5, 10, 15, 20, 24]}
+    assert dump(tmp_path / "forked.db") == dump(tmp_path / "one.db")
+
     stop = threading.Event()
     waiting = threading.Thread(target=stop.wait, daemon=True)
     waiting.start()
     try:
         assert not pipeline.fork_is_safe()
-        yield request.param
+        with open_at(tmp_path / "spawned.db") as store:
+            seen: list[int] = []
+            spawned = store.import_games(records, batch_size=5, workers=2, progress=seen.append)
     finally:
         stop.set()
         waiting.join()
-
-
-def test_checking_processes_store_exactly_what_one_process_stores(tmp_path, processes):
-    records = [record(seed, date=f"2024-05-{seed:02d}") for seed in range(1, 25)]
-    records[7] = replace(records[7], events=records[7].events[:40])  # a game in progress
-    bad = list(records[11].events)
-    bad[30] = bad[0]
-    records[11] = replace(records[11], events=bad)
-    with open_at(tmp_path / "one.db") as store:
-        alone = store.import_games(records, batch_size=5)
-    with open_at(tmp_path / "many.db") as store:
-        seen: list[int] = []
-        pooled = store.import_games(records, batch_size=5, workers=2, progress=seen.append)
-    assert [summary(r) for r in pooled] == [summary(r) for r in alone]
-    assert isinstance(pooled[11], ImportRejected) and pooled[11].event_number == 31
+    assert [pooled_summary(r) for r in spawned] == alone
     assert seen == [5, 10, 15, 20, 24]
-    assert dump(tmp_path / "many.db") == dump(tmp_path / "one.db")
+    assert dump(tmp_path / "spawned.db") == dump(tmp_path / "one.db")
 
 
 # --- one batch, every kind of game --------------------------------------------------------
