@@ -92,13 +92,14 @@ def prepared_chunks(
     from concurrent.futures import Future, ProcessPoolExecutor
 
     tasks = iter(tasks)
-    done: list[T] = []
-    if fork_is_safe():
+    forked = fork_is_safe()
+    done: list[T] = []  # the first task's result, when it is done here
+    if forked:
         first = next(tasks, None)
         if first is None:
             return
         done.append(prepare(first))
-    context = multiprocessing.get_context("fork" if done else "spawn")
+    context = multiprocessing.get_context("fork" if forked else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=worker_init)
     window: deque[Future[T]] = deque()
     most = max(ahead, 2 * workers)
