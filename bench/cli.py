@@ -13,6 +13,10 @@ from spawn to exit:
 * ``tablelog validate FOLDER``;
 * ``tablelog import FOLDER --db FILE``, into a fresh SQLite file each time.
 
+Beside them, what every run pays before its files: ``tablelog validate`` of the
+folder's first file alone (the interpreter, the imports, one game), and the bare
+interpreter (``python -c pass``), each the median of ``--repeat`` runs.
+
 For each: the median rate over the runs in events/s (the folder's events over the wall
 seconds) and games/s, and every run's seconds, with the machine's load average before
 each run (other work on the machine slows every figure); and the CPU the command took (its
@@ -144,9 +148,13 @@ def main() -> None:
         timed(import_into(tmp / "warm.db"), env)
         runs: dict[str, list[float]] = {"validate": [], "import": []}
         cpu: dict[str, list[float]] = {"validate": [], "import": []}
+        one_file = [exe, "validate", str(folder / "game-00000.tl")]
+        fixed: dict[str, list[float]] = {"one_file": [], "interpreter": []}
         loads: list[float] = []
         for i in range(args.repeat):
             loads.append(round(os.getloadavg()[0], 2))
+            fixed["one_file"].append(timed(one_file, env))
+            fixed["interpreter"].append(timed([sys.executable, "-c", "pass"], env))
             runs["validate"].append(timed(validate, env, cpu["validate"]))
             db = tmp / f"import-{i}.db"
             runs["import"].append(timed(import_into(db), env, cpu["import"]))
@@ -155,6 +163,11 @@ def main() -> None:
                 + ", ".join(f"{k} {events / v[-1]:,.0f} events/s" for k, v in runs.items()),
                 file=sys.stderr,
             )
+        one, bare = (statistics.median(fixed[k]) for k in ("one_file", "interpreter"))
+        print(
+            f"before the files: validate of one file {one:.3f} s "
+            f"(of which the bare interpreter {bare:.3f} s)"
+        )
         figures = {
             "bench": "cli",
             "files": args.files,
@@ -162,6 +175,8 @@ def main() -> None:
             "jobs": args.jobs,
             **figures_of("validate", runs["validate"], cpu["validate"], args.files, events),
             **figures_of("import", runs["import"], cpu["import"], args.files, events),
+            "validate_cli_one_file_seconds": round(one, 3),
+            "interpreter_seconds": round(bare, 3),
             "cores": os.cpu_count() or 1,
             "load_average_before_runs": loads,
             "load_average_1min": round(os.getloadavg()[0], 2),
