@@ -20,10 +20,9 @@ afresh starts from); ``tablelog verify`` checks those against a fresh fold.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from engine.fold import Fold
+
+from .lru import LRU
 
 #: How many games' folds a database's cache keeps (the least lately used go first).
 SIZE = 256
@@ -33,51 +32,33 @@ DATABASES = 8
 
 
 class Snapshots:
-    """A thread-safe LRU of folded games, by game id, each with its head's chain hash."""
+    """The folded games of a database, by game id, each with its head's chain hash: the
+    :data:`SIZE` least lately used go first."""
 
     def __init__(self, size: int = SIZE) -> None:
-        self.size = max(0, size)
-        self._items: OrderedDict[str, tuple[bytes | None, Fold]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._items = LRU[str, tuple[bytes | None, Fold]](size)
 
     def get(self, game_id: str, step: int, head: bytes | None) -> Fold | None:
         """The game's fold if it stands at ``step`` with chain hash ``head`` (the game's
         head as stored now), else None."""
-        with self._lock:
-            item = self._items.get(game_id)
-            if item is None or item[0] != head or item[1].step != step:
-                return None
-            self._items.move_to_end(game_id)
-            return item[1]
+        item = self._items.get(game_id)
+        if item is None or item[0] != head or item[1].step != step:
+            return None
+        return item[1]
 
     def put(self, game_id: str, head: bytes | None, fold: Fold) -> None:
         """Keep ``fold`` as the game's, folded to the step whose chain hash is ``head``;
         the caller changes it no more."""
-        if not self.size:
-            return
-        with self._lock:
-            self._items[game_id] = (head, fold)
-            self._items.move_to_end(game_id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        self._items.put(game_id, (head, fold))
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+        self._items.clear()
 
 
-_caches: OrderedDict[str, Snapshots] = OrderedDict()
-_caches_lock = threading.Lock()
+_caches = LRU[str, Snapshots](DATABASES)
 
 
 def for_database(place: str) -> Snapshots:
     """The cache of the database at ``place`` (its file's resolved path, or its URL and
     schema), shared by every store over it in this process."""
-    with _caches_lock:
-        cache = _caches.get(place)
-        if cache is None:
-            cache = _caches[place] = Snapshots()
-            while len(_caches) > DATABASES:
-                _caches.popitem(last=False)
-        _caches.move_to_end(place)
-        return cache
+    return _caches.setdefault(place, Snapshots)

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import math
 import statistics
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +31,7 @@ from engine.games import get_game
 from engine.protocol import seat_names
 
 from .listing import fold_name
+from .lru import LRU
 from .protocol import Recorder
 from .records import GameRow
 
@@ -66,24 +66,17 @@ class GameFacts:
     reserved: tuple[tuple[int, str], ...]
 
 
-_kept: OrderedDict[tuple[str, str, str], GameFacts] = OrderedDict()
-_kept_lock = threading.Lock()
+_kept = LRU[tuple[str, str, str], GameFacts](KEPT)
 
 
 def game_facts(store: Recorder, row: GameRow) -> GameFacts:
     """The facts of the finished game ``row`` (folded, or as kept for its head)."""
     key = (str(getattr(store, "path", id(store))), row.id, row.head)
-    with _kept_lock:
-        kept = _kept.get(key)
-        if kept is not None:
-            _kept.move_to_end(key)
-            return kept
-    facts = _fold_facts(row, store.events(row.id))
-    with _kept_lock:
-        _kept[key] = facts
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
-    return facts
+    kept = _kept.get(key)
+    if kept is None:
+        kept = _fold_facts(row, store.events(row.id))
+        _kept.put(key, kept)
+    return kept
 
 
 def _fold_facts(row: GameRow, stored: Sequence[Any]) -> GameFacts:

@@ -13,8 +13,6 @@ turning points linked to their steps, and the step's own chances.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +27,8 @@ from flask import (
     url_for,
 )
 from werkzeug.wrappers import Response
+
+from recorder.lru import LRU
 
 from . import background, params
 from .db import get_store
@@ -100,27 +100,20 @@ def _kept(row: Any) -> Path:
     return Path(current_app.config["DRAWINGS"]) / f"{name}{background.ANALYSIS.suffix}"
 
 
-_read: OrderedDict[Path, dict[str, Any]] = OrderedDict()
-_read_lock = threading.Lock()
+_read = LRU[Path, dict[str, Any]](64)
 
 
 def shown(row: Any) -> dict[str, Any] | None:
     """The game's kept analysis (for its head), or None while there is none: read once
     and kept in memory (a step page draws it every time)."""
     path = _kept(row)
-    with _read_lock:
-        found = _read.get(path)
-        if found is not None:
-            _read.move_to_end(path)
-            return found
-    try:
-        found = dict(json.loads(path.read_text("utf-8")))
-    except (OSError, ValueError, TypeError):
-        return None
-    with _read_lock:
-        _read[path] = found
-        while len(_read) > 64:
-            _read.popitem(last=False)
+    found = _read.get(path)
+    if found is None:
+        try:
+            found = dict(json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError, TypeError):
+            return None
+        _read.put(path, found)
     return found
 
 

@@ -21,8 +21,6 @@ browser's conditional GET gets its ``304 Not Modified`` from any of them.
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +28,8 @@ from typing import Any
 
 from flask import Response, current_app, request
 from werkzeug.http import is_resource_modified
+
+from recorder.lru import LRU
 
 #: Browsers may keep an answer but must ask again before using it (a step of a game still
 #: being recorded changes when it grows); the question costs a ``304`` and no body.
@@ -51,55 +51,16 @@ class Cached:
     mimetype: str
 
 
-class ResponseCache:
-    """A thread-safe LRU of rendered answers, bounded by the bytes of their bodies."""
+class ResponseCache(LRU[Hashable, Cached]):
+    """The rendered answers, bounded by the bytes of their bodies (:attr:`weight`): the
+    least lately asked for go first."""
 
     def __init__(self, max_bytes: int = 32 * 1024 * 1024):
-        self.max_bytes = max(0, max_bytes)
-        self._items: OrderedDict[Hashable, Cached] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
+        super().__init__(max_bytes, _body_bytes)
 
-    def get(self, key: Hashable) -> Cached | None:
-        """The answer stored under ``key``, now the most recently used, or None."""
-        with self._lock:
-            found = self._items.get(key)
-            if found is None:
-                self.misses += 1
-                return None
-            self._items.move_to_end(key)
-            self.hits += 1
-            return found
 
-    def put(self, key: Hashable, value: Cached) -> None:
-        """Keep ``value`` under ``key``; the least recently used leave to make room."""
-        size = len(value.body)
-        if size > self.max_bytes:
-            return
-        with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self._bytes -= len(old.body)
-            self._items[key] = value
-            self._bytes += size
-            while self._bytes > self.max_bytes:
-                _, gone = self._items.popitem(last=False)
-                self._bytes -= len(gone.body)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    @property
-    def size_bytes(self) -> int:
-        """The bytes of the bodies held."""
-        return self._bytes
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._bytes = 0
+def _body_bytes(cached: Cached) -> int:
+    return len(cached.body)
 
 
 def game_version(row: Any) -> tuple[str, int, str, str, str, str]:

@@ -14,8 +14,6 @@ and the game is the steps before it.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -25,6 +23,7 @@ from engine.fold import Fold
 from engine.picture import step_heading
 from engine.protocol import GameRules
 from recorder import CorruptEvent
+from recorder.lru import LRU
 
 from . import boards
 
@@ -259,26 +258,19 @@ def _altered(step: int, reason: str, findings: Sequence[Any]) -> Altered:
 
 
 class TimelineCache:
-    """A thread-safe LRU of folded games, keyed by game id and checked by event count."""
+    """The folded games of the site, keyed by game id and checked by event count and
+    head: the ``size`` least lately shown go first."""
 
     def __init__(self, size: int = 256):
-        self.size = max(0, size)
-        self._items: OrderedDict[str, Timeline] = OrderedDict()
-        self._lock = threading.Lock()
+        self._items = LRU[str, Timeline](size)
 
     def peek(self, row: Any) -> Timeline | None:
         """The cached fold of ``row``'s game if it is up to date."""
-        with self._lock:
-            cached = self._items.get(row.id)
-            if (
-                cached is not None
-                and cached.event_count == row.event_count
-                and cached.row.head == row.head
-            ):
-                self._items.move_to_end(row.id)
-                cached.row = row
-                return cached
-        return None
+        cached = self._items.get(row.id)
+        if cached is None or cached.event_count != row.event_count or cached.row.head != row.head:
+            return None
+        cached.row = row
+        return cached
 
     def get(self, store: Any, game_id: str) -> Timeline:
         """The folded game ``game_id`` (GameNotFound from the store when unknown)."""
@@ -300,14 +292,8 @@ class TimelineCache:
             # the record as stored, folded: the store's next append to the game, or the
             # state of a step asked of it, goes on from this fold
             store.snapshots.put(row.id, bytes.fromhex(row.head), timeline.fold)
-        if self.size:
-            with self._lock:
-                self._items[row.id] = timeline
-                self._items.move_to_end(row.id)
-                while len(self._items) > self.size:
-                    self._items.popitem(last=False)
+        self._items.put(row.id, timeline)
         return timeline
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+        self._items.clear()

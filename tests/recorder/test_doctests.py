@@ -11,6 +11,7 @@ MODULES = [
     "recorder",
     "recorder.io",
     "recorder.logbook",
+    "recorder.lru",
     "recorder.sqlite",
     "recorder.places",
     "engine.splendor_duel.text",

@@ -193,14 +193,14 @@ def test_response_cache_keeps_the_most_recent_within_its_bytes() -> None:
     assert cache.get("a") is not None  # "a" is now the most recent
     put("c", 40)  # over 100 bytes: "b", the least recent, leaves
     assert cache.get("b") is None and cache.get("a") and cache.get("c")
-    assert cache.size_bytes == 80 and len(cache) == 2
+    assert cache.weight == 80 and len(cache) == 2
     put("a", 10)  # replacing an entry counts its new size only
-    assert cache.size_bytes == 50
+    assert cache.weight == 50
     put("huge", 101)  # larger than the whole cache: not kept, nothing evicted
     assert cache.get("huge") is None and len(cache) == 2
     assert ResponseCache(max_bytes=0).get("a") is None
     cache.clear()
-    assert len(cache) == 0 and cache.size_bytes == 0
+    assert len(cache) == 0 and cache.weight == 0
 
 
 def test_etag_depends_on_every_part() -> None:
