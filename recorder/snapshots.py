@@ -32,8 +32,8 @@ DATABASES = 8
 
 
 class Snapshots:
-    """The folded games of a database, by game id, each with its head's chain hash: the
-    :data:`SIZE` least lately used go first."""
+    """The folded games of a database, by game id, each with its head's chain hash: up
+    to ``size`` of them, the least lately used leaving first."""
 
     def __init__(self, size: int = SIZE) -> None:
         self._items = LRU[str, tuple[bytes | None, Fold]](size)

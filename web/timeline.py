@@ -259,7 +259,7 @@ def _altered(step: int, reason: str, findings: Sequence[Any]) -> Altered:
 
 class TimelineCache:
     """The folded games of the site, keyed by game id and checked by event count and
-    head: the ``size`` least lately shown go first."""
+    head: up to ``size`` of them, the least lately shown leaving first."""
 
     def __init__(self, size: int = 256):
         self._items = LRU[str, Timeline](size)
