@@ -1,17 +1,13 @@
 """Classic Splendor's part of the analysis (:class:`engine.protocol.Playouts`): worlds
-dealt from what a position has not revealed, and the default policy of the playouts.
-
-A position knows which cards are unseen at each level (in the deck or reserved blind:
-``State.unseen``), never their order.  A world shuffles the unseen cards of each level,
-shows each blind reserve not yet shown as the first of them and keeps the rest as the
-deck, top last.
+dealt from what a position has not revealed (:mod:`engine.decks`), and the default
+policy of the playouts.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from ..decks import Decks, World, mover
 from ..policy import policy_choice
 from .catalogue import CARDS, GOLD, NOBLES
 from .events import (
@@ -28,6 +24,8 @@ from .game import APPLIERS, legal_moves
 from .rules.moves import options, purchases
 from .state import ACTION, REVEAL, State
 
+__all__ = ["World", "advance", "choose", "deal", "decision", "decisions", "mover", "shares"]
+
 #: A playout still going after this many turns (every seat's counted) is called a draw.
 TURN_LIMIT = 300
 #: How often the policy plays a decision other than its best scored one.
@@ -35,63 +33,14 @@ EXPLORE = 0.15
 _CARD_SCORE = {cid: 100.0 + 15 * card.points - 2 * card.level for cid, card in CARDS.items()}
 
 
-class World:
-    """A classic Splendor position with its hidden side guessed: ``decks`` per level,
-    the next card to come out last."""
-
-    __slots__ = ("state", "decks", "rng")
-
-    def __init__(self, state: State, decks: list[list[str]], rng: random.Random) -> None:
-        self.state = state
-        self.decks = decks
-        self.rng = rng
-
-
-def deal(state: State, rng: random.Random) -> World:
-    """A world of ``state``: each level's unseen cards (sorted first, so that a seed
-    gives the same world whatever the set's order) shuffled, each blind reserve not yet
-    shown given the first of them, the rest the deck; a reveal due is then made."""
-    s = state.copy()
-    decks: list[list[str]] = []
-    identify = APPLIERS["card_identified"]
-    for level in range(3):
-        ids = sorted(s.unseen[level])
-        rng.shuffle(ids)
-        for seat, p in enumerate(s.players):
-            for lv, cid in list(p.reserved):
-                if cid is None and lv == level + 1:
-                    identify(s, CardIdentified(seat, ids.pop()))
-        decks.append(ids)
-    world = World(s, decks, rng)
-    _settle(world)
-    return world
-
-
-def _settle(world: World) -> None:
-    """Make the observations due: the card refilling the display."""
-    s = world.state
-    while s.awaiting == REVEAL and s.outcome is None:
-        level = s.refill[0] if s.refill is not None else 0
-        APPLIERS["card_revealed"](s, CardRevealed(world.decks[level].pop()))
+_DECKS = Decks(APPLIERS, CardReserved, CardIdentified, CardRevealed, REVEAL)
+deal = _DECKS.deal
+advance = _DECKS.play
+decision = _DECKS.decision
 
 
 def decisions(world: World) -> list[Event]:
     return legal_moves(world.state)
-
-
-def mover(world: World) -> int:
-    return world.state.current
-
-
-def advance(world: World, decision: Event) -> None:
-    """Play ``decision``: a blind reserve takes its deck's next card; then the display
-    is refilled if due."""
-    s = world.state
-    if isinstance(decision, CardReserved) and decision.deck is not None and decision.card is None:
-        decision = CardReserved(decision.gold, world.decks[decision.deck - 1].pop(), decision.deck)
-    APPLIERS[decision.type](s, decision)
-    if s.awaiting == REVEAL:
-        _settle(world)
 
 
 def shares(world: World) -> tuple[float, ...] | None:
@@ -187,10 +136,3 @@ def choose(world: World) -> Event:
     return policy_choice(
         world.rng, EXPLORE, lambda moves: scores(world, moves), lambda: legal_moves(s), likely
     )
-
-
-def decision(event: Event) -> Event:
-    """A blind reserve as a decision names no card."""
-    if isinstance(event, CardReserved) and event.deck is not None and event.card is not None:
-        return CardReserved(event.gold, None, event.deck)
-    return event

@@ -1,18 +1,14 @@
 """Splendor Duel's part of the analysis (:class:`engine.protocol.Playouts`): worlds dealt
-from what a position has not revealed, and the default policy of the playouts.
-
-A position knows which cards are unseen at each level (in the deck or reserved blind:
-``State.unseen``) and how many tokens of each colour are in the bag, never their order.
-A world shuffles the unseen cards of each level, gives each blind reserve not yet
-identified its card from them and keeps the rest as the deck, top last; the tokens a
-replenish draws are the bag's, in an order drawn when it happens.
+from what a position has not revealed (the cards: :mod:`engine.decks`; the tokens a
+replenish draws are the bag's, in an order drawn when it happens), and the default
+policy of the playouts.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from ..decks import Decks, World, mover
 from ..policy import policy_choice
 from .catalogue import CARDS, GOLD, PEARL, ROYALS
 from .events import (
@@ -33,6 +29,8 @@ from .events import (
 from .game import APPLIERS, legal_moves
 from .rules.moves import options, purchases
 from .state import ACTION, REVEAL, State
+
+__all__ = ["World", "advance", "choose", "deal", "decision", "decisions", "mover", "shares"]
 
 #: A playout still going after this many turns is called a draw (the policy buys
 #: whatever it can, so real playouts end long before).
@@ -55,67 +53,22 @@ _CARD_SCORE = {
 }
 
 
-class World:
-    """A Splendor Duel position with its hidden side guessed: ``decks`` per level, the
-    next card to come out last."""
-
-    __slots__ = ("state", "decks", "rng")
-
-    def __init__(self, state: State, decks: list[list[str]], rng: random.Random) -> None:
-        self.state = state
-        self.decks = decks
-        self.rng = rng
-
-
-def deal(state: State, rng: random.Random) -> World:
-    """A world of ``state``: each level's unseen cards (sorted first, so that a seed
-    gives the same world whatever the set's order) shuffled, each blind reserve not yet
-    identified given the first of them, the rest the deck; a reveal due is then made."""
-    s = state.copy()
-    decks: list[list[str]] = []
-    identify = APPLIERS["card_identified"]
-    for level in range(3):
-        ids = sorted(s.unseen[level])
-        rng.shuffle(ids)
-        for seat, p in enumerate(s.players):
-            for lv, cid in list(p.reserved):
-                if cid is None and lv == level + 1:
-                    identify(s, CardIdentified(seat, ids.pop()))
-        decks.append(ids)
-    world = World(s, decks, rng)
-    _settle(world)
-    return world
-
-
-def _settle(world: World) -> None:
-    """Make the observations due: the card refilling the pyramid."""
-    s = world.state
-    while s.awaiting == REVEAL and s.outcome is None:
-        level = s.refill[0] if s.refill is not None else 0
-        APPLIERS["card_revealed"](s, CardRevealed(world.decks[level].pop()))
+_DECKS = Decks(APPLIERS, CardReserved, CardIdentified, CardRevealed, REVEAL)
+deal = _DECKS.deal
 
 
 def decisions(world: World) -> list[Event]:
     return legal_moves(world.state)
 
 
-def mover(world: World) -> int:
-    return world.state.current
-
-
 def advance(world: World, decision: Event) -> None:
-    """Play ``decision``: a blind reserve takes its deck's next card, a replenish draws
-    the bag in a shuffled order; then the pyramid is refilled if due."""
-    s = world.state
-    if isinstance(decision, CardReserved) and decision.deck is not None and decision.card is None:
-        decision = CardReserved(decision.gold, world.decks[decision.deck - 1].pop(), decision.deck)
-    elif isinstance(decision, BoardReplenished) and decision.tokens is None:
-        tokens = [c for c, n in enumerate(s.bag) for _ in range(n)]
+    """Play ``decision`` (:meth:`engine.decks.Decks.play`), a replenish drawing the bag
+    in a shuffled order."""
+    if isinstance(decision, BoardReplenished) and decision.tokens is None:
+        tokens = [c for c, n in enumerate(world.state.bag) for _ in range(n)]
         world.rng.shuffle(tokens)
         decision = BoardReplenished(tuple(tokens))
-    APPLIERS[decision.type](s, decision)
-    if s.awaiting == REVEAL:
-        _settle(world)
+    _DECKS.play(world, decision)
 
 
 def shares(world: World) -> tuple[float, ...] | None:
@@ -209,8 +162,6 @@ def choose(world: World) -> Event:
 
 def decision(event: Event) -> Event:
     """A blind reserve as a decision names no card; a replenish no tokens."""
-    if isinstance(event, CardReserved) and event.deck is not None and event.card is not None:
-        return CardReserved(event.gold, None, event.deck)
     if isinstance(event, BoardReplenished):
         return _REPLENISH
-    return event
+    return _DECKS.decision(event)  # type: ignore[no-any-return]
