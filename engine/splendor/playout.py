@@ -24,7 +24,19 @@ from .game import APPLIERS, legal_moves
 from .rules.moves import options, purchases
 from .state import ACTION, REVEAL, State
 
-__all__ = ["World", "advance", "choose", "deal", "decision", "decisions", "mover", "shares"]
+#: The members of :class:`engine.protocol.Playouts` (and the world they play), some from
+#: :mod:`engine.decks`.
+__all__ = [
+    "World",
+    "advance",
+    "choose",
+    "deal",
+    "decision",
+    "decisions",
+    "mover",
+    "scores",
+    "shares",
+]
 
 #: A playout still going after this many turns (every seat's counted) is called a draw.
 TURN_LIMIT = 300

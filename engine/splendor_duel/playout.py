@@ -30,7 +30,19 @@ from .game import APPLIERS, legal_moves
 from .rules.moves import options, purchases
 from .state import ACTION, REVEAL, State
 
-__all__ = ["World", "advance", "choose", "deal", "decision", "decisions", "mover", "shares"]
+#: The members of :class:`engine.protocol.Playouts` (and the world they play), some from
+#: :mod:`engine.decks`.
+__all__ = [
+    "World",
+    "advance",
+    "choose",
+    "deal",
+    "decision",
+    "decisions",
+    "mover",
+    "scores",
+    "shares",
+]
 
 #: A playout still going after this many turns is called a draw (the policy buys
 #: whatever it can, so real playouts end long before).
