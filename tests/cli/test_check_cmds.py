@@ -337,6 +337,43 @@ def test_the_installed_command_runs_as_a_process(tmp_path: Path):
     assert unreadable.returncode == 2 and "no space 'z9'" in unreadable.stderr
 
 
+def test_the_program_ends_with_its_heap_frozen_and_its_handlers_run(tmp_path: Path):
+    """``main`` (the installed program) freezes the heap as the process ends, so the
+    shutdown's collector passes skip it, yet the exit status, the output and every exit
+    handler registered while the command ran are kept, and a store it wrote is whole."""
+    code = (
+        "import atexit, gc, sys\n"
+        "from cli.main import main\n"
+        # registered before main: runs after main's own handler
+        "atexit.register(lambda: print('frozen at the end:', gc.get_freeze_count() > 0,"
+        " file=sys.stderr))\n"
+        "main()\n"
+    )
+    db = tmp_path / "end.db"
+    imported = subprocess.run(
+        [sys.executable, "-c", code, "import", str(GAMES / "points.tl"), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert "frozen at the end: True" in imported.stderr
+    assert not Path(f"{db}-wal").exists()  # the store was closed, its log checkpointed
+    [game_id] = re.findall(r"imported game (\w+) \(98 events\)", imported.stdout)
+    with EventStore.open(db) as store:
+        assert store.game(game_id).event_count == 98
+    bad = subprocess.run(
+        [sys.executable, "-c", code, "validate", str(ILLEGAL / "summary-five-of-a-colour.tl")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert bad.returncode == 1 and "setup.tokens" in bad.stdout
+    assert "frozen at the end: True" in bad.stderr
+
+
 def test_the_docs_name_exactly_the_commands_with_json():
     """docs/notation.md says which commands print JSON; no other command takes --json."""
     import re
