@@ -30,12 +30,24 @@ def _split(path: Path) -> tuple[str, list[str]]:
 
 
 def _wait_for_step(page: Any, step: int, timeout: float | None = None) -> None:
-    """Until the page shows ``step`` (a function, not a string: the CSP forbids eval)."""
-    page.wait_for_function(
-        "(step) => document.getElementById('replay').dataset.step === step",
-        arg=str(step),
-        timeout=timeout,
-    )
+    """Until the page shows ``step`` (a function, not a string: the CSP forbids eval);
+    if it never does, the failure says where the page stood and what it was told."""
+    # (here, not at the top: the browser fixture is what skips when Playwright is missing)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            "(step) => document.getElementById('replay').dataset.step === step",
+            arg=str(step),
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        shown = page.evaluate(
+            "() => { const r = document.getElementById('replay');"
+            " return r && {step: r.dataset.step, last: r.dataset.last,"
+            " stream: r.dataset.stream || null, url: location.href}; }"
+        )
+        raise AssertionError(f"the page never showed step {step}: it stands at {shown}") from None
 
 
 def _shown_step(page: Any) -> int:
