@@ -41,6 +41,53 @@ TOKEN_RE = re.compile(_TOKEN, re.S)
 COMMENT_RE = re.compile(r"\{[^}\\]*+(?:\\.[^}\\]*+)*+\}", re.S)
 HEADER_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\]*+(?:\\.[^"\\]*+)*+)"\s*\]\s*')
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+#: A header's value, its quotes included (read only to say what is wrong with a header).
+_HEADER_VALUE = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+
+
+def header_fault(text: str) -> tuple[int, str]:
+    """Why ``text``, a line among the headers that opens with ``[``, is not a header
+    (``[Tag "value"]``, one a line): the offset in ``text`` of the first thing wrong,
+    and what the rule is there.
+
+    >>> header_fault('[Player1 "Ann"] [Player2 "Bo"]')
+    (16, 'one header a line: this one goes on a line of its own')
+    >>> header_fault('[Date 2024-03-14]')
+    (6, 'the value of Date goes in double quotes: [Date "..."]')
+    """
+    n = len(text)
+
+    def spaces(at: int) -> int:
+        while at < n and text[at].isspace():
+            at += 1
+        return at
+
+    at = spaces(text.index("[") + 1)
+    tag = TAG_NAME.match(text, at)
+    if tag is None:
+        return at, 'a header opens with its tag, a letter first, as [Date "2024-03-14"]'
+    name = tag.group()
+    at = spaces(tag.end())
+    if at == tag.end() and at < n and text[at] == '"':
+        return at, f'a space goes between the tag and its value: [{name} "..."]'
+    if at == n or text[at] != '"':
+        return at, f'the value of {name} goes in double quotes: [{name} "..."]'
+    value = re.compile(_HEADER_VALUE).match(text, at)
+    if value is None:
+        return at, 'this value is never closed with " (a quote inside it is written \\")'
+    at = spaces(value.end())
+    if at < n and text[at] == '"':
+        seats = ' (the players: [Player1 "..."], [Player2 "..."], one a line)'
+        plural = name.lower() in ("players", "player", "names")
+        return at, "a header holds one value" + (seats if plural else "")
+    if at == n or text[at] != "]":
+        return at, f"the header {name} is never closed with ]"
+    at = spaces(at + 1)
+    if at < n and text[at] == "[":
+        return at, "one header a line: this one goes on a line of its own"
+    return at, "nothing follows a header on its line"
+
+
 #: A character of a player's name in a turn prefix, but a space.
 _NAME_CHAR = r'[^\s:{}()"\[\]]'
 #: A turn line's prefix after its first spaces: the ``number``, and the player's ``name``

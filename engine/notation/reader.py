@@ -35,6 +35,7 @@ from .lexer import (
     LogicalLines,
     comment_text,
     did_you_mean,
+    header_fault,
     line_number,
     long_turn_number,
     mask_lines,
@@ -184,6 +185,7 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
             fresh, skip = True, False
         elif skip:
             continue
+        first = fresh
         try:
             if fresh:  # the line's first item
                 if number:
@@ -240,7 +242,7 @@ def _turns(text: str, pos: int, visitor: Visitor, current: int | None) -> None:
                 phase = 2
                 _review(visitor, m.start("item"), item)
             elif item:
-                _stray(visitor, visitor.where(m.start("item")), item)
+                _stray(visitor, visitor.where(m.start("item")), item, first)
         except SkipLine:
             skip = True
     if lines:
@@ -262,12 +264,8 @@ def _no_number(visitor: Visitor, at: int) -> None:
 def _header(line: Line, visitor: Visitor) -> None:
     m = HEADER_RE.fullmatch(line.text)
     if not m:
-        visitor.error(
-            "syntax",
-            line.number,
-            line.text.index("[") + 1,
-            'expected a header such as [Date "2024-03-12"]',
-        )
+        at, message = header_fault(line.text)
+        visitor.error("syntax", line.number, at + 1, message)
         return
     visitor.visit_header(m.group(1), unescape(m.group(2)), line.number, m.start(2))
 
@@ -337,7 +335,8 @@ def _review(visitor: Visitor, at: int, text: str) -> None:
             visitor.error("syntax", line, column, message)
 
 
-def _stray(visitor: Visitor, where: tuple[int, int], stray: str) -> None:
+def _stray(visitor: Visitor, where: tuple[int, int], stray: str, first: bool) -> None:
+    """The error of ``stray``, what follows no decision (``first``: at a line's start)."""
     tok = TOKEN_RE.match(stray).group()  # type: ignore[union-attr]
     if tok in ("}", ")"):
         msg = f"a {tok!r} without its opening"
@@ -349,8 +348,15 @@ def _stray(visitor: Visitor, where: tuple[int, int], stray: str) -> None:
         msg = f"a description {tok} must follow a card"
     else:
         keywords = visitor.grammar.keywords
-        hint = did_you_mean(tok, (*keywords, UNDO))
-        msg = f"unknown decision {tok!r}{hint}; expected one of {', '.join(keywords)}, or {UNDO}"
+        if tok in getattr(visitor, "names", ()):  # ``7. Bob take ...``
+            msg = f"a player's name before the decisions takes a colon: '{tok}:'"
+        elif first and tok.isdigit():  # ``7 Bob: take ...``
+            msg = f"a turn's number ends with a dot: '{tok}.'"
+        else:
+            hint = did_you_mean(tok, (*keywords, UNDO))
+            msg = (
+                f"unknown decision {tok!r}{hint}; expected one of {', '.join(keywords)}, or {UNDO}"
+            )
     visitor.error("syntax", where[0], where[1], msg)
 
 
@@ -406,13 +412,12 @@ def setup_words(
         setup_notes(visitor, line, 0, tokens)
         return None
     if word not in visitor.grammar.setup_words:
-        hint = did_you_mean(word, visitor.grammar.setup_words)
-        visitor.error(
-            "syntax",
-            line.number,
-            text.index(word) + 1,
-            f"expected the setup ({usage}) or turn 1, got {word!r}{hint}",
-        )
+        if word.isdigit():  # ``1 Bob: ...``
+            message = f"a turn's number ends with a dot: '{word}.'"
+        else:
+            hint = did_you_mean(word, visitor.grammar.setup_words)
+            message = f"expected the setup ({usage}) or turn 1, got {word!r}{hint}"
+        visitor.error("syntax", line.number, text.index(word) + 1, message)
         return None
     notes_at = len(tokens)
     if "{" in text or "(" in text or "!" in text or "?" in text:

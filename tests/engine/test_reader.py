@@ -127,6 +127,55 @@ def test_both_games_report_the_layout_alike():
         assert error.message == "headers come first, before the setup"
 
 
+def test_a_turn_prefix_written_loosely_is_named_for_what_it_misses():
+    """``9 Bob: ...`` (no dot) and ``9. Bob take ...`` (no colon), in the setup's place
+    or after other turns: both games say what the prefix misses, at its place; a number
+    or a name further on the line is an unknown decision as any other word."""
+    for kind in ("splendor-duel", "splendor"):
+        rules = get_game(kind)
+        full = rules.write_game({"players": ["Ann", "Bob"]}, rules.random_game(_rng(3))[:3])
+        setup = full[: full.index("\n1. ")]
+        due = rules.status(rules.read_game(full, "t.tl").state).turn
+        for text, turn in ((setup, 1), (full.rstrip("\n"), due)):
+            n = len(text.split("\n")) + 1
+            for line, column, message in (
+                (f"{turn} Bob: x", 1, f"a turn's number ends with a dot: '{turn}.'"),
+                (f"  {turn} Bob: x", 3, "a turn's number ends with a dot"),
+                (f"{turn}. Bob take a1", 3 + len(str(turn)), "a player's name before the"),
+            ):
+                (error, *_) = rules.read_game(f"{text}\n{line}\n", "t.tl").errors
+                assert (error.line, error.column) == (n, column), (kind, line, error)
+                assert error.message.startswith(message), (kind, line, error.message)
+        (error, *_) = rules.read_game(full.rstrip("\n") + " {c} 9 Bob\n", "t.tl").errors
+        assert error.message.startswith("unknown decision '9'"), (kind, error.message)
+
+
+@pytest.mark.parametrize(
+    ("header", "column", "message"),
+    [
+        ('[Players "Ann" "Bo"]', 16, "a header holds one value (the players: [Player1"),
+        ("[Date 2024-03-14]", 7, 'the value of Date goes in double quotes: [Date "..."]'),
+        ('[Date"2024"]', 6, 'a space goes between the tag and its value: [Date "..."]'),
+        ('[Date "2024-03-14"', 19, "the header Date is never closed with ]"),
+        ('[Date "2024]', 7, 'this value is never closed with " (a quote inside it is written'),
+        ('[Event "x"] [Date "2024"]', 13, "one header a line: this one goes on a line of"),
+        ('[Date "2024"] {c}', 15, "nothing follows a header on its line"),
+        ('[1st "x"]', 2, 'a header opens with its tag, a letter first, as [Date "2024-03-14"]'),
+    ],
+)
+def test_a_broken_header_is_reported_where_it_breaks(header: str, column: int, message: str):
+    """A header that is not ``[Tag "value"]`` alone on its line: both games name the
+    column of the first thing wrong and the rule there, and read no header from it."""
+    for kind in ("splendor-duel", "splendor"):
+        rules = get_game(kind)
+        text = rules.write_game({"players": ["Ann", "Bob"]}, rules.random_game(_rng(2))[:3])
+        parsed = rules.read_game(f'[Event "club"]\n{header}\n' + text, "t.tl")
+        error = parsed.errors[0]
+        assert (error.line, error.column) == (2, column), (kind, error)
+        assert error.message.startswith(message), (kind, error.message)
+        assert parsed.headers["event"] == "club" and "date" not in parsed.headers
+
+
 def _rng(seed: int):
     import random
 
