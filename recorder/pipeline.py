@@ -10,14 +10,19 @@ knows nothing of SQL.
 from __future__ import annotations
 
 import gc
+import os
+import pickle
 import queue
+import select
+import signal
+import struct
 import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from .errors import ImportRejected
 from .prepare import Prepared, prepare_or_error
@@ -64,6 +69,144 @@ def fork_is_safe() -> bool:
     starts with the modules already loaded: a spawned process imports them again, 0.2 to
     0.3 s of CPU each, as much as validating 60 to 90 games."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+#: The most tasks :func:`forked_tasks` takes: their numbers (4 bytes each) fit at once in
+#: a pipe's buffer (64 KiB on Linux), so that writing them never waits for a reader.
+MOST_TASKS = 8192
+_NUMBER = struct.Struct("<I")  # a task's number, and the length of a result sent back
+
+
+def forked_tasks(tasks: Sequence[Any], prepare: Callable[[Any], T], workers: int) -> Iterator[T]:
+    """``prepare(task)`` for each of ``tasks`` (at most :data:`MOST_TASKS`), in order, by
+    this process and ``workers - 1`` copies of it (forked: only where
+    :func:`fork_is_safe`), each taking the next task no process has taken, so that they
+    all finish together however long each task takes.
+
+    Validation's way (:func:`recorder.validate.validate_files`): the caller has nothing
+    else to do, so it checks too, and nothing else starts (no pool, no thread, no module
+    to import): the tasks' numbers wait in a pipe, which each process reads four bytes
+    at a time (so no task is taken twice), and each copy sends its results back, pickled,
+    on a pipe of its own.  A copy starts with everything this process has loaded, runs
+    ``prepare`` and nothing else, and ends with :func:`os._exit`.  An exception
+    ``prepare`` raises, here or in a copy, is raised in its task's turn; a task taken by a
+    copy that ended without sending it back (killed) is done here.  Closing the iterator
+    early stops the copies.  An import's checking processes are :func:`prepared_chunks`':
+    there this process writes meanwhile."""
+    if len(tasks) > MOST_TASKS:
+        raise ValueError(f"{len(tasks)} tasks: at most {MOST_TASKS} can be shared out")
+    todo, numbers = os.pipe()
+    try:
+        os.write(numbers, b"".join(_NUMBER.pack(i) for i in range(len(tasks))))
+    finally:
+        os.close(numbers)
+    copies: dict[int, int] = {}  # a copy's pipe -> its process id
+    try:
+        for _ in range(workers - 1):
+            back, send = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(back)
+                _copy_serves(todo, send, tasks, prepare)
+            os.close(send)
+            copies[back] = pid
+        yield from _results(todo, copies, tasks, prepare)
+    finally:
+        os.close(todo)
+        for back, pid in copies.items():  # (left only when the caller stopped early)
+            os.close(back)
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+def _run(prepare: Callable[[Any], T], task: Any) -> tuple[bool, T | Exception]:
+    try:
+        return True, prepare(task)
+    except Exception as err:
+        return False, err
+
+
+def _copy_serves(
+    todo: int, send: int, tasks: Sequence[Any], prepare: Callable[[Any], Any]
+) -> NoReturn:
+    """A copy of :func:`forked_tasks`: the tasks it takes from ``todo``, each result sent
+    on ``send`` as its length and its pickle, until no task is left; then the end of the
+    process, with no clean-up (what it holds is its parent's)."""
+    code = 0
+    try:
+        worker_init()
+        while number := os.read(todo, _NUMBER.size):
+            (i,) = _NUMBER.unpack(number)
+            done, value = _run(prepare, tasks[i])
+            try:
+                data = pickle.dumps((i, done, value), pickle.HIGHEST_PROTOCOL)
+            except Exception as err:  # what does not pickle is sent back in words
+                failure = RuntimeError(f"task {i} made {value!r}, which cannot be sent: {err}")
+                data = pickle.dumps((i, False, failure), pickle.HIGHEST_PROTOCOL)
+            view = memoryview(_NUMBER.pack(len(data)) + data)
+            while view:
+                view = view[os.write(send, view) :]
+    except BaseException:  # the parent stopped reading, or an interrupt
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _results(
+    todo: int, copies: dict[int, int], tasks: Sequence[Any], prepare: Callable[[Any], T]
+) -> Iterator[T]:
+    """This process's part of :func:`forked_tasks`: take tasks and do them, gathering what
+    the copies send between two, and hand back every result in the tasks' order."""
+    results: dict[int, tuple[bool, Any]] = {}
+    received = {back: bytearray() for back in copies}
+    for back in copies:
+        os.set_blocking(back, False)
+    given = 0
+
+    def receive(back: int) -> None:
+        buffer = received[back]
+        ended = False
+        try:
+            while not ended:
+                data = os.read(back, 1 << 16)
+                buffer += data
+                ended = not data
+        except BlockingIOError:  # all it has sent so far is read
+            pass
+        while len(buffer) >= _NUMBER.size:
+            (length,) = _NUMBER.unpack_from(buffer)
+            end = _NUMBER.size + length
+            if len(buffer) < end:
+                break
+            i, done, value = pickle.loads(buffer[_NUMBER.size : end])
+            results[i] = (done, value)
+            del buffer[:end]
+        if ended:
+            del received[back]
+            os.close(back)
+            os.waitpid(copies.pop(back), 0)
+
+    while True:
+        while given in results:
+            done, value = results.pop(given)
+            if not done:
+                raise value
+            yield value
+            given += 1
+        number = os.read(todo, _NUMBER.size)
+        if number:
+            (i,) = _NUMBER.unpack(number)
+            results[i] = _run(prepare, tasks[i])
+            for back in list(received):
+                receive(back)
+        elif received:
+            ready, _, _ = select.select(list(received), [], [])
+            for back in ready:
+                receive(back)
+        elif given < len(tasks):  # taken by a copy that ended before sending it back
+            results[given] = _run(prepare, tasks[given])
+        else:
+            return
 
 
 def prepared_chunks(

@@ -30,7 +30,7 @@ from engine.protocol import GameRules, seat_names
 
 from .errors import ImportRejected
 from .io import TASK_FILES, FileRead, _games_of, read_file
-from .pipeline import prepared_chunks
+from .pipeline import MOST_TASKS, fork_is_safe, forked_tasks, prepared_chunks
 from .prepare import check_import
 from .records import GameImport
 
@@ -114,14 +114,22 @@ def validate_files(
     paths: Sequence[str | os.PathLike[str]], *, all_errors: bool = False, jobs: int = 1
 ) -> Iterator[GameReport]:
     """:func:`validate_file` of each path, the reports in the order of the paths (and of
-    the games in a file): here, or with ``jobs`` > 1 in that many processes, each given
-    :data:`~recorder.io.TASK_FILES` files at a time (the import's checking processes,
-    :func:`recorder.pipeline.prepared_chunks`).  Never raises for bad input.
+    the games in a file): here, or with ``jobs`` > 1 in that many processes taking
+    :data:`~recorder.io.TASK_FILES` files at a time: this one and forked copies of it
+    where :func:`~recorder.pipeline.fork_is_safe` (:func:`~recorder.pipeline.
+    forked_tasks`), else spawned ones (the import's, :func:`~recorder.pipeline.
+    prepared_chunks`).  Never raises for bad input.
 
     >>> [r.label for r in validate_files(["fixtures/games/points.tl", "missing.tl"])]
     ['fixtures/games/points.tl', 'missing.tl']
     """
     names = [str(p) for p in paths]
+    if jobs > 1 and len(names) > 1 and fork_is_safe():
+        size = max(TASK_FILES, -(-len(names) // MOST_TASKS))
+        shares = [(names[i : i + size], all_errors) for i in range(0, len(names), size)]
+        for reports in forked_tasks(shares, _validate_task, jobs):
+            yield from reports
+        return
     if jobs > 1 and len(names) > 1:
         size = TASK_FILES
     else:
