@@ -9,7 +9,6 @@ the game has another number of steps.  A refusal writes nothing.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -68,7 +67,7 @@ def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
       tablelog new docs/examples/evening.tl
       tablelog new --json - < docs/examples/evening.tl
     """
-    from recorder.io import decode
+    from recorder.io import bounded_read, decode, file_bytes
     from recorder.logbook import new_game
 
     with opened(db_path) as store:
@@ -77,12 +76,9 @@ def new_cmd(file: str | None, as_json: bool, db_path: str | None) -> None:
 
             text, source = ask_setup(), "<answers>"
         elif file == "-":
-            text, source = decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+            text, source = decode(bounded_read(sys.stdin.buffer, "<stdin>"), "<stdin>"), "<stdin>"
         else:
-            try:
-                text, source = decode(Path(file).read_bytes(), file), file
-            except OSError as err:
-                raise click.ClickException(f"{file}: {err.strerror or err}") from None
+            text, source = decode(file_bytes(file), file), file
         game_id = new_game(store, text, source=source)
     if as_json:
         echo_json({"id": game_id})

@@ -195,10 +195,13 @@ def _verify_file(path: Path, game_id: str, as_json: bool, db_path: str | None) -
 def _read_heads(path: Path) -> list[tuple[str, str]]:
     """(game, head) of each line of a list of heads (``GAME STEPS HEAD`` as `tablelog
     heads` prints it, or ``GAME HEAD``); blank lines and ``#`` comments are skipped."""
+    from recorder import ImportRejected
+    from recorder.io import decode, file_bytes
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise Unreadable(f"{path}: {err}") from None
+        text = decode(file_bytes(path), str(path))
+    except ImportRejected as err:
+        raise Unreadable(str(err)) from None
     out = []
     for number, line in enumerate(text.splitlines(), 1):
         fields = line.split("#", 1)[0].split()

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
 from engine.protocol import GameRules, ParsedGame, seat_names
@@ -121,16 +121,25 @@ def read_file(
     game is read to be stored, its fold keeping what the store keeps (each event's
     text, the snapshots), so that it is not folded again."""
     source = str(path)
+    return read_text(
+        decode(file_bytes(path), source),
+        source,
+        stop_at_first_error=stop_at_first_error,
+        to_store=to_store,
+    )
+
+
+def file_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a game file, at most :data:`MAX_FILE_BYTES`: ImportRejected naming
+    the file when it cannot be read, is a folder, or holds more (a file whose size says
+    so is refused unread; a device or a pipe that never ends, after the limit)."""
+    source = str(path)
     try:
         size = os.stat(path).st_size
         if size > MAX_FILE_BYTES:
-            raise ImportRejected(
-                None,
-                f"a file of {size:,} bytes; the limit is {MAX_FILE_BYTES:,} (split the games "
-                "into several files)",
-                source=source,
-            )
-        data = Path(path).read_bytes()
+            raise ImportRejected(None, f"a file of {size:,} bytes; {_LIMIT}", source=source)
+        with open(path, "rb") as f:
+            return bounded_read(f, source)
     except IsADirectoryError:
         raise ImportRejected(
             None, f"a folder holding no game file ({', '.join(GAME_SUFFIXES)})", source=source
@@ -139,9 +148,15 @@ def read_file(
         raise ImportRejected(
             None, f"cannot read the file: {err.strerror or err}", source=source
         ) from None
-    return read_text(
-        decode(data, source), source, stop_at_first_error=stop_at_first_error, to_store=to_store
-    )
+
+
+def bounded_read(stream: BinaryIO, source: str) -> bytes:
+    """All of ``stream`` (a file, standard input) up to :data:`MAX_FILE_BYTES`;
+    ImportRejected naming ``source`` when it holds more, having read one byte more."""
+    data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ImportRejected(None, f"more than {MAX_FILE_BYTES:,} bytes; {_LIMIT}", source=source)
+    return data
 
 
 #: The names of game files a folder is searched for.
@@ -202,6 +217,7 @@ def decode(data: bytes, source: str) -> str:
 
 #: The largest game file read (a JSON archive of tens of thousands of games fits).
 MAX_FILE_BYTES = 64 * 1024 * 1024
+_LIMIT = f"the limit is {MAX_FILE_BYTES:,} (split the games into several files)"
 #: The longest line of a notation file: a turn with a long comment is a few hundred characters;
 #: a longer line is refused before it is read (reading it costs memory by its length).
 MAX_LINE_CHARS = 100_000

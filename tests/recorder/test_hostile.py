@@ -154,6 +154,27 @@ def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
     assert f"huge.json: a file of {MAX_FILE_BYTES + 1:,} bytes; the limit is" in result.output
 
 
+def test_a_stream_that_never_ends_is_cut_at_the_size_limit(tmp_path: Path) -> None:
+    """/dev/zero as a game file, as a new game's standard input, as a file of heads: each
+    is refused after the limit, naming it (not read until memory runs out), and the file
+    after it on the command line is still checked."""
+    from recorder.io import MAX_FILE_BYTES
+
+    db = str(tmp_path / "z.db")
+    points = str(ROOT / "fixtures" / "games" / "points.tl")
+    limit = f"more than {MAX_FILE_BYTES:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+    runner = CliRunner()
+    checked = runner.invoke(cli, ["validate", "/dev/zero", points])
+    assert checked.exit_code == 1
+    assert f"/dev/zero: {limit}" in checked.output
+    assert f"{points}: ok, Bob won" in checked.output
+    with open("/dev/zero", "rb") as zeros:
+        started = runner.invoke(cli, ["new", "-", "--db", db], input=zeros)
+    assert started.exit_code == 1 and f"<stdin>: {limit}" in started.output
+    heads = runner.invoke(cli, ["verify", "--heads", "/dev/zero", "--db", db])
+    assert heads.exit_code == 2 and f"/dev/zero: {limit}" in heads.output
+
+
 def test_a_game_row_changed_behind_the_stores_back_still_lists_and_replays(tmp_path: Path):
     import sqlite3
 
