@@ -307,7 +307,7 @@ def test_abilities_royals_and_discards():
     # The position strings make the rare moments direct to set up.
     s = position.parse_position(
         "WBGR./PPWBG/RKWBG/RKWBG/RK... - 1-01,1-02,1-03,1-04,1-05/2-01,2-02,2-03,2-04/"
-        "3-01,3-02,3-03 25/20/10 K1Y3/1-16,1-26/-/0/-/0 -/-/-/1/-/0 2 R-1,R-2,R-3,R-4 "
+        "3-01,3-02,3-03 23/20/10 K1Y3/1-16,1-26/-/0/-/0 -/-/-/1/-/0 2 R-1,R-2,R-3,R-4 "
         "1 1 4 color color - - 1-26 -"
     )
     assert parse_move(s, "copy K") == ColorCopied(4)
@@ -323,7 +323,7 @@ def test_abilities_royals_and_discards():
 def test_token_space_may_be_omitted_when_one_token_of_the_colour_is_left():
     s = position.parse_position(
         "WBGR./PP.BG/RK.BG/RK.BG/RKYYY W3 1-01,1-02,1-03,1-05,-/2-01,2-02,2-03,2-04/"
-        "3-01,3-02,3-03 25/20/10 K1/1-16,1-04/-/0/-/0 -/-/-/1/-/0 2 R-1,R-2,R-3,R-4 "
+        "3-01,3-02,3-03 24/20/10 K1/1-16,1-04/-/0/-/0 -/-/-/1/-/0 2 R-1,R-2,R-3,R-4 "
         "1 1 4 bonus_token bonus_token - 1.4 1-04 -"
     )
     assert parse_move(s, "token") == BonusTokenTaken(0)

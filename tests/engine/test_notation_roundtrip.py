@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.splendor_duel import GAME, simulate
 from engine.splendor_duel.catalogue import GOLD, SEGMENT_SET
 from engine.splendor_duel.events import TokensTaken
+from engine.splendor_duel.game import consistent
 from engine.splendor_duel.notation import (
     NotationError,
     parse_game,
@@ -164,6 +166,46 @@ def test_parse_position_raises_only_position_errors(data):
         assert err.column >= 1 and err.kind in ("syntax", "unknown")
     else:
         assert parse_position(position_string(back)) is not None
+        # what reads is a table one game can reach: every token and card once
+        assert back.awaiting == "setup" or consistent(back), damaged
+
+
+#: A position of turn 1 (its fields: board, bag, pyramid, decks, player 1, player 2,
+#: Privileges, Royal cards, ...), with a field to change in each case below.
+_TURN_1 = (
+    "WRRBW/WKBKG/GYYRK/PBPKB/RGWYG - 1-12,1-21,1-10,1-16,1-04/2-20,2-17,2-11,2-02/"
+    "3-08,3-02,3-13 25/20/10 -/-/-/1/-/0 -/-/-/0/-/0 2 R-1,R-2,R-3,R-4 2 2 1 action - - - - -"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "1-12,1-21",
+            "1-12,1-12",
+            "1-12 is twice in the pyramid's level 1: a card is in one place",
+        ),
+        ("-/-/-/0/-/0", "-/1-21/-/0/-/0", "1-21 is in the pyramid's level 1 and player 2's cards"),
+        (
+            "-/-/-/0/-/0",
+            "-/-/L1=1-21/0/-/0",
+            "1-21 is in the pyramid's level 1 and player 2's reserve",
+        ),
+        ("-/-/-/1/-/0", "-/-/-/1/R-1/0", "R-1 is in the table and player 1's Royal cards"),
+        (
+            "25/20/10",
+            "25/20/9",
+            "decks: the level-3 deck holds 9 cards, but the position leaves 10",
+        ),
+        ("-/-/-/1/-/0", "-/-/L1?/1/-/0", "decks: the level-1 deck holds 25 cards and 1 reserved"),
+    ],
+)
+def test_a_position_with_a_card_twice_or_decks_that_do_not_add_up_is_refused(old, new, message):
+    assert consistent(parse_position(_TURN_1))
+    with pytest.raises(PositionError) as refused:
+        parse_position(_TURN_1.replace(old, new, 1))
+    assert message in str(refused.value)
 
 
 def _summary(parsed):
