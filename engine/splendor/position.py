@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from ..errors import EngineError
-from .catalogue import CARDS, CARDS_BY_LEVEL, NOBLES
+from .catalogue import CARDS, CARDS_BY_LEVEL, COLOR_NAMES, NOBLES, token_counts
 from .game import consistent
 from .rules.turn import outcome
 from .state import ACTION, NOBLE, OVER, RETURN, REVEAL, SEATS, State
@@ -150,6 +150,45 @@ def parse_position(text: str) -> State:
     state.unseen = [set(ids) - seen for ids in CARDS_BY_LEVEL]
     if aw == OVER:
         state.outcome = outcome(state)
-    if not consistent(state):
-        raise PositionError("the tokens or cards do not add up to one game's components")
+    problem = _components_problem(state)
+    if problem is not None or not consistent(state):
+        raise PositionError(problem or "the tokens or cards do not add up to one game's components")
     return state
+
+
+def _components_problem(state: State) -> str | None:
+    """What in a table read does not add up to one game's components (for ``players``
+    players), in words: a colour's tokens, a card or noble in two places, a deck."""
+    totals, counts = state.token_totals(), token_counts(len(state.players))
+    for c, (n, want) in enumerate(zip(totals, counts, strict=True)):
+        if n != want:
+            return (
+                f"the position holds {n} {COLOR_NAMES[c]} tokens in all (bank and players); "
+                f"a game of {len(state.players)} has {want}"
+            )
+    places: dict[str, str] = {}
+    held: list[tuple[str, str]] = [
+        (cid, "the display") for row in state.display for cid in row if cid
+    ]
+    held += [(x, "the table") for x in state.nobles]
+    for seat, p in enumerate(state.players, start=1):
+        held += [(cid, f"player {seat}'s cards") for cid in p.cards]
+        held += [(cid, f"player {seat}'s reserve") for _, cid in p.reserved if cid]
+        held += [(x, f"player {seat}'s nobles") for x in p.nobles]
+    for item, where in held:
+        if item in places:
+            both = (
+                f"twice in {where}" if places[item] == where else f"in {places[item]} and {where}"
+            )
+            return f"{item} is {both}: a card or noble is in one place"
+        places[item] = where
+    for level in (1, 2, 3):
+        deck, blind = state.decks[level - 1], state.hidden_reserved(level)
+        unseen = len(state.unseen[level - 1])
+        if deck + blind != unseen:
+            reserved = f" and {blind} reserved face down" if blind else ""
+            return (
+                f"decks: the level-{level} deck holds {deck} cards{reserved}, but the position "
+                f"leaves {unseen} level-{level} cards unseen"
+            )
+    return None

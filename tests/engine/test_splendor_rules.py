@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from engine.splendor.events import (
     event_to_dict,
 )
 from engine.splendor.notation import parse_game, write_game
-from engine.splendor.position import parse_position, position_string
+from engine.splendor.position import PositionError, parse_position, position_string
 from engine.splendor.state import ACTION, State
 
 REFERENCE = Path("/work/shared/reference")
@@ -324,6 +325,28 @@ def test_position_strings_over_a_few_hundred_states():
             assert game.legal_moves(back) == game.legal_moves(state)
             seen += 1
     assert seen >= 300
+
+
+def test_a_position_whose_components_do_not_add_up_says_which():
+    """A card or noble in two places, a deck that does not match the cards unseen, a
+    colour's tokens: refused in words naming it (a typo in a position quoted in a
+    dispute), where any consistent table reads."""
+    state = list(GAME.states(_game(7, 2), NAMES[:2]))[9]
+    line = position_string(state)
+    fields = line.split()
+    display = fields[8].split("/")[0].split(",")
+    changed = [
+        (8, fields[8].replace(display[1], display[0], 1), f"{display[0]} is twice in the display"),
+        (7, ".".join(str(int(n) + (i == 2)) for i, n in enumerate(fields[7].split("."))),
+         "decks: the level-3 deck holds"),
+        (6, ".".join(str(int(n) + (i == 5)) for i, n in enumerate(fields[6].split("."))),
+         "the position holds 6 gold tokens in all (bank and players); a game of 2 has 5"),
+    ]  # fmt: skip
+    for index, field, message in changed:
+        broken = [*fields[:index], field, *fields[index + 1 :]]
+        with pytest.raises(PositionError, match=re.escape(message)):
+            parse_position(" ".join(broken))
+    assert position_string(parse_position(line)) == line
 
 
 def test_illegal_mark_forces_and_is_listed():
