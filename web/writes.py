@@ -220,12 +220,12 @@ def _logged(logged: Logged) -> dict[str, Any]:
 
 def _check_text(field: str, value: Any, limit: int) -> None:
     if not isinstance(value, str):
-        raise WriteError(400, "Bad request", f"{field}: expected a string")
+        raise WriteError(400, "Bad Request", f"{field}: expected a string")
     if len(value) > limit:
-        raise WriteError(400, "Bad request", f"{field}: at most {limit} characters")
+        raise WriteError(400, "Bad Request", f"{field}: at most {limit} characters")
     found = unstorable_at(value)
     if found is not None:
-        raise WriteError(400, "Bad request", f"{field}: character {found[0] + 1}: {found[1]}")
+        raise WriteError(400, "Bad Request", f"{field}: character {found[0] + 1}: {found[1]}")
 
 
 def _not_found(game_id: str) -> WriteError:
