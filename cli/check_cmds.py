@@ -29,7 +29,6 @@ from .options import (
     echo_json,
     json_option,
 )
-from .targets import load_target
 
 if TYPE_CHECKING:
     from recorder.validate import GameReport
@@ -167,6 +166,8 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: str | 
       tablelog check 6138631be858:40 "take c2 c3 c4"    # exit 1
     """
     text = " ".join(move)
+    from .targets import load_target
+
     at = load_target(target, db_path)
     try:
         verdict = at.rules.check_move(at.state, text)
@@ -201,6 +202,8 @@ def moves_cmd(target: str, as_json: bool, db_path: str | None) -> None:
     Example:
       tablelog moves 6138631be858:40
     """
+    from .targets import load_target
+
     at = load_target(target, db_path)
     try:
         texts = at.rules.legal_move_texts(at.state)

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 from engine.games import DEFAULT_KIND, UnknownGameKind, game_for_notation, get_game
 from engine.protocol import GameRules, ParsedGame, seat_names
 
-from . import review
 from .chain import dumps_sorted
 from .checks import (
     EVENT_ID_RE,
@@ -414,6 +413,8 @@ def _games_of(read: FileRead) -> list[GameImport]:
     record.folded = fold
     if parsed.lines or parsed.review:
         # the file's review (its lines checked by the reader): stored apart from the record
+        from . import review  # (few files hold one: a command reading others goes without)
+
         tags = parsed.headers.get("tags") or {}
         author = " ".join(str(tags.get("Annotator") or "imported").split())[:100] or "imported"
         items = review.from_parsed(read.rules, parsed)
@@ -702,5 +703,7 @@ def export_json(store: Recorder, game_id: str) -> str:
 def export_notation(store: Recorder, game_id: str, *, main_line: bool = False) -> str:
     """The game in its game's text notation (``rules.write_game``), with its review (the
     saved lines, marks and notes added after the game) unless ``main_line``."""
+    from . import review
+
     _, headers, _ = _exported_content(store, game_id)
     return review.write_notation(store, game_id, headers, main_line)

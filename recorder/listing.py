@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -21,6 +20,7 @@ from engine.games import GAMES
 
 from .access import SqlAccess
 from .errors import StoreError
+from .projections import fold_name
 from .records import GamePage, GameRow
 
 RESULT_STATUSES = ("finished", "playing", "setup")
@@ -29,17 +29,6 @@ RESULT_STATUSES = ("finished", "playing", "setup")
 #: keeps each name folded (``game_players.folded``), so a search finds "Chloé" from
 #: "chloe" with one index look-up.
 FOLD_FUNCTION = "tablelog_fold"
-
-
-def fold_name(name: str) -> str:
-    """A player's name as searches compare it: accents and case dropped, spaces single.
-
-    >>> fold_name("  Chloé   DUPONT"), fold_name("Straße"), fold_name("Zoë") == fold_name("zoe")
-    ('chloe dupont', 'strasse', True)
-    """
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.casefold().split())
 
 
 @dataclass(frozen=True)

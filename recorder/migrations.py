@@ -445,7 +445,7 @@ def split_sql(script: str) -> Iterator[str]:
 #: (version, description, SQL or a function of the connection), applied in order.
 # Migration 7 keeps each player's name folded (accents and case dropped) beside it, so a
 # search for "chloe" finds "Chloé" through an index.  The folding is Python's
-# (:func:`recorder.listing.fold_name`), registered on the store's connection as
+# (:func:`recorder.projections.fold_name`), registered on the store's connection as
 # ``tablelog_fold``; it is only ever called by the store's own statements, never by the
 # schema, so any other SQLite client still reads and checks the file.
 MIGRATION_7 = """

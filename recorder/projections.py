@@ -9,6 +9,7 @@ per seat in ``game_players``; the ``game_list`` view joins them in seat order.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,9 +17,19 @@ from engine.games import UnknownGameKind, get_game
 from engine.protocol import GameRules, seat_names, summary_fields
 
 from .errors import StoreError
-from .listing import fold_name
 from .records import time_text
 from .stored import EVENTS_OF_GAMES, GAME_NO, PAYLOAD
+
+
+def fold_name(name: str) -> str:
+    """A player's name as searches compare it: accents and case dropped, spaces single.
+
+    >>> fold_name("  Chloé   DUPONT"), fold_name("Straße"), fold_name("Zoë") == fold_name("zoe")
+    ('chloe dupont', 'strasse', True)
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
 
 
 def json_columns(n: int) -> str:

@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 from .core import SqlStore
 from .errors import SchemaVersionError, StoreError, unbindable
-from .listing import FOLD_FUNCTION, fold_name
+from .listing import FOLD_FUNCTION
 from .migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
+from .projections import fold_name
 from .records import default_db_path, utc_now
 from .sqlite_import import SqliteImports
 from .verify import TRIGGERS, Finding

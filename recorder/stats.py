@@ -30,8 +30,8 @@ from engine.fold import Fold
 from engine.games import get_game
 from engine.protocol import seat_names
 
-from .listing import fold_name
 from .lru import LRU
+from .projections import fold_name
 from .protocol import Recorder
 from .records import GameRow
 

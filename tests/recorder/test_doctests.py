@@ -10,10 +10,12 @@ import pytest
 MODULES = [
     "recorder",
     "recorder.io",
+    "recorder.listing",
     "recorder.logbook",
     "recorder.lru",
     "recorder.sqlite",
     "recorder.places",
+    "recorder.projections",
     "engine.splendor_duel.text",
 ]
 

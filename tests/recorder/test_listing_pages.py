@@ -16,7 +16,8 @@ from conftest import record
 
 from engine.games import GAMES, get_game
 from recorder import GameImport, GameRow, StoreError
-from recorder.listing import ORDERS, PLAYER_SORT_AT_MOST, filtered, fold_name, keys_sql
+from recorder.listing import ORDERS, PLAYER_SORT_AT_MOST, filtered, keys_sql
+from recorder.projections import fold_name
 
 #: The filters walked (as ``list_page`` takes them).
 FILTERS: list[dict[str, str]] = [

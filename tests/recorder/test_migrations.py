@@ -18,8 +18,9 @@ from engine.games import get_game
 from engine.splendor_duel import events as ev
 from recorder import EventIdConflict, EventStore, open_store, pg_schema
 from recorder.io import game_import_from_events
-from recorder.listing import FOLD_FUNCTION, fold_name
+from recorder.listing import FOLD_FUNCTION
 from recorder.migrations import MIGRATIONS, SCHEMA_VERSION, split_sql
+from recorder.projections import fold_name
 from recorder.sqlite import bytes_per_event
 from recorder.stored import unpack_position
 

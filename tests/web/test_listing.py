@@ -95,7 +95,7 @@ def test_a_players_statistics_add_up_their_games(db: Path) -> None:
 
 def test_a_player_is_found_whatever_the_case_and_accents(db: Path) -> None:
     client = create_app({"DATABASE": str(db), "TESTING": True}).test_client()
-    from recorder.listing import fold_name
+    from recorder.projections import fold_name
 
     every = client.get("/api/games?per_page=100").get_json()["games"]
     exact = client.get("/api/games?player=Chloé").get_json()["games"]
