@@ -4,7 +4,10 @@ rules)."""
 
 from __future__ import annotations
 
-from ..picture import Palette
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (the type alone: reading a game draws nothing)
+    from ..picture import Palette
 
 PALETTE: Palette = {
     "white": ("#f4f0e6", "#4a4336", "#a89f8c"),
