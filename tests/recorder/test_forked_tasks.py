@@ -33,7 +33,10 @@ def run(case: str) -> dict[str, Any]:
 def test_every_task_is_done_once_in_order_by_all_the_processes():
     out = run("order")
     assert [task for task, _ in out["got"]] == TASKS
-    assert len({pid for _, pid in out["got"]}) == 3  # this process and its two copies
+    # this process and its copies took tasks (both copies, but for a copy the machine
+    # left waiting until the tasks were gone)
+    pids = {pid for _, pid in out["got"]}
+    assert out["parent"] in pids and len(pids) >= 2
     assert out["error"] is None and out["children_left"] == 0
 
 
