@@ -33,9 +33,17 @@ def by_whom(task: int) -> list[int]:
     return [task, os.getpid()]
 
 
+def _copies_first(task: int, first: int) -> None:
+    """From task ``first`` on, this process spends 50 ms on each task it takes, so
+    that a copy takes the next ones however busy the machine is."""
+    if task >= first and os.getpid() == PARENT:
+        time.sleep(0.05)
+
+
 def fails_in_a_copy(task: int) -> list[int]:
     if task >= 57 and os.getpid() != PARENT:
         raise ValueError(f"task {task} refused")
+    _copies_first(task, 57)
     return by_whom(task)
 
 
@@ -54,6 +62,7 @@ def copy_killed(task: int) -> list[int]:
 def unpicklable_in_a_copy(task: int) -> Any:
     if task > 20 and os.getpid() != PARENT:
         return lambda: task
+    _copies_first(task, 21)
     return by_whom(task)
 
 
