@@ -180,15 +180,18 @@ def test_every_command_is_found_in_the_module_the_group_names():
     assert found == COMMAND_MODULES
 
 
+#: ``tablelog validate`` of one game file, in a fresh interpreter.
+VALIDATE_ONE_FILE = (
+    "from cli.main import cli\n"
+    "try:\n"
+    "    cli(['validate', 'fixtures/games/points.tl'])\n"
+    "except SystemExit as done:\n"
+    "    assert done.code == 0, done.code\n"
+)
+
+
 def test_a_command_imports_its_own_module_alone():
-    imported = modules_after(
-        "from cli.main import cli\n"
-        "try:\n"
-        "    cli(['validate', 'fixtures/games/points.tl'])\n"
-        "except SystemExit as done:\n"
-        "    assert done.code == 0, done.code\n",
-        "cli",
-    )
+    imported = modules_after(VALIDATE_ONE_FILE, "cli")
     assert "cli.check_cmds" in imported and "cli.log_cmds" not in imported, imported
     assert "cli.targets" not in imported, imported  # (check and moves read GAME:STEP)
 
@@ -196,14 +199,7 @@ def test_a_command_imports_its_own_module_alone():
 def test_validating_a_game_file_loads_no_store_service():
     """What ``validate`` of a file without a review does not use is not imported (its
     classes cost start-up time): the store, its games list, the review's store."""
-    imported = modules_after(
-        "from cli.main import cli\n"
-        "try:\n"
-        "    cli(['validate', 'fixtures/games/points.tl'])\n"
-        "except SystemExit as done:\n"
-        "    assert done.code == 0, done.code\n",
-        "recorder",
-    )
+    imported = modules_after(VALIDATE_ONE_FILE, "recorder")
     assert "recorder.validate" in imported, imported
     for unused in ("recorder.listing", "recorder.review", "recorder.core", "recorder.sqlite"):
         assert unused not in imported, imported
