@@ -165,9 +165,9 @@ def check_cmd(target: str, move: tuple[str, ...], as_json: bool, db_path: str | 
       tablelog check 6138631be858:40 take c4 b5
       tablelog check 6138631be858:40 "take c2 c3 c4"    # exit 1
     """
-    text = " ".join(move)
     from .targets import load_target
 
+    text = " ".join(move)
     at = load_target(target, db_path)
     try:
         verdict = at.rules.check_move(at.state, text)
