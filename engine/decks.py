@@ -1,6 +1,7 @@
 """The hidden side of a game dealt from levelled decks of cards, some reserved face
 down, for its playouts (:class:`engine.protocol.Playouts`): what a position has not
-revealed, dealt into a world.
+revealed, dealt into a world; and what a position read must hold for its cards to add
+up (:func:`twice`, :func:`decks_problem`).
 
 A position knows which cards are unseen at each level (in the deck or reserved blind:
 ``state.unseen``), never their order.  A world shuffles the unseen cards of each level,
@@ -13,8 +14,10 @@ events and effects (:class:`Decks`); its state has ``unseen``, ``players`` (each
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class World:
@@ -97,3 +100,37 @@ class Decks:
         while s.awaiting == self.reveal and s.outcome is None:
             level = s.refill[0] if s.refill is not None else 0
             reveal(s, self.revealed(world.decks[level].pop()))
+
+
+def twice(held: Iterable[tuple[str, str, T]], pieces: str) -> tuple[str, T] | None:
+    """The first piece of ``held`` (each ``(piece, where it lies, tag)``) that lies in two
+    places: why, in words (``pieces`` names what is in one place at most), and the tag of
+    its second place; None when every piece lies in one.
+
+    >>> twice([("1-05", "the display", 8), ("1-05", "player 1's cards", 11)], "a card")
+    ("1-05 is in the display and player 1's cards: a card is in one place", 11)
+    """
+    places: dict[str, str] = {}
+    for piece, where, tag in held:
+        first = places.get(piece)
+        if first is not None:
+            both = f"twice in {where}" if first == where else f"in {first} and {where}"
+            return f"{piece} is {both}: {pieces} is in one place", tag
+        places[piece] = where
+    return None
+
+
+def decks_problem(state: Any) -> str | None:
+    """Why the decks of ``state`` do not add up, in words: each level's deck holds as
+    many cards as the position leaves unseen of that level, less those reserved face
+    down (``state.decks``, ``state.unseen``, ``state.hidden_reserved(level)``)."""
+    for level in (1, 2, 3):
+        deck, blind = state.decks[level - 1], state.hidden_reserved(level)
+        unseen = len(state.unseen[level - 1])
+        if deck + blind != unseen:
+            reserved = f" and {blind} reserved face down" if blind else ""
+            return (
+                f"decks: the level-{level} deck holds {deck} cards{reserved}, but the "
+                f"position leaves {unseen} level-{level} cards unseen"
+            )
+    return None

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from ..decks import decks_problem, twice
 from ..errors import EngineError
 from .catalogue import CARDS, CARDS_BY_LEVEL, COLOR_NAMES, NOBLES, token_counts
 from .game import consistent
@@ -166,29 +167,11 @@ def _components_problem(state: State) -> str | None:
                 f"the position holds {n} {COLOR_NAMES[c]} tokens in all (bank and players); "
                 f"a game of {len(state.players)} has {want}"
             )
-    places: dict[str, str] = {}
-    held: list[tuple[str, str]] = [
-        (cid, "the display") for row in state.display for cid in row if cid
-    ]
-    held += [(x, "the table") for x in state.nobles]
+    held = [(cid, "the display", None) for row in state.display for cid in row if cid]
+    held += [(x, "the table", None) for x in state.nobles]
     for seat, p in enumerate(state.players, start=1):
-        held += [(cid, f"player {seat}'s cards") for cid in p.cards]
-        held += [(cid, f"player {seat}'s reserve") for _, cid in p.reserved if cid]
-        held += [(x, f"player {seat}'s nobles") for x in p.nobles]
-    for item, where in held:
-        if item in places:
-            both = (
-                f"twice in {where}" if places[item] == where else f"in {places[item]} and {where}"
-            )
-            return f"{item} is {both}: a card or noble is in one place"
-        places[item] = where
-    for level in (1, 2, 3):
-        deck, blind = state.decks[level - 1], state.hidden_reserved(level)
-        unseen = len(state.unseen[level - 1])
-        if deck + blind != unseen:
-            reserved = f" and {blind} reserved face down" if blind else ""
-            return (
-                f"decks: the level-{level} deck holds {deck} cards{reserved}, but the position "
-                f"leaves {unseen} level-{level} cards unseen"
-            )
-    return None
+        held += [(cid, f"player {seat}'s cards", None) for cid in p.cards]
+        held += [(cid, f"player {seat}'s reserve", None) for _, cid in p.reserved if cid]
+        held += [(x, f"player {seat}'s nobles", None) for x in p.nobles]
+    found = twice(held, "a card or noble")
+    return found[0] if found is not None else decks_problem(state)

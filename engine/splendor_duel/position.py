@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..decks import decks_problem, twice
 from ..errors import EngineError
 from .catalogue import (
     CARDS,
@@ -522,41 +523,26 @@ def _check_totals(r: _Reader, s: State) -> None:
 
 
 def _check_cards(r: _Reader, s: State) -> None:
-    """Each card and Royal card in one place at most, and each deck with as many cards
-    as the position leaves unseen of its level (less those reserved face down)."""
-    places: dict[str, str] = {}
-
-    def place(cid: str, where: str, column: int) -> None:
-        if cid in places:
-            both = f"twice in {where}" if places[cid] == where else f"in {places[cid]} and {where}"
-            raise r.fail(f"{cid} is {both}: a card is in one place", column)
-        places[cid] = where
-
-    for level, row in enumerate(s.pyramid, start=1):
-        for cid in row:
-            if cid is not None:
-                place(cid, f"the pyramid's level {level}", r.fields[1][1])
-    for rid in s.royals:
-        place(rid, "the table", r.fields[7][1])
+    """Each card and Royal card in one place at most (:func:`engine.decks.twice`), and the
+    decks as many cards as the position leaves unseen (:func:`engine.decks.decks_problem`)."""
+    held = [
+        (cid, f"the pyramid's level {level}", r.fields[1][1])
+        for level, row in enumerate(s.pyramid, start=1)
+        for cid in row
+        if cid is not None
+    ]
+    held += [(rid, "the table", r.fields[7][1]) for rid in s.royals]
     for seat, p in enumerate(s.players):
         who, column = f"player {seat + 1}", r.fields[4 + seat][1]
-        for cid, _ in p.cards:
-            place(cid, f"{who}'s cards", column)
-        for _, cid in p.reserved:
-            if cid is not None:
-                place(cid, f"{who}'s reserve", column)
-        for rid in p.royals:
-            place(rid, f"{who}'s Royal cards", column)
-    for level in (1, 2, 3):
-        deck, blind = s.decks[level - 1], s.hidden_reserved(level)
-        unseen = len(s.unseen[level - 1])
-        if deck + blind != unseen:
-            reserved = f" and {blind} reserved face down" if blind else ""
-            raise r.fail(
-                f"decks: the level-{level} deck holds {deck} cards{reserved}, but the "
-                f"position leaves {unseen} level-{level} cards unseen",
-                r.fields[3][1],
-            )
+        held += [(cid, f"{who}'s cards", column) for cid, _ in p.cards]
+        held += [(cid, f"{who}'s reserve", column) for _, cid in p.reserved if cid is not None]
+        held += [(rid, f"{who}'s Royal cards", column) for rid in p.royals]
+    found = twice(held, "a card")
+    if found is not None:
+        raise r.fail(*found)
+    problem = decks_problem(s)
+    if problem is not None:
+        raise r.fail(problem, r.fields[3][1])
 
 
 _COLOR_WORDS = ("white", "blue", "green", "red", "black", "pearl", "gold")

@@ -8,6 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
+    "engine.decks",
     "engine.corrections",
     "engine.errors",
     "engine.fold",
