@@ -42,7 +42,7 @@ class LRU(Generic[K, V]):
 
     def put(self, key: K, value: V) -> None:
         """Keep ``value`` under ``key``; the least recently used leave to make room."""
-        weight = 1 if self._weigh is None else self._weigh(value)
+        weight = self._weight_of(value)
         if weight > self.bound:
             return
         with self._lock:
@@ -56,19 +56,22 @@ class LRU(Generic[K, V]):
                 self._items.move_to_end(key)
                 return found
             made = make()
-            self._put(key, made, 1 if self._weigh is None else self._weigh(made))
+            self._put(key, made, self._weight_of(made))
             return made
 
+    def _weight_of(self, value: V) -> int:
+        return 1 if self._weigh is None else self._weigh(value)
+
     def _put(self, key: K, value: V, weight: int) -> None:
-        items, weigh = self._items, self._weigh
+        items = self._items
         old = items.pop(key, None)
         if old is not None:
-            self._weight -= 1 if weigh is None else weigh(old)
+            self._weight -= self._weight_of(old)
         items[key] = value
         self._weight += weight
         while self._weight > self.bound:
             _, gone = items.popitem(last=False)
-            self._weight -= 1 if weigh is None else weigh(gone)
+            self._weight -= self._weight_of(gone)
 
     @property
     def weight(self) -> int:
