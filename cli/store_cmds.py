@@ -84,19 +84,19 @@ def import_cmd(files: tuple[Path, ...], quiet: bool, jobs: int, db_path: str | N
     from recorder import ImportRejected
     from recorder.io import default_jobs, game_files, import_files
 
-    files = tuple(game_files(files))
+    paths = game_files(files)
 
     failed = imported = already = 0
     # A bar on a terminal; elsewhere (a log, a pipe) one line per file is the progress.
-    bar_shown = len(files) >= PROGRESS_FROM and _stderr_is_terminal()
+    bar_shown = len(paths) >= PROGRESS_FROM and _stderr_is_terminal()
     with (
         opened(db_path) as store,
         click.progressbar(
-            length=len(files), label="Importing", file=sys.stderr, hidden=not bar_shown
+            length=len(paths), label="Importing", file=sys.stderr, hidden=not bar_shown
         ) as bar,
     ):
         last_source = None
-        results = import_files(store, files, jobs=jobs or default_jobs(len(files)))
+        results = import_files(store, paths, jobs=jobs or default_jobs(len(paths)))
         for source, _, result in results:
             if source != last_source:
                 if last_source is not None:

@@ -13,9 +13,11 @@ events and effects (:class:`Decks`); its state has ``unseen``, ``players`` (each
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # only annotations name it: the generator is always the caller's
+    import random
 
 T = TypeVar("T")
 

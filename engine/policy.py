@@ -4,9 +4,11 @@ not import to be loaded."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # only annotations name it: the generator is always the caller's
+    import random
 
 #: A game's decision (its event type).
 M = TypeVar("M")

@@ -21,12 +21,14 @@ the site and the CLI print their texts as they are.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import EngineError, Violation
+
+if TYPE_CHECKING:  # only annotations name it: the generator is always the caller's
+    import random
 
 #: How a seat is called when the game's headers give no name (1-based, as players count).
 DEFAULT_SEAT_NAME = "Player {n}"

@@ -140,8 +140,9 @@ def file_bytes(path: str | os.PathLike[str]) -> bytes:
         with open(path, "rb") as f:
             return bounded_read(f, source)
     except IsADirectoryError:
+        patterns = ", ".join(f"*{suffix}" for suffix in GAME_SUFFIXES)
         raise ImportRejected(
-            None, f"a folder holding no game file ({', '.join(GAME_SUFFIXES)})", source=source
+            None, f"a folder holding no game file ({patterns})", source=source
         ) from None
     except OSError as err:
         raise ImportRejected(
@@ -158,33 +159,40 @@ def bounded_read(stream: BinaryIO, source: str) -> bytes:
     return data
 
 
-#: The names of game files a folder is searched for.
-GAME_SUFFIXES = ("*.tl", "*.json")
+#: The endings of the game files a folder is searched for.
+GAME_SUFFIXES = (".tl", ".json")
 
 
-def game_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+def game_files(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
     """``paths`` with each folder replaced by the game files in it and its subfolders
-    (:data:`GAME_SUFFIXES`), in name order; a folder holding none stays, for the reading
-    to refuse it by name.
+    (:data:`GAME_SUFFIXES`; folders linked to are not entered), in name order, folder
+    by folder; a folder holding none stays, for the reading to refuse it by name.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     for name in ("b.tl", "a.json", "notes.txt", "old/c.tl"):
+    ...     for name in ("b.tl", "a.json", "notes.txt", "old/c.tl", "old.x/d.tl"):
     ...         Path(tmp, name).parent.mkdir(exist_ok=True)
     ...         _ = Path(tmp, name).write_text("")
-    ...     [p.relative_to(tmp).as_posix() for p in game_files([tmp])]
-    ['a.json', 'b.tl', 'old/c.tl']
+    ...     [os.path.relpath(p, tmp) for p in game_files([tmp])]
+    ['a.json', 'b.tl', 'old/c.tl', 'old.x/d.tl']
     """
-    out: list[Path] = []
+    out: list[str] = []
     for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            found = sorted(
-                {f for pattern in GAME_SUFFIXES for f in path.rglob(pattern) if f.is_file()}
-            )
-            out.extend(found or [path])
-        else:
+        path = str(Path(given))  # (as written, less a trailing slash or a leading ./)
+        if not os.path.isdir(path):
             out.append(path)
+            continue
+        # (os.walk and strings, not Path.rglob: a Path made and sorted for each file costs
+        # as much as listing the folder, before any file is read)
+        found = [
+            os.path.join(top, name)
+            for top, _, names in os.walk(path)
+            for name in names
+            if name.endswith(GAME_SUFFIXES)
+        ]
+        found = [f for f in found if os.path.isfile(f)]  # (not a fifo, a link to nothing)
+        found.sort(key=lambda f: f.split(os.sep))
+        out.extend(found or [path])
     return out
 
 

@@ -9,7 +9,6 @@ several lines).  Each game's notation adds its own decision keywords.
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 
@@ -258,6 +257,8 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """
     if len(word) > HINT_LENGTH:
         return ""
+    import difflib  # (only a mistyped word needs it: every reading would pay its import)
+
     near = difflib.get_close_matches(word, choices, 1)
     return f" (did you mean {near[0]}?)" if near else ""
 
