@@ -8,8 +8,10 @@ out in a worktree of its own under a temporary folder; then, round after round, 
 bench script of ``--only`` runs once for each revision, the order swapped every round
 (before, after; after, before; ...), so that whatever else the machine does weighs on
 both alike.  A script runs as ``bench/report.py`` runs it (its full size, or its quick
-size with ``--quick``), with this interpreter, the revision's code first on the path
-(``PYTHONPATH``): both run with the packages installed here.
+size with ``--quick``), the revision's code first on the path (``PYTHONPATH``), with
+the interpreter of a virtual environment made for the revision: the packages installed
+here, and the commands (``tablelog``) as the revision's ``pyproject.toml`` declares them,
+so that a script that runs the installed program runs the revision's own entry point.
 
 For each figure of a script's JSON line (every number, by its dotted key): its median
 over the rounds for each revision and their ratio (after / before).  Ends with one JSON
@@ -24,7 +26,9 @@ import os
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +52,13 @@ def numbers(figures: Any, prefix: str = "") -> dict[str, float]:
 
 
 def run(tree: Path, name: str, quick: bool) -> dict[str, float]:
-    """One run of the bench script ``name`` of the revision checked out in ``tree``: the
-    numbers of its last JSON line (none when it printed none)."""
+    """One run of the bench script ``name`` of the revision checked out in ``tree`` (with
+    the interpreter :func:`environment` made for it): the numbers of its last JSON line
+    (none when it printed none)."""
     args = RUNS[name][1 if quick else 0]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     proc = subprocess.run(
-        [sys.executable, str(tree / "bench" / args[0]), *args[1:]],
+        [str(python_of(tree)), str(tree / "bench" / args[0]), *args[1:]],
         cwd=tree,
         env=env,
         capture_output=True,
@@ -89,6 +94,44 @@ def checkout(rev: str, where: Path) -> Path:
     return where
 
 
+def python_of(tree: Path) -> Path:
+    """The interpreter of the environment :func:`environment` made for ``tree``."""
+    return tree.parent / f"{tree.name}-venv" / "bin" / "python"
+
+
+def environment(tree: Path) -> Path:
+    """A virtual environment for the runs of ``tree`` (beside it): this interpreter's
+    installed packages (its site folder added, with the paths its ``.pth`` files name),
+    and a script in its ``bin`` for each command of ``tree``'s ``pyproject.toml``
+    (``[project.scripts]``), as an install of that revision would write it; the scripts
+    find the revision's modules on ``PYTHONPATH``, which :func:`run` sets."""
+    venv = python_of(tree).parents[1]
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    here = sysconfig.get_paths()["purelib"]
+    site = Path(
+        subprocess.run(
+            [
+                str(python_of(tree)),
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    (site / "tablelog-compare.pth").write_text(f"import site; site.addsitedir({here!r})\n")
+    scripts = tomllib.loads((tree / "pyproject.toml").read_text())["project"]["scripts"]
+    for command, target in scripts.items():
+        module, attr = target.split(":")
+        path = venv / "bin" / command
+        path.write_text(
+            f"#!{python_of(tree)}\nimport sys\nfrom {module} import {attr}\n\nsys.exit({attr}())\n"
+        )
+        path.chmod(0o755)
+    return venv
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before")
@@ -107,6 +150,8 @@ def main() -> None:
             checkout(args.before, Path(tmp) / "before"),
             checkout(args.after, Path(tmp) / "after"),
         ]
+        for tree in trees:
+            environment(tree)
         try:
             for name in names:
                 runs: list[list[dict[str, float]]] = [[], []]
