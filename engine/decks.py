@@ -13,7 +13,7 @@ events and effects (:class:`Decks`); its state has ``unseen``, ``players`` (each
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # only annotations name it: the generator is always the caller's
@@ -104,22 +104,34 @@ class Decks:
             reveal(s, self.revealed(world.decks[level].pop()))
 
 
-def twice(held: Iterable[tuple[str, str, T]], pieces: str) -> tuple[str, T] | None:
-    """The first piece of ``held`` (each ``(piece, where it lies, tag)``) that lies in two
-    places: why, in words (``pieces`` names what is in one place at most), and the tag of
-    its second place; None when every piece lies in one.
+def twice(
+    places: Sequence[tuple[str, T, Sequence[str | None]]], pieces: str
+) -> tuple[str, T] | None:
+    """The first piece that lies in two of ``places`` (each ``(where, tag, the pieces
+    that lie there)``, None standing for an empty slot), or twice in one: why, in words
+    (``pieces`` names what is in one place at most), and the tag of its second place;
+    None when every piece lies in one.
 
-    >>> twice([("1-05", "the display", 8), ("1-05", "player 1's cards", 11)], "a card")
+    >>> twice([("the display", 8, ["1-05", None]), ("player 1's cards", 11, ["1-05"])],
+    ...       "a card")
     ("1-05 is in the display and player 1's cards: a card is in one place", 11)
+    >>> twice([("the table", 3, ["N1", "N1"])], "a noble")
+    ('N1 is twice in the table: a noble is in one place', 3)
     """
-    places: dict[str, str] = {}
-    for piece, where, tag in held:
-        first = places.get(piece)
-        if first is not None:
-            both = f"twice in {where}" if first == where else f"in {first} and {where}"
-            return f"{piece} is {both}: {pieces} is in one place", tag
-        places[piece] = where
-    return None
+    every = [piece for _, _, held in places for piece in held if piece is not None]
+    if len(set(every)) == len(every):  # (every position read is checked: one pass in C)
+        return None
+    seen: dict[str, str] = {}
+    for where, tag, held in places:
+        for piece in held:
+            if piece is None:
+                continue
+            first = seen.get(piece)
+            if first is not None:
+                both = f"twice in {where}" if first == where else f"in {first} and {where}"
+                return f"{piece} is {both}: {pieces} is in one place", tag
+            seen[piece] = where
+    raise AssertionError("a piece counted twice was not found twice")
 
 
 def decks_problem(state: Any) -> str | None:

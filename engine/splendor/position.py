@@ -167,11 +167,11 @@ def _components_problem(state: State) -> str | None:
                 f"the position holds {n} {COLOR_NAMES[c]} tokens in all (bank and players); "
                 f"a game of {len(state.players)} has {want}"
             )
-    held = [(cid, "the display", None) for row in state.display for cid in row if cid]
-    held += [(x, "the table", None) for x in state.nobles]
+    places = [("the display", None, [cid for row in state.display for cid in row if cid])]
+    places.append(("the table", None, state.nobles))
     for seat, p in enumerate(state.players, start=1):
-        held += [(cid, f"player {seat}'s cards", None) for cid in p.cards]
-        held += [(cid, f"player {seat}'s reserve", None) for _, cid in p.reserved if cid]
-        held += [(x, f"player {seat}'s nobles", None) for x in p.nobles]
-    found = twice(held, "a card or noble")
+        places.append((f"player {seat}'s cards", None, p.cards))
+        places.append((f"player {seat}'s reserve", None, [cid for _, cid in p.reserved if cid]))
+        places.append((f"player {seat}'s nobles", None, p.nobles))
+    found = twice(places, "a card or noble")
     return found[0] if found is not None else decks_problem(state)

@@ -525,19 +525,19 @@ def _check_totals(r: _Reader, s: State) -> None:
 def _check_cards(r: _Reader, s: State) -> None:
     """Each card and Royal card in one place at most (:func:`engine.decks.twice`), and the
     decks as many cards as the position leaves unseen (:func:`engine.decks.decks_problem`)."""
-    held = [
-        (cid, f"the pyramid's level {level}", r.fields[1][1])
-        for level, row in enumerate(s.pyramid, start=1)
-        for cid in row
-        if cid is not None
+    pyramid = r.fields[1][1]
+    places: list[tuple[str, int, Sequence[str | None]]] = [
+        (where, pyramid, row) for where, row in zip(_PYRAMID_PLACES, s.pyramid, strict=True)
     ]
-    held += [(rid, "the table", r.fields[7][1]) for rid in s.royals]
-    for seat, p in enumerate(s.players):
-        who, column = f"player {seat + 1}", r.fields[4 + seat][1]
-        held += [(cid, f"{who}'s cards", column) for cid, _ in p.cards]
-        held += [(cid, f"{who}'s reserve", column) for _, cid in p.reserved if cid is not None]
-        held += [(rid, f"{who}'s Royal cards", column) for rid in p.royals]
-    found = twice(held, "a card")
+    places.append(("the table", r.fields[7][1], s.royals))
+    for seat, (p, (cards, reserve, royals)) in enumerate(
+        zip(s.players, _PLAYER_PLACES, strict=True)
+    ):
+        column = r.fields[4 + seat][1]
+        places.append((cards, column, [cid for cid, _ in p.cards]))
+        places.append((reserve, column, [cid for _, cid in p.reserved]))
+        places.append((royals, column, p.royals))
+    found = twice(places, "a card")
     if found is not None:
         raise r.fail(*found)
     problem = decks_problem(s)
@@ -546,6 +546,11 @@ def _check_cards(r: _Reader, s: State) -> None:
 
 
 _COLOR_WORDS = ("white", "blue", "green", "red", "black", "pearl", "gold")
+#: Where a card lies, in the words of :func:`_check_cards`'s messages.
+_PYRAMID_PLACES = tuple(f"the pyramid's level {level}" for level in (1, 2, 3))
+_PLAYER_PLACES = tuple(
+    (f"player {n}'s cards", f"player {n}'s reserve", f"player {n}'s Royal cards") for n in (1, 2)
+)
 
 
 # --- equality --------------------------------------------------------------------------
