@@ -217,6 +217,9 @@ def position_string(state: State) -> str:
 _COUNTS_RE = re.compile(r"(?:[WBGRKPY]\d{1,2})+")
 _COUNT_ITEM_RE = re.compile(r"([WBGRKPY])(\d{1,2})")
 _CARD_RE = re.compile(r"[123]-\d\d")
+_FIELD_RE = re.compile(r"\S+")
+#: A reserved card as written: ``L2?`` (face down, not identified) or ``L2=2-05``.
+_BLIND_RE = re.compile(r"L([123])(?:\?|=(.+))")
 
 
 class _Reader:
@@ -225,7 +228,7 @@ class _Reader:
     def __init__(self, text: str):
         self.text = text
         self.fields: list[tuple[str, int]] = [
-            (m.group(), m.start() + 1) for m in re.finditer(r"\S+", text)
+            (m.group(), m.start() + 1) for m in _FIELD_RE.finditer(text)
         ]
 
     def fail(self, message: str, column: int, kind: str = "syntax") -> PositionError:
@@ -317,11 +320,12 @@ def parse_position(text: str) -> State:
     for lv, (level_text, lcol) in enumerate(levels, start=1):
         row: list[str | None] = []
         if level_text != "_":
+            what = f"pyramid level {lv}"
             for slot, scol in _split(level_text, ",", lcol):
                 if slot == "-":
                     row.append(None)
                     continue
-                cid = r.card(slot, scol, f"pyramid level {lv}")
+                cid = r.card(slot, scol, what)
                 if CARDS[cid].level != lv:
                     raise r.fail(f"pyramid: {cid} is not a level-{lv} card", scol)
                 row.append(cid)
@@ -439,12 +443,13 @@ def _parse_player(r: _Reader, value: str, column: int, seat: int) -> PlayerState
     p.tokens = r.counts(parts[0][0], parts[0][1], f"{who} tokens")
     text, col = parts[1]
     if text != "-":
+        what = f"{who} cards"
         for item, icol in _split(text, ",", col):
             cid, _, color_text = item.partition("=")
-            cid = r.card(cid, icol, f"{who} cards")
+            cid = r.card(cid, icol, what)
             color = _DEFAULT_COLOR[cid]
             if color_text:
-                color = None if color_text == "-" else r.color(color_text, icol + 5, f"{who} cards")
+                color = None if color_text == "-" else r.color(color_text, icol + 5, what)
                 if color is not None and color >= 5:
                     raise r.fail(
                         f"{who} cards: a card counts as a gem colour (WBGRK), not {color_text!r}",
@@ -454,7 +459,7 @@ def _parse_player(r: _Reader, value: str, column: int, seat: int) -> PlayerState
     text, col = parts[2]
     if text != "-":
         for item, icol in _split(text, ",", col):
-            m = re.fullmatch(r"L([123])(?:\?|=(.+))", item)
+            m = _BLIND_RE.fullmatch(item)
             if m:
                 level = int(m.group(1))
                 rid = None
