@@ -115,8 +115,8 @@ def twice(
     >>> twice([("the display", 8, ["1-05", None]), ("player 1's cards", 11, ["1-05"])],
     ...       "a card")
     ("1-05 is in the display and player 1's cards: a card is in one place", 11)
-    >>> twice([("the table", 3, ["N1", "N1"])], "a noble")
-    ('N1 is twice in the table: a noble is in one place', 3)
+    >>> twice([("the table", 3, ["A", "A"])], "a tile")
+    ('A is twice in the table: a tile is in one place', 3)
     """
     every = [piece for _, _, held in places for piece in held if piece is not None]
     if len(set(every)) == len(every):  # (every position read is checked: one pass in C)
