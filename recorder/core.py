@@ -108,6 +108,9 @@ class SqlStore(abc.ABC):
 
     def __init__(self, clock: Callable[[], str], place: str):
         self.clock = clock
+        #: Which database this is, as no other in the process: its file's resolved path,
+        #: or its URL (with the schema it works in); what a cache across stores keys by.
+        self.location = place
         #: The game's keys: who may write it over HTTP (:mod:`recorder.keys`).
         self.keys = Keys(self)
         #: Verifying the record: chains, folds, projections, the database

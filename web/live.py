@@ -240,14 +240,14 @@ def _stream_store() -> Iterator[Any]:
         store.close()
 
 
-#: The last row read of each followed game in this process: the streams of a game wake
-#: together, and the first one's read serves the others.
+#: The last row read of each followed game in this process, by database: the streams of
+#: a game wake together, and the first one's read serves the others.
 _rows: dict[tuple[str, str], Any] = {}
 
 
 def _row_with(store: Any, game_id: str, steps: int) -> Any:
     """The game's row as read since it had ``steps`` steps (read again if need be)."""
-    key = (str(getattr(store, "path", "")), game_id)
+    key = (store.location, game_id)
     row = _rows.get(key)
     if row is None or row.event_count < steps:
         if len(_rows) >= 1024:

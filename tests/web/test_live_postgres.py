@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from recorder import open_store
-from recorder.logbook import new_game
+from recorder.logbook import new_game, start_game
 from web import create_app
 from web.server import BackgroundServer
 
@@ -75,6 +75,46 @@ def test_a_move_logged_through_one_server_reaches_a_follower_of_another(pg_url):
     assert [e.data["step"] for e in got] == [2, 3, 4]
     assert got[0].data["text"] == "take a1 a2 a3 =WWG"
     assert back.data["step"] == 5
+
+
+def test_followers_of_two_databases_in_one_process_follow_their_own_record(pg_cluster):
+    """Two sites in one process over two databases that hold a game of the same id (a
+    club's copy of another's record): each one's follower reads its own database, though
+    the other database's record of the game is further on."""
+    setup, turns = split_fixture(FIXTURE)
+    urls = [pg_cluster.new_schema(), pg_cluster.new_schema()]
+    gid, keys = "a1b2c3d4e5f6", []
+    for url in urls:
+        with open_store(url) as store:
+            start_game(store, setup, game_id=gid)
+            keys.append(store.keys.issue(gid))
+    a, b = (
+        BackgroundServer(create_app({"DATABASE": url, "LIVE_STREAM_SECONDS": 10})) for url in urls
+    )
+    try:
+        ahead = Stream(a.port, f"/api/games/{gid}/stream")
+        try:
+            assert ahead.status == 200, ahead.response.read()
+            assert ahead.next().kind == "hello"
+            for line in turns[:3]:
+                assert post(a.port, f"/api/games/{gid}/events", {"move": line}, keys[0])[0] == 201
+            assert [e.data["step"] for e in ahead.steps(4)] == [2, 3, 4]
+        finally:
+            ahead.close()
+        behind = Stream(b.port, f"/api/games/{gid}/stream")
+        try:
+            assert behind.next().kind == "hello"
+            got = []
+            for step, line in enumerate(turns[:2], start=2):
+                assert post(b.port, f"/api/games/{gid}/events", {"move": line}, keys[1])[0] == 201
+                got += behind.steps(step)
+        finally:
+            behind.close()
+    finally:
+        a.stop()
+        b.stop()
+    assert [e.data["step"] for e in got] == [2, 3]
+    assert got[0].data["text"] == "take a1 a2 a3 =WWG"
 
 
 def serving(url: str, port: int) -> subprocess.Popen[str]:
