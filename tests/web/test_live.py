@@ -82,9 +82,15 @@ class Stream:
     def steps(self, upto: int) -> list[Event]:
         """The step events until step ``upto`` (hello events skipped)."""
         out: list[Event] = []
+        seen: list[Event] = []  # every event read, for a failure's message
+        started = time.monotonic()
         while True:
             event = self.next()
-            assert event is not None, f"stream closed before step {upto}: {out}"
+            assert event is not None, (
+                f"stream closed before step {upto}, {time.monotonic() - started:.1f} s "
+                f"after the wait began; it sent {seen}"
+            )
+            seen.append(event)
             if event.kind == "step":
                 out.append(event)
                 if event.data["step"] >= upto:
