@@ -99,7 +99,7 @@ def python_of(tree: Path) -> Path:
     return tree.parent / f"{tree.name}-venv" / "bin" / "python"
 
 
-def environment(tree: Path) -> Path:
+def environment(tree: Path) -> None:
     """A virtual environment for the runs of ``tree`` (beside it): this interpreter's
     installed packages (its site folder added, with the paths its ``.pth`` files name),
     and a script in its ``bin`` for each command of ``tree``'s ``pyproject.toml``
@@ -108,18 +108,7 @@ def environment(tree: Path) -> Path:
     venv = python_of(tree).parents[1]
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     here = sysconfig.get_paths()["purelib"]
-    site = Path(
-        subprocess.run(
-            [
-                str(python_of(tree)),
-                "-c",
-                "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    )
+    site = Path(sysconfig.get_path("purelib", scheme="venv", vars={"base": str(venv)}))
     (site / "tablelog-compare.pth").write_text(f"import site; site.addsitedir({here!r})\n")
     scripts = tomllib.loads((tree / "pyproject.toml").read_text())["project"]["scripts"]
     for command, target in scripts.items():
@@ -129,7 +118,6 @@ def environment(tree: Path) -> Path:
             f"#!{python_of(tree)}\nimport sys\nfrom {module} import {attr}\n\nsys.exit({attr}())\n"
         )
         path.chmod(0o755)
-    return venv
 
 
 def main() -> None:

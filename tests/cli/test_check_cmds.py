@@ -4,6 +4,7 @@ process, exit codes included, against real files and a real SQLite database."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from engine.splendor_duel.events import event_to_dict
 from engine.splendor_duel.notation import parse_game
 from engine.splendor_duel.position import position_string
 from recorder import EventStore, ImportRejected
-from recorder.io import load_file, load_text
+from recorder.io import game_files, load_file, load_text
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "fixtures" / "games"
@@ -406,6 +407,24 @@ def test_a_folder_stands_for_the_game_files_in_it(tmp_path: Path):
     )
     imported = run("import", str(games), db=tmp_path / "t.db")
     assert imported.exit_code == 0 and imported.output.count(": imported game ") == 3
+
+
+def test_a_folder_s_pipes_dead_links_and_links_back_are_passed_over(tmp_path: Path):
+    """In a folder, a FIFO named like a game (reading it would wait for ever), a link to
+    nothing and a link back to the folder (a loop) are no game files: validate checks
+    the one game there, once."""
+
+    games = tmp_path / "club"
+    games.mkdir()
+    source = sorted((ROOT / "fixtures" / "splendor" / "games").glob("*.tl"))[0]
+    (games / "a.tl").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    os.mkfifo(games / "pipe.tl")
+    (games / "gone.tl").symlink_to(tmp_path / "nowhere.tl")
+    (games / "again").symlink_to(games, target_is_directory=True)
+    assert game_files([games]) == [str(games / "a.tl")]  # (listed, nothing opened yet)
+    validated = run("validate", str(games))
+    assert validated.exit_code == 0, validated.output
+    assert [line.split(":")[0] for line in validated.output.splitlines()] == [str(games / "a.tl")]
 
 
 def test_classic_splendor_position_and_result_are_refused_with_classics_reasons(tmp_path: Path):
